@@ -1,0 +1,32 @@
+// tarneeb: one executable, one subcommand per job (see `tarneeb --help`).
+#include <iostream>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"tarneeb: the Tarneeb rules engine, computer players and tools"};
+    app.set_version_flag("--version", std::string("tarneeb ") + TARNEEB_VERSION);
+    app.require_subcommand(1);
+    int exit_code = tarneeb::cli::kExitOk;
+    tarneeb::cli::add_replay(app, exit_code);
+    tarneeb::cli::add_deal(app, exit_code);
+    tarneeb::cli::add_bench(app, exit_code);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return tarneeb::cli::kExitOk;
+    } catch (const CLI::CallForAllHelp&) {
+        std::cout << app.help("", CLI::AppFormatMode::All);
+        return tarneeb::cli::kExitOk;
+    } catch (const CLI::CallForVersion&) {
+        std::cout << app.version() << "\n";
+        return tarneeb::cli::kExitOk;
+    } catch (const CLI::ParseError& e) {
+        // A subcommand's --help raises CallForHelp from the subcommand: print its own help.
+        if (e.get_name() == "CallForHelp") return app.exit(e);
+        std::cerr << "tarneeb: " << e.what() << "\n(run 'tarneeb --help' for usage)\n";
+        return tarneeb::cli::kExitUsage;
+    }
+    return exit_code;
+}

@@ -1,0 +1,152 @@
+// Cards, suits, ranks, seats, teams and sets of cards: the value types every other layer uses.
+//
+// Encoding (all values fit in one byte; a set of cards is one 64-bit mask):
+//   Suit  0..3 = C, D, H, S (so S > H > D > C where rules.md breaks ties by suit order).
+//   Rank  0..12 = 2, 3, ..., 10, J, Q, K, A (rules.md "Common": A high in every suit, trump too).
+//   Card  bit index in a CardSet: suit * 16 + rank (bits 13..15 of each suit are always 0).
+//   CardSet bits 16*s .. 16*s+12 hold suit s, so a suit's ranks are one shift away and
+//   comparing two suits' 13-bit masks as numbers compares their ranks from the top down.
+//   Seat  0..3 in turn order: the player after seat s is (s+1) mod 4 (rules.md "Common").
+//   Team  0 = seats 0 and 2, 1 = seats 1 and 3.
+//
+// Text notation (docs/record-format.md "Cards"): rank A K Q J T 9..2 (also 10), suit S H D C,
+// any case; output is always the canonical upper-case two-character form ("TH").
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tarneeb {
+
+enum class Suit : std::uint8_t { clubs = 0, diamonds = 1, hearts = 2, spades = 3 };
+enum class Rank : std::uint8_t {
+    two = 0, three, four, five, six, seven, eight, nine, ten, jack, queen, king, ace
+};
+enum class Seat : std::uint8_t { s0 = 0, s1 = 1, s2 = 2, s3 = 3 };
+enum class Team : std::uint8_t { t0 = 0, t1 = 1 };
+
+inline constexpr std::array<Suit, 4> kSuits{Suit::clubs, Suit::diamonds, Suit::hearts, Suit::spades};
+inline constexpr std::array<Seat, 4> kSeats{Seat::s0, Seat::s1, Seat::s2, Seat::s3};
+
+constexpr int index(Suit s) { return static_cast<int>(s); }
+constexpr int index(Rank r) { return static_cast<int>(r); }
+constexpr int index(Seat s) { return static_cast<int>(s); }
+constexpr int index(Team t) { return static_cast<int>(t); }
+
+/// Seat from 0..3; the value is taken modulo 4 so `seat(dealer + 1)` is the player after.
+constexpr Seat seat(int i) { return static_cast<Seat>(((i % 4) + 4) % 4); }
+/// The player after `s` in turn order (rules.md: play, deal and dealer rotation).
+constexpr Seat next(Seat s, int steps = 1) { return seat(index(s) + steps); }
+/// The partner sits opposite.
+constexpr Seat partner(Seat s) { return next(s, 2); }
+/// Team 0 = seats 0 and 2, team 1 = seats 1 and 3.
+constexpr Team team_of(Seat s) { return static_cast<Team>(index(s) & 1); }
+constexpr Team other(Team t) { return static_cast<Team>(index(t) ^ 1); }
+
+/// One card in one byte: suit * 16 + rank (see the file comment).
+class Card {
+public:
+    constexpr Card() = default;
+    constexpr Card(Suit s, Rank r) : bits_(static_cast<std::uint8_t>(index(s) * 16 + index(r))) {}
+    /// From the bit index (suit * 16 + rank); the caller guarantees it is a valid card.
+    static constexpr Card from_bit(int bit) { Card c; c.bits_ = static_cast<std::uint8_t>(bit); return c; }
+
+    constexpr Suit suit() const { return static_cast<Suit>(bits_ >> 4); }
+    constexpr Rank rank() const { return static_cast<Rank>(bits_ & 15); }
+    constexpr int bit() const { return bits_; }
+    /// Dense index 0..51 (suit * 13 + rank), for arrays indexed by card.
+    constexpr int dense() const { return index(suit()) * 13 + index(rank()); }
+    static constexpr Card from_dense(int i) { return Card(static_cast<Suit>(i / 13), static_cast<Rank>(i % 13)); }
+
+    friend constexpr bool operator==(Card, Card) = default;
+    friend constexpr auto operator<=>(Card, Card) = default;
+
+private:
+    std::uint8_t bits_ = 0;
+};
+
+/// A set of cards as a 64-bit mask (bit = Card::bit()). Iteration goes from the lowest
+/// bit: clubs 2 upward to spades ace.
+class CardSet {
+public:
+    static constexpr std::uint64_t kSuitMask = 0x1FFF;
+    static constexpr std::uint64_t kDeckMask = kSuitMask | kSuitMask << 16 | kSuitMask << 32 | kSuitMask << 48;
+
+    constexpr CardSet() = default;
+    constexpr explicit CardSet(std::uint64_t bits) : bits_(bits) {}
+    constexpr CardSet(Card c) : bits_(std::uint64_t{1} << c.bit()) {}  // NOLINT: a card is a set of one
+    static constexpr CardSet deck() { return CardSet(kDeckMask); }
+    /// Every card of one suit.
+    static constexpr CardSet suit(Suit s) { return CardSet(kSuitMask << (16 * index(s))); }
+
+    constexpr std::uint64_t bits() const { return bits_; }
+    constexpr int size() const { return std::popcount(bits_); }
+    constexpr bool empty() const { return bits_ == 0; }
+    constexpr bool contains(Card c) const { return (bits_ >> c.bit()) & 1; }
+    constexpr CardSet of(Suit s) const { return CardSet(bits_ & suit(s).bits_); }
+    /// The 13-bit rank mask of one suit (bit r = rank r held).
+    constexpr std::uint32_t ranks(Suit s) const {
+        return static_cast<std::uint32_t>((bits_ >> (16 * index(s))) & kSuitMask);
+    }
+    /// Lowest / highest card by bit order; the set must not be empty.
+    constexpr Card lowest() const { return Card::from_bit(std::countr_zero(bits_)); }
+    constexpr Card highest() const { return Card::from_bit(63 - std::countl_zero(bits_)); }
+    /// The k-th card (0-based) in iteration order; k < size().
+    Card nth(int k) const {
+        std::uint64_t b = bits_;
+        for (; k > 0; --k) b &= b - 1;
+        return Card::from_bit(std::countr_zero(b));
+    }
+
+    constexpr CardSet& operator|=(CardSet o) { bits_ |= o.bits_; return *this; }
+    constexpr CardSet& operator&=(CardSet o) { bits_ &= o.bits_; return *this; }
+    constexpr CardSet& operator-=(CardSet o) { bits_ &= ~o.bits_; return *this; }
+    friend constexpr CardSet operator|(CardSet a, CardSet b) { return CardSet(a.bits_ | b.bits_); }
+    friend constexpr CardSet operator&(CardSet a, CardSet b) { return CardSet(a.bits_ & b.bits_); }
+    friend constexpr CardSet operator-(CardSet a, CardSet b) { return CardSet(a.bits_ & ~b.bits_); }
+    friend constexpr bool operator==(CardSet, CardSet) = default;
+
+    class iterator {
+    public:
+        using value_type = Card;
+        using difference_type = std::ptrdiff_t;
+        constexpr iterator() = default;
+        constexpr explicit iterator(std::uint64_t b) : b_(b) {}
+        constexpr Card operator*() const { return Card::from_bit(std::countr_zero(b_)); }
+        constexpr iterator& operator++() { b_ &= b_ - 1; return *this; }
+        constexpr iterator operator++(int) { auto t = *this; ++*this; return t; }
+        friend constexpr bool operator==(iterator, iterator) = default;
+    private:
+        std::uint64_t b_ = 0;
+    };
+    constexpr iterator begin() const { return iterator(bits_); }
+    constexpr iterator end() const { return iterator(0); }
+
+private:
+    std::uint64_t bits_ = 0;
+};
+
+/// Four hands, by seat.
+using Hands = std::array<CardSet, 4>;
+
+// ---- notation -------------------------------------------------------------------------------
+
+/// Parses a card ("AS", "td", "10H"; any case, no surrounding space). nullopt if unreadable.
+std::optional<Card> parse_card(std::string_view text);
+/// Parses a suit letter S/H/D/C (any case) or the symbols ♠ ♥ ♦ ♣. nullopt if unreadable.
+std::optional<Suit> parse_suit(std::string_view text);
+/// Canonical two-character form, e.g. "TH".
+std::string to_string(Card c);
+/// "S", "H", "D" or "C".
+char suit_letter(Suit s);
+/// "A", "K", ..., "T", "9", ..., "2".
+char rank_letter(Rank r);
+/// Space-separated canonical cards in the record's hand order: suits C, D, H, S, ranks upward
+/// within a suit (the order any reader accepts; record-format.md fixes none).
+std::string to_string(CardSet set);
+
+}  // namespace tarneeb

@@ -1,0 +1,210 @@
+#include "tarneeb/core/round.hpp"
+
+namespace tarneeb {
+
+std::string to_string(Action a) {
+    switch (a.kind) {
+        case ActionKind::call: return a.is_pass() ? "pass" : std::to_string(a.bid_value());
+        case ActionKind::trump: return std::string("trump ") + suit_letter(a.suit());
+        case ActionKind::play: return to_string(a.card());
+    }
+    return "?";
+}
+
+bool ActionList::contains(Action a) const {
+    for (Action x : *this)
+        if (x == a) return true;
+    return false;
+}
+
+Round::Round(const Rules& rules, Seat dealer, const Hands& hands)
+    : rules_(rules), hands_(hands), dealt_(hands), dealer_(dealer), to_act_(next(dealer)) {}
+
+// ---- auction ------------------------------------------------------------------------------
+
+ErrorCode Round::check_call(int value) const {
+    if (value == 0) return ErrorCode::ok;
+    if (value < rules_.min_bid || value > rules_.max_bid) return ErrorCode::bad_bid;
+    // rules.md: a bid must be higher than the standing high bid; in the classic preset the
+    // dealer, who speaks last, may equal it.
+    const bool dealer_may_equal =
+        rules_.auction == AuctionStyle::single_round_dealer_equals && to_act_ == dealer_;
+    if (value < high_bid_ || (value == high_bid_ && !dealer_may_equal)) return ErrorCode::bid_too_low;
+    return ErrorCode::ok;
+}
+
+// ---- play -----------------------------------------------------------------------------------
+
+CardSet Round::legal_cards() const {
+    const CardSet hand = hands_[index(to_act_)];
+    if (num_played_ % 4 == 0) return hand;
+    const CardSet follow = hand.of(plays_[num_played_ & ~3].suit());
+    return follow.empty() ? hand : follow;
+}
+
+ErrorCode Round::check_play(Card c) const {
+    if (c.bit() >= 64 || !CardSet::deck().contains(c)) return ErrorCode::bad_card;
+    const CardSet hand = hands_[index(to_act_)];
+    if (!hand.contains(c)) return ErrorCode::card_not_held;
+    if (num_played_ % 4 != 0) {
+        const Suit led = plays_[num_played_ & ~3].suit();
+        if (c.suit() != led && !hand.of(led).empty()) return ErrorCode::must_follow_suit;
+    }
+    return ErrorCode::ok;
+}
+
+// ---- actions --------------------------------------------------------------------------------
+
+ErrorCode Round::check(Action a) const {
+    switch (a.kind) {
+        case ActionKind::call:
+            if (phase_ != Phase::auction) return ErrorCode::auction_closed;
+            return check_call(a.bid_value());
+        case ActionKind::trump:
+            switch (phase_) {
+                case Phase::auction: return ErrorCode::auction_open;
+                case Phase::passed_out: return ErrorCode::no_contract;
+                case Phase::trump: return a.value < 4 ? ErrorCode::ok : ErrorCode::bad_trump;
+                default: return ErrorCode::trump_named;
+            }
+        case ActionKind::play:
+            switch (phase_) {
+                case Phase::auction: return ErrorCode::auction_open;
+                case Phase::passed_out: return ErrorCode::no_contract;
+                case Phase::trump: return ErrorCode::trump_missing;
+                case Phase::scored: return ErrorCode::deal_over;
+                case Phase::play: return check_play(a.card());
+            }
+    }
+    return ErrorCode::bad_format;
+}
+
+ErrorCode Round::apply(Seat seat, Action a) {
+    if (!over() && seat != to_act_) return ErrorCode::out_of_turn;
+    return apply(a);
+}
+
+ErrorCode Round::apply(Action a) {
+    if (const ErrorCode e = check(a); e != ErrorCode::ok) return e;
+    switch (a.kind) {
+        case ActionKind::call: {
+            const int value = a.bid_value();
+            calls_[num_calls_++] = static_cast<std::uint8_t>(value);
+            if (value == 0) {
+                ++passes_in_row_;
+            } else {
+                passes_in_row_ = 0;
+                high_bid_ = static_cast<std::uint8_t>(value);
+                high_bidder_ = to_act_;
+            }
+            bool closed = false;
+            if (rules_.auction == AuctionStyle::open) {
+                // rules.md levantine: closes when three in a row pass after the high bid;
+                // four passes with no bid pass the deal out.
+                closed = high_bid_ > 0 ? passes_in_row_ >= 3 : passes_in_row_ >= 4;
+            } else {
+                closed = num_calls_ == 4;  // classic: one call each, the dealer last
+            }
+            if (!closed) {
+                to_act_ = next(to_act_);
+            } else if (high_bid_ == 0) {
+                phase_ = Phase::passed_out;
+            } else {
+                phase_ = Phase::trump;
+                to_act_ = high_bidder_;
+            }
+            return ErrorCode::ok;
+        }
+        case ActionKind::trump:
+            trump_ = a.suit();
+            phase_ = Phase::play;
+            to_act_ = high_bidder_;  // rules.md: the declarer leads the first trick
+            trick_leaders_[0] = high_bidder_;
+            return ErrorCode::ok;
+        case ActionKind::play: {
+            const Card c = a.card();
+            const bool leading = num_played_ % 4 == 0;
+            hands_[index(to_act_)] -= c;
+            played_ |= c;
+            plays_[num_played_++] = c;
+            // rules.md: the highest trump wins; with no trump in it, the highest card of the
+            // suit led; a card of any other suit never wins.
+            if (leading || (c.suit() == winning_card_.suit() && c.rank() > winning_card_.rank()) ||
+                (c.suit() == trump_ && winning_card_.suit() != trump_)) {
+                winning_card_ = c;
+                winning_seat_ = to_act_;
+            }
+            if (num_played_ % 4 != 0) {
+                to_act_ = next(to_act_);
+                return ErrorCode::ok;
+            }
+            ++tricks_[index(team_of(winning_seat_))];
+            to_act_ = winning_seat_;  // the winner leads the next trick
+            trick_leaders_[num_played_ / 4] = winning_seat_;
+            if (num_played_ == 52) score();
+            return ErrorCode::ok;
+        }
+    }
+    return ErrorCode::bad_format;
+}
+
+void Round::score() {
+    phase_ = Phase::scored;
+    const Team declaring = team_of(high_bidder_);
+    const Team defending = other(declaring);
+    made_ = tricks_[index(declaring)] >= high_bid_;
+    if (made_) {
+        points_[index(declaring)] = static_cast<std::int8_t>(
+            rules_.scoring == ScoringStyle::bid_value ? high_bid_ : tricks_[index(declaring)]);
+    } else {
+        points_[index(declaring)] = static_cast<std::int8_t>(-high_bid_);
+        points_[index(defending)] = static_cast<std::int8_t>(tricks_[index(defending)]);
+    }
+}
+
+ActionList Round::legal_actions() const {
+    ActionList list;
+    switch (phase_) {
+        case Phase::auction:
+            list.push_back(Action::pass());
+            for (int b = rules_.min_bid; b <= rules_.max_bid; ++b)
+                if (check_call(b) == ErrorCode::ok) list.push_back(Action::bid(b));
+            break;
+        case Phase::trump:
+            for (Suit s : kSuits) list.push_back(Action::name_trump(s));
+            break;
+        case Phase::play:
+            for (Card c : legal_cards()) list.push_back(Action::play(c));
+            break;
+        default: break;
+    }
+    return list;
+}
+
+Action Round::default_action() const {
+    switch (phase_) {
+        case Phase::trump: return Action::name_trump(default_trump(hands_[index(to_act_)]));
+        case Phase::play: return Action::play(weakest_card(legal_cards(), trump_));
+        default: return Action::pass();
+    }
+}
+
+Suit default_trump(CardSet hand) {
+    Suit best = Suit::spades;
+    for (Suit s : {Suit::hearts, Suit::diamonds, Suit::clubs}) {  // S > H > D > C on full ties
+        const int len = hand.of(s).size(), best_len = hand.of(best).size();
+        if (len > best_len || (len == best_len && hand.ranks(s) > hand.ranks(best))) best = s;
+    }
+    return best;
+}
+
+Card weakest_card(CardSet legal, Suit trump) {
+    const CardSet plain = legal - CardSet::suit(trump);
+    if (plain.empty()) return legal.lowest();
+    Card best = plain.lowest();
+    for (Card c : plain)  // ascending C, D, H, S: a strictly lower rank replaces, ties keep C first
+        if (c.rank() < best.rank()) best = c;
+    return best;
+}
+
+}  // namespace tarneeb
