@@ -143,6 +143,10 @@ public:
     Action default_action() const;
 
 private:
+    friend class SeatView;
+    /// Erases every hand but `keep`'s (current and as dealt): the basis of SeatView.
+    void erase_hands_except(Seat keep);
+
     ErrorCode check_call(int value) const;
     ErrorCode check_play(Card c) const;
     void score();

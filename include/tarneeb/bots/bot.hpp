@@ -1,0 +1,56 @@
+// Computer players: the Bot interface and the name registry (`--bot NAME` everywhere).
+//
+// A bot sees only a SeatView (docs/architecture.md "Hidden information"). It is asked for a
+// call, a trump or a card when it is its seat's turn, and may be told of every action at the
+// table (observe) to keep its own memory. Bots are deterministic for a given seed.
+// A new bot plugs in by adding one entry to the registry (src/bots/registry.cpp); callers
+// (CLI, simulate, server) only use names.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tarneeb/core/seat_view.hpp"
+
+namespace tarneeb::bots {
+
+class Bot {
+public:
+    virtual ~Bot() = default;
+    /// The registry name, e.g. "heuristic".
+    virtual std::string_view name() const = 0;
+    /// A call (Action::pass() or Action::bid(n)) in phase auction. Must be legal.
+    virtual Action decide_call(const SeatView& view) = 0;
+    /// A trump (Action::name_trump) in phase trump, for the declarer. Must be legal.
+    virtual Action decide_trump(const SeatView& view) = 0;
+    /// A card (Action::play) in phase play. Must be legal.
+    virtual Action decide_card(const SeatView& view) = 0;
+    /// Told of every action at the table, including its own, after it was applied.
+    /// `view` is this bot's view after the action.
+    virtual void observe(const SeatView& view, Seat actor, Action action) {
+        (void)view; (void)actor; (void)action;
+    }
+
+    /// Dispatches on view.phase(). Precondition: view.my_turn().
+    Action decide(const SeatView& view);
+};
+
+struct BotInfo {
+    std::string name;
+    std::string description;
+    /// Makes a bot from a seed (same seed, same decisions).
+    std::function<std::unique_ptr<Bot>(std::uint64_t seed)> make;
+};
+
+/// Every registered bot, in a fixed order.
+const std::vector<BotInfo>& registry();
+/// The registered bot `name` with `seed`; nullptr if no such name.
+std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed);
+/// "random, heuristic, ..." for help texts.
+std::string bot_names();
+
+}  // namespace tarneeb::bots
