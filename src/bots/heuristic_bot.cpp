@@ -249,7 +249,8 @@ Card Table::follow() const {
 
 /// Tricks the partner is expected to bring, from what the auction says.
 struct AuctionRead {
-    int partner_bid = 0;     ///< partner's highest bid (0 if none)
+    int partner_bid = 0;     ///< partner's first bid (0 if none): what the partner's own hand showed
+    int my_bid = 0;          ///< this seat's highest bid so far (0 if none)
     bool partner_passed = false;
     int opponent_bids = 0;   ///< opponents who bid at least once
 };
@@ -263,8 +264,9 @@ AuctionRead read_auction(const SeatView& v) {
         const int c = calls[static_cast<std::size_t>(i)];
         if (s == partner(v.seat())) {
             if (c == 0) a.partner_passed = true;
-            a.partner_bid = std::max(a.partner_bid, c);
+            if (a.partner_bid == 0) a.partner_bid = c;
         }
+        if (s == v.seat()) a.my_bid = std::max(a.my_bid, c);
         if (c != 0) bid[static_cast<std::size_t>(index(s))] = true;
     }
     a.opponent_bids = bid[static_cast<std::size_t>(index(next(v.seat(), 1)))] +
@@ -339,16 +341,16 @@ Action HeuristicBot::decide_call(const SeatView& view) {
         const bool may_equal = rules.auction == AuctionStyle::single_round_dealer_equals &&
                                view.seat() == view.dealer() && high > 0;
         const int need = std::max(rules.min_bid, may_equal ? high : high + 1);
-        if (need <= rules.max_bid && team - 0.4 >= need) return Action::bid(need);
+        if (need <= rules.max_bid && team - 0.2 >= need) return Action::bid(need);
         return Action::pass();
     }
     // Levantine: a made contract pays the bid, overtricks nothing, a set costs the bid and
     // gives the defenders their tricks: bid the most the team expects to make.
     const int most = std::min(rules.max_bid, static_cast<int>(std::floor(team - 0.3)));
     if (partner_high) {
-        // Raise the partner only with clear extra strength (own tricks beyond the share the
-        // partner counted on).
-        if (own >= 4.5 && most >= high + 1) return Action::bid(std::min(most, high + 1));
+        // Raise the partner only once and only with clear extra strength (own tricks beyond the
+        // share the partner counted on); the partner's later raises count for nothing more.
+        if (a.my_bid == 0 && own >= 4.5 && most >= high + 1) return Action::bid(std::min(most, high + 1));
         return Action::pass();
     }
     const int need = std::max(rules.min_bid, high + 1);
