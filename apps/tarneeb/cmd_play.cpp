@@ -41,6 +41,9 @@ struct Words {
     const char* contract;
     const char* trump;
     const char* tricks;
+    const char* trick;
+    const char* need;
+    const char* rounds;
     const char* score;
     const char* target;
     const char* wins_trick;
@@ -61,14 +64,14 @@ struct Words {
 
 constexpr Words kEnglish{
     "You", "Right", "Partner", "Left", "us", "them", "Round", "dealer", "Your hand", "Auction", "pass",
-    "bids", "Contract", "trump", "Tricks", "Score", "target", "wins the trick",
+    "bids", "Contract", "trump", "Tricks", "Trick", "need", "scored rounds", "Score", "target", "wins the trick",
     "Your call (7-13 or pass; ? for help)", "Name trump (s, h, d, c)", "Your card (e.g. QS, 10h; ? for help)",
     "made", "set", "All passed: the cards are dealt again.", "Match over", "winner", "a draw",
     "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint"};
 
 constexpr Words kArabic{
     "أنت", "اليمين", "الشريك", "اليسار", "نحن", "هم", "الجولة", "الموزع", "أوراقك", "المزايدة", "باس",
-    "يطلب", "العقد", "الطرنيب", "الأكلات", "النتيجة", "الهدف", "يأخذ الأكلة",
+    "يطلب", "العقد", "الطرنيب", "الأكلات", "الأكلة", "يحتاجون", "جولات محسوبة", "النتيجة", "الهدف", "يأخذ الأكلة",
     "طلبك (7-13 أو pass، ? للمساعدة)", "اختر الطرنيب (s, h, d, c)", "ورقتك (مثل QS أو 10h، ? للمساعدة)",
     "نجح", "كُسر", "الجميع باس: يعاد التوزيع.", "انتهت المباراة", "الفائز", "تعادل",
     "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح"};
@@ -185,8 +188,7 @@ void Game::show_contract(const Round& r) const {
     out_ << w_.contract << ": " << r.bid() << " (" << who(r.declarer()) << ", " << team_name(decl) << ")";
     if (r.trump_named()) out_ << "  " << w_.trump << " " << suit(r.trump());
     out_ << "   " << w_.tricks << ": " << w_.us << " " << r.tricks(team_of(me_)) << ", " << w_.them << " "
-         << r.tricks(other(team_of(me_))) << " (" << team_name(decl) << " " << r.bid() << "/" << r.bid() << ")"
-         << "\n";
+         << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << r.bid() << "\n";
 }
 
 void Game::show_trick(const Round& r) const {
@@ -351,12 +353,12 @@ void Game::narrate(Seat actor, Action a) {
                     }
                 }
                 const Seat win = next(leader, bi);
-                out_ << bold(std::string(w_.tricks) + " " + std::to_string(t + 1) + ": ");
+                out_ << bold(std::string(w_.trick) + " " + std::to_string(t + 1) + ": ");
                 for (int i = 0; i < 4; ++i)
                     out_ << (i ? ", " : "") << who(next(leader, i)) << " " << card(plays[static_cast<std::size_t>(t * 4 + i)]);
-                out_ << "  -> " << who(win) << " " << w_.wins_trick << ".  " << w_.us << " " << r.tricks(team_of(me_))
-                     << ", " << w_.them << " " << r.tricks(other(team_of(me_))) << " (" << team_name(team_of(r.declarer()))
-                     << " " << w_.contract << " " << r.bid() << ")\n";
+                out_ << "  -> " << who(win) << " " << w_.wins_trick << ".  " << w_.tricks << ": " << w_.us << " "
+                     << r.tricks(team_of(me_)) << ", " << w_.them << " " << r.tricks(other(team_of(me_))) << "; "
+                     << team_name(team_of(r.declarer())) << " " << w_.need << " " << r.bid() << "\n";
             }
             break;
         }
@@ -388,7 +390,7 @@ void Game::match_summary() const {
         case MatchStatus::closed: out_ << w_.closed; break;
         case MatchStatus::in_progress: break;
     }
-    out_ << ".  " << score_line() << ", " << match_.scored_rounds() << " " << w_.round << "(s)\n";
+    out_ << ".  " << score_line() << ", " << w_.rounds << " " << match_.scored_rounds() << "\n";
 }
 
 bool Game::run() {
