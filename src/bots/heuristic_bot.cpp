@@ -329,13 +329,14 @@ Action HeuristicBot::decide_call(const SeatView& view) {
     const double own = estimate_tricks(hand, best_trump(hand));
     const AuctionRead a = read_auction(view);
     // Expected team tricks, calibrated on 20,000 heuristic-played deals (docs/bots.md): with
-    // the partner unknown the team takes about 4.7 + 0.61 * own; with both hands' estimates it
-    // takes about 2.2 + 0.74 * (own + partner's). A partner's first bid b shows an estimate
-    // of about (b + 0.8 - 4.7) / 0.61 tricks; a partner who passed holds less than average.
+    // the partner unknown the team takes about 4.7 + 0.61 * own. A partner's first bid b says
+    // the partner expects about b + 0.8 with an average hand opposite (own about 3.7); only
+    // half of any extra counts, because the partner's estimate was for the partner's own trump
+    // suit. A partner who passed holds less than average; an opponent who bid holds more.
     double team = 4.7 + 0.61 * own;
-    if (a.partner_bid > 0) team = 2.2 + 0.74 * (own + (a.partner_bid + 0.8 - 4.7) / 0.61);
+    if (a.partner_bid > 0) team = a.partner_bid + 0.8 + 0.5 * (own - 3.7);
     else if (a.partner_passed) team = 4.25 + 0.61 * own;
-    team -= 0.3 * a.opponent_bids;
+    team -= 0.6 * a.opponent_bids;
     const int high = view.high_bid();
     const bool partner_high = high > 0 && view.high_bidder() == partner(view.seat());
 
