@@ -333,10 +333,11 @@ Action HeuristicBot::decide_call(const SeatView& view) {
     // the partner expects about b + 0.8 with an average hand opposite (own about 3.7); only
     // half of any extra counts, because the partner's estimate was for the partner's own trump
     // suit. A partner who passed holds less than average; an opponent who bid holds more.
-    double team = 4.7 + 0.61 * own;
-    if (a.partner_bid > 0) team = a.partner_bid + 0.8 + 0.5 * (own - 3.7);
-    else if (a.partner_passed) team = 4.25 + 0.61 * own;
-    team -= 0.6 * a.opponent_bids;
+    const HeuristicParams& p = params_;
+    double team = p.base + p.slope * own;
+    if (a.partner_bid > 0) team = a.partner_bid + 0.8 + p.partner_extra * (own - 3.7);
+    else if (a.partner_passed) team = p.base_partner_passed + p.slope * own;
+    team -= p.opponent_bid * a.opponent_bids;
     const int high = view.high_bid();
     const bool partner_high = high > 0 && view.high_bidder() == partner(view.seat());
 
@@ -346,16 +347,16 @@ Action HeuristicBot::decide_call(const SeatView& view) {
         const bool may_equal = rules.auction == AuctionStyle::single_round_dealer_equals &&
                                view.seat() == view.dealer() && high > 0;
         const int need = std::max(rules.min_bid, may_equal ? high : high + 1);
-        if (need <= rules.max_bid && team - 0.2 >= need) return Action::bid(need);
+        if (need <= rules.max_bid && team - p.margin_classic >= need) return Action::bid(need);
         return Action::pass();
     }
     // Levantine: a made contract pays the bid, overtricks nothing, a set costs the bid and
     // gives the defenders their tricks: bid the most the team expects to make.
-    const int most = std::min(rules.max_bid, static_cast<int>(std::floor(team - 0.3)));
+    const int most = std::min(rules.max_bid, static_cast<int>(std::floor(team - p.margin_levantine)));
     if (partner_high) {
         // Raise the partner only once and only with clear extra strength (own tricks beyond the
         // share the partner counted on); the partner's later raises count for nothing more.
-        if (a.my_bid == 0 && own >= 3.5 && most >= high + 1) return Action::bid(most);
+        if (a.my_bid == 0 && own >= p.raise_min_own && most >= high + 1) return Action::bid(most);
         return Action::pass();
     }
     const int need = std::max(rules.min_bid, high + 1);

@@ -24,13 +24,30 @@
 
 namespace tarneeb::bots {
 
+/// The bidding knobs, in tricks. The defaults were fitted on heuristic self-play: expected
+/// tricks from 20,000 played deals, margins by duplicate matches of variants against each
+/// other (docs/bots.md). Tests and experiments may change them; the registry uses the defaults.
+struct HeuristicParams {
+    double base = 4.7;            ///< team tricks expected with an unknown partner: base + slope * own
+    double slope = 0.61;
+    double base_partner_passed = 4.8;  ///< as `base` once the partner has passed
+    double partner_extra = 0.3;   ///< with a bidding partner: partner's bid + 0.8 + this * (own - 3.7)
+    double opponent_bid = 0.6;    ///< subtracted for each opponent who bid
+    double margin_levantine = 0.6;///< levantine: bid the most with expected tricks >= bid + margin
+    double margin_classic = -0.6; ///< classic: bid the least that wins if expected >= bid + margin
+    double raise_min_own = 3.5;   ///< levantine: raise the partner only with at least this own
+};
+
 class HeuristicBot final : public Bot {
 public:
-    explicit HeuristicBot(std::uint64_t seed = 0) { (void)seed; }
+    explicit HeuristicBot(std::uint64_t seed = 0, const HeuristicParams& params = {}) : params_(params) { (void)seed; }
     std::string_view name() const override { return "heuristic"; }
     Action decide_call(const SeatView& view) override;
     Action decide_trump(const SeatView& view) override;
     Action decide_card(const SeatView& view) override;
+
+private:
+    HeuristicParams params_;
 };
 
 /// Estimated tricks `hand` (13 cards or fewer) takes on its own with `trump` as trump, in
