@@ -64,14 +64,14 @@ struct Words {
 
 constexpr Words kEnglish{
     "You", "Right", "Partner", "Left", "us", "them", "Round", "dealer", "Your hand", "Auction", "pass",
-    "bids", "Contract", "trump", "Tricks", "Trick", "need", "scored rounds", "Score", "target", "wins the trick",
+    "bids", "Contract", "trump", "Tricks", "Trick", "need", "scored rounds/deals", "Score", "target", "wins the trick",
     "Your call (7-13 or pass; ? for help)", "Name trump (s, h, d, c)", "Your card (e.g. QS, 10h; ? for help)",
     "made", "set", "All passed: the cards are dealt again.", "Match over", "winner", "a draw",
     "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint"};
 
 constexpr Words kArabic{
     "أنت", "اليمين", "الشريك", "اليسار", "نحن", "هم", "الجولة", "الموزع", "أوراقك", "المزايدة", "باس",
-    "يطلب", "العقد", "الطرنيب", "الأكلات", "الأكلة", "يحتاجون", "جولات محسوبة", "النتيجة", "الهدف", "يأخذ الأكلة",
+    "يطلب", "العقد", "الطرنيب", "الأكلات", "الأكلة", "يحتاجون", "الجولات المحسوبة/التوزيعات", "النتيجة", "الهدف", "يأخذ الأكلة",
     "طلبك (7-13 أو pass، ? للمساعدة)", "اختر الطرنيب (s, h, d, c)", "ورقتك (مثل QS أو 10h، ? للمساعدة)",
     "نجح", "كُسر", "الجميع باس: يعاد التوزيع.", "انتهت المباراة", "الفائز", "تعادل",
     "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح"};
@@ -390,7 +390,7 @@ void Game::match_summary() const {
         case MatchStatus::closed: out_ << w_.closed; break;
         case MatchStatus::in_progress: break;
     }
-    out_ << ".  " << score_line() << ", " << w_.rounds << " " << match_.scored_rounds() << "\n";
+    out_ << ".  " << score_line() << ", " << w_.rounds << " " << match_.scored_rounds() << "/" << match_.rounds().size() << "\n";
 }
 
 bool Game::run() {
