@@ -52,6 +52,8 @@ struct UnitResult {
     int made = 0;
     int bid_sum = 0;
     std::array<long long, 2> points{};  ///< by team (match) or by bot: [team0's bot, team1's bot] (duplicate)
+    std::array<int, 2> declared{};      ///< contracts declared, by team (match) or by bot (duplicate)
+    std::array<int, 2> made_by{};       ///< of which made
     double diff = 0;                    ///< duplicate: team0's bot minus team1's bot, per deal of the pair
     std::uint64_t illegal = 0;
 };
@@ -82,12 +84,16 @@ struct Histogram {
     }
 };
 
-void count_round(const Round& r, UnitResult& u) {
+/// Counts a finished round; `side` is the index (team or bot) of the declaring team's side.
+void count_round(const Round& r, UnitResult& u, bool swapped = false) {
     ++u.deals;
     if (r.phase() == Phase::passed_out) {
         ++u.passed_out;
         return;
     }
+    const auto side = static_cast<std::size_t>(index(team_of(r.declarer())) ^ static_cast<int>(swapped));
+    ++u.declared[side];
+    u.made_by[side] += r.made();
     ++u.contracts;
     u.made += r.made();
     u.bid_sum += r.bid();
@@ -204,7 +210,7 @@ int run_simulate(const SimOptions& o) {
                     };
                     const Match m = bots::play_deal(rules, dealer, hands, table, &stats, o.timing ? &timer : nullptr);
                     const Round& r = m.round();
-                    count_round(r, u);
+                    count_round(r, u, swapped);
                     for (Team t : {Team::t0, Team::t1})
                         by_bot[static_cast<std::size_t>(index(t) ^ static_cast<int>(swapped))] += r.points(t);
                     if (!o.records.empty() && !write_record(o.records, numbered("deal-", k, swapped ? "-b.json" : "-a.json"), m))
@@ -238,7 +244,7 @@ int run_simulate(const SimOptions& o) {
     long long wins0 = 0, wins1 = 0, draws = 0, closed = 0, deals = 0, passed_out = 0, contracts = 0, made = 0,
               bid_sum = 0;
     std::uint64_t illegal = 0;
-    std::array<long long, 2> points{};
+    std::array<long long, 2> points{}, declared{}, made_by{};
     double diff_sum = 0, diff_sq = 0;
     for (const UnitResult& u : results) {
         wins0 += u.winner == 0;
@@ -252,6 +258,10 @@ int run_simulate(const SimOptions& o) {
         bid_sum += u.bid_sum;
         points[0] += u.points[0];
         points[1] += u.points[1];
+        for (std::size_t i = 0; i < 2; ++i) {
+            declared[i] += u.declared[i];
+            made_by[i] += u.made_by[i];
+        }
         diff_sum += u.diff;
         diff_sq += u.diff * u.diff;
         illegal += u.illegal;
@@ -274,6 +284,8 @@ int run_simulate(const SimOptions& o) {
     out["avg_bid"] = contracts ? round2(static_cast<double>(bid_sum) / static_cast<double>(contracts)) : 0.0;
     out["points_per_deal"] = {deals ? round2(static_cast<double>(points[0]) / static_cast<double>(deals)) : 0.0,
                               deals ? round2(static_cast<double>(points[1]) / static_cast<double>(deals)) : 0.0};
+    out["contracts_declared"] = declared;
+    out["contracts_made"] = made_by;
     out["illegal_actions"] = illegal;
     if (o.duplicate) {
         const double n = units;
@@ -307,7 +319,7 @@ void add_simulate(CLI::App& app, int& exit_code) {
         "with dealer k mod 4. Duplicate: deal k (dealer k mod 4) is played twice with the same cards\n"
         "in the same seats, the bots swapping seats; mean_diff is team0's bot's points minus team1's\n"
         "bot's points per deal (the pair's difference halved), ci95 its 95% confidence interval.\n"
-        "points_per_deal: points per deal played, by team (matches) or by bot (duplicate).\n"
+        "points_per_deal, contracts_declared, contracts_made: by team (matches) or by bot (duplicate).\n"
         "Prints a JSON summary on standard output; a progress bar on standard error when it is a\n"
         "terminal. The same --seed gives the same summary whatever --threads (--timing adds the\n"
         "bots' decision times, which vary).");
