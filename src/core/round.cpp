@@ -93,7 +93,11 @@ ErrorCode Round::apply(Seat seat, Action a) {
 }
 
 ErrorCode Round::apply(Action a) {
-    if (const ErrorCode e = check(a); e != ErrorCode::ok) return e;
+    if (a.kind == ActionKind::play && phase_ == Phase::play) {  // the hot path: one check
+        if (const ErrorCode e = check_play(a.card()); e != ErrorCode::ok) return e;
+    } else if (const ErrorCode e = check(a); e != ErrorCode::ok) {
+        return e;
+    }
     switch (a.kind) {
         case ActionKind::call: {
             const int value = a.bid_value();
