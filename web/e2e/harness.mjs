@@ -103,3 +103,86 @@ export async function clickCard(page, selector) {
   const x = last ? box.width / 2 : 6; // the hand is laid out left to right in both languages
   await el.click({ position: { x, y: 14 } });
 }
+
+export async function signIn(page, url, name, lang = 'en') {
+  await page.goto(`${url}/?lang=${lang}`);
+  await page.fill('input[name=name]', name);
+  await page.click('form[data-form=signin] button[type=submit]');
+  await page.waitForSelector('form[data-form=create]');
+}
+
+/** Creates a table from the lobby form (the creator sits in seat 0). */
+export async function createTable(page, { target = 7, timer = 0, bots = true, priv = false } = {}) {
+  await page.fill('input[name=target]', String(target));
+  await page.fill('input[name=timer]', String(timer));
+  await page.setChecked('input[name=bots]', bots);
+  await page.setChecked('input[name=private]', priv);
+  await page.click('form[data-form=create] button[type=submit]');
+  await page.waitForSelector('.waiting [data-seat-box]');
+  return page.evaluate(() => window.tarneeb.state.table.table);
+}
+
+const ACTIONABLE =
+  '[data-testid=match-over], .bids [data-act=call]:not([disabled]), [data-act=trump]:not([disabled]), .hand .card.playable:not([disabled])';
+
+/**
+ * Takes one decision on the page when one is there: a bid (the lowest enabled, or pass when the
+ * bidding is high), trump (the suggested suit) or a card (the first legal one). Checks on the way
+ * that what the page offers is exactly the server's legal list. Returns what it did.
+ */
+export async function step(page, timeout = 20000) {
+  const el = await page.waitForSelector(ACTIONABLE, { timeout });
+  const kind = await el.evaluate((e) =>
+    e.matches('[data-testid=match-over]') ? 'over' : e.dataset.act === 'call' ? 'call' : e.dataset.act,
+  );
+  if (kind === 'over') return { kind };
+  const check = await page.evaluate(() => {
+    const t = window.tarneeb.state.table;
+    const legal = t.legal.map((a) => ('card' in a ? a.card : 'call' in a ? String(a.call) : a.trump)).sort();
+    const sel =
+      t.round.phase === 'auction'
+        ? '.bids [data-act=call]:not([disabled])'
+        : t.round.phase === 'trump'
+          ? '[data-act=trump]:not([disabled])'
+          : '.hand .card:not([disabled])';
+    const shown = [...document.querySelectorAll(sel)].map((b) => b.dataset.card ?? b.dataset.bid ?? b.dataset.suit).sort();
+    const dimmedEnabled = [...document.querySelectorAll('.hand .card.dimmed:not([disabled])')].length;
+    return { legal, shown, dimmedEnabled, version: t.version, phase: t.round.phase };
+  });
+  if (check.shown.join() !== check.legal.join() && check.phase === 'play') {
+    // the page may have moved on between the two reads: only complain when the version is unchanged
+    const v = await page.evaluate(() => window.tarneeb.state.table.version);
+    if (v === check.version) throw new Error(`page offers ${check.shown} but the server lists ${check.legal}`);
+  }
+  if (check.dimmedEnabled) throw new Error('a dimmed card is clickable');
+  if (kind === 'call') {
+    const bids = await page.$$eval('.bids [data-act=call]:not([disabled])', (bs) => bs.map((b) => b.dataset.bid));
+    const num = bids.filter((b) => b !== 'pass').map(Number);
+    const pick = num.length && Math.min(...num) <= 9 ? String(Math.min(...num)) : 'pass';
+    await page.click(`.bids [data-bid="${pick}"]`);
+    await page.waitForFunction((v) => window.tarneeb.state.table.version > v, check.version, { timeout });
+    return { kind, what: pick };
+  }
+  if (kind === 'trump') {
+    const sugg = await page.$eval('.suit-btn.suggested', (b) => b.dataset.suit);
+    await page.click('.suit-btn.suggested');
+    await page.waitForFunction((v) => window.tarneeb.state.table.version > v, check.version, { timeout });
+    return { kind, what: sugg };
+  }
+  const card = await el.evaluate((e) => e.dataset.card);
+  await clickCard(page, `.hand .card[data-card="${card}"]`);
+  await page.waitForFunction((v) => window.tarneeb.state.table.version > v, check.version, { timeout });
+  return { kind: 'card', what: card };
+}
+
+/** Plays on the page until the match is over; returns the number of cards played. */
+export async function playToEnd(page, { maxSteps = 2000, onStep } = {}) {
+  let cards = 0;
+  for (let i = 0; i < maxSteps; i++) {
+    const r = await step(page);
+    if (r.kind === 'over') return cards;
+    if (r.kind === 'card') cards++;
+    if (onStep) await onStep(r, cards);
+  }
+  throw new Error('match did not end');
+}

@@ -360,6 +360,7 @@ function matchOverPanel(tv: TableView, s: State): string {
     <div class="row">
       ${tv.you !== null ? `<button class="primary" data-act="start">${t('playAgain')}</button>` : ''}
       <button data-act="leave">${t('backToLobby')}</button>
+      ${langButton(s)}
     </div>
   </div></div>`;
 }
