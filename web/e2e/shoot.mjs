@@ -1,5 +1,5 @@
 // Manual look: node e2e/shoot.mjs  -> test-results/look-*.png
-import { startServer, launchBrowser, PHONE, DESKTOP, resultsDir, clickCard } from './harness.mjs';
+import { playToEnd, startServer, launchBrowser, PHONE, DESKTOP, resultsDir, clickCard } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 mkdirSync(resultsDir, { recursive: true });
 const srv = await startServer({ botDelayMs: 400 });
@@ -18,7 +18,7 @@ try {
       await page.fill('input[name=name]', `${label}${lang}${Date.now() % 1000}`);
       await page.click('form[data-form=signin] button[type=submit]');
       await page.waitForSelector('form[data-form=create]');
-      await page.fill('input[name=target]', '7');
+      await page.fill('input[name=target]', '14');
       await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-1lobby.png` });
       await page.click('form[data-form=create] button[type=submit]');
       await page.waitForSelector('[data-act=start]:not([disabled])');
@@ -35,6 +35,16 @@ try {
       await page.waitForSelector('.hand .card.playable:not([disabled])', { timeout: 15000 });
       await page.waitForTimeout(300);
       await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-5play.png` });
+      let shot = false;
+      await playToEnd(page, {
+        onStep: async () => {
+          if (!shot && (await page.locator('[data-testid=summary]').count())) {
+            shot = true;
+            await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-6summary.png` });
+          }
+        },
+      });
+      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-7over.png` });
       await ctx.close();
     }
   }

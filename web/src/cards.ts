@@ -148,12 +148,13 @@ export function cardSvg(c: Card): string {
 }
 
 /** The back of a card. */
-export function cardBackSvg(): string {
+export function cardBackSvg(key: string | number = 0): string {
+  const id = `card-back-${key}`; // one per back shown: a pattern inside a hidden SVG paints nothing elsewhere
   return (
     `<svg class="card-svg" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">` +
-    `<defs><pattern id="bk" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
+    `<defs><pattern id="${id}" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
     `<rect width="10" height="10" fill="#1d4e89"/><rect width="5" height="10" fill="#24609f"/></pattern></defs>` +
     `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#999" stroke-width="2"/>` +
-    `<rect x="8" y="8" width="84" height="124" rx="5" fill="url(#bk)"/></svg>`
+    `<rect x="8" y="8" width="84" height="124" rx="5" fill="url(#${id})"/></svg>`
   );
 }

@@ -156,6 +156,11 @@ function seatLabel(seat: number, tv: TableView): string {
 }
 
 function tableTopbar(s: State, tv: TableView): string {
+  if (!tv.round && tv.state === 'waiting') {
+    return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${esc(s.name ?? '')}</span><span class="spacer"></span>
+      ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
+      ${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
+  }
   const us = ourTeam(tv.you);
   const them = (1 - us) as 0 | 1;
   const r = tv.round;
@@ -212,11 +217,11 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
       ${rel ? `<span class="tag">${rel}</span>` : ''}
       ${st?.bot ? `<span class="tag">${t('bot')}</span>` : ''}
       ${st && !st.connected ? `<span class="tag warn">${t('away')}</span>` : ''}
-      ${isDealer ? `<span class="tag dealer" title="${t('dealer')}">D</span>` : ''}
+      ${isDealer ? `<span class="tag dealer" title="${t('dealer')}">${t('dealerMark')}</span>` : ''}
     </div>
     ${
       pos !== 'bottom' && r && left > 0
-        ? `<div class="backs" aria-label="${left}">${cardBackSvg()}<span class="count">×${num(left)}</span></div>`
+        ? `<div class="backs" aria-label="${left}">${cardBackSvg(seat)}<span class="count">×${num(left)}</span></div>`
         : ''
     }
     ${showCall ? `<div class="bubble">${lastCall!.call === 'pass' ? t('pass') : num(lastCall!.call)}</div>` : ''}
