@@ -130,7 +130,7 @@ const ACTIONABLE =
  * bidding is high), trump (the suggested suit) or a card (the first legal one). Checks on the way
  * that what the page offers is exactly the server's legal list. Returns what it did.
  */
-export async function step(page, timeout = 20000) {
+export async function step(page, timeout = 20000, { keyboard = false } = {}) {
   const el = await page.waitForSelector(ACTIONABLE, { timeout });
   const kind = await el.evaluate((e) =>
     e.matches('[data-testid=match-over]') ? 'over' : e.dataset.act === 'call' ? 'call' : e.dataset.act,
@@ -170,16 +170,26 @@ export async function step(page, timeout = 20000) {
     return { kind, what: sugg };
   }
   const card = await el.evaluate((e) => e.dataset.card);
-  await clickCard(page, `.hand .card[data-card="${card}"]`);
+  if (keyboard) {
+    // the hand by keyboard: focus a legal card, move along with the arrow keys, Enter plays
+    await page.focus(`.hand .card[data-card="${card}"]`);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    const focused = await page.evaluate(() => document.activeElement?.dataset.card);
+    if (focused !== card) throw new Error(`arrow keys lost the card: ${focused} instead of ${card}`);
+    await page.keyboard.press('Enter');
+  } else {
+    await clickCard(page, `.hand .card[data-card="${card}"]`);
+  }
   await page.waitForFunction((v) => window.tarneeb.state.table.version > v, check.version, { timeout });
   return { kind: 'card', what: card };
 }
 
 /** Plays on the page until the match is over; returns the number of cards played. */
-export async function playToEnd(page, { maxSteps = 2000, onStep } = {}) {
+export async function playToEnd(page, { maxSteps = 2000, onStep, keyboardCards = 0 } = {}) {
   let cards = 0;
   for (let i = 0; i < maxSteps; i++) {
-    const r = await step(page);
+    const r = await step(page, 20000, { keyboard: cards < keyboardCards });
     if (r.kind === 'over') return cards;
     if (r.kind === 'card') cards++;
     if (onStep) await onStep(r, cards);

@@ -145,3 +145,34 @@ test('two pages at one table and a spectator: plays seen, hands hidden; reload m
     await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
   }
 });
+
+test('a private table: not listed, its code shown to the creator, joined with the code', async () => {
+  const ctxA = await br.browser.newContext(PHONE);
+  const ctxB = await br.browser.newContext(PHONE);
+  const [a, b] = await Promise.all([ctxA.newPage(), ctxB.newPage()]);
+  try {
+    const tag = Date.now() % 100000;
+    await signIn(a, srv.url, `Dina${tag}`);
+    await signIn(b, srv.url, `Eli${tag}`);
+    const id = await createTable(a, { target: 7, timer: 0, bots: false, priv: true });
+    const code = (await a.textContent('.code b')).trim();
+    assert.match(code, /^\S{4,}$/);
+    await b.click('[data-act=refresh]');
+    await b.waitForTimeout(300);
+    assert.equal(await b.locator(`[data-table="${id}"]`).count(), 0, 'a private table is not listed');
+    // a wrong code is refused, the right one seats B
+    await b.fill('form[data-form=private] input[name=table]', id);
+    await b.fill('form[data-form=private] input[name=code]', 'WRONG1');
+    await b.click('form[data-form=private] button[data-mode=join]');
+    await b.waitForSelector('.toast');
+    await b.fill('form[data-form=private] input[name=code]', code);
+    await b.click('form[data-form=private] button[data-mode=join]');
+    await b.waitForFunction(() => window.tarneeb.state.table?.you === 1);
+    await a.waitForFunction((n) => window.tarneeb.state.table.seats[1]?.name === n, `Eli${tag}`);
+  } catch (e) {
+    await screenshots('private', [a, b]);
+    throw e;
+  } finally {
+    await Promise.all([ctxA.close(), ctxB.close()]);
+  }
+});

@@ -44,6 +44,7 @@ test('English: sign in, create a table with three bots, play a match to its end,
     assert.deepEqual(await page.$$eval('.seat', (s) => s.map((e) => e.dataset.pos)), ['bottom', 'right', 'top', 'left']);
     let sawCountdown = false;
     const cards = await playToEnd(page, {
+      keyboardCards: 2,
       onStep: async (r, n) => {
         if (!sawCountdown) sawCountdown = (await page.locator('.seat-bottom .countdown').count()) > 0;
         if (n === 3) {

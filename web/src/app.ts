@@ -151,7 +151,23 @@ export class App {
     }
   }
 
+  private tableWaiters: ((t: TableView) => void)[] = [];
+
+  /** Resolves with the next table message (or null after `ms`). */
+  nextTable(ms = 5000): Promise<TableView | null> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(null), ms);
+      this.tableWaiters.push((t) => {
+        clearTimeout(timer);
+        resolve(t);
+      });
+    });
+  }
+
   private onTable(t: TableView): void {
+    const waiters = this.tableWaiters;
+    this.tableWaiters = [];
+    queueMicrotask(() => waiters.forEach((w) => w(t)));
     const s = this.state;
     if (s.table && s.table.table === t.table && t.version < s.table.version) return;
     const events = t.events ?? [];
@@ -266,13 +282,23 @@ export class App {
     if (f.bots) for (const seat of [1, 2, 3]) await this.req({ type: 'add_bot', seat });
   }
 
-  async join(table: string, seat: number | null, code?: string): Promise<void> {
+  /** Joins a table whose seats are not known yet (a private one): watch, then sit in the first free seat. */
+  async joinFirstFree(table: string, code?: string): Promise<void> {
+    const next = this.nextTable();
+    if (!(await this.join(table, null, code))) return;
+    const tv = await next;
+    if (!tv || tv.table !== table) return;
+    const free = tv.seats.findIndex((x) => !x);
+    if (free >= 0) await this.join(table, free, code);
+  }
+
+  async join(table: string, seat: number | null, code?: string): Promise<boolean> {
     if (code) {
       this.state.codes = { ...this.state.codes, [table]: code };
       save(LS, 'tarneeb.codes', this.state.codes);
     }
     const c = code ?? this.state.codes[table];
-    await this.req({ type: 'join', table, ...(seat === null ? {} : { seat }), ...(c ? { code: c } : {}) });
+    return (await this.req({ type: 'join', table, ...(seat === null ? {} : { seat }), ...(c ? { code: c } : {}) })) !== null;
   }
 
   addBot(seat: number): void {

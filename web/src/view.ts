@@ -547,7 +547,7 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
       const code = String(fd.get('code') ?? '').trim();
       if (!id) return;
       if (submitter?.dataset.mode === 'watch') app.join(id, null, code || undefined);
-      else joinFirstFree(app, id, code || undefined);
+      else app.joinFirstFree(id, code || undefined);
     }
   });
 
@@ -568,16 +568,6 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
   }, 250);
 
   return render;
-}
-
-async function joinFirstFree(app: App, id: string, code?: string): Promise<void> {
-  // the seat is not known before joining: watch first, then sit in the first free seat
-  await app.join(id, null, code);
-  const tv = app.state.table;
-  if (tv && tv.table === id) {
-    const free = tv.seats.findIndex((x) => !x);
-    if (free >= 0) await app.join(id, free, code);
-  }
 }
 
 function focusKey(el: HTMLElement): string | null {
