@@ -2,11 +2,13 @@
 // hands; a player reloads in the middle of the match and carries on in the same seat.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, signIn, createTable, step, screenshots, PHONE, DESKTOP } from './harness.mjs';
+import { startServer, launchBrowser, signIn, createTable, step, screenshots, resultsDir, PHONE, DESKTOP } from './harness.mjs';
+import { mkdirSync } from 'node:fs';
 
 let srv;
 let br;
 before(async () => {
+  mkdirSync(resultsDir, { recursive: true });
   srv = await startServer({ botDelayMs: 0, grace: 30 });
   br = await launchBrowser();
 });
@@ -77,6 +79,8 @@ test('two pages at one table and a spectator: plays seen, hands hidden; reload m
     await c.waitForSelector('.game .felt');
     assert.equal(await c.locator('.hand .card').count(), 0, 'a spectator sees no hand');
     assert.equal(await c.locator('.tag.watching').count(), 1);
+    await c.waitForTimeout(200);
+    await c.screenshot({ path: `${resultsDir}/spectator.png` });
 
     const playedA = [];
     let reloaded = false;

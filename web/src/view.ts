@@ -220,7 +220,7 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
       ${isDealer ? `<span class="tag dealer" title="${t('dealer')}">${t('dealerMark')}</span>` : ''}
     </div>
     ${
-      pos !== 'bottom' && r && left > 0
+      (pos !== 'bottom' || tv.you === null) && r && left > 0
         ? `<div class="backs" aria-label="${left}">${cardBackSvg(seat)}<span class="count">×${num(left)}</span></div>`
         : ''
     }
@@ -293,7 +293,9 @@ function trumpPanel(tv: TableView, s: State): string {
     return `<div class="trump-wait panel-in"><p>${seatLabel(r.contract?.seat ?? 0, tv)}: ${t('chooseTrump')}…</p></div>`;
   }
   const hand = r.hand ?? [];
-  const sugg = suggestTrump(hand);
+  // the server's timeout action is its own longest-suit pick; the client's matches it otherwise
+  const ta = tv.timeout_action;
+  const sugg = ta && 'trump' in ta ? ta.trump : suggestTrump(hand);
   const lens = suitLengths(hand);
   const allowed = legalTrumps(tv.legal);
   const waiting = s.actedVersion === tv.version;
@@ -386,8 +388,10 @@ function logLine(tv: TableView, e: GameEvent): string {
       return '';
     case 'trick_won':
       return `${t('trick')} ${num(e.trick)}: ${t('wonBy')} ${who(e.seat)}`;
-    case 'round_scored':
-      return `${t('roundSummary')}: ${n(e.points[0])} / ${n(e.points[1])}`;
+    case 'round_scored': {
+      const us = ourTeam(tv.you);
+      return `${t('roundSummary')}: ${teamLabel(us, tv)} ${n(e.points[us])} · ${teamLabel((1 - us) as 0 | 1, tv)} ${n(e.points[1 - us])}`;
+    }
     case 'passed_out':
       return t('passedOut');
     case 'bot_took_over':
