@@ -8,7 +8,9 @@ try {
   const b = await launchBrowser();
   close = b.close;
   const browser = b.browser;
-  for (const [label, opts] of [['phone', PHONE], ['desktop', DESKTOP]]) {
+  const LAND = { viewport: { width: 780, height: 360 }, isMobile: true, hasTouch: true };
+  const which = process.argv[2] ? [[process.argv[2], { phone: PHONE, desktop: DESKTOP, land: LAND }[process.argv[2]]]] : [['phone', PHONE], ['desktop', DESKTOP], ['land', LAND]];
+  for (const [label, opts] of which) {
     for (const lang of ['en', 'ar']) {
       const ctx = await browser.newContext(opts);
       const page = await ctx.newPage();

@@ -364,8 +364,15 @@ function matchOverPanel(tv: TableView, s: State): string {
     <h2>${t('matchOver')}</h2>
     <p class="result">${head}</p>
     ${sheetTable(tv, s)}
+    ${
+      tv.you !== null && tv.seats.some((x) => !x)
+        ? `<p class="row">${t('needFour')} ${tv.seats
+            .map((x, i) => (x ? '' : `<button class="small" data-act="addbot" data-seat="${i}">${t('addBot')} (${seatLabel(i, tv)} ${num(i + 1)})</button>`))
+            .join('')}</p>`
+        : ''
+    }
     <div class="row">
-      ${tv.you !== null ? `<button class="primary" data-act="start">${t('playAgain')}</button>` : ''}
+      ${tv.you !== null ? `<button class="primary" data-act="start" ${tv.seats.every((x) => x) ? '' : 'disabled'}>${t('playAgain')}</button>` : ''}
       <button data-act="leave">${t('backToLobby')}</button>
       ${langButton(s)}
     </div>
