@@ -616,9 +616,12 @@ function onAct(app: App, el: HTMLElement): void {
     case 'start':
       app.startMatch();
       break;
-    case 'leave':
+    case 'leave': {
+      const tv = app.state.table;
+      if (tv && tv.you !== null && tv.state === 'playing' && !confirm(t('leaveConfirm'))) break;
       app.leave();
       break;
+    }
     case 'call':
       app.act({ call: d.bid === 'pass' ? 'pass' : Number(d.bid) });
       break;
