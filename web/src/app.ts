@@ -184,7 +184,10 @@ export class App {
     }
     if (t.state === 'playing') s.matchOver = null;
     if (t.state === 'finished' && !s.matchOver) {
-      s.matchOver = { event: 'match_over', status: 'won', winner: t.scores[0] > t.scores[1] ? 0 : t.scores[1] > t.scores[0] ? 1 : null, scores: t.scores };
+      // joined or reloaded after the end: the status is not in the table message, read it off the table
+      const closed = t.round?.phase === 'passed_out';
+      if (closed) s.matchOver = { event: 'match_over', status: 'closed', winner: null, scores: t.scores };
+      else s.matchOver = { event: 'match_over', status: 'won', winner: t.scores[0] > t.scores[1] ? 0 : t.scores[1] > t.scores[0] ? 1 : null, scores: t.scores };
     }
     s.log = [...s.log, ...events.filter((e) => e.event !== 'deal')].slice(-6);
     s.table = t;
