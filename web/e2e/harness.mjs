@@ -18,12 +18,12 @@ export function serverBin() {
 }
 
 /** Starts `tarneeb serve` on a free port; resolves with { url, stop }. */
-export async function startServer({ botDelayMs = 0, grace = 20, extra = [] } = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tarneeb-e2e-'));
+export async function startServer({ botDelayMs = 0, grace = 20, extra = [], port: wantPort = 0, dir: keepDir = null } = {}) {
+  const dir = keepDir ?? mkdtempSync(path.join(tmpdir(), 'tarneeb-e2e-'));
   const dist = path.join(webDir, 'dist');
   if (!existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is missing: run npm run build first');
   const args = [
-    'serve', '--address', '127.0.0.1', '--port', '0', '--db', path.join(dir, 'e2e.db'),
+    'serve', '--address', '127.0.0.1', '--port', String(wantPort), '--db', path.join(dir, 'e2e.db'),
     '--static', dist, '--bot-delay-ms', String(botDelayMs), '--grace', String(grace),
     '--log-level', 'warn', ...extra,
   ];
@@ -48,7 +48,8 @@ export async function startServer({ botDelayMs = 0, grace = 20, extra = [] } = {
       reject(new Error(`server exited (${code}): ${out}${err}`));
     });
   });
-  const stop = async () => {
+  /** Stops the server; keeps its database when `keep` (to start it again on it). */
+  const stop = async (keep = false) => {
     if (proc.exitCode === null) {
       const done = new Promise((r) => proc.once('exit', r));
       proc.kill('SIGTERM');
@@ -57,9 +58,9 @@ export async function startServer({ botDelayMs = 0, grace = 20, extra = [] } = {
       clearTimeout(t);
     }
     process.removeListener('exit', killOnExit);
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `http://127.0.0.1:${port}`, port, stop, log: () => out + err };
+  return { url: `http://127.0.0.1:${port}`, port, dir, stop, log: () => out + err };
 }
 
 // playwright-core starts chromium with a fresh temporary profile (--user-data-dir) of its own

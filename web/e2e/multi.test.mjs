@@ -180,3 +180,34 @@ test('a private table: not listed, its code shown to the creator, joined with th
     await Promise.all([ctxA.close(), ctxB.close()]);
   }
 });
+
+test('the server restarts in the middle of a match: the page reconnects by itself and carries on', async () => {
+  const first = await startServer({ botDelayMs: 0 });
+  let second = null;
+  const ctx = await br.browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  try {
+    await signIn(page, first.url, `Farah${Date.now() % 100000}`);
+    await createTable(page, { target: 7, timer: 0, bots: true });
+    await page.click('[data-act=start]');
+    let cards = 0;
+    while (cards < 3) if ((await step(page)).kind === 'card') cards++;
+    const before = await page.evaluate(() => window.tarneeb.state.table.round.hand.slice().sort());
+    await first.stop(true);
+    await page.waitForSelector('.conn-bar');
+    second = await startServer({ botDelayMs: 0, port: first.port, dir: first.dir });
+    await page.waitForSelector('.conn-bar', { state: 'detached', timeout: 20000 });
+    await page.waitForFunction(() => window.tarneeb.state.table?.round?.hand, null, { timeout: 20000 });
+    const after = await page.evaluate(() => ({ you: window.tarneeb.state.table.you, hand: window.tarneeb.state.table.round.hand.slice().sort() }));
+    assert.equal(after.you, 0);
+    assert.deepEqual(after.hand, before);
+    for (let i = 0; i < 3000; i++) if ((await step(page)).kind === 'over') break;
+    await page.waitForSelector('[data-testid=match-over]');
+  } catch (e) {
+    await screenshots('restart', [page]);
+    throw e;
+  } finally {
+    await ctx.close();
+    await (second ?? first).stop();
+  }
+});
