@@ -123,7 +123,10 @@ export class App {
           const code = this.state.codes[this.state.watching];
           this.conn
             .request({ type: 'join', table: this.state.watching, ...(code ? { code } : {}) })
-            .catch(() => this.setWatching(null));
+            .catch(() => {
+              this.setWatching(null);
+              this.enterLobby();
+            });
         } else this.enterLobby();
       }
     } catch (e) {
@@ -216,7 +219,8 @@ export class App {
       return await this.conn.request(msg);
     } catch (e) {
       const code = e instanceof ServerError ? e.code : 'error';
-      if (code !== 'stale') this.showError(code, (e as Error).message);
+      // a stale action changes nothing (the next table message follows); a lost connection has its own bar
+      if (code !== 'stale' && code !== 'disconnected') this.showError(code, (e as Error).message);
       return null;
     }
   }
