@@ -58,7 +58,9 @@ function lobbyScreen(s: State): string {
       (tb) => `<li class="table-row" data-table="${esc(tb.table)}">
       <div class="table-head"><b>${esc(tb.table)}</b> · ${t(tb.preset === 'classic' ? 'classic' : 'levantine')} · ${t(
         'target',
-      )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}s` : '∞'} · <i>${esc(tb.state)}</i></div>
+      )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}${t('secs')}` : '∞'} · <i>${
+        ['waiting', 'playing', 'finished'].includes(tb.state) ? t(`st_${tb.state}` as Key) : esc(tb.state)
+      }</i></div>
       <div class="table-seats">${tb.seats
         .map((st, i) =>
           st
