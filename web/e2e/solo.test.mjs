@@ -49,7 +49,7 @@ test('English: sign in, create a table with three bots, play a match to its end,
         if (!sawCountdown) sawCountdown = (await page.locator('.seat-bottom .countdown').count()) > 0;
         if (n === 3) {
           // tricks against the contract and the current trick with who led
-          assert.match(await page.textContent('[data-testid=tricks]'), /Tricks: Us \d+ · Them \d+/);
+          assert.match(await page.textContent('[data-testid=tricks]'), /Tricks: Us \d+\/\d+ · Them \d+\/\d+/);
         }
         if (n === 5) {
           await page.click('[data-act=lasttrick]');

@@ -171,19 +171,18 @@ function tableTopbar(s: State, tv: TableView): string {
         r.trump ? ` · ${t('trump')} ${suitIcon(r.trump, 16)}<span class="sr">${suitName(r.trump)}</span>` : ''
       }</span>`
     : '';
+  // tricks per team against what each needs: the declarers their bid, the defenders 14 - bid to set them
+  const need = (team: 0 | 1) => (r && r.contract ? (teamOf(r.contract.seat) === team ? r.contract.bid : 14 - r.contract.bid) : 0);
   const tricks =
     r && r.contract
-      ? `<span class="stat tricks" data-testid="tricks">${t('tricks')}: ${teamLabel(us, tv)} <b>${num(r.tricks[us])}</b> · ${teamLabel(
-          them,
-          tv,
-        )} <b>${num(r.tricks[them])}</b> <span class="muted">(${t('contract')} ${num(r.contract.bid)}: ${
-          teamOf(r.contract.seat) === us ? teamLabel(us, tv) : teamLabel(them, tv)
-        })</span></span>`
+      ? `<span class="stat tricks" data-testid="tricks">${t('tricks')}: ${teamLabel(us, tv)} <b>${num(r.tricks[us])}</b><span class="muted">/${num(
+          need(us),
+        )}</span> · ${teamLabel(them, tv)} <b>${num(r.tricks[them])}</b><span class="muted">/${num(need(them))}</span></span>`
       : '';
   return `<header class="topbar game-bar">
     <span class="stat score" data-testid="score" data-act="sheet" role="button" tabindex="0" title="${t('scoreSheet')}">
       ${teamLabel(us, tv)} <b>${n(tv.scores[us])}</b> – ${teamLabel(them, tv)} <b>${n(tv.scores[them])}</b>
-      <span class="muted">/ ${num(tv.target)}</span></span>
+      <span class="muted">/ ${num(tv.target)}${s.sheet.table === tv.table && s.sheet.match === tv.match && s.sheet.lines.length ? ` · ${t('round')} ${num(s.sheet.lines.length + 1)}` : ''}</span></span>
     ${contract}${tricks}
     <span class="spacer"></span>
     ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}

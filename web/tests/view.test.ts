@@ -67,7 +67,8 @@ describe('the table as rendered', () => {
     expect(out).toMatch(/data-seat="3" data-pos="top"/);
     expect(out).toMatch(/data-seat="0" data-pos="left"/);
     expect(out).toMatch(/played-top" data-played="TS" data-seat="3">.*led/s);
-    expect(out).toContain('Tricks: Us <b>1</b>');
+    // we declared 8: we need 8, they need 6 to set us
+    expect(out).toContain('Tricks: Us <b>1</b><span class="muted">/8</span> · Them <b>0</b><span class="muted">/6</span>');
     expect(out).toMatch(/class="countdown/);
   });
   it('shows a spectator no hand and all four backs', () => {
