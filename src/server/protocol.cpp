@@ -1,5 +1,6 @@
 #include "tarneeb/server/protocol.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace tarneeb::server {
@@ -68,12 +69,9 @@ std::optional<Action> parse_action_text(std::string_view text) {
         if (s) return Action::name_trump(*s);
         return std::nullopt;
     }
-    if (!text.empty() && text.size() <= 2 && text[0] >= '0' && text[0] <= '9') {
+    if (!text.empty() && text.size() <= 2 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
         int v = 0;
-        for (char ch : text) {
-            if (ch < '0' || ch > '9') return std::nullopt;
-            v = v * 10 + (ch - '0');
-        }
+        for (char ch : text) v = v * 10 + (ch - '0');
         return Action::bid(v);
     }
     const auto c = parse_card(text);
