@@ -86,7 +86,9 @@ public:
         t.idle_timeout = std::chrono::seconds(shared_.config.idle_seconds);
         t.keep_alive_pings = false;
         ws_.set_option(t);
-        ws_.read_message_max(shared_.config.hall.max_message_bytes);
+        // Beast fails a connection abruptly above its limit; up to 4x the protocol's limit the
+        // hall closes it cleanly with 1009 (docs/protocol.md "Framing").
+        ws_.read_message_max(4 * shared_.config.hall.max_message_bytes);
         ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
             res.set(http::field::server, "tarneeb");
         }));
@@ -318,6 +320,8 @@ private:
 }  // namespace
 
 int serve(const ServeConfig& config, BotFactory bots) {
+    // A peer that vanishes must cost an error code on write, not the process.
+    std::signal(SIGPIPE, SIG_IGN);
     // Declared before the io_context so that it outlives the sessions the io_context owns.
     std::unique_ptr<Shared> shared;
     net::io_context ioc{1};

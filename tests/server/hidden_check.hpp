@@ -27,7 +27,8 @@ inline std::set<std::string> split_cards(const std::string& text) {
     return out;
 }
 
-/// Returns a description of each leak (empty when none). `match` is the table's match number.
+/// Returns a description of each leak (empty when none). `match` is the table's match number;
+/// `seat` -1 checks a spectator (no hand may appear at all).
 inline std::vector<std::string> hidden_leaks(const std::vector<std::string>& frames, int seat, int match,
                                              const nlohmann::json& record) {
     std::vector<std::string> leaks;
@@ -44,7 +45,7 @@ inline std::vector<std::string> hidden_leaks(const std::vector<std::string>& fra
                 continue;
             }
             const auto& deal = deals[static_cast<std::size_t>(r - 1)];
-            allowed = split_cards(deal["hands"][static_cast<std::size_t>(seat)].get<std::string>());
+            if (seat >= 0) allowed = split_cards(deal["hands"][static_cast<std::size_t>(seat)].get<std::string>());
             if (deal.contains("play"))
                 for (std::size_t i = 0; i < n && i < deal["play"].size(); ++i) allowed.insert(deal["play"][i].get<std::string>());
             bool has_deal_event = false;
