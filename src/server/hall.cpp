@@ -134,18 +134,19 @@ void Hall::closed(ConnId conn, Millis now) {
     auto g = guests_.find(name);
     if (g == guests_.end()) return;
     g->second.conns.erase(conn);
-    if (!g->second.conns.empty() || g->second.table.empty()) return;
-    TableEntry* t = find_table(g->second.table);
-    if (!t) return;
-    if (g->second.seat) {
+    if (!g->second.conns.empty()) return;
+    TableEntry* t = g->second.table.empty() ? nullptr : find_table(g->second.table);
+    if (t && g->second.seat) {
         t->table->disconnected(name, now);
         publish(*t);
-    } else {
+        return;  // the guest keeps its seat (and its entry) for a reconnect
+    }
+    if (t) {
         // A spectator with no connection left stops watching.
         t->watchers.erase(name);
         --t->spectators;
-        g->second.table.clear();
     }
+    guests_.erase(g);  // nothing to keep: a later hello with the token starts afresh
 }
 
 void Hall::reply(ConnId conn, const json& id, json body) {
