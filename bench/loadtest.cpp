@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -118,10 +119,13 @@ public:
             }
             return;
         }
-        if (pending_ && c.seat() == pending_seat_ && version > pending_version_) {
-            stats_.latency_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent_at_).count());
+        // Each client times its own action: the frames of one publish reach the four clients in
+        // any order, so the next actor may act before the last actor has read its update.
+        auto& p = pending_[static_cast<std::size_t>(c.seat())];
+        if (p.active && version > p.version) {
+            stats_.latency_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - p.sent_at).count());
             ++stats_.actions;
-            pending_ = false;
+            p.active = false;
         }
         if (j["legal"].empty() || stopping) return;
         // This client is to act: pick the timeout action, or open the auction with the lowest bid.
@@ -147,10 +151,10 @@ public:
 private:
     void fire() {
         if (!next_client_ || stopping) return;
-        pending_ = true;
-        pending_seat_ = next_client_->seat();
-        pending_version_ = next_["version"];
-        sent_at_ = last_action_ = Clock::now();
+        auto& p = pending_[static_cast<std::size_t>(next_client_->seat())];
+        p.active = true;
+        p.version = next_["version"];
+        p.sent_at = last_action_ = Clock::now();
         next_client_->send(next_);
         next_client_ = nullptr;
     }
@@ -165,10 +169,13 @@ private:
     int welcomed_ = 0;
     std::string table_id_;
     std::uint64_t started_version_ = 0;
-    bool pending_ = false;
-    int pending_seat_ = 0;
-    std::uint64_t pending_version_ = 0;
-    Clock::time_point sent_at_{}, last_action_{};
+    struct Pending {
+        bool active = false;
+        std::uint64_t version = 0;
+        Clock::time_point sent_at{};
+    };
+    std::array<Pending, 4> pending_{};
+    Clock::time_point last_action_{};
     json next_;
     LoadClient* next_client_ = nullptr;
 };
