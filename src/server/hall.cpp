@@ -401,8 +401,34 @@ void Hall::publish(TableEntry& t) {
         row.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
         storage_.store_match(row);
     }
-    const json ev(std::move(events));
-    for (const auto& name : t.watchers) send_table(name, t, ev);
+    // One shared message per change (the spectator's view without the per-seat keys), then
+    // for each connection its seat's legal actions and hand spliced in: the JSON is built and
+    // serialised once instead of once per connection. The keys are the same as view_json's.
+    json shared = t.table->view_json(std::nullopt, t.spectators);
+    shared.erase("legal");
+    shared.erase("you");
+    shared.erase("timeout_action");
+    shared["type"] = "table";
+    shared["events"] = std::move(events);
+    const std::string text = shared.dump();
+    constexpr std::string_view kRound = "\"round\":{";
+    const auto round_at = text.find(kRound);
+    std::string out;
+    for (const auto& name : t.watchers) {
+        auto g = guests_.find(name);
+        if (g == guests_.end() || g->second.conns.empty()) continue;
+        out.clear();
+        out += '{';
+        out += t.table->seat_prefix(g->second.seat);
+        if (g->second.seat && round_at != std::string::npos) {
+            out.append(text, 1, round_at + kRound.size() - 1);
+            out += t.table->hand_text(*g->second.seat);
+            out.append(text, round_at + kRound.size());
+        } else {
+            out.append(text, 1);
+        }
+        for (ConnId c : g->second.conns) out_.send(c, out);
+    }
 }
 
 void Hall::tick(Millis now) {
