@@ -134,18 +134,19 @@ void Hall::closed(ConnId conn, Millis now) {
     auto g = guests_.find(name);
     if (g == guests_.end()) return;
     g->second.conns.erase(conn);
-    if (!g->second.conns.empty() || g->second.table.empty()) return;
-    TableEntry* t = find_table(g->second.table);
-    if (!t) return;
-    if (g->second.seat) {
+    if (!g->second.conns.empty()) return;
+    TableEntry* t = g->second.table.empty() ? nullptr : find_table(g->second.table);
+    if (t && g->second.seat) {
         t->table->disconnected(name, now);
         publish(*t);
-    } else {
+        return;  // the guest keeps its seat (and its entry) for a reconnect
+    }
+    if (t) {
         // A spectator with no connection left stops watching.
         t->watchers.erase(name);
         --t->spectators;
-        g->second.table.clear();
     }
+    guests_.erase(g);  // nothing to keep: a later hello with the token starts afresh
 }
 
 void Hall::reply(ConnId conn, const json& id, json body) {
@@ -400,8 +401,34 @@ void Hall::publish(TableEntry& t) {
         row.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
         storage_.store_match(row);
     }
-    const json ev(std::move(events));
-    for (const auto& name : t.watchers) send_table(name, t, ev);
+    // One shared message per change (the spectator's view without the per-seat keys), then
+    // for each connection its seat's legal actions and hand spliced in: the JSON is built and
+    // serialised once instead of once per connection. The keys are the same as view_json's.
+    json shared = t.table->view_json(std::nullopt, t.spectators);
+    shared.erase("legal");
+    shared.erase("you");
+    shared.erase("timeout_action");
+    shared["type"] = "table";
+    shared["events"] = std::move(events);
+    const std::string text = shared.dump();
+    constexpr std::string_view kRound = "\"round\":{";
+    const auto round_at = text.find(kRound);
+    std::string out;
+    for (const auto& name : t.watchers) {
+        auto g = guests_.find(name);
+        if (g == guests_.end() || g->second.conns.empty()) continue;
+        out.clear();
+        out += '{';
+        out += t.table->seat_prefix(g->second.seat);
+        if (g->second.seat && round_at != std::string::npos) {
+            out.append(text, 1, round_at + kRound.size() - 1);
+            out += t.table->hand_text(*g->second.seat);
+            out.append(text, round_at + kRound.size());
+        } else {
+            out.append(text, 1);
+        }
+        for (ConnId c : g->second.conns) out_.send(c, out);
+    }
 }
 
 void Hall::tick(Millis now) {

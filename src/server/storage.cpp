@@ -91,7 +91,10 @@ Storage::Storage(const std::string& path, bool full_sync) {
     exec("CREATE INDEX IF NOT EXISTS match_players_name ON match_players(name)");
 }
 
-Storage::~Storage() { sqlite3_close(db_); }
+Storage::~Storage() {
+    sqlite3_finalize(append_);
+    sqlite3_close(db_);
+}
 
 void Storage::exec(const char* sql) {
     char* err = nullptr;
@@ -147,9 +150,15 @@ void Storage::close_table(const std::string& id) {
 }
 
 void Storage::append(const std::string& table, const nlohmann::json& entry) {
-    Stmt s(db_, "INSERT INTO journal(table_n, entry) VALUES(?, ?)");
-    s.bind(1, table_number(table)).bind(2, entry.dump());
-    s.step();
+    if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) VALUES(?, ?)", -1, &append_, nullptr) != SQLITE_OK)
+        throw std::runtime_error(std::string("sqlite prepare: ") + sqlite3_errmsg(db_));
+    const std::string text = entry.dump();
+    sqlite3_bind_int64(append_, 1, table_number(table));
+    sqlite3_bind_text(append_, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    const int rc = sqlite3_step(append_);
+    sqlite3_reset(append_);
+    sqlite3_clear_bindings(append_);
+    if (rc != SQLITE_DONE) throw std::runtime_error(std::string("sqlite journal: ") + sqlite3_errmsg(db_));
 }
 
 void Storage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries) {

@@ -487,6 +487,27 @@ json Table::view_json(std::optional<Seat> seat, int spectators) const {
     return j;
 }
 
+std::string Table::seat_prefix(std::optional<Seat> seat) const {
+    json legal = json::array();
+    json timeout_action = nullptr;
+    if (seat && state_ == TableState::playing && match_.has_round()) {
+        const SeatView view = SeatView::of(match_, *seat);
+        if (view.my_turn()) {
+            for (Action a : view.legal_actions()) legal.push_back(action_json(a));
+            if (turn_deadline_) timeout_action = action_json(view.default_action());
+        }
+    }
+    return "\"legal\":" + legal.dump() + ",\"timeout_action\":" + timeout_action.dump() +
+           ",\"you\":" + (seat ? std::to_string(index(*seat)) : std::string("null")) + ",";
+}
+
+std::string Table::hand_text(Seat seat) const {
+    if (match_number_ == 0 || !match_.has_round()) return "";
+    json hand = json::array();
+    for (Card c : SeatView::of(match_, seat).hand()) hand.push_back(to_string(c));
+    return "\"hand\":" + hand.dump() + ",";
+}
+
 std::vector<json> Table::take_events() { return std::exchange(events_, {}); }
 
 std::optional<FinishedMatch> Table::take_finished() { return std::exchange(finished_, std::nullopt); }

@@ -17,6 +17,8 @@
 // addresses, names and error codes are logged.
 #include "tarneeb/server/serve.hpp"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <csignal>
 #include <deque>
@@ -322,6 +324,11 @@ private:
 int serve(const ServeConfig& config, BotFactory bots) {
     // A peer that vanishes must cost an error code on write, not the process.
     std::signal(SIGPIPE, SIG_IGN);
+    // One descriptor per connection: use all the open files the hard limit allows.
+    if (rlimit lim{}; getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+    }
     // Declared before the io_context so that it outlives the sessions the io_context owns.
     std::unique_ptr<Shared> shared;
     net::io_context ioc{1};

@@ -109,6 +109,21 @@ std::vector<json> all_events(Harness& h, ConnId c) {
     return out;
 }
 
+TEST(Protocol, ActionsRoundTripThroughJsonAndJournalText) {
+    std::vector<Action> all{Action::pass()};
+    for (int b = 7; b <= 13; ++b) all.push_back(Action::bid(b));
+    for (Suit s : kSuits) all.push_back(Action::name_trump(s));
+    for (int i = 0; i < 52; ++i) all.push_back(Action::play(Card::from_dense(i)));
+    for (Action a : all) {
+        EXPECT_EQ(parse_action_text(action_text(a)), a) << action_text(a);
+        EXPECT_EQ(parse_action(action_json(a)), a) << action_json(a).dump();
+    }
+    EXPECT_FALSE(parse_action(json{{"call", "maybe"}}));
+    EXPECT_FALSE(parse_action(json{{"card", "1X"}}));
+    EXPECT_FALSE(parse_action(json{{"card", "AS"}, {"call", 7}}));
+    EXPECT_FALSE(parse_action_text("t?"));
+}
+
 TEST(Hall, SignInReconnectAndNames) {
     Harness h;
     const ConnId a = h.connect(), b = h.connect();

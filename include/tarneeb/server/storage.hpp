@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace tarneeb::server {
 
@@ -96,6 +97,7 @@ public:
 private:
     void exec(const char* sql);
     sqlite3* db_ = nullptr;
+    struct sqlite3_stmt* append_ = nullptr;  ///< the journal's INSERT, prepared once
 };
 
 }  // namespace tarneeb::server

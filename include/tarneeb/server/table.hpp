@@ -134,6 +134,12 @@ public:
     /// The table message (docs/protocol.md "table") for `seat`, or for a spectator (nullopt),
     /// without "type" and "events". `spectators` is the count to show.
     nlohmann::json view_json(std::optional<Seat> seat, int spectators) const;
+    /// The parts of a table message that differ between seats, for a message built once and
+    /// shared (Hall::publish): `"legal":[...],"timeout_action":...,"you":...,` (with the
+    /// trailing comma) for `seat` or a spectator (nullopt), and `"hand":[...],` for a seat
+    /// ("" before the first deal). Both come from that seat's SeatView only.
+    std::string seat_prefix(std::optional<Seat> seat) const;
+    std::string hand_text(Seat seat) const;
     /// The lobby summary of the table.
     nlohmann::json summary_json(int spectators) const;
     /// Events since the last call, in order.
