@@ -1,0 +1,1 @@
+namespace tarneeb::bots { void pimc_placeholder() {} }
