@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     tarneeb::cli::add_replay(app, exit_code);
     tarneeb::cli::add_deal(app, exit_code);
     tarneeb::cli::add_bench(app, exit_code);
+    tarneeb::cli::add_analyze(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
