@@ -93,7 +93,11 @@ ErrorCode Round::apply(Seat seat, Action a) {
 }
 
 ErrorCode Round::apply(Action a) {
-    if (const ErrorCode e = check(a); e != ErrorCode::ok) return e;
+    if (a.kind == ActionKind::play && phase_ == Phase::play) {  // the hot path: one check
+        if (const ErrorCode e = check_play(a.card()); e != ErrorCode::ok) return e;
+    } else if (const ErrorCode e = check(a); e != ErrorCode::ok) {
+        return e;
+    }
     switch (a.kind) {
         case ActionKind::call: {
             const int value = a.bid_value();
@@ -156,18 +160,19 @@ ErrorCode Round::apply(Action a) {
     return ErrorCode::bad_format;
 }
 
+RoundScore score_round(const Rules& rules, int bid, int declarer_tricks) {
+    if (declarer_tricks >= bid)
+        return {true, rules.scoring == ScoringStyle::bid_value ? bid : declarer_tricks, 0};
+    return {false, -bid, 13 - declarer_tricks};
+}
+
 void Round::score() {
     phase_ = Phase::scored;
     const Team declaring = team_of(high_bidder_);
-    const Team defending = other(declaring);
-    made_ = tricks_[index(declaring)] >= high_bid_;
-    if (made_) {
-        points_[index(declaring)] = static_cast<std::int8_t>(
-            rules_.scoring == ScoringStyle::bid_value ? high_bid_ : tricks_[index(declaring)]);
-    } else {
-        points_[index(declaring)] = static_cast<std::int8_t>(-high_bid_);
-        points_[index(defending)] = static_cast<std::int8_t>(tricks_[index(defending)]);
-    }
+    const RoundScore s = score_round(rules_, high_bid_, tricks_[index(declaring)]);
+    made_ = s.made;
+    points_[index(declaring)] = static_cast<std::int8_t>(s.declarers);
+    points_[index(other(declaring))] = static_cast<std::int8_t>(s.defenders);
 }
 
 ActionList Round::legal_actions() const {

@@ -38,7 +38,7 @@ constexpr int index(Seat s) { return static_cast<int>(s); }
 constexpr int index(Team t) { return static_cast<int>(t); }
 
 /// Seat from 0..3; the value is taken modulo 4 so `seat(dealer + 1)` is the player after.
-constexpr Seat seat(int i) { return static_cast<Seat>(((i % 4) + 4) % 4); }
+constexpr Seat seat(int i) { return static_cast<Seat>(i & 3); }  // two's complement: -1 -> 3
 /// The player after `s` in turn order (rules.md: play, deal and dealer rotation).
 constexpr Seat next(Seat s, int steps = 1) { return seat(index(s) + steps); }
 /// The partner sits opposite.

@@ -142,6 +142,9 @@ public:
     /// pass; the longest suit as trump; the weakest legal card. Precondition: !over().
     Action default_action() const;
 
+    /// Same state in every field (used to check copies and redaction).
+    friend bool operator==(const Round&, const Round&) = default;
+
 private:
     friend class SeatView;
     /// Erases every hand but `keep`'s (current and as dealt): the basis of SeatView.
@@ -173,6 +176,17 @@ private:
     std::uint8_t num_played_ = 0;
     bool made_ = false;
 };
+
+/// A scored round's points for the declaring and the defending team.
+struct RoundScore {
+    bool made = false;
+    int declarers = 0;
+    int defenders = 0;
+};
+/// rules.md, each preset's "Scoring": made (tricks >= bid) scores the bid (levantine) or the
+/// tricks won (classic) and the defenders nothing; set costs the bid and gives the defenders
+/// one point per trick they took. `declarer_tricks` is 0..13.
+RoundScore score_round(const Rules& rules, int bid, int declarer_tricks);
 
 /// rules.md "Turn timer": the declarer's longest suit; ties by ranks from the top down, then
 /// S > H > D > C.

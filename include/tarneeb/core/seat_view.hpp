@@ -70,6 +70,9 @@ public:
     Action default_action() const { return round_.default_action(); }
     ErrorCode check(Action a) const { return round_.check(a); }
 
+    /// Same knowledge: two views are equal when the seat could not tell the positions apart.
+    friend bool operator==(const SeatView&, const SeatView&) = default;
+
 private:
     Round round_;  ///< the round with every other seat's hand erased
     Seat seat_ = Seat::s0;
