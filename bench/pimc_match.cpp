@@ -5,6 +5,7 @@
 //
 //   pimc_match [--deals N] [--seed S] [--samples K] [--threads T] [--null-window] [--par]
 //              [--bid-samples N] [--opponent random|pimc] [--preset levantine|classic]
+//              [--threshold P] [--budget-ms B] [--progress N]
 //
 // Deal k: hands deal_from_seed(derive_seed(S, k), dealer k mod 4). Table A seats pimc at
 // 0 and 2, table B at 1 and 3, on the same cards; a deal's result is pimc's net points
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -22,6 +24,9 @@
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
 #include "tarneeb/solver/par.hpp"
+#ifdef PIMC_MATCH_HEURISTIC  // built by hand against the bots branch's heuristic (docs/analysis.md)
+#include "tarneeb/bots/heuristic_bot.hpp"
+#endif
 
 using namespace tarneeb;
 using namespace tarneeb::bots;
@@ -43,16 +48,21 @@ double pct(std::vector<double> v, double p) {
 
 /// Plays one round; pimc sits where `pimc_team` says. Returns the round.
 Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, std::uint64_t seed,
-           const PimcOptions& opt, bool opponent_pimc, Stats& st) {
-    std::array<std::unique_ptr<PimcBot>, 4> bots;
-    for (Seat s : kSeats)
-        if (team_of(s) == pimc_team || opponent_pimc)
-            bots[static_cast<std::size_t>(index(s))] = std::make_unique<PimcBot>(derive_seed(seed, static_cast<std::uint64_t>(index(s))), opt);
+           const PimcOptions& opt, const std::string& opponent, Stats& st) {
+    std::array<std::unique_ptr<Bot>, 4> bots;
+    for (Seat s : kSeats) {
+        const std::uint64_t bs = derive_seed(seed, static_cast<std::uint64_t>(index(s)));
+        auto& slot = bots[static_cast<std::size_t>(index(s))];
+        if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
+#ifdef PIMC_MATCH_HEURISTIC
+        else if (opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
+#endif
+    }
     Rng rng(derive_seed(seed, 99));
     Round r(rules, dealer, hands);
     while (!r.over()) {
         const Seat s = r.to_act();
-        PimcBot* bot = bots[static_cast<std::size_t>(index(s))].get();
+        Bot* bot = bots[static_cast<std::size_t>(index(s))].get();
         Action a;
         if (!bot) {
             a = random_action(r, rng);
@@ -76,10 +86,11 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
 }  // namespace
 
 int main(int argc, char** argv) {
-    int deals = 20;
+    int deals = 20, progress = 0;
     std::uint64_t seed = 1;
     PimcOptions opt;
-    bool with_par = false, opponent_pimc = false;
+    bool with_par = false;
+    std::string opponent = "random";
     Rules rules = kLevantine;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -93,13 +104,15 @@ int main(int argc, char** argv) {
         else if (a == "--budget-ms") opt.time_budget_ms = std::stod(val());
         else if (a == "--null-window") opt.null_window = true;
         else if (a == "--par") with_par = true;
-        else if (a == "--opponent") opponent_pimc = val() == "pimc";
+        else if (a == "--progress") progress = std::stoi(val());
+        else if (a == "--opponent") opponent = val();
         else if (a == "--preset") rules = val() == "classic" ? kClassic : kLevantine;
         else { std::cerr << "unknown option " << a << "\n"; return 2; }
     }
     Stats st;
     std::vector<double> results;
     const auto t0 = Clock::now();
+    const std::clock_t c0 = std::clock();
     for (int k = 0; k < deals; ++k) {
         const std::uint64_t ds = derive_seed(seed, static_cast<std::uint64_t>(k));
         const Seat dealer = seat(k);
@@ -107,7 +120,7 @@ int main(int argc, char** argv) {
         double net = 0;
         for (Team pt : {Team::t0, Team::t1}) {
             const Round r = play(rules, dealer, hands, pt, derive_seed(ds, 7 + static_cast<std::uint64_t>(index(pt))), opt,
-                                 opponent_pimc, st);
+                                 opponent, st);
             net += r.points(pt) - r.points(other(pt));
             if (r.phase() == Phase::passed_out) { ++st.passed_out; continue; }
             const bool pimc_decl = team_of(r.declarer()) == pt;
@@ -126,8 +139,20 @@ int main(int argc, char** argv) {
             }
         }
         results.push_back(net / 2);
+        if (progress > 0 && (k + 1) % progress == 0) {
+            double m = 0, v = 0;
+            for (double x : results) m += x;
+            m /= static_cast<double>(results.size());
+            for (double x : results) v += (x - m) * (x - m);
+            v /= std::max<double>(1, static_cast<double>(results.size()) - 1);
+            std::cout << "[" << k + 1 << " deals] net " << m << " +- " << 1.96 * std::sqrt(v / static_cast<double>(results.size()))
+                      << "  pimc made " << st.pimc_made << "/" << st.pimc_contracts << "  opp made " << st.other_made << "/"
+                      << st.other_contracts << "  card p50 " << pct(st.card_ms, 0.5) << " p99 " << pct(st.card_ms, 0.99)
+                      << " ms" << std::endl;
+        }
     }
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     double mean = 0;
     for (double x : results) mean += x;
     mean /= static_cast<double>(results.size());
@@ -135,9 +160,9 @@ int main(int argc, char** argv) {
     for (double x : results) var += (x - mean) * (x - mean);
     var /= std::max<double>(1, static_cast<double>(results.size()) - 1);
     const double half = 1.96 * std::sqrt(var / static_cast<double>(results.size()));
-    std::cout << "deals " << deals << " (" << secs << " s) samples " << opt.samples << " threads " << opt.threads
+    std::cout << "deals " << deals << " (" << secs << " s wall, " << cpu << " s CPU) samples " << opt.samples << " threads " << opt.threads
               << (opt.null_window ? " null-window" : "") << " bid " << (opt.bid_samples ? "simulation " + std::to_string(opt.bid_samples) : std::string("model"))
-              << " threshold " << opt.bid_threshold << " vs " << (opponent_pimc ? "pimc" : "random") << "\n"
+              << " threshold " << opt.bid_threshold << " vs " << opponent << "\n"
               << "pimc net points per deal: " << mean << " +- " << half << " (95% CI)\n"
               << "card decision ms: p50 " << pct(st.card_ms, 0.5) << " p90 " << pct(st.card_ms, 0.9) << " p99 "
               << pct(st.card_ms, 0.99) << " max " << pct(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
