@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libdds-dev libsqlite3-dev libboost1.81-dev
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -16,6 +16,8 @@ inline constexpr int kExitUsage = 2;
 void add_replay(CLI::App& app, int& exit_code);
 void add_deal(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
+void add_play(CLI::App& app, int& exit_code);
+void add_simulate(CLI::App& app, int& exit_code);
 void add_analyze(CLI::App& app, int& exit_code);
 
 }  // namespace tarneeb::cli

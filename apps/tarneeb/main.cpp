@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
     tarneeb::cli::add_replay(app, exit_code);
     tarneeb::cli::add_deal(app, exit_code);
     tarneeb::cli::add_bench(app, exit_code);
+    tarneeb::cli::add_play(app, exit_code);
+    tarneeb::cli::add_simulate(app, exit_code);
     tarneeb::cli::add_analyze(app, exit_code);
     try {
         app.parse(argc, argv);

@@ -43,7 +43,8 @@ struct PimcOptions {
     double time_budget_ms = 0;   ///< stop sampling a card decision after this (0 = no limit;
                                  ///< at least one sample is always solved)
     int bid_samples = 0;         ///< 0: bid from the fitted model; N > 0: from N solved layouts
-    double bid_threshold = 0.55; ///< bid level L when P(tricks >= L) reaches this
+    double bid_threshold = 0.7;  ///< bid level L when P(tricks >= L) reaches this (break-even
+                                 ///< against a pass is about (L+7)/(2L+7) = 0.64..0.67 in levantine)
     bool null_window = false;    ///< while the contract is open, solve make-or-set only (DDS
                                  ///< null-window target) instead of every card's exact tricks
 };

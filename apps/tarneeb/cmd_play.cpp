@@ -1,0 +1,491 @@
+// tarneeb play: a person plays one seat against three bots, line by line on the terminal.
+//
+// Seats are shown from the person's side of the table: the partner across, the opponent who
+// plays next on the right and the one who played before on the left (rules.md: turn order runs
+// counter-clockwise, the next player sits to the right). Input is one answer per line, so the
+// game also runs with standard input from a pipe (tests play whole matches that way).
+// The match record (tarneeb-record/1) is written at the end, on `quit` or end of input too.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "commands.hpp"
+#include "tarneeb/bots/bot.hpp"
+#include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/records/record.hpp"
+
+namespace tarneeb::cli {
+
+namespace {
+
+/// The few words of the interface, in English or Arabic.
+struct Words {
+    const char* you;
+    const char* right;
+    const char* partner;
+    const char* left;
+    const char* us;
+    const char* them;
+    const char* round;
+    const char* dealer;
+    const char* your_hand;
+    const char* auction;
+    const char* pass;
+    const char* bids;
+    const char* contract;
+    const char* trump;
+    const char* tricks;
+    const char* trick;
+    const char* need;
+    const char* rounds;
+    const char* score;
+    const char* target;
+    const char* wins_trick;
+    const char* call_prompt;
+    const char* trump_prompt;
+    const char* card_prompt;
+    const char* made;
+    const char* set;
+    const char* passed_out;
+    const char* match_over;
+    const char* winner;
+    const char* draw;
+    const char* closed;
+    const char* goodbye;
+    const char* legal;
+    const char* hint;
+};
+
+constexpr Words kEnglish{
+    "You", "Right", "Partner", "Left", "us", "them", "Round", "dealer", "Your hand", "Auction", "pass",
+    "bids", "Contract", "trump", "Tricks", "Trick", "need", "scored rounds/deals", "Score", "target", "wins the trick",
+    "Your call (7-13 or pass; ? for help)", "Name trump (s, h, d, c)", "Your card (e.g. QS, 10h; ? for help)",
+    "made", "set", "All passed: the cards are dealt again.", "Match over", "winner", "a draw",
+    "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint"};
+
+constexpr Words kArabic{
+    "أنت", "اليمين", "الشريك", "اليسار", "نحن", "هم", "الجولة", "الموزع", "أوراقك", "المزايدة", "باس",
+    "يطلب", "العقد", "الطرنيب", "الأكلات", "الأكلة", "يحتاجون", "الجولات المحسوبة/التوزيعات", "النتيجة", "الهدف", "يأخذ الأكلة",
+    "طلبك (7-13 أو pass، ? للمساعدة)", "اختر الطرنيب (s, h, d, c)", "ورقتك (مثل QS أو 10h، ? للمساعدة)",
+    "نجح", "كُسر", "الجميع باس: يعاد التوزيع.", "انتهت المباراة", "الفائز", "تعادل",
+    "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح"};
+
+struct PlayOptions {
+    std::string rules = "levantine";
+    int seat = 0;
+    std::string bots = "heuristic";
+    std::string hint = "heuristic";  ///< the bot that answers "hint"
+    std::optional<std::uint64_t> seed;
+    int target = 0;
+    std::string record;
+    std::string lang = "en";
+};
+
+std::string lower_trim(std::string s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    const auto e = s.find_last_not_of(" \t\r\n");
+    s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
+class Game {
+public:
+    Game(const PlayOptions& o, const Rules& rules, std::uint64_t seed, std::istream& in, std::ostream& out, bool colour)
+        : o_(o), w_(o.lang == "ar" ? kArabic : kEnglish), me_(seat(o.seat)), seed_(seed), match_(rules, Seat::s0),
+          in_(in), out_(out), colour_(colour), echo_(isatty(STDIN_FILENO) == 0) {
+        for (Seat s : kSeats)
+            if (s != me_) bots_[index(s)] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
+        hint_ = bots::make_bot(o.hint, 0);
+    }
+
+    /// Plays until the match ends or the person quits. Returns true if the match finished.
+    bool run();
+    const Match& match() const { return match_; }
+
+private:
+    std::string who(Seat s) const {
+        const int rel = (index(s) - index(me_) + 4) % 4;
+        const char* names[4] = {w_.you, w_.right, w_.partner, w_.left};
+        return std::string(names[rel]);
+    }
+    std::string team_name(Team t) const { return t == team_of(me_) ? w_.us : w_.them; }
+    std::string suit(Suit s) const {
+        static constexpr const char* kSymbols[4] = {"♣", "♦", "♥", "♠"};
+        const bool red = s == Suit::hearts || s == Suit::diamonds;
+        if (colour_ && red) return std::string("\x1b[31m") + kSymbols[index(s)] + "\x1b[0m";
+        return kSymbols[index(s)];
+    }
+    static std::string rank(Rank r) { return r == Rank::ten ? "10" : std::string(1, rank_letter(r)); }
+    std::string card(Card c) const { return rank(c.rank()) + suit(c.suit()); }
+    std::string hand_text(CardSet h) const {
+        std::string s;
+        for (Suit su : {Suit::spades, Suit::hearts, Suit::diamonds, Suit::clubs}) {
+            const CardSet cards = h.of(su);
+            if (cards.empty()) continue;
+            if (!s.empty()) s += "   ";
+            s += suit(su);
+            for (int r = 12; r >= 0; --r)
+                if (cards.contains(Card(su, static_cast<Rank>(r)))) {
+                    s += ' ';
+                    s += rank(static_cast<Rank>(r));
+                }
+        }
+        return s;
+    }
+    std::string bold(const std::string& s) const { return colour_ ? "\x1b[1m" + s + "\x1b[0m" : s; }
+    std::string score_line() const {
+        const Team us = team_of(me_);
+        std::ostringstream ss;
+        ss << w_.score << ": " << w_.us << " " << match_.total(us) << ", " << w_.them << " " << match_.total(other(us))
+           << " (" << w_.target << " " << match_.rules().target << ")";
+        return ss.str();
+    }
+    std::string call_text(int c) const { return c == 0 ? w_.pass : std::string(w_.bids) + " " + std::to_string(c); }
+
+    void show_auction(const Round& r) const;
+    void show_contract(const Round& r) const;
+    void show_trick(const Round& r) const;
+    void show_state(const Round& r) const;
+    void narrate(Seat actor, Action a);
+    void round_summary(const Round& r) const;
+    void match_summary() const;
+    std::string legal_text(const Round& r) const;
+    /// Reads the person's action. nullopt: quit or end of input.
+    std::optional<Action> ask(const Round& r);
+
+    PlayOptions o_;
+    const Words& w_;
+    Seat me_;
+    std::uint64_t seed_;
+    Match match_;
+    std::istream& in_;
+    std::ostream& out_;
+    bool colour_;
+    bool echo_;
+    std::array<std::unique_ptr<bots::Bot>, 4> bots_;
+    std::unique_ptr<bots::Bot> hint_;
+};
+
+void Game::show_auction(const Round& r) const {
+    out_ << w_.auction << ":";
+    if (r.calls().empty()) out_ << " -";
+    for (int i = 0; i < static_cast<int>(r.calls().size()); ++i) {
+        const int c = r.calls()[static_cast<std::size_t>(i)];
+        out_ << (i ? ", " : " ") << who(next(r.dealer(), 1 + i)) << " " << (c == 0 ? std::string(w_.pass) : std::to_string(c));
+    }
+    out_ << "\n";
+}
+
+void Game::show_contract(const Round& r) const {
+    const Team decl = team_of(r.declarer());
+    out_ << w_.contract << ": " << r.bid() << " (" << who(r.declarer()) << ", " << team_name(decl) << ")";
+    if (r.trump_named()) out_ << "  " << w_.trump << " " << suit(r.trump());
+    out_ << "   " << w_.tricks << ": " << w_.us << " " << r.tricks(team_of(me_)) << ", " << w_.them << " "
+         << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << r.bid() << "\n";
+}
+
+void Game::show_trick(const Round& r) const {
+    const auto trick = r.current_trick();
+    auto cell = [&](Seat s) {
+        for (int i = 0; i < static_cast<int>(trick.size()); ++i)
+            if (next(r.trick_leader(), i) == s) return card(trick[static_cast<std::size_t>(i)]);
+        return std::string(s == me_ ? "?" : "-");
+    };
+    const Seat mate = partner(me_), right = next(me_, 1), left = next(me_, 3);
+    out_ << "                " << w_.partner << ": " << cell(mate) << "\n";
+    out_ << "  " << w_.left << ": " << cell(left) << "                  " << w_.right << ": " << cell(right) << "\n";
+    out_ << "                " << w_.you << ": " << cell(me_) << "\n";
+}
+
+void Game::show_state(const Round& r) const {
+    out_ << "\n" << score_line() << "\n";
+    if (r.phase() == Phase::auction) {
+        show_auction(r);
+    } else {
+        show_contract(r);
+        if (r.phase() == Phase::play) show_trick(r);
+    }
+    out_ << w_.your_hand << ": " << hand_text(r.hand(me_)) << "\n";
+}
+
+std::string Game::legal_text(const Round& r) const {
+    std::string s;
+    if (r.phase() == Phase::play) {
+        for (Card c : r.legal_cards()) {
+            if (!s.empty()) s += ' ';
+            s += card(c);
+        }
+        return s;
+    }
+    for (Action a : r.legal_actions()) {
+        if (!s.empty()) s += " ";
+        if (a.kind == ActionKind::trump) {
+            s += static_cast<char>(suit_letter(a.suit()) - 'A' + 'a');
+            s += '=';
+            s += suit(a.suit());
+        } else {
+            s += a.is_pass() ? std::string("pass") : std::to_string(a.bid_value());
+        }
+    }
+    return s;
+}
+
+std::optional<Action> Game::ask(const Round& r) {
+    show_state(r);
+    const char* prompt = r.phase() == Phase::auction ? w_.call_prompt : r.phase() == Phase::trump ? w_.trump_prompt : w_.card_prompt;
+    std::string line;
+    while (true) {
+        out_ << prompt << "> " << std::flush;
+        if (!std::getline(in_, line)) {
+            out_ << "\n";
+            return std::nullopt;
+        }
+        if (echo_) out_ << line << "\n";
+        const std::string t = lower_trim(line);
+        if (t == "quit" || t == "exit" || t == "q") return std::nullopt;
+        if (t == "?" || t == "help") {
+            out_ << w_.legal << ": " << legal_text(r) << "   (hint, quit)\n";
+            continue;
+        }
+        if (t == "hint") {
+            const Action a = hint_->decide(SeatView::of(match_, me_));
+            std::string what = a.kind == ActionKind::play ? card(a.card())
+                             : a.kind == ActionKind::trump ? suit(a.suit())
+                             : a.is_pass() ? std::string("pass") : std::to_string(a.bid_value());
+            out_ << w_.hint << ": " << what << "\n";
+            continue;
+        }
+        if (t.empty()) {
+            out_ << "Please answer (? lists the legal moves).\n";
+            continue;
+        }
+        if (r.phase() == Phase::auction) {
+            Action a{};
+            if (t == "pass" || t == "p" || t == "0") {
+                a = Action::pass();
+            } else {
+                const bool digits = t.size() <= 2 && t.find_first_not_of("0123456789") == std::string::npos;
+                if (!digits) {
+                    out_ << "Not a call: bid " << r.rules().min_bid << "-" << r.rules().max_bid << " or pass.\n";
+                    continue;
+                }
+                a = Action::bid(std::stoi(t));
+            }
+            const ErrorCode e = r.check(a);
+            if (e == ErrorCode::bad_bid) {
+                out_ << "Bids go from " << r.rules().min_bid << " to " << r.rules().max_bid << ".\n";
+                continue;
+            }
+            if (e == ErrorCode::bid_too_low) {
+                out_ << "Too low: the bid stands at " << r.high_bid() << " (" << legal_text(r) << ").\n";
+                continue;
+            }
+            if (e != ErrorCode::ok) {
+                out_ << "Not allowed now (" << to_string(e) << ").\n";
+                continue;
+            }
+            return a;
+        }
+        if (r.phase() == Phase::trump) {
+            const auto s = parse_suit(t);
+            if (!s) {
+                out_ << "Not a suit: answer s, h, d or c.\n";
+                continue;
+            }
+            return Action::name_trump(*s);
+        }
+        const auto c = parse_card(t);
+        if (!c) {
+            out_ << "Not a card: write it like QS, 10h or td.\n";
+            continue;
+        }
+        const ErrorCode e = r.check(Action::play(*c));
+        if (e == ErrorCode::card_not_held) {
+            out_ << "You do not hold " << card(*c) << ".\n";
+            continue;
+        }
+        if (e == ErrorCode::must_follow_suit) {
+            out_ << "You must follow suit: " << suit(r.current_trick()[0].suit()) << " was led and you hold one.\n";
+            continue;
+        }
+        if (e != ErrorCode::ok) {
+            out_ << "Not allowed now (" << to_string(e) << ").\n";
+            continue;
+        }
+        return Action::play(*c);
+    }
+}
+
+void Game::narrate(Seat actor, Action a) {
+    const Round& r = match_.round();
+    switch (a.kind) {
+        case ActionKind::call:
+            out_ << who(actor) << ": " << call_text(a.bid_value()) << "\n";
+            if (r.phase() == Phase::trump || r.phase() == Phase::play) {
+                out_ << w_.contract << ": " << r.bid() << " (" << who(r.declarer()) << ", " << team_name(team_of(r.declarer()))
+                     << ")\n";
+            }
+            break;
+        case ActionKind::trump:
+            out_ << who(actor) << ": " << w_.trump << " " << suit(a.suit()) << "\n";
+            break;
+        case ActionKind::play: {
+            out_ << who(actor) << ": " << card(a.card()) << "\n";
+            if (r.cards_played() % 4 == 0) {
+                const int t = r.tricks_played() - 1;
+                const auto plays = r.plays();
+                const Seat leader = r.leader_of_trick(t);
+                Card best = plays[static_cast<std::size_t>(t * 4)];
+                int bi = 0;
+                for (int i = 1; i < 4; ++i) {
+                    const Card c = plays[static_cast<std::size_t>(t * 4 + i)];
+                    if ((c.suit() == best.suit() && c.rank() > best.rank()) ||
+                        (c.suit() == r.trump() && best.suit() != r.trump())) {
+                        best = c;
+                        bi = i;
+                    }
+                }
+                const Seat win = next(leader, bi);
+                out_ << bold(std::string(w_.trick) + " " + std::to_string(t + 1) + ": ");
+                for (int i = 0; i < 4; ++i)
+                    out_ << (i ? ", " : "") << who(next(leader, i)) << " " << card(plays[static_cast<std::size_t>(t * 4 + i)]);
+                out_ << "  -> " << who(win) << " " << w_.wins_trick << ".  " << w_.tricks << ": " << w_.us << " "
+                     << r.tricks(team_of(me_)) << ", " << w_.them << " " << r.tricks(other(team_of(me_))) << "; "
+                     << team_name(team_of(r.declarer())) << " " << w_.need << " " << r.bid() << "\n";
+            }
+            break;
+        }
+    }
+}
+
+void Game::round_summary(const Round& r) const {
+    out_ << "\n";
+    if (r.phase() == Phase::passed_out) {
+        out_ << bold(w_.passed_out) << "\n";
+        return;
+    }
+    const Team decl = team_of(r.declarer());
+    const Team us = team_of(me_);
+    out_ << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size()) + ": ") << w_.contract << " " << r.bid()
+         << " " << suit(r.trump()) << " (" << who(r.declarer()) << ", " << team_name(decl) << ") " << (r.made() ? w_.made : w_.set)
+         << " " << r.tricks(decl) << "/" << r.bid() << ".  " << w_.us << " " << (r.points(us) >= 0 ? "+" : "") << r.points(us)
+         << ", " << w_.them << " " << (r.points(other(us)) >= 0 ? "+" : "") << r.points(other(us)) << ".  " << score_line()
+         << "\n";
+}
+
+void Game::match_summary() const {
+    out_ << "\n" << bold(w_.match_over) << ": ";
+    switch (match_.status()) {
+        case MatchStatus::won:
+            out_ << w_.winner << " " << team_name(*match_.winner()) << (*match_.winner() == team_of(me_) ? " :)" : "");
+            break;
+        case MatchStatus::drawn: out_ << w_.draw; break;
+        case MatchStatus::closed: out_ << w_.closed; break;
+        case MatchStatus::in_progress: break;
+    }
+    out_ << ".  " << score_line() << ", " << w_.rounds << " " << match_.scored_rounds() << "/" << match_.rounds().size() << "\n";
+}
+
+bool Game::run() {
+    out_ << "tarneeb play: " << o_.rules << ", " << w_.you << " = seat " << o_.seat << ", bots " << o_.bots << ", seed " << seed_
+         << "\n";
+    while (!match_.over()) {
+        if (match_.awaiting_deal()) {
+            deal_next_from_seed(match_, seed_);
+            const Round& r = match_.round();
+            out_ << "\n" << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size())) << " - " << w_.dealer << ": "
+                 << who(r.dealer()) << ".  " << score_line() << "\n";
+            out_ << w_.your_hand << ": " << hand_text(r.hand(me_)) << "\n";
+            continue;
+        }
+        const Round before = match_.round();
+        const Seat actor = before.to_act();
+        Action a{};
+        if (actor == me_) {
+            const auto answer = ask(before);
+            if (!answer) {
+                out_ << w_.goodbye << "\n";
+                return false;
+            }
+            a = *answer;
+        } else {
+            a = bots_[index(actor)]->decide(SeatView::of(match_, actor));
+            if (before.check(a) != ErrorCode::ok) a = before.default_action();
+        }
+        match_.apply(a);
+        for (Seat s : kSeats)
+            if (s != me_) bots_[index(s)]->observe(SeatView::of(match_, s), actor, a);
+        narrate(actor, a);
+        if (match_.round().over()) round_summary(match_.round());
+    }
+    match_summary();
+    return true;
+}
+
+int run_play(const PlayOptions& o) {
+    const auto preset = parse_preset(o.rules);
+    if (!preset) {
+        std::cerr << "tarneeb play: unknown rules '" << o.rules << "' (levantine or classic)\n";
+        return kExitUsage;
+    }
+    if (!bots::make_bot(o.bots, 0) || !bots::make_bot(o.hint, 0)) {
+        std::cerr << "tarneeb play: unknown bot '" << (bots::make_bot(o.bots, 0) ? o.hint : o.bots)
+                  << "' (one of: " << bots::bot_names() << ")\n";
+        return kExitUsage;
+    }
+    if (o.lang != "en" && o.lang != "ar") {
+        std::cerr << "tarneeb play: --lang is en or ar\n";
+        return kExitUsage;
+    }
+    Rules rules = rules_for(*preset);
+    if (o.target > 0) rules.target = o.target;
+    const std::uint64_t seed = o.seed ? *o.seed : (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+    const char* no_colour = std::getenv("NO_COLOR");
+    const bool colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+    Game game(o, rules, seed, std::cin, std::cout, colour);
+    game.run();
+    if (!o.record.empty()) {
+        std::ofstream f(o.record);
+        f << records::record_json(game.match()).dump(1) << "\n";
+        if (!f) {
+            std::cerr << "tarneeb play: cannot write '" << o.record << "'\n";
+            return kExitUsage;
+        }
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_play(CLI::App& app, int& exit_code) {
+    auto* cmd = app.add_subcommand("play", "Play a match against three computer players in the terminal");
+    cmd->footer(
+        "Answer one line per prompt: a bid 7-13 or pass; a trump suit s, h, d, c (or the symbol);\n"
+        "a card like QS, 10h or td. '?' or 'help' lists the legal moves, 'hint' asks the heuristic\n"
+        "bot, 'quit' (or end of input) stops and still writes the record. Works with piped input.\n"
+        "Colour only on a terminal and when NO_COLOR is not set.");
+    auto o = std::make_shared<PlayOptions>();
+    auto seed = std::make_shared<std::uint64_t>(0);
+    cmd->add_option("--rules", o->rules, "levantine (default) or classic");
+    cmd->add_option("--seat", o->seat, "your seat 0-3 (default 0; seat 1 plays after seat 0)")->check(CLI::Range(0, 3));
+    cmd->add_option("--bots", o->bots, "the three computer players (" + bots::bot_names() + "; default heuristic)");
+    cmd->add_option("--hint", o->hint, "the bot that answers 'hint' (" + bots::bot_names() + "; default heuristic)");
+    auto* seed_opt = cmd->add_option("--seed", *seed, "64-bit seed of the deals and bots (default: random, printed)");
+    cmd->add_option("--target", o->target, "points to win the match (default: the preset's 31)")->check(CLI::Range(1, 10000));
+    cmd->add_option("--record", o->record, "write the match as tarneeb-record/1 to this file");
+    cmd->add_option("--lang", o->lang, "en (default) or ar");
+    cmd->callback([o, seed, seed_opt, &exit_code] {
+        if (seed_opt->count() > 0) o->seed = *seed;
+        exit_code = run_play(*o);
+    });
+}
+
+}  // namespace tarneeb::cli

@@ -1,0 +1,341 @@
+// tarneeb simulate: bots against bots at scale, matches or duplicate deals, JSON summary.
+//
+// Determinism: unit k (match k, or deal pair k) uses seed derive_seed(run seed, k) for its
+// cards and its bots, results are stored by k and summed in index order, so the summary is the
+// same whatever --threads. Decision times (--timing) are the only part that varies.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "tarneeb/bots/arena.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/records/record.hpp"
+
+namespace tarneeb::cli {
+
+namespace {
+
+struct SimOptions {
+    std::string team0 = "heuristic";
+    std::string team1 = "random";
+    int matches = 0;
+    int deals = 0;
+    bool duplicate = false;
+    std::string rules = "levantine";
+    int target = 0;
+    std::uint64_t seed = 1;
+    int threads = 1;
+    std::string records;
+    bool timing = false;
+};
+
+/// What one unit (a match, or a duplicate deal pair) contributes to the summary.
+struct UnitResult {
+    int winner = -1;           ///< match: winning team (-1 none); duplicate: 0 if team0's bot won the pair, 1, or -1
+    bool drawn = false;
+    bool closed = false;
+    int deals = 0;             ///< deals played (passed-out ones included)
+    int passed_out = 0;
+    int contracts = 0;
+    int made = 0;
+    int bid_sum = 0;
+    std::array<long long, 2> points{};  ///< by team (match) or by bot: [team0's bot, team1's bot] (duplicate)
+    std::array<int, 2> declared{};      ///< contracts declared, by team (match) or by bot (duplicate)
+    std::array<int, 2> made_by{};       ///< of which made
+    double diff = 0;                    ///< duplicate: team0's bot minus team1's bot, per deal of the pair
+    std::uint64_t illegal = 0;
+};
+
+/// Decision-time histogram in 10 ns buckets up to 1 ms (the last bucket holds the rest).
+struct Histogram {
+    static constexpr std::size_t kBuckets = 100000;
+    std::vector<std::uint64_t> counts = std::vector<std::uint64_t>(kBuckets, 0);
+    std::uint64_t total = 0;
+    void add(std::uint64_t ns) {
+        ++counts[std::min<std::size_t>(ns / 10, kBuckets - 1)];
+        ++total;
+    }
+    void merge(const Histogram& o) {
+        for (std::size_t i = 0; i < kBuckets; ++i) counts[i] += o.counts[i];
+        total += o.total;
+    }
+    /// The q-quantile in nanoseconds (bucket midpoint).
+    double quantile(double q) const {
+        if (total == 0) return 0;
+        const auto want = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total)));
+        std::uint64_t seen = 0;
+        for (std::size_t i = 0; i < kBuckets; ++i) {
+            seen += counts[i];
+            if (seen >= want && seen > 0) return static_cast<double>(i) * 10 + 5;
+        }
+        return static_cast<double>(kBuckets) * 10;
+    }
+};
+
+/// Counts a finished round; `side` is the index (team or bot) of the declaring team's side.
+void count_round(const Round& r, UnitResult& u, bool swapped = false) {
+    ++u.deals;
+    if (r.phase() == Phase::passed_out) {
+        ++u.passed_out;
+        return;
+    }
+    const auto side = static_cast<std::size_t>(index(team_of(r.declarer())) ^ static_cast<int>(swapped));
+    ++u.declared[side];
+    u.made_by[side] += r.made();
+    ++u.contracts;
+    u.made += r.made();
+    u.bid_sum += r.bid();
+}
+
+bool write_record(const std::string& dir, const std::string& name, const Match& m) {
+    std::ofstream out(std::filesystem::path(dir) / name);
+    out << records::record_json(m).dump() << "\n";
+    return static_cast<bool>(out);
+}
+
+std::string numbered(const char* prefix, int k, const char* suffix) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%06d%s", prefix, k, suffix);
+    return buf;
+}
+
+class Progress {
+public:
+    Progress(int total, bool enabled) : total_(total), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+    void show(int done) const {
+        if (!enabled_) return;
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        const double rate = secs > 0 ? done / secs : 0;
+        const double eta = rate > 0 ? (total_ - done) / rate : 0;
+        constexpr int kWidth = 30;
+        const int filled = total_ > 0 ? static_cast<int>(static_cast<long long>(done) * kWidth / total_) : kWidth;
+        std::string bar(static_cast<std::size_t>(filled), '#');
+        bar.append(static_cast<std::size_t>(kWidth - filled), '.');
+        std::fprintf(stderr, "\r[%s] %d/%d  %.1f/s  ETA %.0fs ", bar.c_str(), done, total_, rate, eta);
+        std::fflush(stderr);
+    }
+    void finish(int done) const {
+        show(done);
+        if (enabled_) std::fprintf(stderr, "\n");
+    }
+
+private:
+    int total_;
+    bool enabled_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+int run_simulate(const SimOptions& o) {
+    const auto preset = parse_preset(o.rules);
+    if (!preset) {
+        std::cerr << "tarneeb simulate: unknown rules '" << o.rules << "' (levantine or classic)\n";
+        return kExitUsage;
+    }
+    for (const std::string* name : {&o.team0, &o.team1})
+        if (!bots::make_bot(*name, 0)) {
+            std::cerr << "tarneeb simulate: unknown bot '" << *name << "' (one of: " << bots::bot_names() << ")\n";
+            return kExitUsage;
+        }
+    if ((o.matches > 0) == (o.deals > 0) || (o.deals > 0) != o.duplicate) {
+        std::cerr << "tarneeb simulate: give either --matches N, or --deals N with --duplicate\n";
+        return kExitUsage;
+    }
+    if (!o.records.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(o.records, ec);
+        if (ec) {
+            std::cerr << "tarneeb simulate: cannot create '" << o.records << "': " << ec.message() << "\n";
+            return kExitUsage;
+        }
+    }
+    Rules rules = rules_for(*preset);
+    if (o.target > 0) rules.target = o.target;
+
+    const int units = o.duplicate ? o.deals : o.matches;
+    const int threads = std::max(1, std::min(o.threads, units));
+    std::vector<UnitResult> results(static_cast<std::size_t>(units));
+    std::atomic<int> next_unit{0}, done{0};
+    std::atomic<bool> write_failed{false};
+    std::mutex hist_mutex;
+    std::array<Histogram, 2> hist;  // by bot: team0's, team1's
+
+    auto worker = [&] {
+        std::array<Histogram, 2> local;
+        for (int k = next_unit++; k < units; k = next_unit++) {
+            const std::uint64_t unit_seed = derive_seed(o.seed, static_cast<std::uint64_t>(k));
+            UnitResult& u = results[static_cast<std::size_t>(k)];
+            auto x = bots::make_bot(o.team0, derive_seed(unit_seed, 1));
+            auto y = bots::make_bot(o.team1, derive_seed(unit_seed, 2));
+            auto x2 = bots::make_bot(o.team0, derive_seed(unit_seed, 3));
+            auto y2 = bots::make_bot(o.team1, derive_seed(unit_seed, 4));
+            bots::ArenaStats stats;
+            if (!o.duplicate) {
+                // Team 0 (seats 0, 2) is team0's bot; each seat has its own bot object.
+                const bots::Table table{x.get(), y.get(), x2.get(), y2.get()};
+                const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) { local[index(team_of(s))].add(ns); };
+                const Match m = bots::play_match(rules, seat(k), unit_seed, table, &stats, o.timing ? &timer : nullptr);
+                for (const Round& r : m.rounds()) {
+                    count_round(r, u);
+                    for (Team t : {Team::t0, Team::t1}) u.points[index(t)] += r.points(t);
+                }
+                u.winner = m.winner() ? index(*m.winner()) : -1;
+                u.drawn = m.status() == MatchStatus::drawn;
+                u.closed = m.status() == MatchStatus::closed;
+                if (!o.records.empty() && !write_record(o.records, numbered("match-", k, ".json"), m))
+                    write_failed = true;
+            } else {
+                // The same cards to the same seats twice, the bots swapping seats.
+                const Seat dealer = seat(k);
+                const Hands hands = deal_from_seed(unit_seed, dealer);
+                std::array<long long, 2> by_bot{};
+                for (int pass = 0; pass < 2; ++pass) {
+                    const bool swapped = pass == 1;
+                    const bots::Table table = swapped ? bots::Table{y.get(), x.get(), y2.get(), x2.get()}
+                                                      : bots::Table{x.get(), y.get(), x2.get(), y2.get()};
+                    // Bot b (0 = team0's bot) sits on team b ^ swapped.
+                    const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) {
+                        local[static_cast<std::size_t>(index(team_of(s)) ^ static_cast<int>(swapped))].add(ns);
+                    };
+                    const Match m = bots::play_deal(rules, dealer, hands, table, &stats, o.timing ? &timer : nullptr);
+                    const Round& r = m.round();
+                    count_round(r, u, swapped);
+                    for (Team t : {Team::t0, Team::t1})
+                        by_bot[static_cast<std::size_t>(index(t) ^ static_cast<int>(swapped))] += r.points(t);
+                    if (!o.records.empty() && !write_record(o.records, numbered("deal-", k, swapped ? "-b.json" : "-a.json"), m))
+                        write_failed = true;
+                }
+                u.points = by_bot;
+                u.diff = static_cast<double>(by_bot[0] - by_bot[1]) / 2.0;
+                u.winner = by_bot[0] > by_bot[1] ? 0 : by_bot[0] < by_bot[1] ? 1 : -1;
+                u.drawn = u.winner < 0;
+            }
+            u.illegal = stats.illegal_actions;
+            ++done;
+        }
+        if (o.timing) {
+            std::lock_guard lock(hist_mutex);
+            for (std::size_t b = 0; b < 2; ++b) hist[b].merge(local[b]);
+        }
+    };
+
+    const Progress progress(units, isatty(STDERR_FILENO) != 0);
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
+    while (done.load() < units) {
+        progress.show(done.load());
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    for (auto& t : pool) t.join();
+    progress.finish(units);
+
+    // Aggregate in index order.
+    long long wins0 = 0, wins1 = 0, draws = 0, closed = 0, deals = 0, passed_out = 0, contracts = 0, made = 0,
+              bid_sum = 0;
+    std::uint64_t illegal = 0;
+    std::array<long long, 2> points{}, declared{}, made_by{};
+    double diff_sum = 0, diff_sq = 0;
+    for (const UnitResult& u : results) {
+        wins0 += u.winner == 0;
+        wins1 += u.winner == 1;
+        draws += u.drawn;
+        closed += u.closed;
+        deals += u.deals;
+        passed_out += u.passed_out;
+        contracts += u.contracts;
+        made += u.made;
+        bid_sum += u.bid_sum;
+        points[0] += u.points[0];
+        points[1] += u.points[1];
+        for (std::size_t i = 0; i < 2; ++i) {
+            declared[i] += u.declared[i];
+            made_by[i] += u.made_by[i];
+        }
+        diff_sum += u.diff;
+        diff_sq += u.diff * u.diff;
+        illegal += u.illegal;
+    }
+    auto round2 = [](double v) { return std::round(v * 10000) / 10000; };
+    nlohmann::json out = {
+        {"team0", o.team0},
+        {"team1", o.team1},
+        {"rules", o.rules},
+        {"seed", o.seed},
+    };
+    out[o.duplicate ? "deals" : "matches"] = units;
+    out["deals_played"] = deals;
+    out["passed_out"] = passed_out;
+    out["team0_wins"] = wins0;
+    out["team1_wins"] = wins1;
+    out["draws"] = draws;
+    out["closed"] = closed;
+    out["contracts_made_pct"] = contracts ? round2(100.0 * static_cast<double>(made) / static_cast<double>(contracts)) : 0.0;
+    out["avg_bid"] = contracts ? round2(static_cast<double>(bid_sum) / static_cast<double>(contracts)) : 0.0;
+    out["points_per_deal"] = {deals ? round2(static_cast<double>(points[0]) / static_cast<double>(deals)) : 0.0,
+                              deals ? round2(static_cast<double>(points[1]) / static_cast<double>(deals)) : 0.0};
+    out["contracts_declared"] = declared;
+    out["contracts_made"] = made_by;
+    out["illegal_actions"] = illegal;
+    if (o.duplicate) {
+        const double n = units;
+        const double mean = diff_sum / n;
+        const double var = n > 1 ? std::max(0.0, (diff_sq - n * mean * mean) / (n - 1)) : 0.0;
+        const double half = 1.959964 * std::sqrt(var / n);
+        out["duplicate"] = {{"mean_diff", round2(mean)}, {"ci95", {round2(mean - half), round2(mean + half)}}};
+    }
+    if (o.timing) {
+        nlohmann::json t;
+        for (std::size_t b = 0; b < 2; ++b)
+            t[b == 0 ? "team0" : "team1"] = {{"decisions", hist[b].total},
+                                             {"median_us", round2(hist[b].quantile(0.5) / 1000)},
+                                             {"p99_us", round2(hist[b].quantile(0.99) / 1000)}};
+        out["decision_time"] = t;
+    }
+    std::cout << out.dump(2) << "\n";
+    if (write_failed) {
+        std::cerr << "tarneeb simulate: could not write every record under '" << o.records << "'\n";
+        return kExitRejected;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_simulate(CLI::App& app, int& exit_code) {
+    auto* cmd = app.add_subcommand("simulate", "Play bots against bots: whole matches or duplicate deals");
+    cmd->footer(
+        "Matches: team 0 (seats 0, 2) is --team0's bot, team 1 (seats 1, 3) --team1's; match k starts\n"
+        "with dealer k mod 4. Duplicate: deal k (dealer k mod 4) is played twice with the same cards\n"
+        "in the same seats, the bots swapping seats; mean_diff is team0's bot's points minus team1's\n"
+        "bot's points per deal (the pair's difference halved), ci95 its 95% confidence interval.\n"
+        "points_per_deal, contracts_declared, contracts_made: by team (matches) or by bot (duplicate).\n"
+        "Prints a JSON summary on standard output; a progress bar on standard error when it is a\n"
+        "terminal. The same --seed gives the same summary whatever --threads (--timing adds the\n"
+        "bots' decision times, which vary).");
+    auto o = std::make_shared<SimOptions>();
+    cmd->add_option("--team0", o->team0, "bot for team 0 (" + bots::bot_names() + ")");
+    cmd->add_option("--team1", o->team1, "bot for team 1");
+    cmd->add_option("--matches", o->matches, "number of matches")->check(CLI::Range(1, 100000000));
+    cmd->add_option("--deals", o->deals, "number of duplicate deals (with --duplicate)")->check(CLI::Range(1, 100000000));
+    cmd->add_flag("--duplicate", o->duplicate, "duplicate deals: each deal twice with the bots swapped");
+    cmd->add_option("--rules", o->rules, "levantine (default) or classic");
+    cmd->add_option("--target", o->target, "match target (default: the preset's 31)")->check(CLI::Range(1, 10000));
+    cmd->add_option("--seed", o->seed, "64-bit run seed (default 1)");
+    cmd->add_option("--threads", o->threads, "worker threads (default 1)")->check(CLI::Range(1, 256));
+    cmd->add_option("--records", o->records, "write one tarneeb-record/1 per match (or per played deal) here");
+    cmd->add_flag("--timing", o->timing, "add decision times per bot to the summary");
+    cmd->callback([o, &exit_code] { exit_code = run_simulate(*o); });
+}
+
+}  // namespace tarneeb::cli

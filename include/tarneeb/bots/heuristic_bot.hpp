@@ -1,0 +1,61 @@
+// The `heuristic` bot: a rule-based card player that sees only its SeatView.
+//
+// Bidding (rules.md "Auction" of each preset): it estimates the tricks its own hand takes with
+// each suit as trump (top cards, length, trump length and honours, short side suits to ruff),
+// adds an expected share for the partner (from the partner's bid, or less when the partner
+// passed) and lowers it for each opponent who bid. Levantine scoring pays the bid and nothing
+// for overtricks, so it bids the most it expects to make; classic scoring pays the tricks won,
+// so it bids only what it takes to win the auction. It never outbids its partner in classic
+// and raises its partner in levantine only on real extra strength.
+// Trump: the suit with the best estimate for its own hand.
+// Play: tracks every card played and the suits each seat has shown out of (SeatView), and
+// plays by the classic rules of thumb: second hand low, third hand high, win as cheaply as
+// possible, do not overtake a partner whose card is sure to win, ruff a losing trick when void
+// (over-ruffing only when it can win), draw trumps as the declaring team when it holds the
+// master trump or more trumps than are out, cash sure winners when the opponents cannot ruff
+// them, lead into the partner's void for a ruff, and discard from short suits.
+//
+// The bot is stateless and deterministic: the same view always gives the same decision (the
+// seed is accepted for the registry and ignored). Every decision is a few hundred
+// nanoseconds of bit operations (bench/bots_bench.cpp).
+#pragma once
+
+#include "tarneeb/bots/bot.hpp"
+
+namespace tarneeb::bots {
+
+/// The bidding knobs, in tricks. The defaults were fitted on heuristic self-play: expected
+/// tricks from 20,000 played deals, margins by duplicate matches of variants against each
+/// other (docs/bots.md). Tests and experiments may change them; the registry uses the defaults.
+struct HeuristicParams {
+    double base = 4.7;            ///< team tricks expected with an unknown partner: base + slope * own
+    double slope = 0.61;
+    double base_partner_passed = 4.8;  ///< as `base` once the partner has passed
+    double partner_extra = 0.3;   ///< with a bidding partner: partner's bid + 0.8 + this * (own - 3.7)
+    double opponent_bid = 0.6;    ///< subtracted for each opponent who bid
+    double margin_levantine = 0.6;///< levantine: bid the most with expected tricks >= bid + margin
+    double margin_classic = -0.6; ///< classic: bid the least that wins if expected >= bid + margin
+    double raise_min_own = 3.5;   ///< levantine: raise the partner only with at least this own
+};
+
+class HeuristicBot final : public Bot {
+public:
+    explicit HeuristicBot(std::uint64_t seed = 0, const HeuristicParams& params = {}) : params_(params) { (void)seed; }
+    std::string_view name() const override { return "heuristic"; }
+    Action decide_call(const SeatView& view) override;
+    Action decide_trump(const SeatView& view) override;
+    Action decide_card(const SeatView& view) override;
+
+private:
+    HeuristicParams params_;
+};
+
+/// Estimated tricks `hand` (13 cards or fewer) takes on its own with `trump` as trump, in
+/// tricks (fractional). The partner's cards are not counted.
+double estimate_tricks(CardSet hand, Suit trump);
+
+/// The suit `hand` would name as trump: the best estimate_tricks, ties to the longer suit,
+/// then rules.md's default trump order.
+Suit best_trump(CardSet hand);
+
+}  // namespace tarneeb::bots

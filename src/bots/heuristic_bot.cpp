@@ -1,0 +1,375 @@
+// The heuristic bot (see include/tarneeb/bots/heuristic_bot.hpp for what it does and why).
+//
+// Vocabulary used below: a card is a "master" when no card this seat has not seen ranks
+// higher in its suit (so only a trump can beat it); a winning card is "safe" when none of the
+// players still to play this trick can beat it (by rank or by ruffing), as far as this seat
+// can tell from the cards played and the voids shown.
+#include "tarneeb/bots/heuristic_bot.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace tarneeb::bots {
+
+namespace {
+
+constexpr std::uint32_t bit_of(Rank r) { return 1u << index(r); }
+
+int suit_length(CardSet set, Suit s) { return std::popcount(set.ranks(s)); }
+
+/// True when `a` beats `b`, `b` being the card now winning a trick (rules.md "Play").
+bool beats(Card a, Card b, Suit trump) {
+    if (a.suit() == b.suit()) return a.rank() > b.rank();
+    return a.suit() == trump;
+}
+
+/// No unseen card of its suit ranks higher.
+bool is_master(Card c, CardSet unseen) { return (unseen.ranks(c.suit()) >> (index(c.rank()) + 1)) == 0; }
+
+/// The lowest card of `set` that beats `w`; nullopt-like: returns false when none.
+bool cheapest_beating(CardSet set, Card w, Suit trump, Card& out) {
+    for (Card c : set)  // ascending within a suit; callers pass one suit
+        if (beats(c, w, trump)) {
+            out = c;
+            return true;
+        }
+    return false;
+}
+
+/// Everything one decision needs, computed once from the view.
+struct Table {
+    const SeatView& view;
+    Seat me;
+    CardSet hand;
+    CardSet unseen;
+    Suit trump;
+    bool declaring;  ///< my team holds the contract
+
+    explicit Table(const SeatView& v)
+        : view(v), me(v.seat()), hand(v.hand()), unseen(v.unseen()), trump(v.trump()),
+          declaring(team_of(v.declarer()) == team_of(v.seat())) {}
+
+    bool is_opponent(Seat s) const { return team_of(s) != team_of(me); }
+
+    /// `s` may still hold a trump as far as this seat knows.
+    bool may_have_trump(Seat s) const { return !unseen.of(trump).empty() && !view.shown_void(s, trump); }
+
+    /// `s` may hold a card of `suit` higher than `c` (not shown void, an unseen higher card).
+    bool may_beat_in_suit(Seat s, Card c) const {
+        return !view.shown_void(s, c.suit()) && !is_master(c, unseen);
+    }
+
+    /// `s` may ruff a trick led in `led` (led is not trump): it is void in it, or very likely
+    /// is (at most one unseen card of it left), and may hold a trump.
+    bool may_ruff(Seat s, Suit led) const {
+        if (led == trump || !may_have_trump(s)) return false;
+        return view.shown_void(s, led) || suit_length(unseen, led) <= 1;
+    }
+
+    /// Card `c` (which would be winning the trick) cannot be beaten by an opponent who plays
+    /// after me in this trick. `after` = players still to play after me.
+    bool safe(Card c, Suit led, int after) const {
+        for (int i = 1; i <= after; ++i) {
+            const Seat s = next(me, i);
+            if (!is_opponent(s)) continue;
+            if (c.suit() == trump) {
+                if (may_beat_in_suit(s, c)) return false;
+            } else {
+                if (c.suit() == led && may_beat_in_suit(s, c)) return false;
+                if (may_ruff(s, led)) return false;
+            }
+        }
+        return true;
+    }
+
+    /// A discard: the lowest card of the shortest side suit that holds no master and whose
+    /// loss unguards no king; trumps only when nothing else is left.
+    Card discard() const {
+        int best_key = 1 << 30;
+        Card best{};
+        bool found = false;
+        for (Suit s : kSuits) {
+            if (s == trump) continue;
+            const CardSet cards = hand.of(s);
+            if (cards.empty()) continue;
+            const Card low = cards.lowest();
+            const int len = cards.size();
+            int key = len * 10 + index(low.rank());
+            if (is_master(cards.highest(), unseen)) key += 200;       // keep winners
+            const std::uint32_t r = cards.ranks(s);
+            if ((r & bit_of(Rank::king)) && len == 2) key += 100;       // K x: keep the guard
+            if ((r & bit_of(Rank::queen)) && len == 3) key += 50;       // Q x x
+            if (key < best_key) {
+                best_key = key;
+                best = low;
+                found = true;
+            }
+        }
+        if (found) return best;
+        return hand.of(trump).lowest();
+    }
+
+    Card lead() const;
+    Card follow() const;
+};
+
+Card Table::lead() const {
+    const CardSet trumps = hand.of(trump);
+    const CardSet unseen_trumps = unseen.of(trump);
+    const Seat left = next(me, 3), right = next(me, 1), mate = partner(me);
+    const bool opponents_trump = may_have_trump(left) || may_have_trump(right);
+
+    // Draw trumps as the declaring team: with the master trump, or with more trumps than are out.
+    if (declaring && opponents_trump && !trumps.empty()) {
+        if (is_master(trumps.highest(), unseen)) return trumps.highest();
+        if (trumps.size() > unseen_trumps.size() && trumps.size() >= 3) return trumps.lowest();
+    }
+
+    // Cash a side-suit master the opponents will follow to (or cannot ruff).
+    {
+        int best = -1;
+        Card pick{};
+        for (Suit s : kSuits) {
+            if (s == trump) continue;
+            const CardSet cards = hand.of(s);
+            if (cards.empty()) continue;
+            const Card top = cards.highest();
+            if (!is_master(top, unseen)) continue;
+            const int out = suit_length(unseen, s);
+            bool ok = true;
+            if (opponents_trump) {
+                for (Seat o : {left, right})
+                    if (may_have_trump(o) && (view.shown_void(o, s) || out <= 1)) ok = false;
+            }
+            if (!ok) continue;
+            const int score = out * 4 + cards.size();
+            if (score > best) {
+                best = score;
+                pick = top;
+            }
+        }
+        if (best >= 0) return pick;
+    }
+
+    // Lead into the partner's void for a ruff (partner may still hold a trump).
+    if (may_have_trump(mate) && !(declaring && opponents_trump)) {
+        for (Suit s : kSuits) {
+            if (s == trump || hand.of(s).empty()) continue;
+            if (view.shown_void(mate, s)) return hand.of(s).lowest();
+        }
+    }
+
+    // Otherwise: low from the best side suit (long, no lone honour to lose, not into a ruff).
+    int best_key = -(1 << 30);
+    Card pick{};
+    bool found = false;
+    for (Suit s : kSuits) {
+        if (s == trump) continue;
+        const CardSet cards = hand.of(s);
+        if (cards.empty()) continue;
+        const std::uint32_t r = cards.ranks(s);
+        const int len = cards.size();
+        int key = len * 10;
+        const bool a = r & bit_of(Rank::ace), k = r & bit_of(Rank::king), q = r & bit_of(Rank::queen);
+        if (k && !a) key -= 25;            // do not lead away from a king
+        if (q && !k && !a && len <= 3) key -= 12;
+        for (Seat o : {left, right})
+            if (view.shown_void(o, s) && may_have_trump(o)) key -= 40;
+        if (view.shown_void(mate, s) && may_have_trump(mate)) key += 15;
+        if (key > best_key) {
+            best_key = key;
+            pick = cards.lowest();
+            found = true;
+        }
+    }
+    if (found) return pick;
+    // Only trumps left.
+    return is_master(trumps.highest(), unseen) ? trumps.highest() : trumps.lowest();
+}
+
+Card Table::follow() const {
+    const auto trick = view.current_trick();
+    const int k = static_cast<int>(trick.size());  // cards already played: 1..3
+    const int after = 3 - k;
+    const Suit led = trick[0].suit();
+    Card w = trick[0];
+    int wi = 0;
+    for (int i = 1; i < k; ++i)
+        if (beats(trick[static_cast<std::size_t>(i)], w, trump)) {
+            w = trick[static_cast<std::size_t>(i)];
+            wi = i;
+        }
+    const Seat winner = next(view.trick_leader(), wi);
+    const bool partner_winning = winner == partner(me);
+    const CardSet follow_cards = hand.of(led);
+
+    if (!follow_cards.empty()) {
+        const Card low = follow_cards.lowest();
+        if (partner_winning) {
+            if (after == 0 || safe(w, led, after)) return low;
+            // Third hand: partner's card may be beaten; take over only with a safe card.
+            for (Card c : follow_cards)
+                if (beats(c, w, trump) && safe(c, led, after)) return c;
+            return low;
+        }
+        Card win{};
+        if (!cheapest_beating(follow_cards, w, trump, win)) return low;  // cannot win: lowest
+        if (after == 0) return win;                                     // fourth hand: win cheaply
+        for (Card c : follow_cards)
+            if (beats(c, w, trump) && safe(c, led, after)) {
+                // The cheapest safe winner. Second hand plays low unless covering an honour or
+                // the suit is short enough that the winner might be ruffed later.
+                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return low;
+                return c;
+            }
+        // No safe winner.
+        if (k == 1) return low;  // second hand low
+        // Third hand high, unless the last player will surely ruff it.
+        if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump) return low;
+        return follow_cards.highest();
+    }
+
+    // Void in the suit led.
+    const CardSet trumps = hand.of(trump);
+    if (trumps.empty()) return discard();
+    if (partner_winning) {
+        if (after == 0 || safe(w, led, after)) return discard();
+        for (Card c : trumps)
+            if (beats(c, w, trump) && safe(c, led, after)) return c;
+        return discard();
+    }
+    Card over{};
+    if (!cheapest_beating(trumps, w, trump, over)) return discard();  // cannot over-ruff
+    if (after == 0) return over;
+    for (Card c : trumps)
+        if (beats(c, w, trump) && safe(c, led, after)) return c;
+    return over;  // may be over-ruffed, but a trick not contested is lost for sure
+}
+
+/// Tricks the partner is expected to bring, from what the auction says.
+struct AuctionRead {
+    int partner_bid = 0;     ///< partner's first bid (0 if none): what the partner's own hand showed
+    int my_bid = 0;          ///< this seat's highest bid so far (0 if none)
+    bool partner_passed = false;
+    int opponent_bids = 0;   ///< opponents who bid at least once
+};
+
+AuctionRead read_auction(const SeatView& v) {
+    AuctionRead a;
+    const auto calls = v.calls();
+    std::array<bool, 4> bid{};
+    for (int i = 0; i < static_cast<int>(calls.size()); ++i) {
+        const Seat s = v.caller(i);
+        const int c = calls[static_cast<std::size_t>(i)];
+        if (s == partner(v.seat())) {
+            if (c == 0) a.partner_passed = true;
+            if (a.partner_bid == 0) a.partner_bid = c;
+        }
+        if (s == v.seat()) a.my_bid = std::max(a.my_bid, c);
+        if (c != 0) bid[static_cast<std::size_t>(index(s))] = true;
+    }
+    a.opponent_bids = bid[static_cast<std::size_t>(index(next(v.seat(), 1)))] +
+                      bid[static_cast<std::size_t>(index(next(v.seat(), 3)))];
+    return a;
+}
+
+}  // namespace
+
+double estimate_tricks(CardSet hand, Suit trump) {
+    const std::uint32_t tr = hand.ranks(trump);
+    const int lt = std::popcount(tr);
+    double trump_part = 0;
+    if (tr & bit_of(Rank::ace)) trump_part += 1;
+    if (tr & bit_of(Rank::king)) trump_part += lt >= 2 ? 0.9 : 0.3;
+    if (tr & bit_of(Rank::queen)) trump_part += lt >= 3 ? 0.7 : 0.2;
+    if (tr & bit_of(Rank::jack)) trump_part += lt >= 4 ? 0.4 : 0.0;
+    trump_part += std::max(0, lt - 3) * 0.9;
+    double side = 0, ruff_potential = 0;
+    for (Suit s : kSuits) {
+        if (s == trump) continue;
+        const std::uint32_t r = hand.ranks(s);
+        const int len = std::popcount(r);
+        const bool a = r & bit_of(Rank::ace), k = r & bit_of(Rank::king), q = r & bit_of(Rank::queen);
+        double t = 0;
+        if (a) t += 1;
+        if (k) t += a ? 0.9 : (len >= 2 ? 0.5 : 0.1);
+        if (q) t += (a && k) ? 0.6 : ((a || k) && len >= 3) ? 0.35 : (len >= 3 ? 0.15 : 0.0);
+        t = std::min(t, static_cast<double>(std::min(len, 3)));
+        if (len >= 5 && lt >= 3) t += (len - 4) * 0.3;  // long side suit, set up once trumps are out
+        side += t;
+        ruff_potential += len == 0 ? 1.2 : len == 1 ? 0.8 : len == 2 ? 0.3 : 0.0;
+    }
+    const double ruffs = std::min(ruff_potential, std::max(0, lt - 2) * 0.8);
+    return side + std::min(static_cast<double>(lt), trump_part + ruffs);
+}
+
+Suit best_trump(CardSet hand) {
+    Suit best = Suit::clubs;
+    double best_value = -1;
+    int best_len = -1;
+    const Suit fallback = default_trump(hand);
+    for (Suit s : kSuits) {
+        const double v = estimate_tricks(hand, s);
+        const int len = suit_length(hand, s);
+        const bool better = v > best_value + 1e-9 ||
+                            (std::abs(v - best_value) <= 1e-9 && (len > best_len || (len == best_len && s == fallback)));
+        if (better) {
+            best = s;
+            best_value = v;
+            best_len = len;
+        }
+    }
+    return best;
+}
+
+Action HeuristicBot::decide_call(const SeatView& view) {
+    const Rules& rules = view.rules();
+    const CardSet hand = view.hand();
+    const double own = estimate_tricks(hand, best_trump(hand));
+    const AuctionRead a = read_auction(view);
+    // Expected team tricks, calibrated on 20,000 heuristic-played deals (docs/bots.md): with
+    // the partner unknown the team takes about 4.7 + 0.61 * own. A partner's first bid b says
+    // the partner expects about b + 0.8 with an average hand opposite (own about 3.7); only
+    // half of any extra counts, because the partner's estimate was for the partner's own trump
+    // suit. A partner who passed holds less than average; an opponent who bid holds more.
+    const HeuristicParams& p = params_;
+    double team = p.base + p.slope * own;
+    if (a.partner_bid > 0) team = a.partner_bid + 0.8 + p.partner_extra * (own - 3.7);
+    else if (a.partner_passed) team = p.base_partner_passed + p.slope * own;
+    team -= p.opponent_bid * a.opponent_bids;
+    const int high = view.high_bid();
+    const bool partner_high = high > 0 && view.high_bidder() == partner(view.seat());
+
+    if (rules.scoring == ScoringStyle::tricks_won) {
+        // Classic: a made contract pays the tricks won, so bid only what wins the auction.
+        if (partner_high) return Action::pass();
+        const bool may_equal = rules.auction == AuctionStyle::single_round_dealer_equals &&
+                               view.seat() == view.dealer() && high > 0;
+        const int need = std::max(rules.min_bid, may_equal ? high : high + 1);
+        if (need <= rules.max_bid && team - p.margin_classic >= need) return Action::bid(need);
+        return Action::pass();
+    }
+    // Levantine: a made contract pays the bid, overtricks nothing, a set costs the bid and
+    // gives the defenders their tricks: bid the most the team expects to make.
+    const int most = std::min(rules.max_bid, static_cast<int>(std::floor(team - p.margin_levantine)));
+    if (partner_high) {
+        // Raise the partner only once and only with clear extra strength (own tricks beyond the
+        // share the partner counted on); the partner's later raises count for nothing more.
+        if (a.my_bid == 0 && own >= p.raise_min_own && most >= high + 1) return Action::bid(most);
+        return Action::pass();
+    }
+    const int need = std::max(rules.min_bid, high + 1);
+    if (need <= rules.max_bid && most >= need) return Action::bid(most);
+    return Action::pass();
+}
+
+Action HeuristicBot::decide_trump(const SeatView& view) { return Action::name_trump(best_trump(view.hand())); }
+
+Action HeuristicBot::decide_card(const SeatView& view) {
+    const Table t(view);
+    const Card c = view.current_trick().empty() ? t.lead() : t.follow();
+    return Action::play(c);
+}
+
+}  // namespace tarneeb::bots

@@ -1,0 +1,181 @@
+// `tarneeb play` and `tarneeb simulate` through the real executable (TARNEEB_BINARY).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int status = -1;
+    std::string out;
+};
+
+Result run(const std::string& args) {
+    const std::string cmd = std::string(TARNEEB_BINARY) + " " + args;
+    Result r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    std::array<char, 4096> buf{};
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+fs::path temp_dir(const std::string& name) {
+    const fs::path d = fs::temp_directory_path() / ("tarneeb_bots_test_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+/// Input that finishes any match: each block offers a bid, a pass, a trump and every card,
+/// so whatever the prompt, one of the next lines is accepted (the others are rejected and
+/// change nothing).
+std::string whole_match_input(int blocks) {
+    std::string block = "7\npass\ns\nhint\n?\n";
+    for (const char* s : {"S", "H", "D", "C"})
+        for (const char* r : {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}) block += std::string(r) + s + "\n";
+    std::string all;
+    for (int i = 0; i < blocks; ++i) all += block;
+    return all;
+}
+
+nlohmann::json replay_file(const fs::path& f, int& status) {
+    const Result r = run("replay " + f.string() + " 2>/dev/null");
+    status = r.status;
+    return nlohmann::json::parse(r.out);
+}
+
+void play_whole_match(const std::string& rules) {
+    const fs::path d = temp_dir("play_" + rules);
+    {
+        std::ofstream in(d / "input.txt");
+        in << whole_match_input(4000);
+    }
+    const fs::path record = d / "match.json";
+    const Result r = run("play --rules " + rules + " --seat 1 --seed 7 --record " + record.string() + " < " +
+                         (d / "input.txt").string() + " 2>&1");
+    EXPECT_EQ(r.status, 0) << r.out.substr(0, 2000);
+    EXPECT_NE(r.out.find("Match over"), std::string::npos) << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0);
+    EXPECT_NE(r.out.find("Auction:"), std::string::npos);
+    EXPECT_NE(r.out.find("Contract:"), std::string::npos);
+    EXPECT_NE(r.out.find("Hint:"), std::string::npos);
+    EXPECT_NE(r.out.find("Legal:"), std::string::npos);
+    EXPECT_NE(r.out.find("Partner:"), std::string::npos);
+    EXPECT_EQ(r.out.find("\x1b["), std::string::npos) << "no colour when output is not a terminal";
+    int status = -1;
+    const auto result = replay_file(record, status);
+    EXPECT_EQ(status, 0);
+    EXPECT_TRUE(result["status"] == "won" || result["status"] == "drawn" || result["status"] == "closed") << result["status"];
+    fs::remove_all(d);
+}
+
+TEST(Play, WholeMatchThroughAPipeLevantine) { play_whole_match("levantine"); }
+TEST(Play, WholeMatchThroughAPipeClassic) { play_whole_match("classic"); }
+
+TEST(Play, WrongInputGivesAReasonAndTheSamePrompt) {
+    const fs::path d = temp_dir("wrong");
+    const fs::path record = d / "r.json";
+    // Seat 1 speaks first when seat 0 deals.
+    const Result r = run("play --seat 1 --seed 3 --record " + record.string() + " <<'EOF'\nQS\n99\nfoo\nquit\nEOF\n");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("Not a call"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Bids go from 7 to 13"), std::string::npos) << r.out;
+    // The same prompt four times (three wrong answers, then quit).
+    std::size_t count = 0;
+    for (std::size_t p = r.out.find("Your call"); p != std::string::npos; p = r.out.find("Your call", p + 1)) ++count;
+    EXPECT_EQ(count, 4u) << r.out;
+    // Quit still writes the record so far: legal and in progress.
+    int status = -1;
+    const auto result = replay_file(record, status);
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(result["status"], "in_progress");
+    fs::remove_all(d);
+}
+
+TEST(Play, EndOfInputEndsCleanly) {
+    const Result r = run("play --seed 5 --bots random --target 5 </dev/null");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("Game ended"), std::string::npos);
+}
+
+TEST(Play, UsageErrors) {
+    EXPECT_EQ(run("play --bots nobody </dev/null 2>/dev/null").status, 2);
+    EXPECT_EQ(run("play --rules chess </dev/null 2>/dev/null").status, 2);
+    EXPECT_EQ(run("play --seat 4 </dev/null 2>/dev/null").status, 2);
+}
+
+TEST(Simulate, SameSummaryWhateverTheThreads) {
+    const Result a = run("simulate --matches 24 --team1 heuristic --seed 11 --threads 1");
+    const Result b = run("simulate --matches 24 --team1 heuristic --seed 11 --threads 2");
+    const Result c = run("simulate --matches 24 --team1 heuristic --seed 11 --threads 5");
+    EXPECT_EQ(a.status, 0);
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_EQ(a.out, c.out);
+    const Result d1 = run("simulate --deals 150 --duplicate --rules classic --seed 4 --threads 1");
+    const Result d2 = run("simulate --deals 150 --duplicate --rules classic --seed 4 --threads 3");
+    EXPECT_EQ(d1.out, d2.out);
+    const Result other = run("simulate --matches 24 --team1 heuristic --seed 12");
+    EXPECT_NE(a.out, other.out);
+}
+
+TEST(Simulate, SummaryHasTheDocumentedKeys) {
+    const auto m = nlohmann::json::parse(run("simulate --matches 5 --seed 2").out);
+    for (const char* key : {"team0", "team1", "matches", "team0_wins", "team1_wins", "draws", "closed",
+                            "contracts_made_pct", "avg_bid", "points_per_deal"})
+        EXPECT_TRUE(m.contains(key)) << key;
+    EXPECT_EQ(m["team0_wins"].get<int>() + m["team1_wins"].get<int>() + m["draws"].get<int>() + m["closed"].get<int>(), 5);
+    const auto d = nlohmann::json::parse(run("simulate --deals 5 --duplicate --seed 2").out);
+    EXPECT_TRUE(d.contains("deals"));
+    EXPECT_TRUE(d["duplicate"].contains("mean_diff"));
+    EXPECT_EQ(d["duplicate"]["ci95"].size(), 2u);
+    EXPECT_EQ(d["points_per_deal"].size(), 2u);
+}
+
+TEST(Simulate, HeuristicBeatsRandomInDuplicate) {
+    for (const char* rules : {"levantine", "classic"}) {
+        const auto d = nlohmann::json::parse(
+            run(std::string("simulate --deals 400 --duplicate --team0 heuristic --team1 random --threads 2 --rules ") + rules).out);
+        EXPECT_GT(d["duplicate"]["ci95"][0].get<double>(), 0.0) << d.dump();
+        EXPECT_EQ(d["illegal_actions"], 0);
+    }
+}
+
+TEST(Simulate, RecordsReplayCleanly) {
+    const fs::path d = temp_dir("records");
+    ASSERT_EQ(run("simulate --matches 3 --team1 heuristic --seed 9 --records " + d.string() + " >/dev/null").status, 0);
+    ASSERT_EQ(run("simulate --deals 3 --duplicate --seed 9 --records " + (d / "dup").string() + " >/dev/null").status, 0);
+    int files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(d)) {
+        if (e.path().extension() != ".json") continue;
+        ++files;
+        int status = -1;
+        const auto result = replay_file(e.path(), status);
+        EXPECT_EQ(status, 0) << e.path();
+        EXPECT_EQ(result["ok"], true) << e.path();
+    }
+    EXPECT_EQ(files, 3 + 6);
+    fs::remove_all(d);
+}
+
+TEST(Simulate, UsageErrors) {
+    EXPECT_EQ(run("simulate --team0 nobody --matches 1 2>/dev/null").status, 2);
+    EXPECT_EQ(run("simulate --matches 1 --deals 1 --duplicate 2>/dev/null").status, 2);
+    EXPECT_EQ(run("simulate --deals 3 2>/dev/null").status, 2);
+    EXPECT_EQ(run("simulate --matches 1 --rules chess 2>/dev/null").status, 2);
+}
+
+}  // namespace

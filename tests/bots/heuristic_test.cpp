@@ -1,0 +1,184 @@
+// The heuristic bot's key plays on fixed small positions, its bidding floor, and the
+// registry. Positions: dealer seat 3, seat 0 bids 7, everyone else passes, seat 0 names
+// trump and leads; then the listed cards are played and the seat to act is asked.
+#include <gtest/gtest.h>
+
+#include "../test_util.hpp"
+#include "tarneeb/bots/arena.hpp"
+#include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/core/random.hpp"
+
+namespace tarneeb {
+namespace {
+
+using test::card;
+using test::cards;
+
+// Deal 1: hearts split AH 3H | KH 4H 6H | QH 2H 7H | JH TH 9H 8H 5H.
+Hands deal1() {
+    return {cards("AH 3H AS KS QS 2C 3C 4C 5C 2D 3D 4D 5D"), cards("KH 4H 6H 2S 3S 4S 6C 7C 8C 6D 7D 8D 9D"),
+            cards("QH 2H 7H 5S 6S 7S 9C TC JC TD JD QD KD"), cards("JH TH 9H 8H 5H 8S 9S TS JS QC KC AC AD")};
+}
+// Deal 2: seat 2 has no clubs; seat 0 holds AS KS and AH KH QH JH.
+Hands deal2() {
+    return {cards("2C 3C 4C AS KS AH KH QH JH 2D 3D 4D 5D"), cards("KC 5C 6C 2S 3S 2H 3H 4H 5H 6D 7D 8D 9D"),
+            cards("4S 5S 6S 7S 8S 6H 7H 8H 9H TD JD QD KD"), cards("AC QC JC TC 9C 8C 7C QS JS TS 9S TH AD")};
+}
+
+/// The round after the auction (seat 0 declares 7), trump `trump` and `plays`.
+Round position(const Hands& hands, Suit trump, const std::string& plays, const Rules& rules = kLevantine) {
+    Round r(rules, Seat::s3, hands);
+    EXPECT_EQ(test::auction(r, {"7", "pass", "pass", "pass"}), ErrorCode::ok);
+    EXPECT_EQ(r.apply(Action::name_trump(trump)), ErrorCode::ok);
+    std::istringstream in(plays);
+    for (std::string c; in >> c;) EXPECT_EQ(r.apply(Action::play(card(c))), ErrorCode::ok) << c;
+    return r;
+}
+
+Card decide(const Round& r) {
+    bots::HeuristicBot bot;
+    const Action a = bot.decide(SeatView(r, r.to_act()));
+    EXPECT_EQ(a.kind, ActionKind::play);
+    EXPECT_EQ(r.check(a), ErrorCode::ok);
+    return a.card();
+}
+
+TEST(HeuristicPlay, DoesNotOvertakeAWinningPartner) {
+    // Partner (seat 0) leads the master AH; seat 2 holds QH 7H 2H and plays low.
+    EXPECT_EQ(decide(position(deal1(), Suit::spades, "AH 4H")), card("2H"));
+}
+
+TEST(HeuristicPlay, FollowsSuitSecondHandLow) {
+    const Round r = position(deal1(), Suit::spades, "3H");
+    const Card c = decide(r);
+    EXPECT_EQ(c.suit(), Suit::hearts);  // follows suit
+    EXPECT_EQ(c, card("4H"));           // second hand low, the king stays home
+}
+
+TEST(HeuristicPlay, ThirdHandHigh) {
+    // Opponent's 6H is winning, the last player may beat anything but the AH: play the queen.
+    EXPECT_EQ(decide(position(deal1(), Suit::spades, "3H 6H")), card("QH"));
+}
+
+TEST(HeuristicPlay, FourthHandWinsCheaply) {
+    // 7H wins so far; seat 3 holds JH TH 9H 8H 5H and wins with the 8.
+    EXPECT_EQ(decide(position(deal1(), Suit::spades, "3H 4H 7H")), card("8H"));
+}
+
+TEST(HeuristicPlay, FourthHandDoesNotWasteOnPartnersTrick) {
+    // Seat 0 leads 3H, seat 1 wins with KH, seat 2 plays 2H: seat 3 (partner of seat 1) plays low.
+    EXPECT_EQ(decide(position(deal1(), Suit::spades, "3H KH 2H")), card("5H"));
+}
+
+TEST(HeuristicPlay, RuffsALosingTrickWhenVoid) {
+    // Opponent's KC wins; seat 2 has no clubs and ruffs with a spade (trump).
+    const Card c = decide(position(deal2(), Suit::spades, "2C KC"));
+    EXPECT_EQ(c.suit(), Suit::spades);
+    EXPECT_EQ(c, card("4S"));  // as cheaply as possible
+}
+
+TEST(HeuristicPlay, DeclarerDrawsTrumpsWithTheMasterTrump) {
+    EXPECT_EQ(decide(position(deal2(), Suit::spades, "")), card("AS"));
+}
+
+TEST(HeuristicPlay, LeadsAWinnerWhenItHasOne) {
+    // Diamonds trump (seat 0's are small): lead a side-suit ace, not a loser.
+    const Round r = position(deal2(), Suit::diamonds, "");
+    const Card c = decide(r);
+    EXPECT_TRUE(c == card("AS") || c == card("AH")) << to_string(c);
+}
+
+TEST(HeuristicPlay, FollowsLowUnderPartnersMaster) {
+    EXPECT_EQ(decide(position(deal2(), Suit::diamonds, "AH 2H")), card("6H"));
+}
+
+TEST(HeuristicPlay, DiscardsInsteadOfRuffingPartnersSureWinner) {
+    // Deal 2 with AC and 2C swapped: seat 0 leads the master AC; seat 2 has no clubs and
+    // discards (from its weakest suit) instead of ruffing its partner's trick.
+    Hands h = deal2();
+    h[0] = (h[0] - card("2C")) | card("AC");
+    h[3] = (h[3] - card("AC")) | card("2C");
+    EXPECT_EQ(decide(position(h, Suit::spades, "AC 5C")), card("6H"));
+}
+
+Round auction_start(const Rules& rules, CardSet hand0, Seat dealer) {
+    // Seat 0 gets `hand0`; the rest of the deck goes round the other seats.
+    Hands h{};
+    h[0] = hand0;
+    int i = 0;
+    for (Card c : CardSet::deck() - hand0) h[static_cast<std::size_t>(1 + (i++ % 3))] |= c;
+    return Round(rules, dealer, h);
+}
+
+TEST(HeuristicBidding, NeverBidsHoldingNothing) {
+    const CardSet nothing = cards("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 2S 3S 4S");
+    for (const Rules& rules : {kLevantine, kClassic}) {
+        for (Seat dealer : kSeats) {
+            Round r = auction_start(rules, nothing, dealer);
+            // Everyone before seat 0 bids as the list says, partner (seat 2) bidding 7 if it speaks.
+            while (r.to_act() != Seat::s0) r.apply(r.to_act() == Seat::s2 && r.high_bid() == 0 ? Action::bid(7) : Action::pass());
+            bots::HeuristicBot bot;
+            EXPECT_TRUE(bot.decide(SeatView(r, Seat::s0)).is_pass()) << "dealer " << index(dealer);
+        }
+    }
+    EXPECT_LT(bots::estimate_tricks(nothing, Suit::spades), 0.5);
+}
+
+TEST(HeuristicBidding, BidsAStrongHandAndNamesItsSuit) {
+    const CardSet strong = cards("AS KS QS JS 9S 5S AH KH AD KD 2C 3C 4C");
+    Round r = auction_start(kLevantine, strong, Seat::s3);
+    bots::HeuristicBot bot;
+    const Action a = bot.decide(SeatView(r, Seat::s0));
+    ASSERT_FALSE(a.is_pass());
+    EXPECT_GE(a.bid_value(), 9);
+    EXPECT_EQ(bots::best_trump(strong), Suit::spades);
+    // Classic pays the tricks won: bid just enough.
+    Round c = auction_start(kClassic, strong, Seat::s3);
+    EXPECT_EQ(bot.decide(SeatView(c, Seat::s0)), Action::bid(7));
+}
+
+TEST(HeuristicBidding, ClassicDealerMayEqual) {
+    const CardSet strong = cards("AS KS QS JS 9S 5S AH KH AD KD 2C 3C 4C");
+    Round r = auction_start(kClassic, strong, Seat::s0);  // seat 0 deals and speaks last
+    ASSERT_EQ(test::auction(r, {"8", "pass", "pass"}), ErrorCode::ok);  // seat 1 (opponent) bid 8
+    bots::HeuristicBot bot;
+    EXPECT_EQ(bot.decide(SeatView(r, Seat::s0)), Action::bid(8));
+}
+
+TEST(Registry, KnowsEveryBotByName) {
+    EXPECT_NE(bots::make_bot("random", 1), nullptr);
+    EXPECT_NE(bots::make_bot("heuristic", 1), nullptr);
+    EXPECT_EQ(bots::make_bot("nobody", 1), nullptr);
+    EXPECT_EQ(bots::make_bot("heuristic", 1)->name(), "heuristic");
+    EXPECT_EQ(bots::bot_names(), "random, heuristic");
+}
+
+TEST(Arena, EveryBotPlaysOnlyLegalActionsInWholeMatches) {
+    for (const auto& info : bots::registry()) {
+        for (const Rules& rules : {kLevantine, kClassic}) {
+            std::array<std::unique_ptr<bots::Bot>, 4> b;
+            for (int s = 0; s < 4; ++s) b[static_cast<std::size_t>(s)] = info.make(static_cast<std::uint64_t>(s));
+            const bots::Table table{b[0].get(), b[1].get(), b[2].get(), b[3].get()};
+            for (std::uint64_t seed = 0; seed < 20; ++seed) {
+                bots::ArenaStats stats;
+                const Match m = bots::play_match(rules, Seat::s0, seed, table, &stats);
+                EXPECT_TRUE(m.over());
+                EXPECT_EQ(stats.illegal_actions, 0u) << info.name;
+            }
+        }
+    }
+}
+
+TEST(Arena, SameSeedSameMatch) {
+    auto play = [] {
+        auto a = bots::make_bot("random", 5), b = bots::make_bot("heuristic", 6), c = bots::make_bot("random", 7),
+             d = bots::make_bot("heuristic", 8);
+        return bots::play_match(kLevantine, Seat::s1, 99, {a.get(), b.get(), c.get(), d.get()});
+    };
+    const Match m1 = play(), m2 = play();
+    ASSERT_EQ(m1.rounds().size(), m2.rounds().size());
+    for (std::size_t i = 0; i < m1.rounds().size(); ++i) EXPECT_EQ(test::snapshot(m1.rounds()[i]), test::snapshot(m2.rounds()[i]));
+}
+
+}  // namespace
+}  // namespace tarneeb
