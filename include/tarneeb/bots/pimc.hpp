@@ -38,7 +38,7 @@
 namespace tarneeb::bots {
 
 struct PimcOptions {
-    int samples = 16;            ///< layouts solved per card decision (>= 1)
+    int samples = 6;             ///< layouts solved per card decision (>= 1)
     int threads = 1;             ///< solver threads per decision (each leases a DDS thread index)
     double time_budget_ms = 0;   ///< stop sampling a card decision after this (0 = no limit;
                                  ///< at least one sample is always solved)
