@@ -24,6 +24,7 @@ struct DdsState {
     std::condition_variable changed;
     unsigned leased = 0;   // bit i: thread index i is leased by a Solver
     bool batch = false;    // a batch call (CalcAllTables) is using every DDS thread
+    int batch_waiting = 0; // batch calls waiting: new leases wait for them (no starvation)
     int threads = 1;
 };
 
@@ -54,7 +55,9 @@ class BatchLease {
 public:
     BatchLease() : s_(configured(nullptr)) {
         std::unique_lock lock(s_.mutex);
+        ++s_.batch_waiting;
         s_.changed.wait(lock, [&] { return s_.leased == 0 && !s_.batch; });
+        --s_.batch_waiting;
         s_.batch = true;
     }
     ~BatchLease() {
@@ -119,7 +122,7 @@ Solver::Solver() {
     DdsState& s = configured(nullptr);
     std::unique_lock lock(s.mutex);
     const unsigned all = (1u << s.threads) - 1u;
-    s.changed.wait(lock, [&] { return !s.batch && (s.leased & all) != all; });
+    s.changed.wait(lock, [&] { return !s.batch && s.batch_waiting == 0 && (s.leased & all) != all; });
     for (int i = 0; i < s.threads; ++i)
         if (!((s.leased >> i) & 1u)) {
             s.leased |= 1u << i;

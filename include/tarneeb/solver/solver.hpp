@@ -10,8 +10,9 @@
 // This module configures DDS exactly once (configure(), or on first use with the defaults)
 // and owns the thread indices: a Solver object leases one index for its lifetime, so two
 // Solvers never share DDS memory; batch calls (tables()) use all of DDS's threads and so wait
-// until no Solver is solving. A Solver may be used from one thread at a time. Nothing else is
-// global. All calls use DDS mode 1 ("always search, even with one legal card").
+// until no Solver is alive (and new leases wait for a waiting batch call, so it is not
+// starved). A thread must not call tables() while it holds a Solver (it would wait for
+// itself). A Solver may be used from one thread at a time. Nothing else is global. All calls use DDS mode 1 ("always search, even with one legal card").
 //
 // DDS writes `dump.txt` into the working directory whenever SolveBoard rejects its input;
 // every position is validated here first (position.hpp validate()), so a normal call never
@@ -104,7 +105,8 @@ private:
 SolveError table(const Hands& hands, Table& out);
 
 /// Tables for many deals at once (CalcAllTables in batches of up to 50, on all DDS threads;
-/// the fastest way to solve many deals). `out` must have the size of `deals`.
+/// the fastest way to solve many deals). Blocks until no Solver is alive (file comment);
+/// about 0.4 s of CPU per deal on this machine. `out` must have the size of `deals`.
 /// Errors: as table(), for the first failing deal (nothing in `out` is then reliable).
 SolveError tables(std::span<const Hands> deals, std::span<Table> out);
 
