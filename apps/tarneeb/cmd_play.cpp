@@ -96,6 +96,7 @@ struct PlayOptions {
     std::string rules = "levantine";
     int seat = 0;
     std::string bots = "heuristic";
+    std::string hint = "heuristic";  ///< the bot that answers "hint"
     std::optional<std::uint64_t> seed;
     int target = 0;
     std::string record;
@@ -118,7 +119,7 @@ public:
           in_(in), out_(out), colour_(colour), echo_(isatty(STDIN_FILENO) == 0) {
         for (Seat s : kSeats)
             if (s != me_) bots_[index(s)] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
-        hint_ = std::make_unique<bots::HeuristicBot>(0);
+        hint_ = bots::make_bot(o.hint, 0);
     }
 
     /// Plays until the match ends or the person quits. Returns true if the match finished.
@@ -451,8 +452,9 @@ int run_play(const PlayOptions& o) {
         std::cerr << "tarneeb play: unknown rules '" << o.rules << "' (levantine or classic)\n";
         return kExitUsage;
     }
-    if (!bots::make_bot(o.bots, 0)) {
-        std::cerr << "tarneeb play: unknown bot '" << o.bots << "' (one of: " << bots::bot_names() << ")\n";
+    if (!bots::make_bot(o.bots, 0) || !bots::make_bot(o.hint, 0)) {
+        std::cerr << "tarneeb play: unknown bot '" << (bots::make_bot(o.bots, 0) ? o.hint : o.bots)
+                  << "' (one of: " << bots::bot_names() << ")\n";
         return kExitUsage;
     }
     if (o.lang != "en" && o.lang != "ar") {
@@ -491,6 +493,7 @@ void add_play(CLI::App& app, int& exit_code) {
     cmd->add_option("--rules", o->rules, "levantine (default) or classic");
     cmd->add_option("--seat", o->seat, "your seat 0-3 (default 0; seat 1 plays after seat 0)")->check(CLI::Range(0, 3));
     cmd->add_option("--bots", o->bots, "the three computer players (" + bots::bot_names() + "; default heuristic)");
+    cmd->add_option("--hint", o->hint, "the bot that answers 'hint' (" + bots::bot_names() + "; default heuristic)");
     auto* seed_opt = cmd->add_option("--seed", *seed, "64-bit seed of the deals and bots (default: random, printed)");
     cmd->add_option("--target", o->target, "points to win the match (default: the preset's 31)")->check(CLI::Range(1, 10000));
     cmd->add_option("--record", o->record, "write the match as tarneeb-record/1 to this file");
