@@ -22,7 +22,7 @@ stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
 
 stage "address and undefined-behaviour sanitizers"
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTARNEEB_WERROR=ON \
-  -DTARNEEB_SANITIZE=address,undefined -DTARNEEB_BUILD_BENCH=OFF >/dev/null
+  -DTARNEEB_SANITIZE=address,undefined -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_BUILD_LOADTEST=OFF >/dev/null
 cmake --build build/asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1800
