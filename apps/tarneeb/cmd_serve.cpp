@@ -7,35 +7,15 @@
 #include "commands.hpp"
 #include "tarneeb/server/serve.hpp"
 
-#ifdef TARNEEB_HAVE_BOTS
 #include "tarneeb/bots/bot.hpp"
-#endif
 
 namespace tarneeb::cli {
 
 namespace {
 
-#ifndef TARNEEB_HAVE_BOTS
-/// Only while the bots library is not built: a seat that plays the turn timer's action.
-class TimerBot final : public bots::Bot {
-public:
-    std::string_view name() const override { return "timer"; }
-    Action decide_call(const SeatView& v) override { return v.default_action(); }
-    Action decide_trump(const SeatView& v) override { return v.default_action(); }
-    Action decide_card(const SeatView& v) override { return v.default_action(); }
-};
-#endif
-
+/// Bot seats are made by the bot registry (`--bot NAME`, add_bot with a name).
 server::BotFactory bot_factory() {
-#ifdef TARNEEB_HAVE_BOTS
     return [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); };
-#else
-    spdlog::warn("event=no_bots_library detail=\"bot seats play the turn timer's default action\"");
-    return [](std::string_view name, std::uint64_t) -> std::unique_ptr<bots::Bot> {
-        if (name == "heuristic" || name == "random" || name == "timer") return std::make_unique<TimerBot>();
-        return nullptr;
-    };
-#endif
 }
 
 }  // namespace

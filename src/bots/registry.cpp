@@ -4,6 +4,7 @@
 
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/pimc.hpp"
 #include "tarneeb/bots/random_bot.hpp"
 
 namespace tarneeb::bots {
@@ -23,6 +24,8 @@ const std::vector<BotInfo>& registry() {
          [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<RandomBot>(seed); }},
         {"heuristic", "rule-based bidding and card play (hand evaluation, card and void tracking)",
          [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<HeuristicBot>(seed); }},
+        {"pimc", "perfect-information Monte Carlo: sampled layouts solved double-dummy by DDS (docs/analysis.md)",
+         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<PimcBot>(seed); }},
     };
     return kEntries;
 }

@@ -65,8 +65,11 @@ TEST(HiddenInformation, OtherSeatsUnplayedCardsDoNotChangeAnyDecision) {
             ASSERT_TRUE(r.hand(a) != r2.hand(a) || r.hand(b) != r2.hand(b) || r.dealt(a) != r2.dealt(a));
             ASSERT_EQ(r.hand(me), r2.hand(me));
             for (const auto& info : bots::registry()) {
+                // pimc solves each decision with DDS: one decision on every 4th position.
+                const bool pimc = info.name == "pimc";
+                if (pimc && k % 4 != 0) continue;
                 auto b1 = info.make(k), b2 = info.make(k);
-                for (int rep = 0; rep < 3; ++rep)  // several decisions: seeded state advances alike
+                for (int rep = 0; rep < (pimc ? 1 : 3); ++rep)  // several decisions: seeded state advances alike
                     EXPECT_EQ(b1->decide(SeatView(r, me)), b2->decide(SeatView(r2, me)))
                         << info.name << " deal " << k << " after " << history.size() << " actions";
             }

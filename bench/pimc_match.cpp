@@ -1,0 +1,176 @@
+// pimc_match: duplicate matches of pimc against the random player, decision times, contracts
+// made and bidding against par (docs/bots.md "pimc"). Our own small harness, used because it
+// needs nothing but the solver and core; `tarneeb simulate --duplicate` does the same against
+// the heuristic once the bots registry is in.
+//
+//   pimc_match [--deals N] [--seed S] [--samples K] [--threads T] [--null-window] [--par]
+//              [--bid-samples N] [--opponent random|pimc] [--preset levantine|classic]
+//              [--threshold P] [--budget-ms B] [--progress N]
+//
+// Deal k: hands deal_from_seed(derive_seed(S, k), dealer k mod 4). Table A seats pimc at
+// 0 and 2, table B at 1 and 3, on the same cards; a deal's result is pimc's net points
+// (its team's points minus the other team's) summed over both tables, halved.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tarneeb/bots/pimc.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/core/simulate.hpp"
+#include "tarneeb/solver/par.hpp"
+#ifdef PIMC_MATCH_HEURISTIC  // built by hand against the bots branch's heuristic (docs/analysis.md)
+#include "tarneeb/bots/heuristic_bot.hpp"
+#endif
+
+using namespace tarneeb;
+using namespace tarneeb::bots;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Stats {
+    std::vector<double> card_ms, call_ms;
+    int pimc_contracts = 0, pimc_made = 0, other_contracts = 0, other_made = 0, passed_out = 0;
+    int par_compared = 0, above_par = 0, at_par = 0, below_par = 0, wrong_side = 0;
+};
+
+double pct(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size()) - 1, std::floor(p * static_cast<double>(v.size()))))];
+}
+
+/// Plays one round; pimc sits where `pimc_team` says. Returns the round.
+Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, std::uint64_t seed,
+           const PimcOptions& opt, const std::string& opponent, Stats& st) {
+    std::array<std::unique_ptr<Bot>, 4> bots;
+    for (Seat s : kSeats) {
+        const std::uint64_t bs = derive_seed(seed, static_cast<std::uint64_t>(index(s)));
+        auto& slot = bots[static_cast<std::size_t>(index(s))];
+        if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
+#ifdef PIMC_MATCH_HEURISTIC
+        else if (opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
+#endif
+    }
+    Rng rng(derive_seed(seed, 99));
+    Round r(rules, dealer, hands);
+    while (!r.over()) {
+        const Seat s = r.to_act();
+        Bot* bot = bots[static_cast<std::size_t>(index(s))].get();
+        Action a;
+        if (!bot) {
+            a = random_action(r, rng);
+        } else {
+            const SeatView v(r, s);
+            const auto t0 = Clock::now();
+            a = v.phase() == Phase::auction ? bot->decide_call(v)
+                : v.phase() == Phase::trump ? bot->decide_trump(v)
+                                            : bot->decide_card(v);
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+            if (team_of(s) == pimc_team) (v.phase() == Phase::play ? st.card_ms : st.call_ms).push_back(ms);
+        }
+        if (r.apply(a) != ErrorCode::ok) {
+            std::cerr << "illegal action " << to_string(a) << "\n";
+            std::exit(1);
+        }
+    }
+    return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int deals = 20, progress = 0;
+    std::uint64_t seed = 1;
+    PimcOptions opt;
+    bool with_par = false;
+    std::string opponent = "random";
+    Rules rules = kLevantine;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
+        if (a == "--deals") deals = std::stoi(val());
+        else if (a == "--seed") seed = std::stoull(val());
+        else if (a == "--samples") opt.samples = std::stoi(val());
+        else if (a == "--threads") opt.threads = std::stoi(val());
+        else if (a == "--bid-samples") opt.bid_samples = std::stoi(val());
+        else if (a == "--threshold") opt.bid_threshold = std::stod(val());
+        else if (a == "--budget-ms") opt.time_budget_ms = std::stod(val());
+        else if (a == "--null-window") opt.null_window = true;
+        else if (a == "--par") with_par = true;
+        else if (a == "--progress") progress = std::stoi(val());
+        else if (a == "--opponent") opponent = val();
+        else if (a == "--preset") rules = val() == "classic" ? kClassic : kLevantine;
+        else { std::cerr << "unknown option " << a << "\n"; return 2; }
+    }
+    Stats st;
+    std::vector<double> results;
+    const auto t0 = Clock::now();
+    const std::clock_t c0 = std::clock();
+    for (int k = 0; k < deals; ++k) {
+        const std::uint64_t ds = derive_seed(seed, static_cast<std::uint64_t>(k));
+        const Seat dealer = seat(k);
+        const Hands hands = deal_from_seed(ds, dealer);
+        double net = 0;
+        for (Team pt : {Team::t0, Team::t1}) {
+            const Round r = play(rules, dealer, hands, pt, derive_seed(ds, 7 + static_cast<std::uint64_t>(index(pt))), opt,
+                                 opponent, st);
+            net += r.points(pt) - r.points(other(pt));
+            if (r.phase() == Phase::passed_out) { ++st.passed_out; continue; }
+            const bool pimc_decl = team_of(r.declarer()) == pt;
+            (pimc_decl ? st.pimc_contracts : st.other_contracts)++;
+            if (r.made()) (pimc_decl ? st.pimc_made : st.other_made)++;
+            if (with_par && pimc_decl) {
+                solver::Table t;
+                if (solver::table(hands, t) == solver::SolveError::ok) {
+                    const solver::Par p = solver::par(t, rules, dealer);
+                    ++st.par_compared;
+                    if (p.passed_out || team_of(p.declarer) != pt) ++st.wrong_side;
+                    else if (r.bid() > p.bid) ++st.above_par;
+                    else if (r.bid() == p.bid) ++st.at_par;
+                    else ++st.below_par;
+                }
+            }
+        }
+        results.push_back(net / 2);
+        if (progress > 0 && (k + 1) % progress == 0) {
+            double m = 0, v = 0;
+            for (double x : results) m += x;
+            m /= static_cast<double>(results.size());
+            for (double x : results) v += (x - m) * (x - m);
+            v /= std::max<double>(1, static_cast<double>(results.size()) - 1);
+            std::cout << "[" << k + 1 << " deals] net " << m << " +- " << 1.96 * std::sqrt(v / static_cast<double>(results.size()))
+                      << "  pimc made " << st.pimc_made << "/" << st.pimc_contracts << "  opp made " << st.other_made << "/"
+                      << st.other_contracts << "  card p50 " << pct(st.card_ms, 0.5) << " p99 " << pct(st.card_ms, 0.99)
+                      << " ms" << std::endl;
+        }
+    }
+    const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    double mean = 0;
+    for (double x : results) mean += x;
+    mean /= static_cast<double>(results.size());
+    double var = 0;
+    for (double x : results) var += (x - mean) * (x - mean);
+    var /= std::max<double>(1, static_cast<double>(results.size()) - 1);
+    const double half = 1.96 * std::sqrt(var / static_cast<double>(results.size()));
+    std::cout << "deals " << deals << " (" << secs << " s wall, " << cpu << " s CPU) samples " << opt.samples << " threads " << opt.threads
+              << (opt.null_window ? " null-window" : "") << " bid " << (opt.bid_samples ? "simulation " + std::to_string(opt.bid_samples) : std::string("model"))
+              << " threshold " << opt.bid_threshold << " vs " << opponent << "\n"
+              << "pimc net points per deal: " << mean << " +- " << half << " (95% CI)\n"
+              << "card decision ms: p50 " << pct(st.card_ms, 0.5) << " p90 " << pct(st.card_ms, 0.9) << " p99 "
+              << pct(st.card_ms, 0.99) << " max " << pct(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
+              << "call/trump decision ms: p50 " << pct(st.call_ms, 0.5) << " p99 " << pct(st.call_ms, 0.99)
+              << " (n=" << st.call_ms.size() << ")\n"
+              << "contracts: pimc " << st.pimc_made << "/" << st.pimc_contracts << " made, opponent " << st.other_made
+              << "/" << st.other_contracts << " made, passed out " << st.passed_out << "\n";
+    if (with_par)
+        std::cout << "pimc contracts vs par (" << st.par_compared << "): above " << st.above_par << ", at " << st.at_par
+                  << ", below " << st.below_par << ", par belongs to the other side / passed out " << st.wrong_side << "\n";
+}

@@ -1,0 +1,48 @@
+// Small helpers shared by the solver tests.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tarneeb/core/cards.hpp"
+
+namespace tarneeb::test {
+
+inline CardSet hand_of(const std::string& text) {
+    std::istringstream in(text);
+    std::string w;
+    CardSet h;
+    while (in >> w) h |= *parse_card(w);
+    return h;
+}
+
+struct OracleDeal {
+    int id = 0;
+    Hands hands{};
+    std::array<std::array<int, 4>, 4> tricks{};  // [our suit index][seat]
+};
+
+inline std::vector<OracleDeal> read_oracle() {
+    std::ifstream in(std::string(TARNEEB_TEST_DATA) + "/dd_oracle_2000.jsonl");
+    std::vector<OracleDeal> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        const auto j = nlohmann::json::parse(line);
+        OracleDeal d;
+        d.id = j["id"];
+        for (std::size_t s = 0; s < 4; ++s) d.hands[s] = hand_of(j["hands"][s].get<std::string>());
+        for (Suit su : kSuits) {
+            const std::string key(1, suit_letter(su));
+            for (std::size_t s = 0; s < 4; ++s) d.tricks[static_cast<std::size_t>(index(su))][s] = j["tricks"][key][s];
+        }
+        out.push_back(d);
+    }
+    return out;
+}
+
+}  // namespace tarneeb::test

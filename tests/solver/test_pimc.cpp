@@ -1,0 +1,118 @@
+// The pimc bot: layouts consistent with the view, legal and reproducible decisions, bidding.
+#include <gtest/gtest.h>
+
+#include "helpers.hpp"
+#include "tarneeb/bots/pimc.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/core/simulate.hpp"
+
+using namespace tarneeb;
+using namespace tarneeb::bots;
+
+namespace {
+Round random_round_at(std::uint64_t seed, int cards) {
+    Rng rng(seed);
+    for (;;) {
+        Round r(kLevantine, seat(static_cast<int>(rng.below(4))), deal_hands(shuffled_deck(rng), Seat::s0));
+        while (r.phase() == Phase::auction || r.phase() == Phase::trump) r.apply(random_action(r, rng));
+        if (r.phase() != Phase::play) continue;
+        while (r.cards_played() < cards) r.apply(random_action(r, rng));
+        return r;
+    }
+}
+
+Action decide(Bot& bot, const SeatView& v) {
+    switch (v.phase()) {
+        case Phase::auction: return bot.decide_call(v);
+        case Phase::trump: return bot.decide_trump(v);
+        default: return bot.decide_card(v);
+    }
+}
+}  // namespace
+
+TEST(Pimc, LayoutsRespectTheView) {
+    int with_voids = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        const Round r = random_round_at(seed, 12 + static_cast<int>(seed % 30));
+        const SeatView v(r, r.to_act());
+        Rng rng(seed);
+        for (int k = 0; k < 5; ++k) {
+            const auto h = sample_layout(v, rng);
+            ASSERT_TRUE(h.has_value()) << seed;
+            CardSet all;
+            for (Seat s : kSeats) {
+                const CardSet hand = (*h)[static_cast<std::size_t>(index(s))];
+                EXPECT_TRUE((all & hand).empty());
+                all |= hand;
+                EXPECT_EQ(hand.size(), v.cards_left(s));
+                for (Suit su : kSuits)
+                    if (v.shown_void(s, su)) {
+                        ++with_voids;
+                        EXPECT_TRUE(hand.of(su).empty()) << "seed " << seed;
+                    }
+            }
+            EXPECT_EQ((*h)[static_cast<std::size_t>(index(v.seat()))], r.hand(v.seat()));
+            EXPECT_EQ(all, v.unseen() | v.hand());
+        }
+    }
+    EXPECT_GT(with_voids, 0);  // the voids were exercised
+}
+
+TEST(Pimc, SameSeedSameCardWhateverTheThreads) {
+    for (std::uint64_t seed = 3; seed <= 8; ++seed) {
+        const Round r = random_round_at(seed, 16 + static_cast<int>(seed));
+        const SeatView v(r, r.to_act());
+        PimcBot one(42, {.samples = 8, .threads = 1});
+        PimcBot two(42, {.samples = 8, .threads = 2});
+        PimcBot again(42, {.samples = 8, .threads = 1});
+        const Action a = one.decide_card(v);
+        EXPECT_TRUE(r.legal_cards().contains(a.card()));
+        EXPECT_EQ(two.decide_card(v), a);
+        EXPECT_EQ(again.decide_card(v), a);
+    }
+}
+
+TEST(Pimc, PlaysWholeRoundsLegally) {
+    for (std::uint64_t seed = 1; seed <= 1; ++seed) {
+        std::array<PimcBot, 4> bots{PimcBot(seed, {.samples = 2}), PimcBot(seed + 1, {.samples = 2}),
+                                    PimcBot(seed + 2, {.samples = 2, .null_window = true}), PimcBot(seed + 3, {.samples = 2})};
+        Round r(kLevantine, Seat::s0, deal_from_seed(seed, Seat::s0));
+        while (!r.over()) {
+            const Seat s = r.to_act();
+            const Action a = decide(bots[static_cast<std::size_t>(index(s))], SeatView(r, s));
+            ASSERT_EQ(r.apply(a), ErrorCode::ok) << to_string(a);
+        }
+    }
+}
+
+TEST(Pimc, BidsStrongHandsAndPassesWeakOnes) {
+    // Seat 1 speaks first (dealer 0). A hand with eight top spades bids; a flat Yarborough passes.
+    Hands strong{};
+    strong[1] = test::hand_of("AS KS QS JS TS 9S 8S 7S AH KH AD AC KC");
+    ASSERT_EQ(strong[1].size(), 13);
+    CardSet rest = CardSet::deck() - strong[1];
+    for (std::size_t s : {0u, 2u, 3u})
+        for (int k = 0; k < 13; ++k) {
+            strong[s] |= rest.lowest();
+            rest -= CardSet(rest.lowest());
+        }
+    Round r(kLevantine, Seat::s0, strong);
+    PimcBot bot(1);
+    const Action call = bot.decide_call(SeatView(r, Seat::s1));
+    EXPECT_GE(call.bid_value(), 9);
+    ASSERT_EQ(r.apply(call), ErrorCode::ok);
+    // Seat 2 holds the low cards: it passes.
+    EXPECT_TRUE(bot.decide_call(SeatView(r, Seat::s2)).is_pass());
+}
+
+TEST(Pimc, NamesTheLongStrongSuit) {
+    Round r(kLevantine, Seat::s3, deal_from_seed(7, Seat::s3));
+    PimcBot bot(9);
+    // Let seat 0 bid 7 and the rest pass, then ask for trump.
+    ASSERT_EQ(r.apply(Action::bid(7)), ErrorCode::ok);
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(r.apply(Action::pass()), ErrorCode::ok);
+    ASSERT_EQ(r.phase(), Phase::trump);
+    const Action t = bot.decide_trump(SeatView(r, Seat::s0));
+    const auto& ch = bot.bid_chances(SeatView(r, Seat::s0));
+    for (Suit su : kSuits) EXPECT_GE(ch[static_cast<std::size_t>(index(t.suit()))][7] + 1e-9, ch[static_cast<std::size_t>(index(su))][7]);
+}
