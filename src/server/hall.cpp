@@ -431,7 +431,36 @@ void Hall::publish(TableEntry& t) {
     }
 }
 
+void Hall::sweep(Millis now) {
+    last_sweep_ = now;
+    std::vector<std::string> gone;
+    for (auto& [tid, t] : tables_) {
+        bool watched = false;
+        for (const auto& name : t.watchers) {
+            auto g = guests_.find(name);
+            watched |= g != guests_.end() && !g->second.conns.empty();
+        }
+        if (t.table->state() == TableState::playing || t.table->humans_connected() || watched) {
+            t.abandoned_since.reset();
+        } else if (!t.abandoned_since) {
+            t.abandoned_since = now;
+        } else if (now - *t.abandoned_since >= config_.timing.grace_ms) {
+            gone.push_back(tid);
+        }
+    }
+    for (const auto& tid : gone) {
+        for (auto& [name, g] : guests_)
+            if (g.table == tid) {
+                g.table.clear();
+                g.seat.reset();
+            }
+        storage_.close_table(tid);
+        tables_.erase(tid);
+    }
+}
+
 void Hall::tick(Millis now) {
+    if (now - last_sweep_ >= 1000) sweep(now);
     std::vector<std::string> due;
     for (auto& [tid, t] : tables_) {
         const auto w = t.table->next_wakeup();

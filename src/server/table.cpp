@@ -77,6 +77,11 @@ bool Table::no_humans() const {
     return std::none_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human; });
 }
 
+bool Table::humans_connected() const {
+    return std::any_of(seats_.begin(), seats_.end(),
+                       [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human && h.connected; });
+}
+
 void Table::journal(const json& entry) {
     if (!replaying_ && journal_.append) journal_.append(entry);
 }

@@ -382,6 +382,26 @@ TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
     EXPECT_EQ(h.last_reply(d)["type"], "pong");
 }
 
+TEST(Hall, AbandonedTablesAreClosedAfterTheGracePeriod) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect()};
+    h.sign_in(cs[0], "Layla");
+    h.sign_in(cs[1], "Omar");
+    h.send(cs[0], {{"type", "create"}});
+    const std::string tid = h.last(cs[0], "created")["table"];
+    h.send(cs[0], {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    h.send(cs[1], {{"type", "list"}});
+    EXPECT_EQ(h.last(cs[1], "tables")["tables"].size(), 1u);
+    h.hall.closed(cs[0], h.now);
+    h.now += 1000;
+    h.hall.tick(h.now);  // abandoned from now
+    h.now += 1000;
+    h.hall.tick(h.now);  // grace (1 s) over: closed
+    h.send(cs[1], {{"type", "list"}});
+    EXPECT_TRUE(h.last(cs[1], "tables")["tables"].empty());
+    EXPECT_EQ(h.hall.tables(), 0);
+}
+
 TEST(Hall, JournalResumesEveryTableAfterARestart) {
     const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);

@@ -74,6 +74,8 @@ public:
     /// One text frame from a connection.
     void message(ConnId conn, std::string_view text, Millis now);
     /// Runs every table's due timers and bots. Call at next_wakeup() or periodically.
+    /// Once a second it also closes abandoned tables: not playing, no seated player connected
+    /// and no spectator, for longer than the grace period (their seats are freed).
     void tick(Millis now);
     /// The earliest time a table needs tick().
     std::optional<Millis> next_wakeup() const;
@@ -101,7 +103,10 @@ private:
         std::unique_ptr<Table> table;
         std::set<std::string> watchers;  ///< guests at the table (players and spectators)
         int spectators = 0;
+        std::optional<Millis> abandoned_since;
     };
+    void sweep(Millis now);
+    Millis last_sweep_ = 0;
 
     void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});

@@ -97,6 +97,8 @@ public:
     std::optional<Seat> seat_of(const std::string& name) const;
     /// True when no human holds a seat.
     bool no_humans() const;
+    /// True when some seated human has an open connection.
+    bool humans_connected() const;
 
     // ---- lobby ----------------------------------------------------------------------
     /// Seats player `name` (moving it when already seated here). Errors: table_playing,
