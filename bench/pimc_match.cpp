@@ -35,10 +35,18 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Stats {
-    std::vector<double> card_ms, call_ms;
+    std::vector<double> card_ms, call_ms, card_cpu_ms;
     int pimc_contracts = 0, pimc_made = 0, other_contracts = 0, other_made = 0, passed_out = 0;
     int par_compared = 0, above_par = 0, at_par = 0, below_par = 0, wrong_side = 0;
 };
+
+/// CPU time of the calling thread (pimc with threads = 1 solves in the calling thread), so
+/// that decision times can be read on a machine shared with other work.
+double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
 
 double pct(std::vector<double> v, double p) {
     if (v.empty()) return 0;
@@ -69,11 +77,13 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
         } else {
             const SeatView v(r, s);
             const auto t0 = Clock::now();
+            const double c0 = thread_cpu_ms();
             a = v.phase() == Phase::auction ? bot->decide_call(v)
                 : v.phase() == Phase::trump ? bot->decide_trump(v)
                                             : bot->decide_card(v);
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
             if (team_of(s) == pimc_team) (v.phase() == Phase::play ? st.card_ms : st.call_ms).push_back(ms);
+            if (team_of(s) == pimc_team && v.phase() == Phase::play) st.card_cpu_ms.push_back(thread_cpu_ms() - c0);
         }
         if (r.apply(a) != ErrorCode::ok) {
             std::cerr << "illegal action " << to_string(a) << "\n";
@@ -166,6 +176,8 @@ int main(int argc, char** argv) {
               << "pimc net points per deal: " << mean << " +- " << half << " (95% CI)\n"
               << "card decision ms: p50 " << pct(st.card_ms, 0.5) << " p90 " << pct(st.card_ms, 0.9) << " p99 "
               << pct(st.card_ms, 0.99) << " max " << pct(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
+              << "card decision CPU ms (thread): p50 " << pct(st.card_cpu_ms, 0.5) << " p90 " << pct(st.card_cpu_ms, 0.9)
+              << " p99 " << pct(st.card_cpu_ms, 0.99) << " max " << pct(st.card_cpu_ms, 1.0) << "\n"
               << "call/trump decision ms: p50 " << pct(st.call_ms, 0.5) << " p99 " << pct(st.call_ms, 0.99)
               << " (n=" << st.call_ms.size() << ")\n"
               << "contracts: pimc " << st.pimc_made << "/" << st.pimc_contracts << " made, opponent " << st.other_made
