@@ -1,11 +1,13 @@
-// pimc_match: duplicate matches of pimc against the random player, decision times, contracts
-// made and bidding against par (docs/bots.md "pimc"). Our own small harness, used because it
-// needs nothing but the solver and core; `tarneeb simulate --duplicate` does the same against
-// the heuristic once the bots registry is in.
+// pimc_match: duplicate deals of pimc against random, heuristic or pimc, with pimc's options
+// on the command line, its decision times (wall and thread CPU), contracts made and bidding
+// against par (docs/analysis.md "pimc"). `tarneeb simulate --duplicate --team0 pimc` plays the
+// same duplicate with pimc's default options; this harness was written before it existed
+// and adds what the report needs.
 //
 //   pimc_match [--deals N] [--seed S] [--samples K] [--threads T] [--null-window] [--par]
-//              [--bid-samples N] [--opponent random|pimc] [--preset levantine|classic]
-//              [--threshold P] [--budget-ms B] [--progress N]
+//              [--bid-samples N] [--opponent random|heuristic|pimc] [--preset levantine|classic]
+//              [--threshold P] [--budget-ms B] [--progress N] [--cards-only]
+// --cards-only: pimc plays the cards, the heuristic bids and names trump for it.
 //
 // Deal k: hands deal_from_seed(derive_seed(S, k), dealer k mod 4). Table A seats pimc at
 // 0 and 2, table B at 1 and 3, on the same cards; a deal's result is pimc's net points
@@ -24,8 +26,24 @@
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
 #include "tarneeb/solver/par.hpp"
-#ifdef PIMC_MATCH_HEURISTIC  // built by hand against the bots branch's heuristic (docs/analysis.md)
+#ifdef PIMC_MATCH_HEURISTIC  // built by hand with the heuristic bot (docs/analysis.md)
 #include "tarneeb/bots/heuristic_bot.hpp"
+
+namespace {
+/// pimc's card play with the heuristic's auction and trump: isolates the card play.
+class PimcCardsOnly final : public tarneeb::bots::Bot {
+public:
+    PimcCardsOnly(std::uint64_t seed, const tarneeb::bots::PimcOptions& o) : pimc_(seed, o), heuristic_(seed) {}
+    std::string_view name() const override { return "pimc-cards"; }
+    tarneeb::Action decide_call(const tarneeb::SeatView& v) override { return heuristic_.decide_call(v); }
+    tarneeb::Action decide_trump(const tarneeb::SeatView& v) override { return heuristic_.decide_trump(v); }
+    tarneeb::Action decide_card(const tarneeb::SeatView& v) override { return pimc_.decide_card(v); }
+private:
+    tarneeb::bots::PimcBot pimc_;
+    tarneeb::bots::HeuristicBot heuristic_;
+};
+bool g_cards_only = false;
+}  // namespace
 #endif
 
 using namespace tarneeb;
@@ -62,6 +80,9 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
         const std::uint64_t bs = derive_seed(seed, static_cast<std::uint64_t>(index(s)));
         auto& slot = bots[static_cast<std::size_t>(index(s))];
         if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
+#ifdef PIMC_MATCH_HEURISTIC
+        if (team_of(s) == pimc_team && g_cards_only) slot = std::make_unique<PimcCardsOnly>(bs, opt);
+#endif
 #ifdef PIMC_MATCH_HEURISTIC
         else if (opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
 #endif
@@ -115,6 +136,9 @@ int main(int argc, char** argv) {
         else if (a == "--null-window") opt.null_window = true;
         else if (a == "--par") with_par = true;
         else if (a == "--progress") progress = std::stoi(val());
+#ifdef PIMC_MATCH_HEURISTIC
+        else if (a == "--cards-only") g_cards_only = true;
+#endif
         else if (a == "--opponent") opponent = val();
         else if (a == "--preset") rules = val() == "classic" ? kClassic : kLevantine;
         else { std::cerr << "unknown option " << a << "\n"; return 2; }
