@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# The run command: installs what is missing, builds, then shows the engine at work:
-# a reproducible deal, a shared example record replayed, and the engine benchmark.
+# The run command: installs what is missing, builds the engine and the browser client, and
+# starts the game server on http://localhost:8080 with the SQLite database tarneeb.db.
+# PORT=9000 scripts/run.sh picks another port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-bin=build/release/tarneeb
-echo "== tarneeb deal --seed 1 --count 2"
-"$bin" deal --seed 1 --count 2
-echo "== tarneeb replay tests/data/records/rec0002.json"
-"$bin" replay tests/data/records/rec0002.json | head -c 400; echo " ..."
-echo "== tarneeb bench"
-"$bin" bench
+(cd web && npm run build --silent)
+port=${PORT:-8080}
+echo "== tarneeb serve on http://localhost:$port (database tarneeb.db; Ctrl-C stops it)"
+echo "   (to play in this terminal instead: build/release/tarneeb play)"
+exec build/release/tarneeb serve --port "$port" --db tarneeb.db --static web/dist

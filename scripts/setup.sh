@@ -2,6 +2,7 @@
 # Installs the Debian 12 packages tarneeb needs to build, test and run (only those missing).
 # Used by scripts/run.sh and scripts/test.sh; safe to run again.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
   g++ cmake ninja-build pkg-config python3
@@ -9,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libdds-dev libsqlite3-dev libboost1.81-dev
   clang libclang-rt-14-dev
+  nodejs chromium fonts-dejavu-core
 )
 
 missing=()
@@ -23,4 +25,9 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The browser client's packages, from its committed lock file (web/package-lock.json).
+if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  (cd web && npm ci --no-audit --no-fund --loglevel=error)
 fi

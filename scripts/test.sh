@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, and runs every test:
 #   1. Release build (warnings as errors), every CTest test (GoogleTest + the shared examples);
-#   2. the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. a short smoke run of every libFuzzer target (clang).
+#   2. the browser client's unit tests and end-to-end tests in Chromium;
+#   3. the C++ suite built with AddressSanitizer + UndefinedBehaviorSanitizer;
+#   4. a short smoke run of every libFuzzer target (clang).
 # Each stage prints its runner's summary line; the script stops at the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,9 @@ bash scripts/setup.sh
 stage "release build and tests"
 bash scripts/build.sh
 ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900
+
+stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
+(cd web && npm test && TARNEEB_BIN="$PWD/../build/release/tarneeb" npm run test:e2e)
 
 stage "address and undefined-behaviour sanitizers"
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTARNEEB_WERROR=ON \

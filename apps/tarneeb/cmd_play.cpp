@@ -60,6 +60,16 @@ struct Words {
     const char* goodbye;
     const char* legal;
     const char* hint;
+    // One-line reasons for a wrong answer.
+    const char* e_empty;
+    const char* e_not_call;     ///< followed by "min-max"
+    const char* e_bid_range;    ///< followed by "min-max"
+    const char* e_too_low;      ///< followed by the standing bid
+    const char* e_not_suit;
+    const char* e_not_card;
+    const char* e_not_held;     ///< followed by the card
+    const char* e_follow;       ///< followed by the suit led
+    const char* e_not_now;      ///< followed by the error code
 };
 
 constexpr Words kEnglish{
@@ -67,14 +77,20 @@ constexpr Words kEnglish{
     "bids", "Contract", "trump", "Tricks", "Trick", "need", "scored rounds/deals", "Score", "target", "wins the trick",
     "Your call (7-13 or pass; ? for help)", "Name trump (s, h, d, c)", "Your card (e.g. QS, 10h; ? for help)",
     "made", "set", "All passed: the cards are dealt again.", "Match over", "winner", "a draw",
-    "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint"};
+    "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint",
+    "Please answer (? lists the legal moves).", "Not a call: bid or pass, bids", "Bids go", "Too low: the bid stands at",
+    "Not a suit: answer s, h, d or c.", "Not a card: write it like QS, 10h or td.", "You do not hold",
+    "You must follow suit and you hold one:", "Not allowed now:"};
 
 constexpr Words kArabic{
     "أنت", "اليمين", "الشريك", "اليسار", "نحن", "هم", "الجولة", "الموزع", "أوراقك", "المزايدة", "باس",
     "يطلب", "العقد", "الطرنيب", "الأكلات", "الأكلة", "يحتاجون", "الجولات المحسوبة/التوزيعات", "النتيجة", "الهدف", "يأخذ الأكلة",
     "طلبك (7-13 أو pass، ? للمساعدة)", "اختر الطرنيب (s, h, d, c)", "ورقتك (مثل QS أو 10h، ? للمساعدة)",
     "نجح", "كُسر", "الجميع باس: يعاد التوزيع.", "انتهت المباراة", "الفائز", "تعادل",
-    "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح"};
+    "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح",
+    "أجب من فضلك (? يعرض الخيارات).", "ليس طلبًا: اطلب أو قل pass، الطلبات", "الطلبات من", "منخفض: الطلب الحالي",
+    "ليس لونًا: أجب s أو h أو d أو c.", "ليست ورقة: اكتبها مثل QS أو 10h أو td.", "لا تملك",
+    "يجب أن تتبع اللون وعندك منه:", "غير مسموح الآن:"};
 
 struct PlayOptions {
     std::string rules = "levantine";
@@ -264,7 +280,7 @@ std::optional<Action> Game::ask(const Round& r) {
             continue;
         }
         if (t.empty()) {
-            out_ << "Please answer (? lists the legal moves).\n";
+            out_ << w_.e_empty << "\n";
             continue;
         }
         if (r.phase() == Phase::auction) {
@@ -274,22 +290,22 @@ std::optional<Action> Game::ask(const Round& r) {
             } else {
                 const bool digits = t.size() <= 2 && t.find_first_not_of("0123456789") == std::string::npos;
                 if (!digits) {
-                    out_ << "Not a call: bid " << r.rules().min_bid << "-" << r.rules().max_bid << " or pass.\n";
+                    out_ << w_.e_not_call << " " << r.rules().min_bid << "-" << r.rules().max_bid << ".\n";
                     continue;
                 }
                 a = Action::bid(std::stoi(t));
             }
             const ErrorCode e = r.check(a);
             if (e == ErrorCode::bad_bid) {
-                out_ << "Bids go from " << r.rules().min_bid << " to " << r.rules().max_bid << ".\n";
+                out_ << w_.e_bid_range << " " << r.rules().min_bid << "-" << r.rules().max_bid << ".\n";
                 continue;
             }
             if (e == ErrorCode::bid_too_low) {
-                out_ << "Too low: the bid stands at " << r.high_bid() << " (" << legal_text(r) << ").\n";
+                out_ << w_.e_too_low << " " << r.high_bid() << " (" << legal_text(r) << ").\n";
                 continue;
             }
             if (e != ErrorCode::ok) {
-                out_ << "Not allowed now (" << to_string(e) << ").\n";
+                out_ << w_.e_not_now << " " << to_string(e) << ".\n";
                 continue;
             }
             return a;
@@ -297,27 +313,27 @@ std::optional<Action> Game::ask(const Round& r) {
         if (r.phase() == Phase::trump) {
             const auto s = parse_suit(t);
             if (!s) {
-                out_ << "Not a suit: answer s, h, d or c.\n";
+                out_ << w_.e_not_suit << "\n";
                 continue;
             }
             return Action::name_trump(*s);
         }
         const auto c = parse_card(t);
         if (!c) {
-            out_ << "Not a card: write it like QS, 10h or td.\n";
+            out_ << w_.e_not_card << "\n";
             continue;
         }
         const ErrorCode e = r.check(Action::play(*c));
         if (e == ErrorCode::card_not_held) {
-            out_ << "You do not hold " << card(*c) << ".\n";
+            out_ << w_.e_not_held << " " << card(*c) << ".\n";
             continue;
         }
         if (e == ErrorCode::must_follow_suit) {
-            out_ << "You must follow suit: " << suit(r.current_trick()[0].suit()) << " was led and you hold one.\n";
+            out_ << w_.e_follow << " " << suit(r.current_trick()[0].suit()) << ".\n";
             continue;
         }
         if (e != ErrorCode::ok) {
-            out_ << "Not allowed now (" << to_string(e) << ").\n";
+            out_ << w_.e_not_now << " " << to_string(e) << ".\n";
             continue;
         }
         return Action::play(*c);

@@ -319,7 +319,8 @@ void add_simulate(CLI::App& app, int& exit_code) {
         "with dealer k mod 4. Duplicate: deal k (dealer k mod 4) is played twice with the same cards\n"
         "in the same seats, the bots swapping seats; mean_diff is team0's bot's points minus team1's\n"
         "bot's points per deal (the pair's difference halved), ci95 its 95% confidence interval.\n"
-        "points_per_deal, contracts_declared, contracts_made: by team (matches) or by bot (duplicate).\n"
+        "points_per_deal, contracts_declared, contracts_made: by team (matches) or by bot (duplicate);\n"
+        "in duplicate mode team0_wins, team1_wins and draws count deal pairs.\n"
         "Prints a JSON summary on standard output; a progress bar on standard error when it is a\n"
         "terminal. The same --seed gives the same summary whatever --threads (--timing adds the\n"
         "bots' decision times, which vary).");

@@ -18,6 +18,7 @@ void add_deal(CLI::App& app, int& exit_code);
 void add_bench(CLI::App& app, int& exit_code);
 void add_play(CLI::App& app, int& exit_code);
 void add_simulate(CLI::App& app, int& exit_code);
+void add_serve(CLI::App& app, int& exit_code);
 void add_analyze(CLI::App& app, int& exit_code);
 
 }  // namespace tarneeb::cli

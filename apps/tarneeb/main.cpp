@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     tarneeb::cli::add_bench(app, exit_code);
     tarneeb::cli::add_play(app, exit_code);
     tarneeb::cli::add_simulate(app, exit_code);
+    tarneeb::cli::add_serve(app, exit_code);
     tarneeb::cli::add_analyze(app, exit_code);
     try {
         app.parse(argc, argv);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 
 namespace tarneeb::bots {
 
@@ -27,18 +28,15 @@ bool beats(Card a, Card b, Suit trump) {
 /// No unseen card of its suit ranks higher.
 bool is_master(Card c, CardSet unseen) { return (unseen.ranks(c.suit()) >> (index(c.rank()) + 1)) == 0; }
 
-/// The lowest card of `set` that beats `w`; nullopt-like: returns false when none.
-bool cheapest_beating(CardSet set, Card w, Suit trump, Card& out) {
-    for (Card c : set)  // ascending within a suit; callers pass one suit
-        if (beats(c, w, trump)) {
-            out = c;
-            return true;
-        }
-    return false;
+/// The lowest card of `set` (cards of one suit) that beats `w`, if any.
+std::optional<Card> cheapest_beating(CardSet set, Card w, Suit trump) {
+    for (Card c : set)  // ascending ranks within a suit
+        if (beats(c, w, trump)) return c;
+    return std::nullopt;
 }
 
 /// Everything one decision needs, computed once from the view.
-struct Table {
+struct Decision {
     const SeatView& view;
     Seat me;
     CardSet hand;
@@ -46,7 +44,7 @@ struct Table {
     Suit trump;
     bool declaring;  ///< my team holds the contract
 
-    explicit Table(const SeatView& v)
+    explicit Decision(const SeatView& v)
         : view(v), me(v.seat()), hand(v.hand()), unseen(v.unseen()), trump(v.trump()),
           declaring(team_of(v.declarer()) == team_of(v.seat())) {}
 
@@ -114,7 +112,7 @@ struct Table {
     Card follow() const;
 };
 
-Card Table::lead() const {
+Card Decision::lead() const {
     const CardSet trumps = hand.of(trump);
     const CardSet unseen_trumps = unseen.of(trump);
     const Seat left = next(me, 3), right = next(me, 1), mate = partner(me);
@@ -188,7 +186,7 @@ Card Table::lead() const {
     return is_master(trumps.highest(), unseen) ? trumps.highest() : trumps.lowest();
 }
 
-Card Table::follow() const {
+Card Decision::follow() const {
     const auto trick = view.current_trick();
     const int k = static_cast<int>(trick.size());  // cards already played: 1..3
     const int after = 3 - k;
@@ -213,9 +211,9 @@ Card Table::follow() const {
                 if (beats(c, w, trump) && safe(c, led, after)) return c;
             return low;
         }
-        Card win{};
-        if (!cheapest_beating(follow_cards, w, trump, win)) return low;  // cannot win: lowest
-        if (after == 0) return win;                                     // fourth hand: win cheaply
+        const auto win = cheapest_beating(follow_cards, w, trump);
+        if (!win) return low;          // cannot win: lowest
+        if (after == 0) return *win;   // fourth hand: win cheaply
         for (Card c : follow_cards)
             if (beats(c, w, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
@@ -239,12 +237,12 @@ Card Table::follow() const {
             if (beats(c, w, trump) && safe(c, led, after)) return c;
         return discard();
     }
-    Card over{};
-    if (!cheapest_beating(trumps, w, trump, over)) return discard();  // cannot over-ruff
-    if (after == 0) return over;
+    const auto over = cheapest_beating(trumps, w, trump);
+    if (!over) return discard();  // cannot over-ruff
+    if (after == 0) return *over;
     for (Card c : trumps)
         if (beats(c, w, trump) && safe(c, led, after)) return c;
-    return over;  // may be over-ruffed, but a trick not contested is lost for sure
+    return *over;  // may be over-ruffed, but a trick not contested is lost for sure
 }
 
 /// Tricks the partner is expected to bring, from what the auction says.
@@ -367,7 +365,7 @@ Action HeuristicBot::decide_call(const SeatView& view) {
 Action HeuristicBot::decide_trump(const SeatView& view) { return Action::name_trump(best_trump(view.hand())); }
 
 Action HeuristicBot::decide_card(const SeatView& view) {
-    const Table t(view);
+    const Decision t(view);
     const Card c = view.current_trick().empty() ? t.lead() : t.follow();
     return Action::play(c);
 }

@@ -75,6 +75,9 @@ void play_whole_match(const std::string& rules) {
     EXPECT_NE(r.out.find("Hint:"), std::string::npos);
     EXPECT_NE(r.out.find("Legal:"), std::string::npos);
     EXPECT_NE(r.out.find("Partner:"), std::string::npos);
+    EXPECT_NE(r.out.find("You do not hold"), std::string::npos);
+    EXPECT_NE(r.out.find("You must follow suit"), std::string::npos);
+    EXPECT_NE(r.out.find("Not a suit"), std::string::npos);
     EXPECT_EQ(r.out.find("\x1b["), std::string::npos) << "no colour when output is not a terminal";
     int status = -1;
     const auto result = replay_file(record, status);
@@ -93,7 +96,7 @@ TEST(Play, WrongInputGivesAReasonAndTheSamePrompt) {
     const Result r = run("play --seat 1 --seed 3 --record " + record.string() + " <<'EOF'\nQS\n99\nfoo\nquit\nEOF\n");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("Not a call"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Bids go from 7 to 13"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Bids go 7-13"), std::string::npos) << r.out;
     // The same prompt four times (three wrong answers, then quit).
     std::size_t count = 0;
     for (std::size_t p = r.out.find("Your call"); p != std::string::npos; p = r.out.find("Your call", p + 1)) ++count;
@@ -110,6 +113,14 @@ TEST(Play, EndOfInputEndsCleanly) {
     const Result r = run("play --seed 5 --bots random --target 5 </dev/null");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("Game ended"), std::string::npos);
+}
+
+TEST(Play, ArabicInterface) {
+    const Result r = run("play --seed 5 --lang ar <<'EOF'\nzz\nquit\nEOF\n");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("أوراقك"), std::string::npos);
+    EXPECT_NE(r.out.find("انتهت اللعبة"), std::string::npos);
+    EXPECT_EQ(run("play --lang fr </dev/null 2>/dev/null").status, 2);
 }
 
 TEST(Play, UsageErrors) {

@@ -1,0 +1,63 @@
+// tarneeb serve: the game server (docs/protocol.md).
+#include <filesystem>
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "commands.hpp"
+#include "tarneeb/server/serve.hpp"
+
+#include "tarneeb/bots/bot.hpp"
+
+namespace tarneeb::cli {
+
+namespace {
+
+/// Bot seats are made by the bot registry (`--bot NAME`, add_bot with a name).
+server::BotFactory bot_factory() {
+    return [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); };
+}
+
+}  // namespace
+
+void add_serve(CLI::App& app, int& exit_code) {
+    auto* cmd = app.add_subcommand("serve", "Run the game server: lobby, tables, bots, HTTP + WebSocket on one port");
+    cmd->footer("Protocol: docs/protocol.md. Stops on SIGINT/SIGTERM; live tables resume after a restart.");
+    struct Options {
+        server::ServeConfig config;
+        double grace_seconds = 20;
+        std::string log_level = "info";
+        bool no_static = false;
+    };
+    auto o = std::make_shared<Options>();
+    cmd->add_option("--address", o->config.address, "address to listen on")->capture_default_str();
+    cmd->add_option("--port", o->config.port, "TCP port (0: any free port, printed on stdout)")->capture_default_str();
+    cmd->add_option("--db", o->config.db, "SQLite database file")->capture_default_str();
+    cmd->add_flag("--full-sync", o->config.full_sync, "fsync every journal entry (survives power loss; slower)");
+    cmd->add_option("--static", o->config.static_dir, "directory of the browser client's files (default: web/dist if it exists)");
+    cmd->add_flag("--no-static", o->no_static, "serve no files");
+    cmd->add_option("--origin", o->config.origins, "extra allowed browser Origin (repeatable)");
+    cmd->add_option("--bot-delay-ms", o->config.hall.timing.bot_delay_ms, "bot thinking delay in ms")->capture_default_str()
+        ->check(CLI::Range(0, 60000));
+    cmd->add_option("--grace", o->grace_seconds, "seconds a disconnected player's seat is held before a bot plays it")
+        ->capture_default_str()->check(CLI::Range(0.0, 3600.0));
+    cmd->add_option("--bot", o->config.hall.default_bot, "bot for add_bot without a name and for stand-ins")->capture_default_str();
+    cmd->add_option("--idle-seconds", o->config.idle_seconds, "close a WebSocket silent this long")->capture_default_str()
+        ->check(CLI::Range(1, 86400));
+    cmd->add_option("--max-tables", o->config.hall.max_tables, "live tables at once")->capture_default_str();
+    cmd->add_option("--max-connections", o->config.max_connections, "WebSocket connections at once")->capture_default_str();
+    cmd->add_option("--rate", o->config.hall.rate_per_second, "messages per second per connection")->capture_default_str();
+    cmd->add_option("--seed", o->config.hall.seed, "seed of deals and bots (0: random)")->capture_default_str();
+    cmd->add_option("--log-level", o->log_level, "trace, debug, info, warn, error, off")->capture_default_str();
+    cmd->callback([o, &exit_code] {
+        spdlog::set_level(spdlog::level::from_str(o->log_level));
+        spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
+        o->config.hall.timing.grace_ms = static_cast<server::Millis>(o->grace_seconds * 1000);
+        o->config.hall.timing.standin_bot = o->config.hall.default_bot;
+        if (o->no_static) o->config.static_dir.clear();
+        else if (o->config.static_dir.empty() && std::filesystem::is_directory("web/dist")) o->config.static_dir = "web/dist";
+        exit_code = server::serve(o->config, bot_factory()) == 0 ? kExitOk : kExitRejected;
+    });
+}
+
+}  // namespace tarneeb::cli

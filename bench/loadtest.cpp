@@ -1,0 +1,287 @@
+// tarneeb-loadtest: N simulated clients over loopback sign in, fill tables and play against a
+// running `tarneeb serve` (docs/performance.md "Server").
+//
+//   tarneeb-loadtest --port 8080 --tables 2500 --interval-ms 2000 --duration 60
+//
+// Four clients per table. Each table makes one action every --interval-ms (0: as fast as the
+// server answers). Latency is measured from writing an `act` to reading the `table` message
+// that shows the action applied, on the acting client. Every `error` frame counts as an error.
+// Runs on one thread with one io_context (like the server); raises its open-file limit.
+// The run is bounded: it stops after --duration seconds and prints one JSON summary line.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <nlohmann/json.hpp>
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Stats {
+    std::vector<double> latency_ms;
+    std::uint64_t actions = 0, errors = 0, frames = 0, connect_failures = 0, matches = 0;
+};
+
+struct Options {
+    std::string host = "127.0.0.1";
+    unsigned short port = 8080;
+    int tables = 10;
+    int interval_ms = 2000;
+    int duration_s = 30;
+    int ramp_ms = 5000;
+};
+
+class LoadTable;
+
+class LoadClient : public std::enable_shared_from_this<LoadClient> {
+public:
+    LoadClient(net::io_context& ioc, LoadTable& table, int seat) : ws_(ioc), table_(table), seat_(seat) {}
+    void connect(const tcp::endpoint& ep, std::string name);
+    void send(const json& msg) {
+        queue_.push_back(msg.dump());
+        if (queue_.size() == 1) write_next();
+    }
+    int seat() const { return seat_; }
+    bool open = false;
+
+private:
+    void write_next() {
+        ws_.async_write(net::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            if (ec) return;
+            self->queue_.erase(self->queue_.begin());
+            if (!self->queue_.empty()) self->write_next();
+        });
+    }
+    void read();
+
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buffer_;
+    LoadTable& table_;
+    int seat_;
+    std::vector<std::string> queue_;
+    std::string name_;
+};
+
+class LoadTable {
+public:
+    LoadTable(net::io_context& ioc, Stats& stats, const Options& o, std::string prefix, int n)
+        : ioc_(ioc), stats_(stats), o_(o), prefix_(std::move(prefix)), n_(n), pace_(ioc) {}
+
+    void start(const tcp::endpoint& ep) {
+        for (int s = 0; s < 4; ++s) {
+            clients_.push_back(std::make_shared<LoadClient>(ioc_, *this, s));
+            clients_.back()->connect(ep, prefix_ + "-" + std::to_string(n_) + "-" + std::to_string(s));
+        }
+    }
+
+    void on_frame(LoadClient& c, const json& j) {
+        ++stats_.frames;
+        const std::string type = j.value("type", "");
+        if (type == "error") {
+            ++stats_.errors;
+            if (stats_.errors < 5) std::cerr << "error frame: " << j.dump() << "\n";
+            return;
+        }
+        if (type == "welcome") {
+            if (++welcomed_ == 4) clients_[0]->send({{"type", "create"}, {"turn_seconds", 0}, {"target", 31}});
+            return;
+        }
+        if (type == "created") {
+            table_id_ = j["table"];
+            for (auto& cl : clients_) cl->send({{"type", "join"}, {"table", table_id_}, {"seat", cl->seat()}});
+            return;
+        }
+        if (type != "table") return;
+        const std::uint64_t version = j["version"];
+        if (c.seat() == 0 && j["state"] != "playing") {
+            const bool full = std::all_of(j["seats"].begin(), j["seats"].end(), [](const json& s) { return !s.is_null(); });
+            if (j["state"] == "finished" && version > started_version_) ++stats_.matches;
+            if (full && version > started_version_ && !stopping) {
+                started_version_ = version + 1;
+                clients_[0]->send({{"type", "start"}});
+            }
+            return;
+        }
+        // Each client times its own action: the frames of one publish reach the four clients in
+        // any order, so the next actor may act before the last actor has read its update.
+        auto& p = pending_[static_cast<std::size_t>(c.seat())];
+        if (p.active && version > p.version) {
+            stats_.latency_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - p.sent_at).count());
+            ++stats_.actions;
+            p.active = false;
+        }
+        if (j["legal"].empty() || stopping) return;
+        // This client is to act: pick the timeout action, or open the auction with the lowest bid.
+        json action = j["legal"][0];
+        if (j["round"]["phase"] == "auction" && j["legal"].size() > 1) {
+            bool bid_made = false;
+            for (const auto& call : j["round"]["calls"]) bid_made |= call["call"] != "pass";
+            if (!bid_made) action = j["legal"][1];
+        }
+        next_ = {{"type", "act"}, {"version", version}, {"action", action}};
+        next_client_ = &c;
+        const auto due = last_action_ + std::chrono::milliseconds(o_.interval_ms);
+        if (o_.interval_ms == 0 || due <= Clock::now()) {
+            fire();
+        } else {
+            pace_.expires_at(due);
+            pace_.async_wait([this](beast::error_code ec) { if (!ec) fire(); });
+        }
+    }
+
+    bool stopping = false;
+
+private:
+    void fire() {
+        if (!next_client_ || stopping) return;
+        auto& p = pending_[static_cast<std::size_t>(next_client_->seat())];
+        p.active = true;
+        p.version = next_["version"];
+        p.sent_at = last_action_ = Clock::now();
+        next_client_->send(next_);
+        next_client_ = nullptr;
+    }
+
+    net::io_context& ioc_;
+    Stats& stats_;
+    const Options& o_;
+    std::string prefix_;
+    int n_;
+    net::steady_timer pace_;
+    std::vector<std::shared_ptr<LoadClient>> clients_;
+    int welcomed_ = 0;
+    std::string table_id_;
+    std::uint64_t started_version_ = 0;
+    struct Pending {
+        bool active = false;
+        std::uint64_t version = 0;
+        Clock::time_point sent_at{};
+    };
+    std::array<Pending, 4> pending_{};
+    Clock::time_point last_action_{};
+    json next_;
+    LoadClient* next_client_ = nullptr;
+};
+
+void LoadClient::connect(const tcp::endpoint& ep, std::string name) {
+    name_ = std::move(name);
+    ws_.next_layer().async_connect(ep, [self = shared_from_this(), ep](beast::error_code ec) {
+        if (ec) {
+            std::cerr << "connect failed: " << ec.message() << "\n";
+            return;
+        }
+        beast::error_code ignored;
+        self->ws_.next_layer().socket().set_option(tcp::no_delay(true), ignored);
+        self->ws_.async_handshake(ep.address().to_string() + ":" + std::to_string(ep.port()), "/ws",
+                                  [self](beast::error_code e) {
+                                      if (e) {
+                                          std::cerr << "handshake failed: " << e.message() << "\n";
+                                          return;
+                                      }
+                                      self->open = true;
+                                      self->ws_.text(true);
+                                      self->read();
+                                      self->send({{"type", "hello"}, {"name", self->name_}});
+                                  });
+    });
+}
+
+void LoadClient::read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+        if (ec) {
+            self->open = false;
+            return;
+        }
+        const auto j = json::parse(beast::buffers_to_string(self->buffer_.data()), nullptr, false);
+        self->buffer_.consume(self->buffer_.size());
+        if (!j.is_discarded()) self->table_.on_frame(*self, j);
+        self->read();
+    });
+}
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    const auto k = static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size() - 1), p * static_cast<double>(v.size())));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tarneeb-loadtest: simulated clients playing against a running tarneeb serve"};
+    Options o;
+    app.add_option("--host", o.host, "server address (loopback only)")->capture_default_str();
+    app.add_option("--port", o.port, "server port")->capture_default_str();
+    app.add_option("--tables", o.tables, "tables (4 clients each)")->capture_default_str()->check(CLI::Range(1, 20000));
+    app.add_option("--interval-ms", o.interval_ms, "ms between actions at one table (0: as fast as possible)")
+        ->capture_default_str()->check(CLI::Range(0, 60000));
+    app.add_option("--duration", o.duration_s, "seconds to run after the ramp")->capture_default_str()->check(CLI::Range(1, 3600));
+    app.add_option("--ramp-ms", o.ramp_ms, "spread the connections over this many ms")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+
+    // Raise the open-file limit: 4 sockets per table.
+    rlimit lim{};
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0) {
+        lim.rlim_cur = lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+    }
+
+    net::io_context ioc{1};
+    Stats stats;
+    std::random_device rd;
+    const std::string prefix = "lt" + std::to_string(rd() % 1000000);
+    const tcp::endpoint ep(net::ip::make_address(o.host), o.port);
+    std::vector<std::unique_ptr<LoadTable>> tables;
+    net::steady_timer ramp(ioc);
+    int started = 0;
+    std::function<void()> start_more = [&] {
+        const int batch = std::max(1, o.tables * 20 / std::max(1, o.ramp_ms));
+        for (int i = 0; i < batch && started < o.tables; ++i, ++started) {
+            tables.push_back(std::make_unique<LoadTable>(ioc, stats, o, prefix, started));
+            tables.back()->start(ep);
+        }
+        if (started < o.tables) {
+            ramp.expires_after(std::chrono::milliseconds(20));
+            ramp.async_wait([&](beast::error_code ec) { if (!ec) start_more(); });
+        }
+    };
+    start_more();
+
+    // Measure only after the ramp.
+    ioc.run_for(std::chrono::milliseconds(o.ramp_ms + 2000));
+    stats.latency_ms.clear();
+    stats.actions = 0;
+    const std::uint64_t errors_before = stats.errors;
+    const auto t0 = Clock::now();
+    ioc.run_for(std::chrono::seconds(o.duration_s));
+    const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+    for (auto& t : tables) t->stopping = true;
+
+    json out{{"tables", o.tables}, {"clients", o.tables * 4}, {"interval_ms", o.interval_ms}, {"seconds", secs},
+             {"actions", stats.actions}, {"actions_per_second", static_cast<double>(stats.actions) / secs},
+             {"latency_ms", {{"p50", percentile(stats.latency_ms, 0.5)}, {"p90", percentile(stats.latency_ms, 0.9)},
+                             {"p99", percentile(stats.latency_ms, 0.99)},
+                             {"max", stats.latency_ms.empty() ? 0.0 : *std::max_element(stats.latency_ms.begin(), stats.latency_ms.end())}}},
+             {"errors", stats.errors}, {"errors_during_measure", stats.errors - errors_before}, {"frames", stats.frames},
+             {"matches_finished", stats.matches}};
+    std::cout << out.dump() << std::endl;
+    return stats.errors == 0 ? 0 : 1;
+}

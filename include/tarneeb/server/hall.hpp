@@ -1,0 +1,136 @@
+// The hall: everything the server does between the sockets and the tables, with no sockets
+// (docs/protocol.md). It signs guests in, runs the lobby, routes each client message to its
+// table, fans every table change out to the table's players and spectators (each message
+// built for that connection's seat), drives timers through tick(), journals live tables and
+// stores finished matches in Storage, and answers the JSON HTTP endpoints.
+//
+// Threading: a Hall is not thread-safe; the transport calls it from one thread (one
+// io_context thread: see src/server/transport.cpp for why). Connections are opaque ids
+// chosen by the transport; the hall answers through the Outbox callbacks.
+//
+// Limits enforced here (so that they are tested without sockets): message size, per-connection
+// rate limit (token bucket), malformed messages (3 close the connection).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "tarneeb/server/storage.hpp"
+#include "tarneeb/server/table.hpp"
+
+namespace tarneeb::server {
+
+using ConnId = std::uint64_t;
+
+struct HallConfig {
+    TableTiming timing;                 ///< bot delay, grace period, stand-in bot
+    std::string default_bot = "heuristic";
+    int max_tables = 10000;             ///< live tables at once
+    std::size_t max_message_bytes = 16 * 1024;
+    double rate_per_second = 20;        ///< messages per second per connection...
+    double rate_burst = 40;             ///< ...with this burst
+    int max_bad_messages = 3;           ///< malformed messages before the connection is closed
+    int max_rate_rejections = 200;      ///< rate-limited messages before it is closed
+    std::uint64_t seed = 0;             ///< seeds of deals, bots, tokens and join codes; 0 = from std::random_device
+};
+
+/// How the hall talks back to the transport.
+struct Outbox {
+    /// Queue one text frame for a connection.
+    std::function<void(ConnId, std::string)> send;
+    /// Close a connection with a WebSocket close code and reason.
+    std::function<void(ConnId, int code, std::string reason)> close;
+};
+
+/// An HTTP answer: status, content type, body.
+struct HttpReply {
+    int status = 200;
+    std::string content_type = "application/json";
+    std::string body;
+};
+
+class Hall {
+public:
+    Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox);
+
+    /// Reloads every live table from the journal (after a restart). Their players count as
+    /// disconnected from `now` (the grace period starts). Returns the number of tables.
+    int resume(Millis now);
+
+    /// A connection opened / closed.
+    void open(ConnId conn, Millis now);
+    void closed(ConnId conn, Millis now);
+    /// One text frame from a connection.
+    void message(ConnId conn, std::string_view text, Millis now);
+    /// Runs every table's due timers and bots. Call at next_wakeup() or periodically.
+    void tick(Millis now);
+    /// The earliest time a table needs tick().
+    std::optional<Millis> next_wakeup() const;
+
+    /// Answers GET `target` for /healthz, /metrics and /api/...; nullopt for other paths.
+    std::optional<HttpReply> http_get(std::string_view target, Millis now);
+
+    int connections() const { return static_cast<int>(conns_.size()); }
+    int tables() const { return static_cast<int>(tables_.size()); }
+
+private:
+    struct Conn {
+        std::string name;          ///< signed-in guest, "" before hello
+        double tokens = 0;         ///< rate-limit bucket
+        Millis refilled = 0;
+        int bad = 0;
+        int limited = 0;
+    };
+    struct Guest {
+        std::set<ConnId> conns;
+        std::string table;         ///< "" when at no table
+        std::optional<Seat> seat;  ///< nullopt: spectator (when table is set)
+    };
+    struct TableEntry {
+        std::unique_ptr<Table> table;
+        std::set<std::string> watchers;  ///< guests at the table (players and spectators)
+        int spectators = 0;
+    };
+
+    void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
+    void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
+    void dispatch(ConnId conn, Conn& c, const nlohmann::json& msg, Millis now);
+    void hello(ConnId conn, Conn& c, const nlohmann::json& msg, Millis now);
+    void leave_table(const std::string& name, Millis now);
+    /// Sends each watcher its table message with the pending events; stores a finished match.
+    void publish(TableEntry& t);
+    void send_table(const std::string& name, TableEntry& t, const nlohmann::json& events);
+    std::uint64_t next_seed();
+    std::string new_token();
+    TableEntry* find_table(const std::string& id);
+    Table::JournalSink journal_for(const std::string& id);
+    void record_latency(double ms, Millis now);
+
+    Storage& storage_;
+    BotFactory bots_;
+    HallConfig config_;
+    Outbox out_;
+    std::uint64_t rng_state_;
+    std::unordered_map<ConnId, Conn> conns_;
+    std::unordered_map<std::string, Guest> guests_;
+    std::map<std::string, TableEntry> tables_;
+
+    // metrics
+    Millis started_ = 0;
+    std::uint64_t actions_total_ = 0;
+    std::deque<Millis> recent_actions_;     ///< times of actions in the last 10 s
+    std::deque<double> latencies_ms_;       ///< last 10,000 act latencies
+};
+
+}  // namespace tarneeb::server

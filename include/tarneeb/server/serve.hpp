@@ -1,0 +1,30 @@
+// `tarneeb serve`: HTTP + WebSocket on one port (docs/protocol.md). This header is free of
+// Boost; the Beast transport lives in src/server/transport.cpp only.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "tarneeb/server/hall.hpp"
+
+namespace tarneeb::server {
+
+struct ServeConfig {
+    std::string address = "0.0.0.0";
+    unsigned short port = 8080;          ///< 0: any free port (printed on stdout)
+    std::string db = "tarneeb.db";       ///< SQLite file (":memory:" for none)
+    bool full_sync = false;              ///< synchronous=FULL (survive power loss, slower)
+    std::string static_dir;              ///< files served for other GET paths ("" = none)
+    std::vector<std::string> origins;    ///< extra allowed browser origins, e.g. "http://localhost:5173"
+    HallConfig hall;
+    int idle_seconds = 60;               ///< a WebSocket that sends nothing this long is closed
+    std::size_t max_queue = 512;         ///< frames queued for one slow connection before it is closed
+    std::size_t max_connections = 20000;
+};
+
+/// Runs the server until SIGINT or SIGTERM. Prints "listening on ADDRESS:PORT" to stdout once
+/// ready. Returns 0 after a clean stop, 1 when the port or the database cannot be opened.
+int serve(const ServeConfig& config, BotFactory bots);
+
+}  // namespace tarneeb::server

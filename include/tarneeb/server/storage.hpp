@@ -1,0 +1,103 @@
+// The server's SQLite database (WAL mode): guests and their ratings, finished matches as
+// tarneeb-record/1, and the journal of live tables.
+//
+// Journal: every change of a live table is appended as one JSON entry (docs/protocol.md:
+// written before the change is acknowledged). A restarted server replays each live table's
+// entries in order and so resumes it where it was. With synchronous=NORMAL in WAL mode a
+// committed entry survives a crash of the process (kill -9); surviving a power cut needs
+// synchronous=FULL (`Storage(path, /*full_sync=*/true)`).
+//
+// Tokens are never stored: only a 128-bit hash of each (hash_token), which is what a sign-in
+// looks up. Ratings: Elo (docs/protocol.md "Ratings"). All methods throw std::runtime_error on
+// a database error (disk full, corrupt file): the server cannot go on honestly without it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace tarneeb::server {
+
+/// 32 hex digits: a 128-bit hash of the token (not reversible without trying tokens; tokens
+/// are 128 random bits, so trying them is hopeless).
+std::string hash_token(std::string_view token);
+
+/// Elo for two teams: returns the change of team 0's rating (team 1 gets the opposite).
+/// `score0` is 1 (team 0 won), 0.5 (draw) or 0; k = 32.
+double elo_delta(double rating0, double rating1, double score0, double k = 32.0);
+
+/// One finished match, as stored.
+struct MatchRow {
+    std::string id;                      ///< "<table>-<match number>", e.g. "t3-2"
+    std::string table;                   ///< table id
+    std::int64_t finished_ms = 0;        ///< Unix time in ms
+    std::array<std::string, 4> names;    ///< seat names (bots: the bot's name)
+    std::array<bool, 4> bots{};          ///< seat played by a bot at the end (not rated)
+    std::string status;                  ///< won, drawn, closed
+    int winner = -1;                     ///< team 0/1, -1 for none
+    std::array<int, 2> scores{};
+    std::string record;                  ///< the tarneeb-record/1 text (with "players")
+};
+
+/// A live table as journaled: its settings and every entry since its last compaction.
+struct LiveTable {
+    std::string id;
+    nlohmann::json settings;
+    std::vector<nlohmann::json> entries;
+};
+
+class Storage {
+public:
+    /// Opens (creating if needed) the database at `path` (":memory:" for a private one).
+    explicit Storage(const std::string& path, bool full_sync = false);
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+
+    // ---- guests ---------------------------------------------------------------------
+    /// The name whose token hashes to hash_token(token), if any.
+    std::optional<std::string> name_for_token(std::string_view token);
+    /// Registers `name` with this token. False if the name is already registered.
+    bool register_name(std::string_view name, std::string_view token);
+
+    // ---- live tables ----------------------------------------------------------------
+    /// A new live table id ("t1", "t2", ... never reused) with its settings.
+    std::string create_table(const nlohmann::json& settings);
+    /// The table is no longer live (its journal is dropped).
+    void close_table(const std::string& id);
+    /// Appends one journal entry (committed when this returns).
+    void append(const std::string& table, const nlohmann::json& entry);
+    /// Replaces the table's journal by `entries` in one transaction (a compaction).
+    void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries);
+    /// Every live table with its journal, oldest table first.
+    std::vector<LiveTable> live_tables();
+
+    // ---- matches and ratings --------------------------------------------------------
+    /// Stores a finished match and, unless closed, rates its human players. Idempotent by id:
+    /// returns false (and changes nothing) when the id is already stored.
+    bool store_match(const MatchRow& row);
+    /// The stored record text, or nullopt.
+    std::optional<std::string> match_record(const std::string& id);
+    /// {"name", "matches": [...]} newest first, at most `limit`.
+    nlohmann::json player_matches(const std::string& name, int limit = 100);
+    /// {"players": [{"name","rating","matches","wins"}...]} best first, at most `limit`.
+    nlohmann::json leaderboard(int limit = 100);
+    /// A player's rating (1500 when unrated or unknown).
+    double rating(const std::string& name);
+
+private:
+    void exec(const char* sql);
+    sqlite3* db_ = nullptr;
+    struct sqlite3_stmt* append_ = nullptr;  ///< the journal's INSERT, prepared once
+};
+
+}  // namespace tarneeb::server

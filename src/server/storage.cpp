@@ -1,0 +1,276 @@
+#include "tarneeb/server/storage.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include <sqlite3.h>
+
+#include "tarneeb/core/random.hpp"
+
+namespace tarneeb::server {
+
+namespace {
+
+/// A prepared statement that finalizes itself.
+class Stmt {
+public:
+    Stmt(sqlite3* db, const char* sql) : db_(db) {
+        if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
+            throw std::runtime_error(std::string("sqlite prepare: ") + sqlite3_errmsg(db));
+    }
+    ~Stmt() { sqlite3_finalize(s_); }
+    Stmt(const Stmt&) = delete;
+    Stmt& operator=(const Stmt&) = delete;
+    Stmt& bind(int i, std::string_view text) {
+        sqlite3_bind_text(s_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Stmt& bind(int i, std::int64_t v) { sqlite3_bind_int64(s_, i, v); return *this; }
+    Stmt& bind(int i, double v) { sqlite3_bind_double(s_, i, v); return *this; }
+    /// True while a row is available.
+    bool step() {
+        const int rc = sqlite3_step(s_);
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        throw std::runtime_error(std::string("sqlite step: ") + sqlite3_errmsg(db_));
+    }
+    std::string text(int col) {
+        const auto* p = sqlite3_column_text(s_, col);
+        return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s_, col))) : std::string();
+    }
+    std::int64_t integer(int col) { return sqlite3_column_int64(s_, col); }
+    double real(int col) { return sqlite3_column_double(s_, col); }
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* s_ = nullptr;
+};
+
+}  // namespace
+
+std::string hash_token(std::string_view token) {
+    std::uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
+    for (unsigned char ch : token) {
+        a = mix64(a ^ ch);
+        b = mix64(b + ch + (a >> 7));
+    }
+    a = mix64(a ^ token.size());
+    b = mix64(b ^ a);
+    char buf[33];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+    return buf;
+}
+
+double elo_delta(double rating0, double rating1, double score0, double k) {
+    const double expected0 = 1.0 / (1.0 + std::pow(10.0, (rating1 - rating0) / 400.0));
+    return k * (score0 - expected0);
+}
+
+Storage::Storage(const std::string& path, bool full_sync) {
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
+        const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        throw std::runtime_error("cannot open database " + path + ": " + msg);
+    }
+    sqlite3_busy_timeout(db_, 5000);
+    exec("PRAGMA journal_mode=WAL");
+    exec(full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    exec("CREATE TABLE IF NOT EXISTS players(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,"
+         " rating REAL NOT NULL DEFAULT 1500, matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)");
+    exec("CREATE TABLE IF NOT EXISTS tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL,"
+         " live INTEGER NOT NULL DEFAULT 1)");
+    exec("CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n INTEGER NOT NULL,"
+         " entry TEXT NOT NULL)");
+    exec("CREATE INDEX IF NOT EXISTS journal_table ON journal(table_n, seq)");
+    exec("CREATE TABLE IF NOT EXISTS matches(id TEXT PRIMARY KEY, table_id TEXT NOT NULL, finished INTEGER NOT NULL,"
+         " status TEXT NOT NULL, winner INTEGER NOT NULL, score0 INTEGER NOT NULL, score1 INTEGER NOT NULL,"
+         " record TEXT NOT NULL)");
+    exec("CREATE TABLE IF NOT EXISTS match_players(match_id TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,"
+         " bot INTEGER NOT NULL)");
+    exec("CREATE INDEX IF NOT EXISTS match_players_name ON match_players(name)");
+}
+
+Storage::~Storage() {
+    sqlite3_finalize(append_);
+    sqlite3_close(db_);
+}
+
+void Storage::exec(const char* sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+        const std::string msg = err ? err : "?";
+        sqlite3_free(err);
+        throw std::runtime_error(std::string("sqlite: ") + msg);
+    }
+}
+
+std::optional<std::string> Storage::name_for_token(std::string_view token) {
+    Stmt s(db_, "SELECT name FROM players WHERE token_hash = ?");
+    s.bind(1, hash_token(token));
+    if (s.step()) return s.text(0);
+    return std::nullopt;
+}
+
+bool Storage::register_name(std::string_view name, std::string_view token) {
+    Stmt s(db_, "INSERT OR IGNORE INTO players(name, token_hash) VALUES(?, ?)");
+    s.bind(1, name).bind(2, hash_token(token));
+    s.step();
+    return sqlite3_changes(db_) == 1;
+}
+
+namespace {
+std::int64_t table_number(const std::string& id) {
+    if (id.size() < 2 || id[0] != 't') return -1;
+    try { return std::stoll(id.substr(1)); } catch (...) { return -1; }
+}
+}  // namespace
+
+std::string Storage::create_table(const nlohmann::json& settings) {
+    Stmt s(db_, "INSERT INTO tables(settings) VALUES(?)");
+    s.bind(1, settings.dump());
+    s.step();
+    return "t" + std::to_string(sqlite3_last_insert_rowid(db_));
+}
+
+void Storage::close_table(const std::string& id) {
+    exec("BEGIN");
+    try {
+        Stmt a(db_, "UPDATE tables SET live = 0 WHERE n = ?");
+        a.bind(1, table_number(id));
+        a.step();
+        Stmt b(db_, "DELETE FROM journal WHERE table_n = ?");
+        b.bind(1, table_number(id));
+        b.step();
+    } catch (...) {
+        exec("ROLLBACK");
+        throw;
+    }
+    exec("COMMIT");
+}
+
+void Storage::append(const std::string& table, const nlohmann::json& entry) {
+    if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) VALUES(?, ?)", -1, &append_, nullptr) != SQLITE_OK)
+        throw std::runtime_error(std::string("sqlite prepare: ") + sqlite3_errmsg(db_));
+    const std::string text = entry.dump();
+    sqlite3_bind_int64(append_, 1, table_number(table));
+    sqlite3_bind_text(append_, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    const int rc = sqlite3_step(append_);
+    sqlite3_reset(append_);
+    sqlite3_clear_bindings(append_);
+    if (rc != SQLITE_DONE) throw std::runtime_error(std::string("sqlite journal: ") + sqlite3_errmsg(db_));
+}
+
+void Storage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries) {
+    exec("BEGIN");
+    try {
+        Stmt d(db_, "DELETE FROM journal WHERE table_n = ?");
+        d.bind(1, table_number(table));
+        d.step();
+        for (const auto& e : entries) append(table, e);
+    } catch (...) {
+        exec("ROLLBACK");
+        throw;
+    }
+    exec("COMMIT");
+}
+
+std::vector<LiveTable> Storage::live_tables() {
+    std::vector<LiveTable> out;
+    {
+        Stmt s(db_, "SELECT n, settings FROM tables WHERE live = 1 ORDER BY n");
+        while (s.step()) {
+            LiveTable t;
+            t.id = "t" + std::to_string(s.integer(0));
+            t.settings = nlohmann::json::parse(s.text(1));
+            out.push_back(std::move(t));
+        }
+    }
+    for (auto& t : out) {
+        Stmt s(db_, "SELECT entry FROM journal WHERE table_n = ? ORDER BY seq");
+        s.bind(1, table_number(t.id));
+        while (s.step()) t.entries.push_back(nlohmann::json::parse(s.text(0)));
+    }
+    return out;
+}
+
+double Storage::rating(const std::string& name) {
+    Stmt s(db_, "SELECT rating FROM players WHERE name = ?");
+    s.bind(1, name);
+    return s.step() ? s.real(0) : 1500.0;
+}
+
+bool Storage::store_match(const MatchRow& row) {
+    exec("BEGIN");
+    try {
+        Stmt ins(db_, "INSERT OR IGNORE INTO matches(id, table_id, finished, status, winner, score0, score1, record)"
+                      " VALUES(?,?,?,?,?,?,?,?)");
+        ins.bind(1, row.id).bind(2, row.table).bind(3, row.finished_ms).bind(4, row.status)
+            .bind(5, std::int64_t{row.winner}).bind(6, std::int64_t{row.scores[0]}).bind(7, std::int64_t{row.scores[1]})
+            .bind(8, row.record);
+        ins.step();
+        if (sqlite3_changes(db_) != 1) {
+            exec("ROLLBACK");
+            return false;
+        }
+        for (int s = 0; s < 4; ++s) {
+            Stmt p(db_, "INSERT INTO match_players(match_id, name, seat, bot) VALUES(?,?,?,?)");
+            p.bind(1, row.id).bind(2, row.names[static_cast<std::size_t>(s)]).bind(3, std::int64_t{s})
+                .bind(4, std::int64_t{row.bots[static_cast<std::size_t>(s)] ? 1 : 0});
+            p.step();
+        }
+        if (row.status != "closed") {
+            std::array<double, 4> r{};
+            for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? 1500.0 : rating(row.names[s]);
+            const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);
+            const double d0 = elo_delta((r[0] + r[2]) / 2, (r[1] + r[3]) / 2, score0);
+            for (std::size_t s = 0; s < 4; ++s) {
+                if (row.bots[s]) continue;
+                const bool team0 = s % 2 == 0;
+                const bool won = row.status == "won" && row.winner == (team0 ? 0 : 1);
+                Stmt u(db_, "UPDATE players SET rating = rating + ?, matches = matches + 1, wins = wins + ? WHERE name = ?");
+                u.bind(1, team0 ? d0 : -d0).bind(2, std::int64_t{won ? 1 : 0}).bind(3, row.names[s]);
+                u.step();
+            }
+        }
+    } catch (...) {
+        exec("ROLLBACK");
+        throw;
+    }
+    exec("COMMIT");
+    return true;
+}
+
+std::optional<std::string> Storage::match_record(const std::string& id) {
+    Stmt s(db_, "SELECT record FROM matches WHERE id = ?");
+    s.bind(1, id);
+    if (s.step()) return s.text(0);
+    return std::nullopt;
+}
+
+nlohmann::json Storage::player_matches(const std::string& name, int limit) {
+    Stmt s(db_, "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1"
+                " FROM match_players p JOIN matches m ON m.id = p.match_id WHERE p.name = ? AND p.bot = 0"
+                " ORDER BY m.finished DESC, m.id DESC LIMIT ?");
+    s.bind(1, name).bind(2, std::int64_t{limit});
+    auto list = nlohmann::json::array();
+    while (s.step()) {
+        const auto winner = s.integer(5);
+        list.push_back({{"id", s.text(0)}, {"table", s.text(1)}, {"finished", s.integer(2)}, {"seat", s.integer(3)},
+                        {"status", s.text(4)}, {"winner", winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner)},
+                        {"scores", {s.integer(6), s.integer(7)}}});
+    }
+    return {{"name", name}, {"matches", std::move(list)}};
+}
+
+nlohmann::json Storage::leaderboard(int limit) {
+    Stmt s(db_, "SELECT name, rating, matches, wins FROM players WHERE matches > 0 ORDER BY rating DESC, name LIMIT ?");
+    s.bind(1, std::int64_t{limit});
+    auto list = nlohmann::json::array();
+    while (s.step())
+        list.push_back({{"name", s.text(0)}, {"rating", std::round(s.real(1) * 10) / 10}, {"matches", s.integer(2)},
+                        {"wins", s.integer(3)}});
+    return {{"players", std::move(list)}};
+}
+
+}  // namespace tarneeb::server

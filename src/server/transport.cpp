@@ -1,0 +1,388 @@
+// The Beast transport of `tarneeb serve`: one listener, one HTTP session per TCP connection,
+// upgraded to a WebSocket session on GET /ws (the roles of Beast's advanced_server example).
+//
+// Threading: one io_context run by one thread. Every handler, the hall and every table run on
+// that thread, so no strand or lock is needed and the order of actions at a table is the order
+// the thread handles them (which makes the timer race exact: an action and the timeout are
+// two handlers on the same thread; whichever runs first wins and the other one is stale).
+// Why not a thread pool: the machine this serves from has 2 cores shared with the load
+// generator; one action costs microseconds of game logic and a few of JSON, so one thread
+// serves thousands of actions per second, and the hall holds no lock on the hot path.
+// Scaling past one core is a sharding question (tables by id to io_contexts), left for later.
+//
+// Limits: request body 8 KiB, header 8 KiB, HTTP timeout 30 s; WebSocket message at most
+// HallConfig::max_message_bytes (Beast closes with 1009 above it), idle timeout, a capped
+// single-writer send queue per connection (a slow reader is closed, never buffered without
+// bound), origin check, connection cap. Tokens never reach a log line: only connection ids,
+// addresses, names and error codes are logged.
+#include "tarneeb/server/serve.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <csignal>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <unordered_map>
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <spdlog/spdlog.h>
+
+namespace tarneeb::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+namespace {
+
+Millis unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string_view mime_type(std::string_view path) {
+    const auto dot = path.rfind('.');
+    const std::string_view ext = dot == std::string_view::npos ? "" : path.substr(dot);
+    if (ext == ".html" || ext == ".htm") return "text/html; charset=utf-8";
+    if (ext == ".js" || ext == ".mjs") return "text/javascript";
+    if (ext == ".css") return "text/css";
+    if (ext == ".json") return "application/json";
+    if (ext == ".svg") return "image/svg+xml";
+    if (ext == ".png") return "image/png";
+    if (ext == ".ico") return "image/x-icon";
+    if (ext == ".wasm") return "application/wasm";
+    if (ext == ".woff2") return "font/woff2";
+    return "application/octet-stream";
+}
+
+class WsSession;
+
+/// What every session shares: the hall, the sessions by connection id, the limits.
+struct Shared {
+    net::io_context& ioc;
+    const ServeConfig& config;
+    Storage storage;
+    Hall hall;
+    std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
+    ConnId next_id = 1;
+    std::size_t http_sessions = 0;
+
+    Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots);
+};
+
+class WsSession : public std::enable_shared_from_this<WsSession> {
+public:
+    WsSession(tcp::socket&& socket, Shared& shared, ConnId id, std::string remote)
+        : ws_(std::move(socket)), shared_(shared), id_(id), remote_(std::move(remote)) {}
+
+    void start(http::request<http::string_body> req) {
+        websocket::stream_base::timeout t{};
+        t.handshake_timeout = std::chrono::seconds(10);
+        t.idle_timeout = std::chrono::seconds(shared_.config.idle_seconds);
+        t.keep_alive_pings = false;
+        ws_.set_option(t);
+        // Beast fails a connection abruptly above its limit; up to 4x the protocol's limit the
+        // hall closes it cleanly with 1009 (docs/protocol.md "Framing").
+        ws_.read_message_max(4 * shared_.config.hall.max_message_bytes);
+        ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+            res.set(http::field::server, "tarneeb");
+        }));
+        ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) { self->on_accept(ec); });
+    }
+
+    void send(std::string text) {
+        if (closing_) return;
+        if (queue_.size() >= shared_.config.max_queue) {
+            spdlog::warn("conn={} event=send_queue_full action=close", id_);
+            close(1008, "send queue full");
+            return;
+        }
+        queue_.push_back(std::make_shared<const std::string>(std::move(text)));
+        if (queue_.size() == 1) write_next();
+    }
+
+    void close(int code, std::string reason) {
+        if (closing_) return;
+        closing_ = true;
+        queue_.clear();
+        spdlog::info("conn={} event=close code={} reason=\"{}\"", id_, code, reason);
+        ws_.async_close(websocket::close_reason(static_cast<websocket::close_code>(code), reason),
+                        [self = shared_from_this()](beast::error_code) {});
+    }
+
+private:
+    void on_accept(beast::error_code ec) {
+        if (ec) {
+            spdlog::info("conn={} event=ws_accept_failed error=\"{}\"", id_, ec.message());
+            return;
+        }
+        shared_.sessions[id_] = weak_from_this();
+        shared_.hall.open(id_, unix_ms());
+        spdlog::info("conn={} event=open remote={}", id_, remote_);
+        read();
+    }
+
+    void read() {
+        ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+    }
+
+    void on_read(beast::error_code ec) {
+        if (ec) {
+            if (ec == websocket::error::message_too_big) spdlog::info("conn={} event=message_too_big", id_);
+            else if (ec != websocket::error::closed) spdlog::info("conn={} event=read_end error=\"{}\"", id_, ec.message());
+            finish();
+            return;
+        }
+        const auto data = buffer_.data();
+        const std::string_view text(static_cast<const char*>(data.data()), data.size());
+        shared_.hall.message(id_, ws_.got_text() ? text : std::string_view("binary frame"), unix_ms());
+        buffer_.consume(buffer_.size());
+        read();
+    }
+
+    void write_next() {
+        ws_.text(true);
+        ws_.async_write(net::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            if (ec) {
+                self->queue_.clear();
+                return;
+            }
+            if (!self->queue_.empty()) self->queue_.pop_front();
+            if (!self->queue_.empty()) self->write_next();
+        });
+    }
+
+    void finish() {
+        if (finished_) return;
+        finished_ = true;
+        shared_.sessions.erase(id_);
+        shared_.hall.closed(id_, unix_ms());
+        spdlog::info("conn={} event=closed", id_);
+    }
+
+public:
+    ~WsSession() { finish(); }
+
+private:
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buffer_;
+    Shared& shared_;
+    ConnId id_;
+    std::string remote_;
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    bool closing_ = false;
+    bool finished_ = false;
+};
+
+Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
+    : ioc(io), config(cfg), storage(cfg.db, cfg.full_sync),
+      hall(storage, std::move(bots), cfg.hall,
+           Outbox{[this](ConnId c, std::string text) {
+                      auto it = sessions.find(c);
+                      if (it == sessions.end()) return;
+                      if (auto s = it->second.lock()) s->send(std::move(text));
+                  },
+                  [this](ConnId c, int code, std::string reason) {
+                      auto it = sessions.find(c);
+                      if (it == sessions.end()) return;
+                      if (auto s = it->second.lock()) s->close(code, std::move(reason));
+                  }}) {}
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+public:
+    HttpSession(tcp::socket&& socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {
+        beast::error_code ec;
+        const auto ep = stream_.socket().remote_endpoint(ec);
+        if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
+        ++shared_.http_sessions;
+    }
+    ~HttpSession() { --shared_.http_sessions; }
+
+    void run() { read(); }
+
+private:
+    void read() {
+        parser_.emplace();
+        parser_->body_limit(8 * 1024);
+        parser_->header_limit(8 * 1024);
+        stream_.expires_after(std::chrono::seconds(30));
+        http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            self->on_read(ec);
+        });
+    }
+
+    bool origin_allowed(const http::request<http::string_body>& req) const {
+        const auto origin = req[http::field::origin];
+        if (origin.empty()) return true;  // not a browser
+        const auto host = req[http::field::host];
+        const std::string o(origin);
+        if (o == "http://" + std::string(host) || o == "https://" + std::string(host)) return true;
+        for (const auto& allowed : shared_.config.origins)
+            if (o == allowed) return true;
+        return false;
+    }
+
+    void on_read(beast::error_code ec) {
+        if (ec == http::error::end_of_stream || ec == beast::error::timeout) {
+            stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+            return;
+        }
+        if (ec) return;
+        auto req = parser_->release();
+        if (websocket::is_upgrade(req)) {
+            if (req.target() != "/ws") return respond(req, 404, "application/json", R"({"error":"not_found"})");
+            if (!origin_allowed(req)) {
+                spdlog::warn("event=origin_refused remote={} origin=\"{}\"", remote_, std::string(req[http::field::origin]));
+                return respond(req, 403, "application/json", R"({"error":"origin"})");
+            }
+            if (shared_.sessions.size() >= shared_.config.max_connections)
+                return respond(req, 503, "application/json", R"({"error":"too_many_connections"})");
+            stream_.expires_never();
+            const ConnId id = shared_.next_id++;
+            std::make_shared<WsSession>(stream_.release_socket(), shared_, id, remote_)->start(std::move(req));
+            return;
+        }
+        if (req.method() != http::verb::get && req.method() != http::verb::head)
+            return respond(req, 405, "application/json", R"({"error":"method"})");
+        const std::string target(req.target());
+        if (auto reply = shared_.hall.http_get(target, unix_ms()))
+            return respond(req, static_cast<unsigned>(reply->status), reply->content_type, std::move(reply->body));
+        serve_file(req, target);
+    }
+
+    void serve_file(const http::request<http::string_body>& req, std::string target) {
+        const auto& root = shared_.config.static_dir;
+        if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
+        if (root.empty() || target.empty() || target[0] != '/' || target.find("..") != std::string::npos)
+            return respond(req, 404, "application/json", R"({"error":"not_found"})");
+        if (target.back() == '/') target += "index.html";
+        const std::filesystem::path p = std::filesystem::path(root) / target.substr(1);
+        std::ifstream in(p, std::ios::binary);
+        if (!in || std::filesystem::is_directory(p)) return respond(req, 404, "application/json", R"({"error":"not_found"})");
+        std::ostringstream body;
+        body << in.rdbuf();
+        respond(req, 200, std::string(mime_type(p.string())), body.str());
+    }
+
+    void respond(const http::request<http::string_body>& req, unsigned status, const std::string& type, std::string body) {
+        auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(status), req.version());
+        res->set(http::field::server, "tarneeb");
+        res->set(http::field::content_type, type);
+        res->keep_alive(req.keep_alive());
+        if (req.method() != http::verb::head) res->body() = std::move(body);
+        res->prepare_payload();
+        http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+            if (ec) return;
+            if (!res->keep_alive()) {
+                beast::error_code ignored;
+                self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+                return;
+            }
+            self->read();
+        });
+    }
+
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    Shared& shared_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::string remote_ = "?";
+};
+
+class Listener : public std::enable_shared_from_this<Listener> {
+public:
+    Listener(net::io_context& ioc, tcp::acceptor acceptor, Shared& shared)
+        : ioc_(ioc), acceptor_(std::move(acceptor)), shared_(shared) {}
+    void run() { accept(); }
+
+private:
+    void accept() {
+        acceptor_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+            if (!ec) {
+                socket.set_option(tcp::no_delay(true), ec);
+                std::make_shared<HttpSession>(std::move(socket), self->shared_)->run();
+            } else if (ec == net::error::operation_aborted) {
+                return;
+            }
+            self->accept();
+        });
+    }
+    net::io_context& ioc_;
+    tcp::acceptor acceptor_;
+    Shared& shared_;
+};
+
+}  // namespace
+
+int serve(const ServeConfig& config, BotFactory bots) {
+    // A peer that vanishes must cost an error code on write, not the process.
+    std::signal(SIGPIPE, SIG_IGN);
+    // One descriptor per connection: use all the open files the hard limit allows.
+    if (rlimit lim{}; getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+    }
+    // Declared before the io_context so that it outlives the sessions the io_context owns.
+    std::unique_ptr<Shared> shared;
+    net::io_context ioc{1};
+    try {
+        shared = std::make_unique<Shared>(ioc, config, std::move(bots));
+    } catch (const std::exception& e) {
+        spdlog::error("event=db_open_failed error=\"{}\"", e.what());
+        return 1;
+    }
+    const int resumed = shared->hall.resume(unix_ms());
+    spdlog::info("event=resumed tables={}", resumed);
+
+    beast::error_code ec;
+    tcp::acceptor acceptor(ioc);
+    const auto address = net::ip::make_address(config.address, ec);
+    if (ec) {
+        spdlog::error("event=bad_address address={}", config.address);
+        return 1;
+    }
+    const tcp::endpoint ep{address, config.port};
+    acceptor.open(ep.protocol(), ec);
+    if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor.bind(ep, ec);
+    if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+        spdlog::error("event=listen_failed port={} error=\"{}\"", config.port, ec.message());
+        return 1;
+    }
+    const auto bound = acceptor.local_endpoint();
+    std::make_shared<Listener>(ioc, std::move(acceptor), *shared)->run();
+
+    // The tables' clock: turn timers, bot delays, grace periods.
+    net::steady_timer ticker(ioc);
+    std::function<void()> tick = [&] {
+        ticker.expires_after(std::chrono::milliseconds(10));
+        ticker.async_wait([&](beast::error_code e) {
+            if (e) return;
+            shared->hall.tick(unix_ms());
+            tick();
+        });
+    };
+    tick();
+
+    net::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](beast::error_code, int sig) {
+        spdlog::info("event=stopping signal={}", sig);
+        ioc.stop();
+    });
+
+    std::cout << "listening on " << bound.address().to_string() << ":" << bound.port() << std::endl;
+    spdlog::info("event=listening address={} port={} db={} static={}", bound.address().to_string(), bound.port(),
+                 config.db, config.static_dir.empty() ? "-" : config.static_dir);
+    ioc.run();
+    return 0;
+}
+
+}  // namespace tarneeb::server

@@ -1,0 +1,416 @@
+// The hall, tables and storage without sockets: the whole protocol driven message by message
+// with a fake clock (docs/protocol.md).
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "hidden_check.hpp"
+#include "tarneeb/records/record.hpp"
+#include "tarneeb/server/hall.hpp"
+#include "test_bot.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+using nlohmann::json;
+
+struct Harness {
+    explicit Harness(const std::string& db = ":memory:", HallConfig cfg = config()) : storage(db), hall(make_hall(cfg)) {}
+
+    static HallConfig config() {
+        HallConfig c;
+        c.timing.bot_delay_ms = 0;
+        c.timing.grace_ms = 1000;
+        c.seed = 42;
+        c.rate_per_second = 1e6;
+        c.rate_burst = 1e6;
+        return c;
+    }
+    Hall make_hall(const HallConfig& cfg) {
+        return Hall(storage, testing::default_bots(), cfg,
+                    Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
+                           [this](ConnId c, int code, std::string) { closed_with[c] = code; }});
+    }
+
+    ConnId connect() {
+        const ConnId c = next++;
+        hall.open(c, now);
+        return c;
+    }
+    void send(ConnId c, const json& msg) { hall.message(c, msg.dump(), now); }
+    /// The last frame of `type` this connection got (null when none).
+    json last(ConnId c, const std::string& type) {
+        auto& fs = frames[c];
+        for (auto it = fs.rbegin(); it != fs.rend(); ++it) {
+            auto j = json::parse(*it);
+            if (j["type"] == type) return j;
+        }
+        return nullptr;
+    }
+    json last_reply(ConnId c) { return json::parse(frames[c].back()); }
+    std::string sign_in(ConnId c, const std::string& name) {
+        send(c, {{"type", "hello"}, {"name", name}});
+        auto w = last(c, "welcome");
+        return w.is_null() ? "" : w["token"].get<std::string>();
+    }
+    /// Each connection whose last table message offers actions plays its timeout action
+    /// (the weakest legal one), until the match is over or `max_actions` were sent.
+    int play(const std::vector<ConnId>& players, int max_actions = 100000) {
+        int sent = 0;
+        for (bool progress = true; progress && sent < max_actions;) {
+            progress = false;
+            for (ConnId c : players) {
+                auto t = last(c, "table");
+                if (t.is_null() || t["legal"].empty()) continue;
+                json action = t["timeout_action"].is_null() ? t["legal"][0] : t["timeout_action"];
+                // Open the auction with the lowest bid so that rounds have a contract.
+                if (t["round"]["phase"] == "auction" && t["round"]["contract"].is_null() && t["legal"].size() > 1) {
+                    bool bid_made = false;
+                    for (const auto& call : t["round"]["calls"]) bid_made |= call["call"] != "pass";
+                    if (!bid_made) action = t["legal"][1];
+                }
+                send(c, {{"type", "act"}, {"version", t["version"]}, {"action", action}});
+                ++sent;
+                progress = true;
+                if (sent >= max_actions) break;
+            }
+        }
+        return sent;
+    }
+
+    Storage storage;
+    Millis now = 1'700'000'000'000;
+    Hall hall;
+    ConnId next = 1;
+    std::map<ConnId, std::vector<std::string>> frames;
+    std::map<ConnId, int> closed_with;
+};
+
+/// Four signed-in players seated at a new table; returns the table id.
+std::string seat_four(Harness& h, const std::vector<ConnId>& cs, json settings = json::object()) {
+    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    for (std::size_t i = 0; i < cs.size(); ++i) h.sign_in(cs[i], names[i]);
+    settings["type"] = "create";
+    h.send(cs[0], settings);
+    const std::string tid = h.last(cs[0], "created")["table"];
+    for (std::size_t i = 0; i < cs.size(); ++i) h.send(cs[i], {{"type", "join"}, {"table", tid}, {"seat", i}});
+    return tid;
+}
+
+std::vector<json> all_events(Harness& h, ConnId c) {
+    std::vector<json> out;
+    for (const auto& f : h.frames[c]) {
+        auto j = json::parse(f);
+        if (j["type"] == "table")
+            for (auto& e : j["events"]) out.push_back(e);
+    }
+    return out;
+}
+
+TEST(Protocol, ActionsRoundTripThroughJsonAndJournalText) {
+    std::vector<Action> all{Action::pass()};
+    for (int b = 7; b <= 13; ++b) all.push_back(Action::bid(b));
+    for (Suit s : kSuits) all.push_back(Action::name_trump(s));
+    for (int i = 0; i < 52; ++i) all.push_back(Action::play(Card::from_dense(i)));
+    for (Action a : all) {
+        EXPECT_EQ(parse_action_text(action_text(a)), a) << action_text(a);
+        EXPECT_EQ(parse_action(action_json(a)), a) << action_json(a).dump();
+    }
+    EXPECT_FALSE(parse_action(json{{"call", "maybe"}}));
+    EXPECT_FALSE(parse_action(json{{"card", "1X"}}));
+    EXPECT_FALSE(parse_action(json{{"card", "AS"}, {"call", 7}}));
+    EXPECT_FALSE(parse_action_text("t?"));
+}
+
+TEST(Hall, SignInReconnectAndNames) {
+    Harness h;
+    const ConnId a = h.connect(), b = h.connect();
+    h.send(a, {{"type", "list"}});
+    EXPECT_EQ(h.last_reply(a)["code"], "not_signed_in");
+    const std::string token = h.sign_in(a, "Layla");
+    ASSERT_EQ(token.size(), 32u);
+    h.send(b, {{"type", "hello"}, {"name", "Layla"}});
+    EXPECT_EQ(h.last_reply(b)["code"], "name_taken");
+    h.send(b, {{"type", "hello"}, {"name", " bad name"}});
+    EXPECT_EQ(h.last_reply(b)["code"], "bad_name");
+    h.send(b, {{"type", "hello"}, {"token", "00"}});
+    EXPECT_EQ(h.last_reply(b)["code"], "unknown_token");
+    h.send(b, {{"type", "hello"}, {"token", token}, {"id", 7}});
+    EXPECT_EQ(h.last_reply(b)["name"], "Layla");
+    EXPECT_EQ(h.last_reply(b)["id"], 7);
+    h.send(b, {{"type", "ping"}, {"id", "x"}});
+    EXPECT_EQ(h.last_reply(b), (json{{"type", "pong"}, {"id", "x"}}));
+}
+
+TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"target", 11}});
+    h.send(cs[0], {{"type", "start"}});
+    const int actions = h.play(cs);
+    EXPECT_GT(actions, 20);
+    const auto t = h.last(cs[2], "table");
+    EXPECT_EQ(t["state"], "finished");
+    const auto events = all_events(h, cs[2]);
+    ASSERT_EQ(events.back()["event"], "match_over");
+    const std::string match_id = events.back()["record"];
+    EXPECT_EQ(match_id, tid + "-1");
+
+    const auto rec = h.hall.http_get("/api/matches/" + match_id, h.now);
+    ASSERT_TRUE(rec);
+    ASSERT_EQ(rec->status, 200);
+    const auto replayed = records::replay(rec->body);
+    EXPECT_FALSE(replayed.error.has_value());
+    EXPECT_TRUE(replayed.match.over());
+    const json record = json::parse(rec->body);
+    for (int s = 0; s < 4; ++s) {
+        const auto leaks = testing::hidden_leaks(h.frames[cs[static_cast<std::size_t>(s)]], s, 1, record);
+        EXPECT_TRUE(leaks.empty()) << "seat " << s << ": " << leaks.front();
+    }
+    const auto list = json::parse(h.hall.http_get("/api/players/Rana/matches", h.now)->body);
+    ASSERT_EQ(list["matches"].size(), 1u);
+    EXPECT_EQ(list["matches"][0]["id"], match_id);
+    const auto board = json::parse(h.hall.http_get("/api/leaderboard", h.now)->body);
+    EXPECT_EQ(board["players"].size(), 4u);
+    EXPECT_EQ(h.hall.http_get("/api/matches/nope", h.now)->status, 404);
+
+    // A second match at the same table.
+    h.send(cs[1], {{"type", "start"}});
+    EXPECT_EQ(h.last(cs[1], "table")["match"], 2);
+    h.play(cs);
+    EXPECT_EQ(h.last(cs[1], "table")["state"], "finished");
+    EXPECT_EQ(json::parse(h.hall.http_get("/api/players/Rana/matches", h.now)->body)["matches"].size(), 2u);
+}
+
+TEST(Hall, RejectedActionsChangeNothing) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs);
+    h.send(cs[0], {{"type", "start"}});
+    const auto t = h.last(cs[0], "table");
+    const int to_act = t["round"]["to_act"];
+    const std::uint64_t v = t["version"];
+    const ConnId actor = cs[static_cast<std::size_t>(to_act)];
+    const ConnId other = cs[static_cast<std::size_t>((to_act + 1) % 4)];
+    const ConnId observer = cs[static_cast<std::size_t>((to_act + 2) % 4)];
+    const auto frames_before = h.frames[observer].size();
+
+    h.send(other, {{"type", "act"}, {"version", v}, {"action", {{"call", "pass"}}}});
+    EXPECT_EQ(h.last_reply(other)["code"], "out_of_turn");
+    h.send(actor, {{"type", "act"}, {"version", v - 1}, {"action", {{"call", "pass"}}}});
+    EXPECT_EQ(h.last_reply(actor)["code"], "stale");
+    h.send(actor, {{"type", "act"}, {"version", v}, {"action", {{"call", 6}}}});
+    EXPECT_EQ(h.last_reply(actor)["code"], "bad_bid");
+    h.send(actor, {{"type", "act"}, {"version", v}, {"action", {{"card", "AS"}}}});
+    EXPECT_NE(h.last_reply(actor)["code"], nullptr);
+    h.send(actor, {{"type", "act"}, {"version", v}, {"action", {{"dance", 1}}}});
+    EXPECT_EQ(h.last_reply(actor)["code"], "bad_action");
+    EXPECT_EQ(h.frames[observer].size(), frames_before);  // nobody else heard of it
+
+    h.send(actor, {{"type", "act"}, {"version", v}, {"action", {{"call", 7}}}});
+    EXPECT_EQ(h.last(actor, "ok")["version"], v + 1);
+    // The same message again: a duplicate is stale.
+    h.send(actor, {{"type", "act"}, {"version", v}, {"action", {{"call", 7}}}});
+    EXPECT_EQ(h.last_reply(actor)["code"], "stale");
+    EXPECT_EQ(h.last(cs[0], "table")["version"], v + 1);
+}
+
+TEST(Hall, TurnTimerAppliesTheDefaultActionOnce) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 5}});
+    h.send(cs[0], {{"type", "start"}});
+    auto t = h.last(cs[0], "table");
+    const Millis deadline = t["deadline_ms"];
+    EXPECT_EQ(deadline, h.now + 5000);
+    const int to_act = t["round"]["to_act"];
+    const std::uint64_t v = t["version"];
+    // The race: at the deadline, the player's action arrives first; the tick then finds a new
+    // turn whose deadline is later, so exactly one action was applied.
+    h.now = deadline;
+    h.send(cs[static_cast<std::size_t>(to_act)], {{"type", "act"}, {"version", v}, {"action", {{"call", 8}}}});
+    h.hall.tick(h.now);
+    t = h.last(cs[0], "table");
+    EXPECT_EQ(t["version"], v + 1);
+    // The other order: the timer first, then the late action is stale.
+    const std::uint64_t v2 = t["version"];
+    const int next_actor = t["round"]["to_act"];
+    h.now = t["deadline_ms"].get<Millis>();
+    h.hall.tick(h.now);
+    h.send(cs[static_cast<std::size_t>(next_actor)], {{"type", "act"}, {"version", v2}, {"action", {{"call", 9}}}});
+    EXPECT_EQ(h.last_reply(cs[static_cast<std::size_t>(next_actor)])["code"], "stale");
+    t = h.last(cs[0], "table");
+    EXPECT_EQ(t["version"], v2 + 1);
+    EXPECT_EQ(t["events"][0]["event"], "call");
+    EXPECT_EQ(t["events"][0]["call"], "pass");
+    EXPECT_EQ(t["events"][0]["timeout"], true);
+}
+
+TEST(Hall, DisconnectBotTakesOverReconnectReclaims) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 0}});
+    const std::string token = h.last(cs[1], "welcome")["token"];
+    h.send(cs[0], {{"type", "start"}});
+    h.hall.closed(cs[1], h.now);
+    EXPECT_EQ(h.last(cs[0], "table")["events"][0]["event"], "disconnected");
+    h.play({cs[0], cs[2], cs[3]}, 40);  // seat 1 holds the game up: nobody plays it yet
+    h.now += 1000;
+    h.hall.tick(h.now);
+    auto t = h.last(cs[0], "table");
+    bool took_over = false;
+    for (auto& e : t["events"]) took_over |= e["event"] == "bot_took_over" && e["seat"] == 1;
+    EXPECT_TRUE(took_over);
+    EXPECT_EQ(t["seats"][1]["standin"], true);
+    h.play({cs[0], cs[2], cs[3]}, 30);
+    bool bot_played = false;
+    for (auto& e : all_events(h, cs[0])) bot_played |= (e["event"] == "call" || e["event"] == "card") && e["seat"] == 1;
+    EXPECT_TRUE(bot_played);
+    const ConnId back = h.connect();
+    h.send(back, {{"type", "hello"}, {"token", token}});
+    EXPECT_EQ(h.last(back, "welcome")["seat"], 1);
+    t = h.last(back, "table");
+    EXPECT_EQ(t["you"], 1);
+    EXPECT_EQ(t["round"]["hand"].size(), static_cast<std::size_t>(t["round"]["cards_left"][1].get<int>()));
+    EXPECT_FALSE(t["seats"][1].contains("standin"));
+    // The player decides for seat 1 again: the game waits for it.
+    h.play({cs[0], cs[2], cs[3]}, 50);
+    t = h.last(back, "table");
+    if (t["state"] == "playing") {
+        EXPECT_EQ(t["round"]["to_act"], 1);
+        EXPECT_FALSE(t["legal"].empty());
+    }
+}
+
+TEST(Hall, SpectatorNeverGetsAHand) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"target", 5}});
+    const ConnId watcher = h.connect();
+    h.sign_in(watcher, "Watcher");
+    h.send(watcher, {{"type", "join"}, {"table", tid}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs);
+    int tables = 0;
+    for (const auto& f : h.frames[watcher]) {
+        auto j = json::parse(f);
+        if (j["type"] != "table") continue;
+        ++tables;
+        EXPECT_TRUE(j["you"].is_null());
+        EXPECT_TRUE(j["legal"].empty());
+        if (j["round"].is_object()) { EXPECT_FALSE(j["round"].contains("hand")); }
+    }
+    EXPECT_GT(tables, 10);
+    const json record = json::parse(h.hall.http_get("/api/matches/" + tid + "-1", h.now)->body);
+    // A spectator's allowed set is a seat's hand in hidden_leaks; check against no hand at all.
+    for (const auto& f : h.frames[watcher]) {
+        auto j = json::parse(f);
+        if (j["type"] != "table" || !j["round"].is_object()) continue;
+        const auto& deal = record["deals"][j["round"]["number"].get<std::size_t>() - 1];
+        std::set<std::string> played;
+        for (std::size_t i = 0; i < j["round"]["plays"].size(); ++i) played.insert(deal["play"][i]);
+        for (const auto& c : j["round"]["plays"]) EXPECT_TRUE(played.count(c["card"]));
+    }
+    h.send(watcher, {{"type", "act"}, {"version", 1}, {"action", {{"call", "pass"}}}});
+    EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
+}
+
+TEST(Hall, LobbyBotsPrivateTablesAndErrors) {
+    Harness h;
+    const ConnId a = h.connect(), b = h.connect();
+    h.sign_in(a, "Layla");
+    h.sign_in(b, "Omar");
+    h.send(a, {{"type", "create"}, {"private", true}, {"preset", "classic"}});
+    const auto created = h.last(a, "created");
+    const std::string tid = created["table"], code = created["code"];
+    EXPECT_EQ(code.size(), 6u);
+    h.send(b, {{"type", "list"}});
+    EXPECT_TRUE(h.last(b, "tables")["tables"].empty());
+    h.send(b, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    EXPECT_EQ(h.last_reply(b)["code"], "bad_code");
+    h.send(b, {{"type", "join"}, {"table", "t999"}, {"seat", 0}});
+    EXPECT_EQ(h.last_reply(b)["code"], "no_such_table");
+    h.send(a, {{"type", "join"}, {"table", tid}, {"seat", 0}, {"code", code}});
+    h.send(b, {{"type", "join"}, {"table", tid}, {"seat", 0}, {"code", code}});
+    EXPECT_EQ(h.last_reply(b)["code"], "seat_taken");
+    h.send(a, {{"type", "start"}});
+    EXPECT_EQ(h.last_reply(a)["code"], "not_enough_players");
+    h.send(a, {{"type", "add_bot"}, {"seat", 1}, {"bot", "nobody"}});
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_bot");
+    for (int s = 1; s < 4; ++s) h.send(a, {{"type", "add_bot"}, {"seat", s}});
+    h.send(a, {{"type", "remove_bot"}, {"seat", 3}});
+    h.send(a, {{"type", "add_bot"}, {"seat", 3}, {"bot", "random"}});
+    h.send(a, {{"type", "create"}, {"target", 0}});
+    EXPECT_EQ(h.last_reply(a)["code"], "bad_settings");
+    h.send(a, {{"type", "start"}});
+    const auto t = h.last(a, "table");
+    EXPECT_EQ(t["state"], "playing");
+    EXPECT_EQ(t["preset"], "classic");
+    EXPECT_FALSE(t["legal"].empty());  // three bots with no delay: the human's turn comes at once
+    h.send(a, {{"type", "add_bot"}, {"seat", 1}});
+    EXPECT_EQ(h.last_reply(a)["code"], "table_playing");
+    h.send(a, {{"type", "nonsense"}});
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
+}
+
+TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
+    HallConfig cfg = Harness::config();
+    cfg.rate_per_second = 10;
+    cfg.rate_burst = 5;
+    cfg.max_rate_rejections = 10;
+    Harness h(":memory:", cfg);
+    const ConnId a = h.connect();
+    h.hall.message(a, "{not json", h.now);
+    EXPECT_EQ(h.last_reply(a)["code"], "bad_message");
+    h.hall.message(a, "[1,2]", h.now);
+    h.hall.message(a, R"({"type": 5})", h.now);
+    EXPECT_EQ(h.closed_with[a], 1008);
+    const ConnId b = h.connect();
+    h.hall.message(b, std::string(20000, ' '), h.now);
+    EXPECT_EQ(h.closed_with[b], 1009);
+    const ConnId c = h.connect();
+    for (int i = 0; i < 5; ++i) h.send(c, {{"type", "ping"}});
+    h.send(c, {{"type", "ping"}});
+    EXPECT_EQ(h.last_reply(c)["code"], "rate_limited");
+    for (int i = 0; i < 10; ++i) h.send(c, {{"type", "ping"}});
+    EXPECT_EQ(h.closed_with[c], 1008);
+    h.now += 1000;
+    const ConnId d = h.connect();
+    h.send(d, {{"type", "ping"}});
+    EXPECT_EQ(h.last_reply(d)["type"], "pong");
+}
+
+TEST(Hall, JournalResumesEveryTableAfterARestart) {
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "t.db").string();
+    std::filesystem::remove(db);
+    std::string token;
+    json before;
+    {
+        Harness h(db);
+        std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+        seat_four(h, cs, {{"turn_seconds", 0}});
+        token = h.last(cs[0], "welcome")["token"];
+        h.send(cs[0], {{"type", "start"}});
+        h.play(cs, 30);  // auction, trump and some tricks
+        before = h.last(cs[0], "table");
+        ASSERT_EQ(before["state"], "playing");
+    }  // "crash": the hall is gone, only the database is left
+    Harness h(db);
+    EXPECT_EQ(h.hall.resume(h.now), 1);
+    const ConnId c = h.connect();
+    h.send(c, {{"type", "hello"}, {"token", token}});
+    const auto after = h.last(c, "table");
+    ASSERT_FALSE(after.is_null());
+    EXPECT_EQ(after["version"], before["version"]);
+    EXPECT_EQ(after["round"], before["round"]);
+    EXPECT_EQ(after["scores"], before["scores"]);
+    EXPECT_EQ(after["legal"], before["legal"]);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tarneeb::server

@@ -1,0 +1,67 @@
+// The hidden-information check on the bytes (issue 5): given every frame one seat received
+// during a match and the match's tarneeb-record/1, find any card of another seat that appears
+// in a frame before it was played.
+//
+// For a table frame of deal r (round.number) with n cards played (round.plays), the cards that
+// may appear are: the seat's own hand as dealt in deal r, the first n cards played in deal r
+// and, in the frame that carries the "deal" event, the cards of deal r-1 (its last trick's
+// events travel with the next deal). Every two-character card token in quotes ("QS") in the
+// frame's text is checked; other frames (welcome, ok, error, tables) may hold no card at all.
+#pragma once
+
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tarneeb::server::testing {
+
+inline std::set<std::string> split_cards(const std::string& text) {
+    std::set<std::string> out;
+    std::istringstream in(text);
+    std::string w;
+    while (in >> w) out.insert(w);
+    return out;
+}
+
+/// Returns a description of each leak (empty when none). `match` is the table's match number;
+/// `seat` -1 checks a spectator (no hand may appear at all).
+inline std::vector<std::string> hidden_leaks(const std::vector<std::string>& frames, int seat, int match,
+                                             const nlohmann::json& record) {
+    std::vector<std::string> leaks;
+    static const std::regex kCard("\"([2-9TJQKA][SHDC])\"");
+    const auto& deals = record.at("deals");
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+        const auto j = nlohmann::json::parse(frames[f], nullptr, false);
+        std::set<std::string> allowed;
+        if (j.is_object() && j.value("type", "") == "table" && j.value("match", 0) == match && j["round"].is_object()) {
+            const int r = j["round"]["number"].get<int>();
+            const std::size_t n = j["round"]["plays"].size();
+            if (r < 1 || r > static_cast<int>(deals.size())) {
+                leaks.push_back("frame " + std::to_string(f) + ": deal " + std::to_string(r) + " not in the record");
+                continue;
+            }
+            const auto& deal = deals[static_cast<std::size_t>(r - 1)];
+            if (seat >= 0) allowed = split_cards(deal["hands"][static_cast<std::size_t>(seat)].get<std::string>());
+            if (deal.contains("play"))
+                for (std::size_t i = 0; i < n && i < deal["play"].size(); ++i) allowed.insert(deal["play"][i].get<std::string>());
+            bool has_deal_event = false;
+            for (const auto& e : j["events"]) has_deal_event |= e.value("event", "") == "deal";
+            if (has_deal_event && r >= 2 && deals[static_cast<std::size_t>(r - 2)].contains("play"))
+                for (const auto& c : deals[static_cast<std::size_t>(r - 2)]["play"]) allowed.insert(c.get<std::string>());
+        } else if (j.is_object() && j.value("type", "") == "table" && j.value("match", 0) != match) {
+            continue;  // another match at the table
+        }
+        const std::string& text = frames[f];
+        for (std::sregex_iterator it(text.begin(), text.end(), kCard), end; it != end; ++it) {
+            const std::string card = (*it)[1];
+            if (!allowed.count(card)) leaks.push_back("frame " + std::to_string(f) + " shows " + card);
+        }
+    }
+    return leaks;
+}
+
+}  // namespace tarneeb::server::testing

@@ -1,0 +1,471 @@
+// `tarneeb serve` over real WebSockets on 127.0.0.1: the real executable is started (and killed
+// with SIGKILL for the crash test), and a small Beast client plays through docs/protocol.md.
+// This is the only test file that includes Boost (it is slow to compile).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "hidden_check.hpp"
+#include "tarneeb/records/record.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+/// The real `tarneeb serve` in a child process, on a free port of 127.0.0.1.
+class ServerProcess {
+public:
+    ServerProcess(std::string db, std::vector<std::string> extra = {}) : db_(std::move(db)), extra_(std::move(extra)) { start(); }
+    ~ServerProcess() { stop(SIGTERM); }
+    ServerProcess(const ServerProcess&) = delete;
+    ServerProcess& operator=(const ServerProcess&) = delete;
+
+    unsigned short port() const { return port_; }
+
+    void start() {
+        int fds[2];
+        ASSERT_EQ(::pipe(fds), 0);
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            ::dup2(fds[1], 1);
+            const int log = ::open((db_ + ".log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+            ::dup2(log, 2);
+            ::close(fds[0]);
+            std::vector<std::string> args{"tarneeb", "serve", "--address", "127.0.0.1", "--port", "0", "--db", db_,
+                                          "--bot-delay-ms", "0", "--no-static", "--log-level", "warn", "--rate", "1000"};
+            args.insert(args.end(), extra_.begin(), extra_.end());
+            std::vector<char*> argv;
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            ::execv(TARNEEB_BINARY, argv.data());
+            ::_exit(127);
+        }
+        ::close(fds[1]);
+        std::string out;
+        char ch;
+        while (::read(fds[0], &ch, 1) == 1) {
+            if (ch != '\n') {
+                out.push_back(ch);
+                continue;
+            }
+            if (out.rfind("listening on ", 0) == 0) break;
+            out.clear();
+        }
+        ::close(fds[0]);
+        const auto colon = out.rfind(':');
+        ASSERT_NE(colon, std::string::npos) << "server did not start: " << out;
+        port_ = static_cast<unsigned short>(std::stoi(out.substr(colon + 1)));
+    }
+
+    /// Stops the process with `sig` (SIGKILL: a crash) and waits for it.
+    void stop(int sig) {
+        if (pid_ <= 0) return;
+        ::kill(pid_, sig);
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        pid_ = -1;
+        if (sig != SIGKILL) {
+            EXPECT_FALSE(WIFSIGNALED(status) && WTERMSIG(status) != sig) << "server died of signal " << WTERMSIG(status);
+            EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) != 0) << "server exited with " << WEXITSTATUS(status);
+        }
+    }
+
+private:
+    std::string db_;
+    std::vector<std::string> extra_;
+    pid_t pid_ = -1;
+    unsigned short port_ = 0;
+};
+
+/// One WebSocket client. All clients of a test share one io_context; `pump` runs it.
+class Client {
+public:
+    Client(net::io_context& ioc, unsigned short port, std::string origin = {}) : ws_(ioc) {
+        ::signal(SIGPIPE, SIG_IGN);  // a write to a socket the server closed must not kill the test
+        ws_.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+        ws_.next_layer().socket().set_option(tcp::no_delay(true));
+        if (!origin.empty())
+            ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& req) { req.set(http::field::origin, origin); }));
+        ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+        read();
+    }
+    void send(const json& msg) { send_text(msg.dump()); }
+    void send_text(const std::string& text) {
+        beast::error_code ec;
+        ws_.text(true);
+        ws_.write(net::buffer(text), ec);
+    }
+    void close() {
+        beast::error_code ec;
+        ws_.next_layer().socket().shutdown(tcp::socket::shutdown_both, ec);
+        ws_.next_layer().socket().close(ec);
+    }
+
+    std::vector<std::string> frames;   ///< every text frame received, in order
+    bool ended = false;                ///< the read loop ended
+    int close_code = 0;                ///< the server's close code, if it closed
+
+    /// The last frame of a type, or null.
+    json last(const std::string& type) const {
+        for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+            auto j = json::parse(*it);
+            if (j["type"] == type) return j;
+        }
+        return nullptr;
+    }
+    bool has_event(const std::string& name) const {
+        for (const auto& f : frames) {
+            auto j = json::parse(f);
+            if (j["type"] == "table")
+                for (auto& e : j["events"])
+                    if (e["event"] == name) return true;
+        }
+        return false;
+    }
+
+private:
+    void read() {
+        ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) {
+            if (ec) {
+                ended = true;
+                if (ec == websocket::error::closed) close_code = ws_.reason().code;
+                return;
+            }
+            frames.push_back(beast::buffers_to_string(buffer_.data()));
+            buffer_.consume(buffer_.size());
+            read();
+        });
+    }
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buffer_;
+};
+
+/// Runs the io_context until `done()` or the timeout; returns done().
+bool pump(net::io_context& ioc, const std::function<bool()>& done, std::chrono::milliseconds timeout = 20s) {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (!done() && std::chrono::steady_clock::now() < end) {
+        ioc.restart();
+        ioc.run_for(2ms);
+    }
+    return done();
+}
+
+/// GET over plain HTTP: status and body.
+std::pair<int, std::string> http_get(unsigned short port, const std::string& target) {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    http::request<http::string_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, "127.0.0.1");
+    http::write(stream, req);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(stream, buf, res);
+    return {static_cast<int>(res.result_int()), res.body()};
+}
+
+std::string temp_db(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-ws-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto p = dir / (name + ".db");
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(p.string() + suffix);
+    return p.string();
+}
+
+std::string sign_in(net::io_context& ioc, Client& c, const std::string& name) {
+    c.send({{"type", "hello"}, {"name", name}});
+    pump(ioc, [&] { return !c.last("welcome").is_null() || !c.last("error").is_null(); });
+    const auto w = c.last("welcome");
+    return w.is_null() ? "" : w["token"].get<std::string>();
+}
+
+/// Every client whose latest table offers actions plays (the lowest bid to open the
+/// auction, else the timeout action) until `done()`.
+bool play(net::io_context& ioc, std::vector<Client*> players, const std::function<bool()>& done,
+          std::chrono::milliseconds timeout = 60s) {
+    std::vector<std::uint64_t> acted(players.size(), ~std::uint64_t{0});
+    return pump(ioc, [&] {
+        if (done()) return true;
+        for (std::size_t i = 0; i < players.size(); ++i) {
+            const auto t = players[i]->last("table");
+            if (t.is_null() || t["legal"].empty() || acted[i] == t["version"].get<std::uint64_t>()) continue;
+            json action = t["timeout_action"].is_null() ? t["legal"][0] : t["timeout_action"];
+            if (t["round"]["phase"] == "auction" && t["legal"].size() > 1) {
+                bool bid_made = false;
+                for (const auto& call : t["round"]["calls"]) bid_made |= call["call"] != "pass";
+                if (!bid_made) action = t["legal"][1];
+            }
+            acted[i] = t["version"];
+            players[i]->send({{"type", "act"}, {"version", t["version"]}, {"action", action}});
+        }
+        return done();
+    }, timeout);
+}
+
+TEST(Serve, HealthMetricsAndNotFound) {
+    ServerProcess server(temp_db("health"));
+    EXPECT_EQ(http_get(server.port(), "/healthz"), (std::pair<int, std::string>{200, R"({"status":"ok"})"}));
+    const auto [status, body] = http_get(server.port(), "/metrics");
+    EXPECT_EQ(status, 200);
+    EXPECT_TRUE(json::parse(body).contains("latency_ms"));
+    EXPECT_EQ(http_get(server.port(), "/api/matches/none").first, 404);
+    EXPECT_EQ(http_get(server.port(), "/index.html").first, 404);
+}
+
+TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
+    ServerProcess server(temp_db("four"));
+    net::io_context ioc;
+    std::vector<std::unique_ptr<Client>> cs;
+    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    for (int i = 0; i < 4; ++i) {
+        cs.push_back(std::make_unique<Client>(ioc, server.port()));
+        ASSERT_FALSE(sign_in(ioc, *cs.back(), names[i]).empty());
+    }
+    cs[0]->send({{"type", "create"}, {"target", 15}, {"turn_seconds", 0}});
+    ASSERT_TRUE(pump(ioc, [&] { return !cs[0]->last("created").is_null(); }));
+    const std::string tid = cs[0]->last("created")["table"];
+    for (int i = 0; i < 4; ++i) cs[static_cast<std::size_t>(i)]->send({{"type", "join"}, {"table", tid}, {"seat", i}});
+    Client watcher(ioc, server.port());
+    sign_in(ioc, watcher, "Watcher");
+    watcher.send({{"type", "join"}, {"table", tid}});
+    ASSERT_TRUE(pump(ioc, [&] {
+        const auto t = cs[0]->last("table");
+        return !t.is_null() && std::all_of(t["seats"].begin(), t["seats"].end(), [](const json& s) { return !s.is_null(); });
+    }));
+    cs[0]->send({{"type", "start"}});
+    std::vector<Client*> players{cs[0].get(), cs[1].get(), cs[2].get(), cs[3].get()};
+    ASSERT_TRUE(play(ioc, players, [&] { return watcher.has_event("match_over") && cs[3]->has_event("match_over"); }));
+    pump(ioc, [&] { return false; }, 100ms);
+
+    const auto [status, body] = http_get(server.port(), "/api/matches/" + tid + "-1");
+    ASSERT_EQ(status, 200);
+    EXPECT_FALSE(records::replay(body).error.has_value());
+    const json record = json::parse(body);
+    std::size_t bytes = 0;
+    for (int s = 0; s < 4; ++s) {
+        const auto& frames = cs[static_cast<std::size_t>(s)]->frames;
+        for (const auto& f : frames) bytes += f.size();
+        const auto leaks = testing::hidden_leaks(frames, s, 1, record);
+        EXPECT_TRUE(leaks.empty()) << "seat " << s << ": " << leaks.front();
+    }
+    const auto leaks = testing::hidden_leaks(watcher.frames, -1, 1, record);
+    EXPECT_TRUE(leaks.empty()) << "spectator: " << leaks.front();
+    EXPECT_GT(bytes, 10000u);
+    const auto list = json::parse(http_get(server.port(), "/api/players/Omar/matches").second);
+    EXPECT_EQ(list["matches"].size(), 1u);
+    EXPECT_EQ(json::parse(http_get(server.port(), "/api/leaderboard").second)["players"].size(), 4u);
+}
+
+TEST(Serve, OneClientAgainstThreeBots) {
+    ServerProcess server(temp_db("bots"));
+    net::io_context ioc;
+    Client c(ioc, server.port());
+    sign_in(ioc, c, "Layla");
+    c.send({{"type", "create"}, {"turn_seconds", 0}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
+    c.send({{"type", "join"}, {"table", c.last("created")["table"]}, {"seat", 2}});
+    for (int s : {0, 1, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
+    c.send({{"type", "start"}});
+    ASSERT_TRUE(play(ioc, {&c}, [&] { return c.has_event("match_over"); }, 20s)) << c.last("table").dump();
+    EXPECT_EQ(c.last("table")["state"], "finished");
+}
+
+TEST(Serve, RejectedActionsOverTheWire) {
+    ServerProcess server(temp_db("reject"));
+    net::io_context ioc;
+    Client c(ioc, server.port());
+    sign_in(ioc, c, "Layla");
+    c.send({{"type", "create"}, {"turn_seconds", 0}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
+    c.send({{"type", "join"}, {"table", c.last("created")["table"]}, {"seat", 0}});
+    for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
+    c.send({{"type", "start"}});
+    ASSERT_TRUE(pump(ioc, [&] { auto t = c.last("table"); return !t.is_null() && !t["legal"].empty(); }));
+    const auto t = c.last("table");
+    const std::uint64_t v = t["version"];
+    int id = 100;
+    auto ask = [&](json action, std::uint64_t version) {
+        c.send({{"type", "act"}, {"id", ++id}, {"version", version}, {"action", action}});
+        pump(ioc, [&] {
+            for (const auto& f : c.frames) { auto j = json::parse(f); if (j.value("id", 0) == id) return true; }
+            return false;
+        });
+        for (const auto& f : c.frames) {
+            auto j = json::parse(f);
+            if (j.value("id", 0) == id) return j;
+        }
+        return json();
+    };
+    EXPECT_EQ(ask({{"call", "pass"}}, v + 5)["code"], "stale");
+    EXPECT_EQ(ask({{"call", 99}}, v)["code"], "bad_bid");
+    EXPECT_EQ(ask({{"card", "ZZ"}}, v)["code"], "bad_action");
+    EXPECT_EQ(c.last("table")["version"], v);
+    EXPECT_EQ(ask(t["legal"][0], v)["type"], "ok");
+    EXPECT_EQ(ask(t["legal"][0], v)["code"], "stale");  // the duplicate
+}
+
+TEST(Serve, TimerRaceAtTheDeadlineAppliesExactlyOneAction) {
+    ServerProcess server(temp_db("race"));
+    net::io_context ioc;
+    Client c(ioc, server.port());
+    sign_in(ioc, c, "Layla");
+    c.send({{"type", "create"}, {"turn_seconds", 1}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
+    c.send({{"type", "join"}, {"table", c.last("created")["table"]}, {"seat", 0}});
+    for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
+    c.send({{"type", "start"}});
+    for (int turn = 0; turn < 3; ++turn) {
+        ASSERT_TRUE(pump(ioc, [&] { auto t = c.last("table"); return !t.is_null() && (!t["legal"].empty() || t["state"] != "playing"); }));
+        const auto t = c.last("table");
+        if (t["state"] != "playing") break;
+        const std::uint64_t v = t["version"];
+        const auto deadline = std::chrono::system_clock::time_point(std::chrono::milliseconds(t["deadline_ms"].get<std::int64_t>()));
+        std::this_thread::sleep_until(deadline);
+        c.send({{"type", "act"}, {"id", turn}, {"version", v}, {"action", t["legal"].back()}});
+        // Wait for the answer and for the table to move past version v.
+        ASSERT_TRUE(pump(ioc, [&] {
+            auto last = c.last("table");
+            return last["version"].get<std::uint64_t>() > v && (!c.last("ok").is_null() || !c.last("error").is_null());
+        }));
+        pump(ioc, [] { return false; }, 50ms);
+        // Exactly one action of seat 0 at version v: count seat 0's events after it.
+        int mine = 0;
+        for (const auto& f : c.frames) {
+            auto j = json::parse(f);
+            if (j["type"] != "table" || j["version"].get<std::uint64_t>() <= v) continue;
+            for (auto& e : j["events"])
+                if ((e["event"] == "call" || e["event"] == "trump" || e["event"] == "card") && e["seat"] == 0) ++mine;
+        }
+        EXPECT_EQ(mine, 1) << "turn " << turn;
+        c.frames.clear();
+        c.send({{"type", "ping"}});
+        pump(ioc, [&] { return !c.last("pong").is_null(); });
+        // The next decision for seat 0 comes from a fresh table message.
+        c.send({{"type", "list"}});
+    }
+}
+
+TEST(Serve, DisconnectBotTakesOverAndReconnectReclaims) {
+    ServerProcess server(temp_db("reclaim"), {"--grace", "0.3"});
+    net::io_context ioc;
+    auto a = std::make_unique<Client>(ioc, server.port());
+    const std::string token = sign_in(ioc, *a, "Layla");
+    Client b(ioc, server.port());
+    sign_in(ioc, b, "Omar");
+    a->send({{"type", "create"}, {"turn_seconds", 0}});
+    ASSERT_TRUE(pump(ioc, [&] { return !a->last("created").is_null(); }));
+    const std::string tid = a->last("created")["table"];
+    a->send({{"type", "join"}, {"table", tid}, {"seat", 0}});
+    b.send({{"type", "join"}, {"table", tid}, {"seat", 1}});
+    ASSERT_TRUE(pump(ioc, [&] { auto t = b.last("table"); return !t.is_null() && !t["seats"][1].is_null(); }));
+    for (int s : {2, 3}) b.send({{"type", "add_bot"}, {"seat", s}});
+    b.send({{"type", "start"}});
+    ASSERT_TRUE(pump(ioc, [&] { return b.has_event("match_started"); }));
+    a->close();
+    ASSERT_TRUE(pump(ioc, [&] { return b.has_event("disconnected") && b.has_event("bot_took_over"); }, 5s));
+    // b plays on; the stand-in plays seat 0.
+    play(ioc, {&b}, [&] {
+        for (const auto& f : b.frames) {
+            auto j = json::parse(f);
+            if (j["type"] == "table")
+                for (auto& e : j["events"])
+                    if ((e["event"] == "call" || e["event"] == "card") && e["seat"] == 0) return true;
+        }
+        return false;
+    }, 10s);
+    Client back(ioc, server.port());
+    back.send({{"type", "hello"}, {"token", token}});
+    ASSERT_TRUE(pump(ioc, [&] { return !back.last("table").is_null(); }));
+    EXPECT_EQ(back.last("welcome")["seat"], 0);
+    EXPECT_EQ(back.last("welcome")["name"], "Layla");
+    const auto t = back.last("table");
+    EXPECT_EQ(t["you"], 0);
+    EXPECT_FALSE(t["seats"][0].contains("standin"));
+    ASSERT_TRUE(pump(ioc, [&] { return b.has_event("reclaimed"); }, 5s));
+}
+
+TEST(Serve, KillNineAndRestartResumesTheTableMidTrick) {
+    const std::string db = temp_db("crash");
+    auto server = std::make_unique<ServerProcess>(db);
+    std::string token;
+    json before;
+    {
+        net::io_context ioc;
+        Client c(ioc, server->port());
+        token = sign_in(ioc, c, "Layla");
+        c.send({{"type", "create"}, {"turn_seconds", 0}});
+        ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
+        c.send({{"type", "join"}, {"table", c.last("created")["table"]}, {"seat", 0}});
+        for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
+        c.send({{"type", "start"}});
+        // Play until it is our turn in the middle of a trick, after a few tricks.
+        ASSERT_TRUE(play(ioc, {&c}, [&] {
+            const auto t = c.last("table");
+            return !t.is_null() && t["state"] == "playing" && !t["legal"].empty() && t["round"]["phase"] == "play" &&
+                   t["round"]["plays"].size() > 8 && !t["round"]["trick"].empty();
+        }));
+        before = c.last("table");
+        server->stop(SIGKILL);
+    }
+    server = std::make_unique<ServerProcess>(db);
+    net::io_context ioc;
+    Client c(ioc, server->port());
+    c.send({{"type", "hello"}, {"token", token}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c.last("table").is_null(); }));
+    const auto after = c.last("table");
+    EXPECT_EQ(after["version"], before["version"]);
+    EXPECT_EQ(after["round"], before["round"]);
+    EXPECT_EQ(after["legal"], before["legal"]);
+    EXPECT_EQ(after["scores"], before["scores"]);
+    // And the game goes on from there.
+    c.send({{"type", "act"}, {"version", after["version"]}, {"action", after["legal"][0]}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c.last("ok").is_null(); }));
+}
+
+TEST(Serve, MalformedJsonOversizedFramesAndForeignOriginsAreRefused) {
+    ServerProcess server(temp_db("limits"));
+    net::io_context ioc;
+    Client bad(ioc, server.port());
+    for (int i = 0; i < 3; ++i) bad.send_text("{this is not json");
+    ASSERT_TRUE(pump(ioc, [&] { return bad.ended; }, 5s));
+    EXPECT_EQ(bad.close_code, 1008);
+    EXPECT_EQ(json::parse(bad.frames.at(0))["code"], "bad_message");
+
+    Client big(ioc, server.port());
+    big.send_text(std::string(20 * 1024, 'x'));
+    ASSERT_TRUE(pump(ioc, [&] { return big.ended; }, 5s));
+    EXPECT_EQ(big.close_code, 1009);
+
+    EXPECT_THROW(Client(ioc, server.port(), "http://evil.example"), boost::system::system_error);
+    Client same_origin(ioc, server.port(), "http://127.0.0.1:" + std::to_string(server.port()));
+    same_origin.send({{"type", "ping"}});
+    EXPECT_TRUE(pump(ioc, [&] { return !same_origin.last("pong").is_null(); }, 5s));
+    // The server is still fine.
+    EXPECT_EQ(http_get(server.port(), "/healthz").first, 200);
+}
+
+}  // namespace
+}  // namespace tarneeb::server

@@ -1,0 +1,213 @@
+// Two players and a spectator at one table: they see each other's plays, never each other's
+// hands; a player reloads in the middle of the match and carries on in the same seat.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, signIn, createTable, step, screenshots, resultsDir, PHONE, DESKTOP } from './harness.mjs';
+import { mkdirSync } from 'node:fs';
+
+let srv;
+let br;
+before(async () => {
+  mkdirSync(resultsDir, { recursive: true });
+  srv = await startServer({ botDelayMs: 0, grace: 30 });
+  br = await launchBrowser();
+});
+after(async () => {
+  await br?.close();
+  await srv?.stop();
+});
+
+const CARD = /"([2-9TJQKA][SHDC])"/g;
+
+/** Records the table messages a page receives over its WebSocket. */
+function recordFrames(page) {
+  const frames = [];
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => {
+      try {
+        const m = JSON.parse(String(f.payload));
+        if (m.type === 'table') frames.push({ raw: String(f.payload), m });
+      } catch {
+        /* not JSON */
+      }
+    }),
+  );
+  return frames;
+}
+
+/** Cards in a table message that the connection may see: its own hand, and cards played. */
+function leaks(frame) {
+  const { m, raw } = frame;
+  const ok = new Set([...(m.round?.hand ?? []), ...(m.round?.plays ?? []).map((p) => p.card)]);
+  for (const e of m.events ?? []) if (e.card) ok.add(e.card);
+  return [...raw.matchAll(CARD)].map((x) => x[1]).filter((c) => !ok.has(c));
+}
+
+test('two pages at one table and a spectator: plays seen, hands hidden; reload mid-match', async () => {
+  const ctxA = await br.browser.newContext(DESKTOP);
+  const ctxB = await br.browser.newContext(PHONE);
+  const ctxC = await br.browser.newContext(DESKTOP);
+  const [a, b, c] = await Promise.all([ctxA.newPage(), ctxB.newPage(), ctxC.newPage()]);
+  const errors = [];
+  for (const p of [a, b, c]) p.on('pageerror', (e) => errors.push(e.message));
+  const framesA = recordFrames(a);
+  const framesB = recordFrames(b);
+  const framesC = recordFrames(c);
+  try {
+    const tag = Date.now() % 100000;
+    await signIn(a, srv.url, `Amal${tag}`);
+    await signIn(b, srv.url, `Basil${tag}`);
+    await signIn(c, srv.url, `Carla${tag}`);
+    const id = await createTable(a, { target: 7, timer: 0, bots: false });
+    // B finds the table in the lobby and sits opposite A's right: seat 1
+    await b.click('[data-act=refresh]');
+    await b.click(`[data-act=join][data-table="${id}"][data-seat="1"]`);
+    await b.waitForSelector('.waiting [data-seat-box]');
+    await a.click('[data-act=addbot][data-seat="2"]');
+    await a.waitForSelector('[data-act=addbot][data-seat="3"]');
+    await a.click('[data-act=addbot][data-seat="3"]');
+    await a.waitForSelector('[data-act=start]:not([disabled])');
+    await a.click('[data-act=start]');
+    await a.waitForSelector('.hand .card');
+    await b.waitForSelector('.hand .card');
+    // B sees A on its left (A plays just before B), the bots right and top
+    assert.equal(await b.getAttribute('.seat[data-seat="0"]', 'data-pos'), 'left');
+    assert.equal(await a.getAttribute('.seat[data-seat="1"]', 'data-pos'), 'right');
+    // C watches through the private-join form
+    await c.fill('form[data-form=private] input[name=table]', id);
+    await c.click('form[data-form=private] button[data-mode=watch]');
+    await c.waitForSelector('.game .felt');
+    assert.equal(await c.locator('.hand .card').count(), 0, 'a spectator sees no hand');
+    assert.equal(await c.locator('.tag.watching').count(), 1);
+    await c.waitForTimeout(200);
+    await c.screenshot({ path: `${resultsDir}/spectator.png` });
+
+    const playedA = [];
+    let reloaded = false;
+    const loop = async (page, who) => {
+      for (let i = 0; i < 3000; i++) {
+        const r = await step(page, 30000);
+        if (r.kind === 'over') return;
+        if (r.kind === 'card' && who === 'A') {
+          playedA.push(r.what);
+          // B and the spectator see A's card
+          await b.waitForFunction((card) => window.tarneeb.state.table.round?.plays.some((p) => p.card === card) ||
+            window.tarneeb.state.table.state !== 'playing', r.what);
+          await c.waitForFunction((card) => window.tarneeb.state.table.round?.plays.some((p) => p.card === card) ||
+            window.tarneeb.state.table.state !== 'playing', r.what);
+          if (playedA.length === 3 && !reloaded) {
+            reloaded = true;
+            const before = await a.evaluate(() => window.tarneeb.state.table.round.hand.slice().sort());
+            await a.reload();
+            await a.waitForSelector('.game .hand .card');
+            const after = await a.evaluate(() => ({
+              you: window.tarneeb.state.table.you,
+              bot: window.tarneeb.state.table.seats[0].bot,
+              hand: window.tarneeb.state.table.round.hand.slice().sort(),
+            }));
+            assert.equal(after.you, 0, 'same seat after the reload');
+            assert.equal(after.bot, false, 'no bot took the seat');
+            // the hand is the same, less any card the table played meanwhile (none: no timer)
+            assert.deepEqual(after.hand, before);
+          }
+        }
+      }
+      throw new Error(`${who}: match did not end`);
+    };
+    await Promise.all([loop(a, 'A'), loop(b, 'B')]);
+    assert.ok(reloaded, 'A reloaded in the middle of the match');
+    assert.ok(playedA.length >= 3);
+    await c.waitForSelector('[data-testid=match-over]');
+    assert.equal(await c.locator('[data-testid=match-over] [data-act=start]').count(), 0, 'a spectator cannot restart');
+
+    // never each other's hands: every card a page received is its own or was played
+    for (const [name, frames] of [['A', framesA], ['B', framesB], ['C', framesC]]) {
+      assert.ok(frames.length > 5, `${name} got table messages`);
+      for (const f of frames) assert.deepEqual(leaks(f), [], `${name} saw a hidden card in version ${f.m.version}`);
+    }
+    assert.ok(framesC.every((f) => f.m.round?.hand === undefined), 'the spectator never gets a hand');
+    // A's and B's hands of the same deal never meet
+    const handsOf = (frames) => {
+      const h = new Map();
+      for (const f of frames) if (f.m.round?.hand?.length === 13) h.set(`${f.m.match}.${f.m.round.number}`, f.m.round.hand);
+      return h;
+    };
+    const ha = handsOf(framesA);
+    const hb = handsOf(framesB);
+    let compared = 0;
+    for (const [k, hand] of ha) {
+      if (!hb.has(k)) continue;
+      compared++;
+      assert.deepEqual(hand.filter((x) => hb.get(k).includes(x)), []);
+    }
+    assert.ok(compared >= 1);
+    assert.deepEqual(errors, []);
+  } catch (e) {
+    await screenshots('multi', [a, b, c]);
+    throw e;
+  } finally {
+    await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
+  }
+});
+
+test('a private table: not listed, its code shown to the creator, joined with the code', async () => {
+  const ctxA = await br.browser.newContext(PHONE);
+  const ctxB = await br.browser.newContext(PHONE);
+  const [a, b] = await Promise.all([ctxA.newPage(), ctxB.newPage()]);
+  try {
+    const tag = Date.now() % 100000;
+    await signIn(a, srv.url, `Dina${tag}`);
+    await signIn(b, srv.url, `Eli${tag}`);
+    const id = await createTable(a, { target: 7, timer: 0, bots: false, priv: true });
+    const code = (await a.textContent('.code b')).trim();
+    assert.match(code, /^\S{4,}$/);
+    await b.click('[data-act=refresh]');
+    await b.waitForTimeout(300);
+    assert.equal(await b.locator(`[data-table="${id}"]`).count(), 0, 'a private table is not listed');
+    // a wrong code is refused, the right one seats B
+    await b.fill('form[data-form=private] input[name=table]', id);
+    await b.fill('form[data-form=private] input[name=code]', 'WRONG1');
+    await b.click('form[data-form=private] button[data-mode=join]');
+    await b.waitForSelector('.toast');
+    await b.fill('form[data-form=private] input[name=code]', code);
+    await b.click('form[data-form=private] button[data-mode=join]');
+    await b.waitForFunction(() => window.tarneeb.state.table?.you === 1);
+    await a.waitForFunction((n) => window.tarneeb.state.table.seats[1]?.name === n, `Eli${tag}`);
+  } catch (e) {
+    await screenshots('private', [a, b]);
+    throw e;
+  } finally {
+    await Promise.all([ctxA.close(), ctxB.close()]);
+  }
+});
+
+test('the server restarts in the middle of a match: the page reconnects by itself and carries on', async () => {
+  const first = await startServer({ botDelayMs: 0 });
+  let second = null;
+  const ctx = await br.browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  try {
+    await signIn(page, first.url, `Farah${Date.now() % 100000}`);
+    await createTable(page, { target: 7, timer: 0, bots: true });
+    await page.click('[data-act=start]');
+    let cards = 0;
+    while (cards < 3) if ((await step(page)).kind === 'card') cards++;
+    const before = await page.evaluate(() => window.tarneeb.state.table.round.hand.slice().sort());
+    await first.stop(true);
+    await page.waitForSelector('.conn-bar');
+    second = await startServer({ botDelayMs: 0, port: first.port, dir: first.dir });
+    await page.waitForSelector('.conn-bar', { state: 'detached', timeout: 20000 });
+    await page.waitForFunction(() => window.tarneeb.state.table?.round?.hand, null, { timeout: 20000 });
+    const after = await page.evaluate(() => ({ you: window.tarneeb.state.table.you, hand: window.tarneeb.state.table.round.hand.slice().sort() }));
+    assert.equal(after.you, 0);
+    assert.deepEqual(after.hand, before);
+    for (let i = 0; i < 3000; i++) if ((await step(page)).kind === 'over') break;
+    await page.waitForSelector('[data-testid=match-over]');
+  } catch (e) {
+    await screenshots('restart', [page]);
+    throw e;
+  } finally {
+    await ctx.close();
+    await (second ?? first).stop();
+  }
+});

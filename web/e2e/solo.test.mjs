@@ -1,0 +1,107 @@
+// A player against three bots, a whole match through the page: in English on a desktop
+// screen, in Arabic on a phone screen.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, signIn, createTable, playToEnd, screenshots, PHONE, DESKTOP } from './harness.mjs';
+
+let srv;
+let br;
+before(async () => {
+  srv = await startServer({ botDelayMs: 0 });
+  br = await launchBrowser();
+});
+after(async () => {
+  await br?.close();
+  await srv?.stop();
+});
+
+async function withPage(name, opts, fn) {
+  const ctx = await br.browser.newContext(opts);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await fn(page);
+    assert.deepEqual(errors, [], 'no script errors on the page');
+  } catch (e) {
+    await screenshots(name, [page]);
+    throw e;
+  } finally {
+    await ctx.close();
+  }
+}
+
+test('English: sign in, create a table with three bots, play a match to its end, play again', async () => {
+  await withPage('solo-en', DESKTOP, async (page) => {
+    await signIn(page, srv.url, `Layla${Date.now() % 100000}`, 'en');
+    assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
+    await createTable(page, { target: 7, timer: 30, bots: true });
+    assert.equal(await page.locator('.wseat .tag', { hasText: 'bot' }).count(), 3);
+    await page.click('[data-act=start]');
+    // the table: own hand of 13 at the bottom, three others around
+    await page.waitForSelector('.hand .card');
+    assert.equal(await page.locator('.hand .card').count(), 13);
+    assert.deepEqual(await page.$$eval('.seat', (s) => s.map((e) => e.dataset.pos)), ['bottom', 'right', 'top', 'left']);
+    let sawCountdown = false;
+    const cards = await playToEnd(page, {
+      keyboardCards: 2,
+      onStep: async (r, n) => {
+        if (!sawCountdown) sawCountdown = (await page.locator('.seat-bottom .countdown').count()) > 0;
+        if (n === 3) {
+          // tricks against the contract and the current trick with who led
+          assert.match(await page.textContent('[data-testid=tricks]'), /Tricks: Us \d+\/\d+ · Them \d+\/\d+/);
+        }
+        if (n === 5) {
+          await page.click('[data-act=lasttrick]');
+          await page.waitForSelector('.modal .review-trick .played');
+          assert.equal(await page.locator('.modal .review-trick .played').count(), 4);
+          assert.match(await page.textContent('.modal'), /won by/);
+          await page.click('.modal button[data-act=closemodal]');
+        }
+      },
+    });
+    assert.ok(cards >= 13, `played ${cards} cards`);
+    assert.ok(sawCountdown, 'a countdown was shown for the seat to act');
+    const over = page.locator('[data-testid=match-over]');
+    assert.match(await over.textContent(), /Match over/);
+    assert.match(await over.textContent(), /You (won|lost)/);
+    assert.ok((await page.locator('[data-testid=sheet] tbody tr').count()) >= 1, 'the score sheet has the rounds');
+    // play again: a new match at the same table
+    await page.click('[data-testid=match-over] [data-act=start]');
+    await page.waitForSelector('[data-testid=match-over]', { state: 'detached' });
+    await page.waitForFunction(() => window.tarneeb.state.table.match === 2 && window.tarneeb.state.table.state === 'playing');
+    assert.equal(await page.locator('.hand .card').count() > 0, true);
+  });
+});
+
+test('Arabic on a phone: right to left, the game words, a whole match', async () => {
+  await withPage('solo-ar', PHONE, async (page) => {
+    await signIn(page, srv.url, `Sami${Date.now() % 100000}`, 'ar');
+    assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+    assert.equal(await page.getAttribute('html', 'lang'), 'ar');
+    await createTable(page, { target: 7, timer: 0, bots: true });
+    await page.click('[data-act=start]');
+    await page.waitForSelector('.hand .card');
+    let sawTrump = false;
+    let sawTrick = false;
+    await playToEnd(page, {
+      onStep: async (r, n) => {
+        const bar = await page.textContent('.game-bar');
+        if (/الطرنيب/.test(bar)) sawTrump = true;
+        if (/اللفّات/.test(bar)) sawTrick = true;
+        if (r.kind === 'call' && n === 0 && (await page.locator('[data-testid=auction]').count())) {
+          assert.match(await page.textContent('[data-testid=auction]'), /المزاد/);
+        }
+      },
+    });
+    assert.ok(sawTrump, 'trump shown as الطرنيب');
+    assert.ok(sawTrick, 'tricks shown as اللفّات');
+    const over = await page.textContent('[data-testid=match-over]');
+    assert.match(over, /انتهت المباراة/);
+    assert.match(over, /[٠-٩]/, 'scores in Eastern Arabic digits');
+    // switch to English and back
+    await page.click('[data-testid=match-over] [data-act=lang]');
+    assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
+    assert.match(await page.textContent('[data-testid=match-over]'), /Match over/);
+  });
+});

@@ -1,0 +1,343 @@
+// The application: state, server messages, user actions. Rendering is in view.ts.
+import { Connection, ServerError, wsUrl, type ConnState } from './conn';
+import { initialLang, setLang, errorText, dir, type Lang } from './i18n';
+import type { Action, GameEvent, Seat, ServerMessage, TableSummary, TableView } from './protocol';
+import { applyEvents, emptySheet, type Sheet } from './sheet';
+import { load, save } from './util';
+
+export interface CreateForm {
+  preset: 'levantine' | 'classic';
+  target: number;
+  timer: number;
+  priv: boolean;
+  bots: boolean;
+}
+
+export type Summary =
+  | { kind: 'scored'; event: Extract<GameEvent, { event: 'round_scored' }>; at: number }
+  | { kind: 'passed'; at: number };
+
+export interface State {
+  conn: ConnState;
+  lang: Lang;
+  name: string | null;
+  token: string | null;
+  welcomed: boolean;
+  busy: boolean;
+  tables: TableSummary[];
+  table: TableView | null;
+  codes: Record<string, string>;
+  sheet: Sheet;
+  summary: Summary | null;
+  matchOver: Extract<GameEvent, { event: 'match_over' }> | null;
+  log: GameEvent[];
+  error: string | null;
+  showLastTrick: boolean;
+  showSheet: boolean;
+  actedVersion: number | null;
+  form: CreateForm;
+  nameInput: string;
+  joinId: string;
+  joinCode: string;
+  watching: string | null;
+}
+
+const LS = typeof localStorage !== 'undefined' ? localStorage : undefined;
+const SS = typeof sessionStorage !== 'undefined' ? sessionStorage : undefined;
+
+export class App {
+  state: State;
+  private conn: Connection;
+  private listTimer: ReturnType<typeof setInterval> | null = null;
+  private errorTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private render: (s: State) => void) {
+    const q = new URLSearchParams(location.search);
+    const l = initialLang(LS?.getItem('tarneeb.lang') ?? null, q.get('lang'), navigator.language);
+    setLang(l);
+    this.state = {
+      conn: 'connecting',
+      lang: l,
+      name: load<string | null>(LS, 'tarneeb.name', null),
+      token: load<string | null>(LS, 'tarneeb.token', null),
+      welcomed: false,
+      busy: false,
+      tables: [],
+      table: null,
+      codes: load<Record<string, string>>(LS, 'tarneeb.codes', {}),
+      sheet: load<Sheet>(LS, 'tarneeb.sheet', emptySheet('', 0)),
+      summary: null,
+      matchOver: null,
+      log: [],
+      error: null,
+      showLastTrick: false,
+      showSheet: false,
+      actedVersion: null,
+      form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
+      nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
+      joinId: '',
+      joinCode: '',
+      watching: load<string | null>(SS, 'tarneeb.watching', null),
+    };
+    document.documentElement.lang = l;
+    document.documentElement.dir = dir(l);
+    this.conn = new Connection(
+      wsUrl(location),
+      (m) => this.onMessage(m),
+      (s) => this.onConn(s),
+    );
+  }
+
+  start(): void {
+    this.conn.open();
+    this.update();
+  }
+
+  update(patch: Partial<State> = {}): void {
+    Object.assign(this.state, patch);
+    this.render(this.state);
+  }
+
+  // ---- connection -------------------------------------------------------------------
+
+  private onConn(s: ConnState): void {
+    this.state.conn = s;
+    if (s === 'open') {
+      this.state.welcomed = false;
+      if (this.state.token) this.hello({ token: this.state.token });
+    }
+    this.update();
+  }
+
+  private async hello(who: { token: string } | { name: string }): Promise<void> {
+    this.update({ busy: true });
+    try {
+      const w = await this.conn.request({ type: 'hello', ...who });
+      if (w.type !== 'welcome') return;
+      save(LS, 'tarneeb.token', w.token);
+      save(LS, 'tarneeb.name', w.name);
+      this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null });
+      if (!w.table) {
+        this.state.table = null;
+        if (this.state.watching) {
+          const code = this.state.codes[this.state.watching];
+          this.conn
+            .request({ type: 'join', table: this.state.watching, ...(code ? { code } : {}) })
+            .catch(() => {
+              this.setWatching(null);
+              this.enterLobby();
+            });
+        } else this.enterLobby();
+      }
+    } catch (e) {
+      const code = e instanceof ServerError ? e.code : 'error';
+      if (code === 'unknown_token') {
+        save(LS, 'tarneeb.token', null);
+        this.update({ token: null, busy: false });
+      } else if (code !== 'disconnected') {
+        this.showError(code, (e as Error).message);
+        this.update({ busy: false });
+      }
+    }
+  }
+
+  private onMessage(m: ServerMessage): void {
+    switch (m.type) {
+      case 'table':
+        this.onTable(m);
+        break;
+      case 'tables':
+        this.update({ tables: m.tables });
+        break;
+      default:
+        break;
+    }
+  }
+
+  private tableWaiters: ((t: TableView) => void)[] = [];
+
+  /** Resolves with the next table message (or null after `ms`). */
+  nextTable(ms = 5000): Promise<TableView | null> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(null), ms);
+      this.tableWaiters.push((t) => {
+        clearTimeout(timer);
+        resolve(t);
+      });
+    });
+  }
+
+  private onTable(t: TableView): void {
+    const waiters = this.tableWaiters;
+    this.tableWaiters = [];
+    queueMicrotask(() => waiters.forEach((w) => w(t)));
+    const s = this.state;
+    if (s.table && s.table.table === t.table && t.version < s.table.version) return;
+    const events = t.events ?? [];
+    s.sheet = applyEvents(s.sheet, t.table, t.match, events);
+    save(LS, 'tarneeb.sheet', s.sheet);
+    for (const e of events) {
+      if (e.event === 'round_scored') s.summary = { kind: 'scored', event: e, at: Date.now() };
+      else if (e.event === 'passed_out') s.summary = { kind: 'passed', at: Date.now() };
+      else if (e.event === 'match_over') s.matchOver = e;
+      else if (e.event === 'match_started') {
+        s.matchOver = null;
+        s.summary = null;
+      }
+    }
+    if (t.state === 'playing') s.matchOver = null;
+    if (t.state === 'finished' && !s.matchOver) {
+      // joined or reloaded after the end: the status is not in the table message, read it off the table
+      const closed = t.round?.phase === 'passed_out';
+      if (closed) s.matchOver = { event: 'match_over', status: 'closed', winner: null, scores: t.scores };
+      else s.matchOver = { event: 'match_over', status: 'won', winner: t.scores[0] > t.scores[1] ? 0 : t.scores[1] > t.scores[0] ? 1 : null, scores: t.scores };
+    }
+    s.log = [...s.log, ...events.filter((e) => e.event !== 'deal')].slice(-6);
+    s.table = t;
+    if (t.you === null) this.setWatching(t.table);
+    else this.setWatching(null);
+    this.stopListing();
+    this.update({ actedVersion: null });
+  }
+
+  private setWatching(id: string | null): void {
+    this.state.watching = id;
+    save(SS, 'tarneeb.watching', id);
+  }
+
+  // ---- user actions -----------------------------------------------------------------
+
+  showError(code: string, message?: string): void {
+    this.state.error = errorText(code, message);
+    if (this.errorTimer) clearTimeout(this.errorTimer);
+    this.errorTimer = setTimeout(() => this.update({ error: null }), 4000);
+    this.update();
+  }
+
+  private async req(msg: Record<string, unknown>): Promise<ServerMessage | null> {
+    try {
+      return await this.conn.request(msg);
+    } catch (e) {
+      const code = e instanceof ServerError ? e.code : 'error';
+      // a stale action changes nothing (the next table message follows); a lost connection has its own bar
+      if (code !== 'stale' && code !== 'disconnected') this.showError(code, (e as Error).message);
+      return null;
+    }
+  }
+
+  setLanguage(l: Lang): void {
+    setLang(l);
+    LS?.setItem('tarneeb.lang', l);
+    document.documentElement.lang = l;
+    document.documentElement.dir = dir(l);
+    this.update({ lang: l });
+  }
+
+  signIn(name: string): void {
+    const n = name.trim();
+    if (!n) return;
+    this.hello({ name: n });
+  }
+
+  signOut(): void {
+    if (this.state.table) this.req({ type: 'leave' });
+    save(LS, 'tarneeb.token', null);
+    this.stopListing();
+    this.setWatching(null);
+    this.update({ token: null, name: null, welcomed: false, table: null });
+    this.conn.close();
+    setTimeout(() => this.conn.open(), 50);
+  }
+
+  enterLobby(): void {
+    this.update({ table: null, matchOver: null, summary: null, showSheet: false, showLastTrick: false });
+    this.refreshTables();
+    this.stopListing();
+    this.listTimer = setInterval(() => this.refreshTables(), 5000);
+  }
+
+  private stopListing(): void {
+    if (this.listTimer) clearInterval(this.listTimer);
+    this.listTimer = null;
+  }
+
+  refreshTables(): void {
+    if (this.state.welcomed) this.conn.send({ type: 'list' });
+  }
+
+  saveForm(): void {
+    save(LS, 'tarneeb.form', this.state.form);
+  }
+
+  async createTable(): Promise<void> {
+    const f = this.state.form;
+    this.saveForm();
+    const c = await this.req({
+      type: 'create',
+      preset: f.preset,
+      target: f.target,
+      turn_seconds: f.timer,
+      private: f.priv,
+    });
+    if (!c || c.type !== 'created') return;
+    if (c.code) {
+      this.state.codes = { ...this.state.codes, [c.table]: c.code };
+      save(LS, 'tarneeb.codes', this.state.codes);
+    }
+    const ok = await this.req({ type: 'join', table: c.table, seat: 0, ...(c.code ? { code: c.code } : {}) });
+    if (!ok) return;
+    if (f.bots) for (const seat of [1, 2, 3]) await this.req({ type: 'add_bot', seat });
+  }
+
+  /** Joins a table whose seats are not known yet (a private one): watch, then sit in the first free seat. */
+  async joinFirstFree(table: string, code?: string): Promise<void> {
+    const next = this.nextTable();
+    if (!(await this.join(table, null, code))) return;
+    const tv = await next;
+    if (!tv || tv.table !== table) return;
+    const free = tv.seats.findIndex((x) => !x);
+    if (free >= 0) await this.join(table, free, code);
+  }
+
+  async join(table: string, seat: number | null, code?: string): Promise<boolean> {
+    if (code) {
+      this.state.codes = { ...this.state.codes, [table]: code };
+      save(LS, 'tarneeb.codes', this.state.codes);
+    }
+    const c = code ?? this.state.codes[table];
+    return (await this.req({ type: 'join', table, ...(seat === null ? {} : { seat }), ...(c ? { code: c } : {}) })) !== null;
+  }
+
+  addBot(seat: number): void {
+    this.req({ type: 'add_bot', seat });
+  }
+  removeBot(seat: number): void {
+    this.req({ type: 'remove_bot', seat });
+  }
+  startMatch(): void {
+    this.update({ matchOver: null, summary: null, showSheet: false });
+    this.req({ type: 'start' });
+  }
+
+  async leave(): Promise<void> {
+    this.setWatching(null);
+    await this.req({ type: 'leave' });
+    this.enterLobby();
+  }
+
+  act(action: Action): void {
+    const t = this.state.table;
+    if (!t || this.state.actedVersion === t.version) return;
+    this.state.actedVersion = t.version;
+    this.req({ type: 'act', version: t.version, action }).then((r) => {
+      if (!r && this.state.table?.version === t.version) this.update({ actedVersion: null });
+    });
+    this.update();
+  }
+
+  dismissSummary(): void {
+    this.update({ summary: null });
+  }
+}
+
+export type { Seat };

@@ -1,0 +1,280 @@
+// English and Arabic. Arabic is right-to-left and uses the game's own words:
+// طرنيب / حكم (tarneeb, hokm) for trump, لفة (laffa) for a trick, and the Eastern Arabic digits.
+import type { Suit } from './protocol';
+
+export type Lang = 'en' | 'ar';
+
+const en = {
+  title: 'Tarneeb',
+  signInTitle: 'Play Tarneeb',
+  yourName: 'Your name',
+  signIn: 'Sign in',
+  connecting: 'Connecting…',
+  reconnecting: 'Connection lost, reconnecting…',
+  lobby: 'Lobby',
+  openTables: 'Open tables',
+  noTables: 'No open tables yet. Create one!',
+  refresh: 'Refresh',
+  createTable: 'New table',
+  preset: 'Rules',
+  levantine: 'Levantine',
+  classic: 'Classic',
+  target: 'Play to',
+  timer: 'Turn timer (s, 0 = none)',
+  privateTable: 'Private table (join code)',
+  botsFree: 'Bots in the free seats',
+  create: 'Create',
+  joinPrivate: 'Join a private table',
+  tableId: 'Table',
+  code: 'Code',
+  join: 'Join',
+  watch: 'Watch',
+  sit: 'Sit here',
+  free: 'free',
+  addBot: 'Add bot',
+  removeBot: 'Remove bot',
+  start: 'Start',
+  leave: 'Leave',
+  st_waiting: 'waiting',
+  st_playing: 'playing',
+  st_finished: 'finished',
+  secs: 's',
+  leaveConfirm: 'Leave the match? A bot will play your seat.',
+  waitingPlayers: 'Waiting for four players',
+  shareCode: 'Join code',
+  signOut: 'Sign out',
+  you: 'you',
+  partner: 'partner',
+  bot: 'bot',
+  away: 'away',
+  spectator: 'Watching',
+  spectators: 'watching',
+  dealer: 'Dealer',
+  dealerMark: 'D',
+  auction: 'Auction',
+  pass: 'Pass',
+  bid: 'Bid',
+  yourBid: 'Your call',
+  chooseTrump: 'Name trump',
+  suggested: 'suggested',
+  trump: 'Trump',
+  contract: 'Contract',
+  trick: 'Trick',
+  tricks: 'Tricks',
+  ledBy: 'led',
+  lastTrick: 'Last trick',
+  wonBy: 'won by',
+  noLastTrick: 'No trick played yet.',
+  close: 'Close',
+  us: 'Us',
+  them: 'Them',
+  team0: 'Team A',
+  team1: 'Team B',
+  score: 'Score',
+  scoreSheet: 'Score sheet',
+  round: 'Round',
+  yourTurn: 'Your turn',
+  waitingFor: 'Waiting for',
+  roundSummary: 'Round summary',
+  made: 'made',
+  set: 'set',
+  points: 'Points',
+  continue: 'Continue',
+  passedOut: 'Everyone passed: new deal',
+  matchOver: 'Match over',
+  youWon: 'You won!',
+  youLost: 'You lost',
+  teamWon: 'wins',
+  drawn: 'Draw',
+  closed: 'Table closed: too many passed-out deals',
+  playAgain: 'Play again',
+  backToLobby: 'Back to lobby',
+  match: 'Match',
+  timeout: 'time out',
+  language: 'العربية',
+  bidsWord: 'bids',
+  passesWord: 'passes',
+  namesTrump: 'names trump',
+  botTookOver: 'a bot plays for',
+  disconnectedWord: 'disconnected',
+  reclaimedWord: 'is back',
+  toWin: 'needs',
+  error: 'Error',
+  notFound: 'No such table',
+  needFour: 'Four seats must be taken to start.',
+  gameWords: '',
+};
+
+export type Key = keyof typeof en;
+
+const ar: Record<Key, string> = {
+  title: 'طرنيب',
+  signInTitle: 'العب طرنيب',
+  yourName: 'اسمك',
+  signIn: 'دخول',
+  connecting: 'جارٍ الاتصال…',
+  reconnecting: 'انقطع الاتصال، جارٍ إعادة الاتصال…',
+  lobby: 'الصالة',
+  openTables: 'الطاولات المفتوحة',
+  noTables: 'لا طاولات مفتوحة بعد. افتح طاولة!',
+  refresh: 'تحديث',
+  createTable: 'طاولة جديدة',
+  preset: 'القوانين',
+  levantine: 'شامي',
+  classic: 'كلاسيكي',
+  target: 'اللعب حتى',
+  timer: 'مؤقت الدور (ثانية، ٠ = بلا مؤقت)',
+  privateTable: 'طاولة خاصة (برمز دخول)',
+  botsFree: 'روبوتات في المقاعد الفارغة',
+  create: 'افتح الطاولة',
+  joinPrivate: 'ادخل طاولة خاصة',
+  tableId: 'الطاولة',
+  code: 'الرمز',
+  join: 'اجلس',
+  watch: 'تفرّج',
+  sit: 'اجلس هنا',
+  free: 'فارغ',
+  addBot: 'أضف روبوت',
+  removeBot: 'أزل الروبوت',
+  start: 'ابدأ',
+  leave: 'غادر',
+  st_waiting: 'بانتظار لاعبين',
+  st_playing: 'جارية',
+  st_finished: 'انتهت',
+  secs: 'ث',
+  leaveConfirm: 'تغادر المباراة؟ سيلعب روبوت مكانك.',
+  waitingPlayers: 'بانتظار أربعة لاعبين',
+  shareCode: 'رمز الدخول',
+  signOut: 'خروج',
+  you: 'أنت',
+  partner: 'شريكك',
+  bot: 'روبوت',
+  away: 'غائب',
+  spectator: 'تتفرّج',
+  spectators: 'متفرّج',
+  dealer: 'الموزّع',
+  dealerMark: 'م',
+  auction: 'المزاد',
+  pass: 'باس',
+  bid: 'طلب',
+  yourBid: 'دورك في الطلب',
+  chooseTrump: 'اختر الطرنيب (الحكم)',
+  suggested: 'مقترح',
+  trump: 'الطرنيب',
+  contract: 'الطلب',
+  trick: 'اللفة',
+  tricks: 'اللفّات',
+  ledBy: 'بدأ',
+  lastTrick: 'اللفة السابقة',
+  wonBy: 'أكلها',
+  noLastTrick: 'لم تُلعب أي لفة بعد.',
+  close: 'إغلاق',
+  us: 'لنا',
+  them: 'لهم',
+  team0: 'الفريق أ',
+  team1: 'الفريق ب',
+  score: 'النتيجة',
+  scoreSheet: 'ورقة النتائج',
+  round: 'الجولة',
+  yourTurn: 'دورك',
+  waitingFor: 'بانتظار',
+  roundSummary: 'ملخص الجولة',
+  made: 'نجح',
+  set: 'انكسر',
+  points: 'النقاط',
+  continue: 'متابعة',
+  passedOut: 'الكل قال باس: توزيع جديد',
+  matchOver: 'انتهت المباراة',
+  youWon: 'فزتم!',
+  youLost: 'خسرتم',
+  teamWon: 'يفوز',
+  drawn: 'تعادل',
+  closed: 'أُغلقت الطاولة: توزيعات كثيرة بلا طلب',
+  playAgain: 'العب مرة أخرى',
+  backToLobby: 'العودة إلى الصالة',
+  match: 'المباراة',
+  timeout: 'انتهى الوقت',
+  language: 'English',
+  bidsWord: 'يطلب',
+  passesWord: 'باس',
+  namesTrump: 'الطرنيب',
+  botTookOver: 'روبوت يلعب عن',
+  disconnectedWord: 'انقطع اتصاله',
+  reclaimedWord: 'عاد',
+  toWin: 'يحتاج',
+  error: 'خطأ',
+  notFound: 'لا توجد طاولة بهذا الرقم',
+  needFour: 'يجب أن تكتمل المقاعد الأربعة للبدء.',
+  gameWords: '',
+};
+
+const SUIT_NAMES: Record<Lang, Record<Suit, string>> = {
+  en: { S: 'Spades', H: 'Hearts', D: 'Diamonds', C: 'Clubs' },
+  ar: { S: 'بستوني', H: 'كبة', D: 'ديناري', C: 'سباتي' },
+};
+
+const ERRORS: Record<Lang, Record<string, string>> = {
+  en: {
+    name_taken: 'That name is taken. Choose another one.',
+    bad_name: 'Names are 1–24 letters, digits, spaces, _ - or .',
+    unknown_token: 'Your session has expired. Sign in again.',
+    no_such_table: 'No such table.',
+    bad_code: 'Wrong join code.',
+    seat_taken: 'That seat is taken.',
+    table_playing: 'Seats cannot change during a match.',
+    not_enough_players: 'Four seats must be taken to start.',
+    bad_settings: 'Those table settings are not allowed.',
+    too_many_tables: 'The server has too many tables right now.',
+    rate_limited: 'Slow down a little.',
+    stale: 'The table moved on; try again.',
+  },
+  ar: {
+    name_taken: 'هذا الاسم مأخوذ. اختر اسمًا آخر.',
+    bad_name: 'الاسم من ١ إلى ٢٤ حرفًا أو رقمًا أو مسافة أو _ - .',
+    unknown_token: 'انتهت جلستك. ادخل من جديد.',
+    no_such_table: 'لا توجد طاولة بهذا الرقم.',
+    bad_code: 'رمز الدخول خاطئ.',
+    seat_taken: 'المقعد مأخوذ.',
+    table_playing: 'لا يمكن تغيير المقاعد أثناء المباراة.',
+    not_enough_players: 'يجب أن تكتمل المقاعد الأربعة للبدء.',
+    bad_settings: 'إعدادات الطاولة غير مسموحة.',
+    too_many_tables: 'الخادم مشغول بطاولات كثيرة الآن.',
+    rate_limited: 'على مهلك قليلًا.',
+    stale: 'تغيّرت الطاولة؛ حاول مرة أخرى.',
+  },
+};
+
+let current: Lang = 'en';
+
+export function setLang(l: Lang): void {
+  current = l;
+}
+export const lang = (): Lang => current;
+export const dir = (l: Lang = current): 'rtl' | 'ltr' => (l === 'ar' ? 'rtl' : 'ltr');
+
+export function t(k: Key, l: Lang = current): string {
+  return (l === 'ar' ? ar : en)[k];
+}
+
+export function suitName(s: Suit, l: Lang = current): string {
+  return SUIT_NAMES[l][s];
+}
+
+export function errorText(code: string, message: string | undefined, l: Lang = current): string {
+  return ERRORS[l][code] ?? message ?? code;
+}
+
+const AR_DIGITS = '٠١٢٣٤٥٦٧٨٩';
+
+/** A number as the language writes it: Eastern Arabic digits in Arabic. */
+export function num(n: number | string, l: Lang = current): string {
+  const s = String(n);
+  if (l !== 'ar') return s;
+  return s.replace(/[0-9]/g, (d) => AR_DIGITS[Number(d)]).replace(/^-/, '\u2212');
+}
+
+/** The language to start in: a saved choice, else ?lang=, else the browser's. */
+export function initialLang(saved: string | null, query: string | null, browser: string | undefined): Lang {
+  for (const v of [query, saved]) if (v === 'ar' || v === 'en') return v;
+  return browser && browser.toLowerCase().startsWith('ar') ? 'ar' : 'en';
+}

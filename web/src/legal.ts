@@ -1,0 +1,56 @@
+// What the player may do now, read from the server's list of legal actions.
+// The client never works legality out itself: the server's `legal` list is the truth.
+import type { Action, Card, Suit, TableView } from './protocol';
+
+export function legalCards(legal: Action[] | undefined): Set<Card> {
+  const out = new Set<Card>();
+  for (const a of legal ?? []) if ('card' in a) out.add(a.card);
+  return out;
+}
+
+export interface BidOptions {
+  pass: boolean;
+  bids: { bid: number; enabled: boolean }[];
+}
+
+/** The auction buttons 7..13 and pass, enabled when the server lists them. */
+export function bidOptions(legal: Action[] | undefined): BidOptions {
+  const calls = (legal ?? []).filter((a): a is { call: 'pass' | number } => 'call' in a).map((a) => a.call);
+  const bids = [];
+  for (let b = 7; b <= 13; b++) bids.push({ bid: b, enabled: calls.includes(b) });
+  return { pass: calls.includes('pass'), bids };
+}
+
+export function legalTrumps(legal: Action[] | undefined): Suit[] {
+  return (legal ?? []).filter((a): a is { trump: Suit } => 'trump' in a).map((a) => a.trump);
+}
+
+export interface HandCard {
+  card: Card;
+  playable: boolean;
+}
+
+/** Each card of the hand (in the order given) and whether it may be played now. */
+export function handCards(hand: Card[], legal: Action[] | undefined): HandCard[] {
+  const ok = legalCards(legal);
+  return hand.map((card) => ({ card, playable: ok.has(card) }));
+}
+
+export type Need = 'none' | 'call' | 'trump' | 'card';
+
+/** What the viewer has to do now. */
+export function needOf(t: TableView | null): Need {
+  if (!t || !t.round || t.you === null || t.round.to_act !== t.you) return 'none';
+  const legal = t.legal ?? [];
+  if (legal.some((a) => 'call' in a)) return 'call';
+  if (legal.some((a) => 'trump' in a)) return 'trump';
+  if (legal.some((a) => 'card' in a)) return 'card';
+  return 'none';
+}
+
+/** Highest bid so far in the auction, or null. */
+export function highBid(calls: { call: 'pass' | number }[]): number | null {
+  let hi: number | null = null;
+  for (const c of calls) if (typeof c.call === 'number' && (hi === null || c.call > hi)) hi = c.call;
+  return hi;
+}

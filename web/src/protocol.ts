@@ -1,0 +1,127 @@
+// Types of the tarneeb game protocol, version 1 (docs/protocol.md on the server side).
+// Only what the browser client reads; unknown fields are ignored.
+
+export type Seat = 0 | 1 | 2 | 3;
+export type Suit = 'S' | 'H' | 'D' | 'C';
+export type Card = string; // "QS", "TH", "2C"
+export type Call = 'pass' | number;
+
+export type Action = { call: Call } | { trump: Suit } | { card: Card };
+
+export interface SeatInfo {
+  name: string;
+  bot: boolean;
+  connected: boolean;
+}
+
+export interface TableSummary {
+  table: string;
+  preset: string;
+  target: number;
+  turn_seconds: number;
+  private: boolean;
+  state: 'waiting' | 'playing' | 'finished';
+  seats: (SeatInfo | null)[];
+  spectators: number;
+  match: number;
+}
+
+export interface Play {
+  seat: Seat;
+  card: Card;
+}
+
+export interface RoundView {
+  number: number;
+  dealer: Seat;
+  phase: 'auction' | 'trump' | 'play' | 'scored' | 'passed_out';
+  to_act: Seat | null;
+  hand?: Card[];
+  calls: { seat: Seat; call: Call }[];
+  contract: { seat: Seat; bid: number } | null;
+  trump: Suit | null;
+  plays: Play[];
+  trick: Play[];
+  tricks: [number, number];
+  cards_left: number[];
+  points: [number, number];
+}
+
+export type GameEvent =
+  | { event: 'seated'; seat: Seat; name: string; bot: boolean }
+  | { event: 'left'; seat: Seat; name: string }
+  | { event: 'match_started'; match: number }
+  | { event: 'deal'; number: number; dealer: Seat }
+  | { event: 'call'; seat: Seat; call: Call; timeout?: boolean }
+  | { event: 'trump'; seat: Seat; trump: Suit; timeout?: boolean }
+  | { event: 'card'; seat: Seat; card: Card; timeout?: boolean }
+  | { event: 'trick_won'; seat: Seat; trick: number; tricks: [number, number] }
+  | {
+      event: 'round_scored';
+      contract: { seat: Seat; bid: number };
+      made: boolean;
+      tricks: [number, number];
+      points: [number, number];
+      scores: [number, number];
+    }
+  | { event: 'passed_out'; number: number }
+  | {
+      event: 'match_over';
+      status: 'won' | 'drawn' | 'closed';
+      winner: 0 | 1 | null;
+      scores: [number, number];
+      record?: string | number | null;
+    }
+  | { event: 'disconnected'; seat: Seat }
+  | { event: 'bot_took_over'; seat: Seat }
+  | { event: 'reclaimed'; seat: Seat };
+
+export interface TableView {
+  type: 'table';
+  table: string;
+  version: number;
+  state: 'waiting' | 'playing' | 'finished';
+  preset: string;
+  target: number;
+  turn_seconds: number;
+  private: boolean;
+  code?: string | null;
+  you: Seat | null;
+  seats: (SeatInfo | null)[];
+  spectators: number;
+  match: number;
+  scores: [number, number];
+  round: RoundView | null;
+  legal: Action[];
+  deadline_ms: number | null;
+  timeout_action: Action | null;
+  events: GameEvent[];
+}
+
+export interface Welcome {
+  type: 'welcome';
+  id?: unknown;
+  name: string;
+  token: string;
+  protocol: number;
+  table: string | null;
+  seat: Seat | null;
+}
+
+export interface ErrorMsg {
+  type: 'error';
+  id?: unknown;
+  code: string;
+  message?: string;
+}
+
+export type ServerMessage =
+  | Welcome
+  | TableView
+  | ErrorMsg
+  | { type: 'ok'; id?: unknown; version?: number }
+  | { type: 'pong'; id?: unknown }
+  | { type: 'tables'; id?: unknown; tables: TableSummary[] }
+  | { type: 'created'; id?: unknown; table: string; code: string | null };
+
+export const teamOf = (seat: number): 0 | 1 => (seat % 2) as 0 | 1;

@@ -1,0 +1,650 @@
+// Rendering: the state as HTML, and the page's events turned into App calls.
+import type { App, State } from './app';
+import { cardBackSvg, cardSvg, sortHand, suggestTrump, suitIcon, suitLengths, trickWinner } from './cards';
+import { num, suitName, t, type Key } from './i18n';
+import { positionOf, ourTeam, seatsAround, type Position } from './layout';
+import { bidOptions, handCards, highBid, legalTrumps, needOf } from './legal';
+import type { GameEvent, Play, Seat, Suit, TableView } from './protocol';
+import { teamOf } from './protocol';
+import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
+import { esc, ltr } from './util';
+
+const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
+
+function langButton(s: State): string {
+  return `<button class="lang" data-act="lang" data-lang="${s.lang === 'ar' ? 'en' : 'ar'}" lang="${
+    s.lang === 'ar' ? 'en' : 'ar'
+  }">${t('language')}</button>`;
+}
+
+function errorBar(s: State): string {
+  return s.error ? `<div class="toast" role="alert">${esc(s.error)}</div>` : '';
+}
+
+function connBar(s: State): string {
+  if (s.conn === 'open') return '';
+  return `<div class="conn-bar" role="status">${t(s.conn === 'connecting' && !s.token ? 'connecting' : 'reconnecting')}</div>`;
+}
+
+// ---- sign-in ----------------------------------------------------------------------------
+
+function signInScreen(s: State): string {
+  return `<main class="screen signin">
+    <div class="signin-card">
+      <div class="logo">${suitIcon('S', 34)}${suitIcon('H', 34)}${suitIcon('C', 34)}${suitIcon('D', 34)}</div>
+      <h1>${t('signInTitle')}</h1>
+      <form data-form="signin" autocomplete="off">
+        <label>${t('yourName')}
+          <input name="name" data-bind="nameInput" maxlength="24" required value="${esc(s.nameInput)}" autofocus>
+        </label>
+        <button type="submit" class="primary" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${t('signIn')}</button>
+      </form>
+      ${langButton(s)}
+    </div>
+  </main>`;
+}
+
+// ---- lobby ------------------------------------------------------------------------------
+
+function seatChip(seat: TableView['seats'][number]): string {
+  if (!seat) return `<span class="chip free">${t('free')}</span>`;
+  return `<span class="chip ${seat.bot ? 'bot' : ''}">${esc(seat.name)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
+}
+
+function lobbyScreen(s: State): string {
+  const f = s.form;
+  const tables = s.tables
+    .map(
+      (tb) => `<li class="table-row" data-table="${esc(tb.table)}">
+      <div class="table-head"><b>${esc(tb.table)}</b> · ${t(tb.preset === 'classic' ? 'classic' : 'levantine')} · ${t(
+        'target',
+      )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}${t('secs')}` : '∞'} · <i>${
+        ['waiting', 'playing', 'finished'].includes(tb.state) ? t(`st_${tb.state}` as Key) : esc(tb.state)
+      }</i></div>
+      <div class="table-seats">${tb.seats
+        .map((st, i) =>
+          st
+            ? seatChip(st)
+            : tb.state !== 'playing'
+              ? `<button class="small" data-act="join" data-table="${esc(tb.table)}" data-seat="${i}">${t('sit')} ${num(i + 1)}</button>`
+              : seatChip(null),
+        )
+        .join('')}
+        <button class="small ghost" data-act="watch" data-table="${esc(tb.table)}">${t('watch')}</button></div>
+    </li>`,
+    )
+    .join('');
+  return `<main class="screen lobby">
+    <header class="topbar"><h1>${t('title')}</h1><span class="me">${esc(s.name ?? '')}</span>
+      ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
+    <div class="lobby-cols">
+      <section class="panel create">
+        <h2>${t('createTable')}</h2>
+        <form data-form="create">
+          <label>${t('preset')}
+            <select data-bind="form.preset" name="preset">
+              <option value="levantine" ${f.preset === 'levantine' ? 'selected' : ''}>${t('levantine')}</option>
+              <option value="classic" ${f.preset === 'classic' ? 'selected' : ''}>${t('classic')}</option>
+            </select></label>
+          <label>${t('target')} <input type="number" name="target" min="1" max="500" data-bind="form.target" value="${f.target}"></label>
+          <label>${t('timer')} <input type="number" name="timer" min="0" max="600" data-bind="form.timer" value="${f.timer}"></label>
+          <label class="check"><input type="checkbox" name="private" data-bind="form.priv" ${f.priv ? 'checked' : ''}> ${t('privateTable')}</label>
+          <label class="check"><input type="checkbox" name="bots" data-bind="form.bots" ${f.bots ? 'checked' : ''}> ${t('botsFree')}</label>
+          <button type="submit" class="primary">${t('create')}</button>
+        </form>
+        <h2>${t('joinPrivate')}</h2>
+        <form data-form="private" class="row">
+          <input name="table" placeholder="${t('tableId')}" data-bind="joinId" value="${esc(s.joinId)}" size="6">
+          <input name="code" placeholder="${t('code')}" data-bind="joinCode" value="${esc(s.joinCode)}" size="8">
+          <button type="submit" data-mode="join">${t('join')}</button>
+          <button type="submit" data-mode="watch" class="ghost">${t('watch')}</button>
+        </form>
+      </section>
+      <section class="panel tables">
+        <h2>${t('openTables')} <button class="small ghost" data-act="refresh">${t('refresh')}</button></h2>
+        ${tables ? `<ul class="table-list">${tables}</ul>` : `<p class="muted">${t('noTables')}</p>`}
+      </section>
+    </div>
+  </main>`;
+}
+
+// ---- waiting room -----------------------------------------------------------------------
+
+function waitingRoom(s: State, tv: TableView): string {
+  const seated = tv.you !== null;
+  const code = s.codes[tv.table] ?? tv.code;
+  const full = tv.seats.every((x) => x);
+  const seatBox = (seat: Seat) => {
+    const st = tv.seats[seat];
+    const pos = positionOf(seat, tv.you);
+    let body: string;
+    if (!st) {
+      body = `<span class="muted">${t('free')}</span>
+        <button class="small" data-act="join" data-table="${esc(tv.table)}" data-seat="${seat}">${t('sit')}</button>
+        ${seated ? `<button class="small" data-act="addbot" data-seat="${seat}">${t('addBot')}</button>` : ''}`;
+    } else {
+      body = `<b>${esc(st.name)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
+        st.bot ? ` <span class="tag">${t('bot')}</span>` : ''
+      }${st.bot && seated ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''}`;
+    }
+    return `<div class="wseat wseat-${pos}" data-seat-box="${seat}">${body}</div>`;
+  };
+  return `<main class="screen waiting">
+    ${tableTopbar(s, tv)}
+    <section class="panel waiting-panel">
+      <h2>${t('tableId')} ${esc(tv.table)} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}</h2>
+      ${code ? `<p class="code">${t('shareCode')}: <b dir="ltr">${esc(code)}</b></p>` : ''}
+      <div class="wtable">${([0, 1, 2, 3] as Seat[]).map(seatBox).join('')}<div class="wcentre">${suitIcon('S', 28)}${suitIcon('H', 28)}</div></div>
+      ${
+        seated
+          ? `<button class="primary big" data-act="start" ${full ? '' : 'disabled'}>${t('start')}</button>
+        ${full ? '' : `<p class="muted">${t('needFour')}</p>`}`
+          : `<p class="muted">${t('waitingPlayers')}</p>`
+      }
+    </section>
+  </main>`;
+}
+
+// ---- the table --------------------------------------------------------------------------
+
+function teamLabel(team: 0 | 1, tv: TableView): string {
+  if (tv.you === null) return t(team === 0 ? 'team0' : 'team1');
+  return t(team === ourTeam(tv.you) ? 'us' : 'them');
+}
+
+function seatLabel(seat: number, tv: TableView): string {
+  const st = tv.seats[seat];
+  return st ? esc(st.name) : `${t('free')}`;
+}
+
+function tableTopbar(s: State, tv: TableView): string {
+  if (!tv.round && tv.state === 'waiting') {
+    return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${esc(s.name ?? '')}</span><span class="spacer"></span>
+      ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
+      ${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
+  }
+  const us = ourTeam(tv.you);
+  const them = (1 - us) as 0 | 1;
+  const r = tv.round;
+  const contract = r?.contract
+    ? `<span class="stat contract" data-testid="contract">${t('contract')}: <b>${num(r.contract.bid)}</b> · ${seatLabel(r.contract.seat, tv)}${
+        r.trump ? ` · ${t('trump')} ${suitIcon(r.trump, 16)}<span class="sr">${suitName(r.trump)}</span>` : ''
+      }</span>`
+    : '';
+  // tricks per team against what each needs: the declarers their bid, the defenders 14 - bid to set them
+  const need = (team: 0 | 1) => (r && r.contract ? (teamOf(r.contract.seat) === team ? r.contract.bid : 14 - r.contract.bid) : 0);
+  const tricks =
+    r && r.contract
+      ? `<span class="stat tricks" data-testid="tricks">${t('tricks')}: ${teamLabel(us, tv)} <b>${num(r.tricks[us])}</b><span class="muted">/${num(
+          need(us),
+        )}</span> · ${teamLabel(them, tv)} <b>${num(r.tricks[them])}</b><span class="muted">/${num(need(them))}</span></span>`
+      : '';
+  return `<header class="topbar game-bar">
+    <span class="stat score" data-testid="score" data-act="sheet" role="button" tabindex="0" title="${t('scoreSheet')}">
+      ${teamLabel(us, tv)} <b>${n(tv.scores[us])}</b> – ${teamLabel(them, tv)} <b>${n(tv.scores[them])}</b>
+      <span class="muted">/ ${num(tv.target)}${s.sheet.table === tv.table && s.sheet.match === tv.match && s.sheet.lines.length ? ` · ${t('round')} ${num(s.sheet.lines.length + 1)}` : ''}</span></span>
+    ${contract}${tricks}
+    <span class="spacer"></span>
+    ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
+    ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
+    <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
+    ${langButton(s)}
+    <button class="small ghost" data-act="leave">${t('leave')}</button>
+  </header>`;
+}
+
+function countdown(tv: TableView, seat: number): string {
+  const r = tv.round;
+  if (!r || r.to_act !== seat || !tv.deadline_ms || !(tv.turn_seconds > 0)) return '';
+  const ms = remainingMs(tv.deadline_ms, Date.now(), tv.turn_seconds) ?? 0;
+  return `<span class="countdown ${urgent(ms) ? 'urgent' : ''}" data-countdown="${tv.deadline_ms}" data-turn="${tv.turn_seconds}">
+    <span class="bar"><span class="fill" style="width:${(fractionLeft(ms, tv.turn_seconds) * 100).toFixed(1)}%"></span></span>
+    <span class="secs">${num(formatCountdown(ms))}</span></span>`;
+}
+
+function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
+  const r = tv.round;
+  const st = tv.seats[seat];
+  const toAct = r?.to_act === seat;
+  const isDealer = r?.dealer === seat;
+  const left = r ? r.cards_left[seat] : 0;
+  const rel =
+    tv.you === null ? '' : seat === tv.you ? t('you') : teamOf(seat) === teamOf(tv.you) ? t('partner') : '';
+  const lastCall = r?.calls.filter((c) => c.seat === seat).pop();
+  const showCall = r && r.phase === 'auction' && lastCall;
+  return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}">
+    <div class="seat-name">
+      <b>${st ? esc(st.name) : t('free')}</b>
+      ${rel ? `<span class="tag">${rel}</span>` : ''}
+      ${st?.bot ? `<span class="tag">${t('bot')}</span>` : ''}
+      ${st && !st.connected ? `<span class="tag warn">${t('away')}</span>` : ''}
+      ${isDealer ? `<span class="tag dealer" title="${t('dealer')}">${t('dealerMark')}</span>` : ''}
+    </div>
+    ${
+      (pos !== 'bottom' || tv.you === null) && r && left > 0
+        ? `<div class="backs" aria-label="${left}">${cardBackSvg(seat)}<span class="count">×${num(left)}</span></div>`
+        : ''
+    }
+    ${showCall ? `<div class="bubble">${lastCall!.call === 'pass' ? t('pass') : num(lastCall!.call)}</div>` : ''}
+    ${countdown(tv, seat)}
+  </div>`;
+}
+
+function trickView(tv: TableView, plays: Play[], cls: string, caption: string): string {
+  const leader = plays[0]?.seat;
+  return `<div class="trick ${cls}" data-testid="${cls}">
+    ${plays
+      .map(
+        (p) =>
+          `<div class="played played-${positionOf(p.seat, tv.you)}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
+            p.card,
+          )}${p.seat === leader ? `<span class="led">${t('ledBy')}</span>` : ''}</div>`,
+      )
+      .join('')}
+    ${caption ? `<div class="trick-caption">${caption}</div>` : ''}
+  </div>`;
+}
+
+/** The last complete trick of the round and its winner, if any. */
+export function lastTrickOf(tv: TableView): { plays: Play[]; winner: number | null } | null {
+  const r = tv.round;
+  if (!r) return null;
+  const done = r.plays.length - r.trick.length;
+  if (done < 4) return null;
+  const plays = r.plays.slice(done - 4, done);
+  return { plays, winner: trickWinner(plays, r.trump) };
+}
+
+function auctionPanel(tv: TableView, s: State): string {
+  const r = tv.round!;
+  const myTurn = needOf(tv) === 'call';
+  const opts = bidOptions(tv.legal);
+  const hi = highBid(r.calls);
+  const waiting = s.actedVersion === tv.version;
+  const byPos = seatsAround(tv.you).map((seat) => {
+    const calls = r.calls.filter((c) => c.seat === seat).map((c) => (c.call === 'pass' ? t('pass') : num(c.call)));
+    return `<div class="calls-row calls-${positionOf(seat, tv.you)}" data-calls="${seat}"><span class="who">${seatLabel(seat, tv)}</span><span class="list">${
+      calls.join(' · ') || '—'
+    }</span></div>`;
+  });
+  return `<div class="auction panel-in" data-testid="auction">
+    <h3>${t('auction')}${hi ? ` · ${t('bid')} ${num(hi)}` : ''}</h3>
+    <div class="calls">${byPos.join('')}</div>
+    ${
+      myTurn
+        ? `<div class="bids" role="group" aria-label="${t('yourBid')}">
+        ${opts.bids
+          .map(
+            (b) =>
+              `<button class="bid" data-act="call" data-bid="${b.bid}" ${b.enabled && !waiting ? '' : 'disabled'}>${num(b.bid)}</button>`,
+          )
+          .join('')}
+        <button class="bid pass" data-act="call" data-bid="pass" ${opts.pass && !waiting ? '' : 'disabled'}>${t('pass')}</button>
+      </div>`
+        : r.to_act !== null
+          ? `<p class="muted">${t('waitingFor')} ${seatLabel(r.to_act, tv)}…</p>`
+          : ''
+    }
+  </div>`;
+}
+
+function trumpPanel(tv: TableView, s: State): string {
+  const r = tv.round!;
+  if (needOf(tv) !== 'trump') {
+    return `<div class="trump-wait panel-in"><p>${seatLabel(r.contract?.seat ?? 0, tv)}: ${t('chooseTrump')}…</p></div>`;
+  }
+  const hand = r.hand ?? [];
+  // the server's timeout action is its own longest-suit pick; the client's matches it otherwise
+  const ta = tv.timeout_action;
+  const sugg = ta && 'trump' in ta ? ta.trump : suggestTrump(hand);
+  const lens = suitLengths(hand);
+  const allowed = legalTrumps(tv.legal);
+  const waiting = s.actedVersion === tv.version;
+  return `<div class="trump-chooser panel-in" data-testid="trump-chooser">
+    <h3>${t('chooseTrump')}</h3>
+    <div class="suits">${(['S', 'H', 'D', 'C'] as Suit[])
+      .map(
+        (su) => `<button class="suit-btn ${su === sugg ? 'suggested' : ''}" data-act="trump" data-suit="${su}" ${
+          allowed.includes(su) && !waiting ? '' : 'disabled'
+        } ${su === sugg ? 'autofocus' : ''}>${suitIcon(su, 30)}<span>${suitName(su)} (${num(lens[su])})</span>${
+          su === sugg ? `<em>${t('suggested')}</em>` : ''
+        }</button>`,
+      )
+      .join('')}</div>
+  </div>`;
+}
+
+function summaryPanel(tv: TableView, s: State): string {
+  const sm = s.summary;
+  if (!sm || s.matchOver) return '';
+  if (sm.kind === 'passed') {
+    return `<div class="summary panel-in" data-testid="summary" data-act="dismiss">${t('passedOut')}</div>`;
+  }
+  const e = sm.event;
+  const us = ourTeam(tv.you);
+  const them = (1 - us) as 0 | 1;
+  return `<div class="summary panel-in" data-testid="summary">
+    <h3>${t('roundSummary')}</h3>
+    <p>${t('contract')} ${num(e.contract.bid)} · ${seatLabel(e.contract.seat, tv)} · <b>${t(e.made ? 'made' : 'set')}</b></p>
+    <table class="mini"><tr><th></th><th>${teamLabel(us, tv)}</th><th>${teamLabel(them, tv)}</th></tr>
+      <tr><td>${t('tricks')}</td><td>${num(e.tricks[us])}</td><td>${num(e.tricks[them])}</td></tr>
+      <tr><td>${t('points')}</td><td>${n(e.points[us])}</td><td>${n(e.points[them])}</td></tr>
+      <tr><td>${t('score')}</td><td><b>${n(e.scores[us])}</b></td><td><b>${n(e.scores[them])}</b></td></tr></table>
+    <button class="small" data-act="dismiss">${t('continue')}</button>
+  </div>`;
+}
+
+function sheetTable(tv: TableView, s: State): string {
+  const us = ourTeam(tv.you);
+  const them = (1 - us) as 0 | 1;
+  const lines = s.sheet.table === tv.table && s.sheet.match === tv.match ? s.sheet.lines : [];
+  return `<table class="sheet" data-testid="sheet">
+    <thead><tr><th>${t('round')}</th><th>${t('contract')}</th><th>${teamLabel(us, tv)}</th><th>${teamLabel(them, tv)}</th></tr></thead>
+    <tbody>${lines
+      .map(
+        (l) => `<tr class="${l.made ? 'made' : 'set'}"><td>${num(l.round)}</td><td>${num(l.bid)} · ${seatLabel(l.declarer, tv)} · ${t(
+          l.made ? 'made' : 'set',
+        )}</td><td>${n(l.points[us])} <small>(${n(l.scores[us])})</small></td><td>${n(l.points[them])} <small>(${n(
+          l.scores[them],
+        )})</small></td></tr>`,
+      )
+      .join('')}</tbody>
+    <tfoot><tr><th colspan="2">${t('score')}</th><th>${n(tv.scores[us])}</th><th>${n(tv.scores[them])}</th></tr></tfoot>
+  </table>`;
+}
+
+function matchOverPanel(tv: TableView, s: State): string {
+  const mo = s.matchOver!;
+  const us = ourTeam(tv.you);
+  let head: string;
+  if (mo.status === 'closed') head = t('closed');
+  else if (mo.status === 'drawn' || mo.winner === null) head = t('drawn');
+  else if (tv.you === null) head = `${teamLabel(mo.winner, tv)} ${t('teamWon')}`;
+  else head = t(mo.winner === us ? 'youWon' : 'youLost');
+  return `<div class="overlay"><div class="match-over panel" data-testid="match-over" role="dialog">
+    <h2>${t('matchOver')}</h2>
+    <p class="result">${head}</p>
+    ${sheetTable(tv, s)}
+    ${
+      tv.you !== null && tv.seats.some((x) => !x)
+        ? `<p class="row">${t('needFour')} ${tv.seats
+            .map((x, i) => (x ? '' : `<button class="small" data-act="addbot" data-seat="${i}">${t('addBot')} (${seatLabel(i, tv)} ${num(i + 1)})</button>`))
+            .join('')}</p>`
+        : ''
+    }
+    <div class="row">
+      ${tv.you !== null ? `<button class="primary" data-act="start" ${tv.seats.every((x) => x) ? '' : 'disabled'}>${t('playAgain')}</button>` : ''}
+      <button data-act="leave">${t('backToLobby')}</button>
+      ${langButton(s)}
+    </div>
+  </div></div>`;
+}
+
+function modal(title: string, body: string): string {
+  return `<div class="overlay" data-act="closemodal"><div class="panel modal" role="dialog" data-stop>
+    <h2>${title}</h2>${body}<button data-act="closemodal">${t('close')}</button></div></div>`;
+}
+
+function logLine(tv: TableView, e: GameEvent): string {
+  const who = (seat: number) => seatLabel(seat, tv);
+  switch (e.event) {
+    case 'call':
+      return `${who(e.seat)}: ${e.call === 'pass' ? t('pass') : `${t('bid')} ${num(e.call)}`}${e.timeout ? ` (${t('timeout')})` : ''}`;
+    case 'trump':
+      return `${who(e.seat)}: ${t('trump')} ${suitName(e.trump)}${e.timeout ? ` (${t('timeout')})` : ''}`;
+    case 'card':
+      return '';
+    case 'trick_won':
+      return `${t('trick')} ${num(e.trick)}: ${t('wonBy')} ${who(e.seat)}`;
+    case 'round_scored': {
+      const us = ourTeam(tv.you);
+      return `${t('roundSummary')}: ${teamLabel(us, tv)} ${n(e.points[us])} · ${teamLabel((1 - us) as 0 | 1, tv)} ${n(e.points[1 - us])}`;
+    }
+    case 'passed_out':
+      return t('passedOut');
+    case 'bot_took_over':
+      return `${t('botTookOver')} ${who(e.seat)}`;
+    case 'disconnected':
+      return `${who(e.seat)} ${t('disconnectedWord')}`;
+    case 'reclaimed':
+      return `${who(e.seat)} ${t('reclaimedWord')}`;
+    case 'seated':
+      return `${esc(e.name)} → ${num(e.seat + 1)}`;
+    default:
+      return '';
+  }
+}
+
+function tableScreen(s: State, tv: TableView): string {
+  const r = tv.round!;
+  const need = needOf(tv);
+  const waiting = s.actedVersion === tv.version;
+  let centre = '';
+  if (s.matchOver) centre = '';
+  else if (r.phase === 'auction') centre = auctionPanel(tv, s);
+  else if (r.phase === 'trump') centre = trumpPanel(tv, s);
+  else if (r.trick.length > 0) centre = trickView(tv, r.trick, 'current-trick', '');
+  else {
+    const lt = lastTrickOf(tv);
+    if (lt && r.phase === 'play')
+      centre = trickView(tv, lt.plays, 'previous-trick', `${t('wonBy')} ${seatLabel(lt.winner ?? 0, tv)}`);
+  }
+  const hand = sortHand(r.hand ?? [], r.trump);
+  const cards = handCards(hand, need === 'card' ? tv.legal : []);
+  const handHtml =
+    tv.you === null
+      ? `<div class="hand spectator-note">${t('spectator')} · ${num(tv.spectators)} ${t('spectators')}</div>`
+      : `<div class="hand ${need === 'card' ? 'my-turn' : ''}" role="group" aria-label="hand" data-testid="hand">${cards
+          .map(
+            (c) =>
+              `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}" data-act="card" data-card="${c.card}" ${
+                c.playable && !waiting ? '' : 'disabled'
+              } aria-label="${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}">${cardSvg(c.card)}</button>`,
+          )
+          .join('')}</div>`;
+  const lt = lastTrickOf(tv);
+  const events = s.log.map((e) => logLine(tv, e)).filter(Boolean);
+  return `<main class="screen game ${need !== 'none' ? 'my-turn' : ''}">
+    ${tableTopbar(s, tv)}
+    <div class="felt">
+      ${seatsAround(tv.you)
+        .map((seat) => seatPanel(tv, seat, positionOf(seat, tv.you)))
+        .join('')}
+      <div class="centre">${centre}${summaryPanel(tv, s)}</div>
+      ${need !== 'none' ? `<div class="your-turn" role="status">${t('yourTurn')}</div>` : ''}
+      <div class="log" aria-live="polite">${events.length ? esc('') + events[events.length - 1] : ''}</div>
+    </div>
+    ${handHtml}
+    ${s.matchOver ? matchOverPanel(tv, s) : ''}
+    ${
+      s.showLastTrick
+        ? modal(
+            t('lastTrick'),
+            lt
+              ? `<div class="last-trick-box">${trickView(tv, lt.plays, 'review-trick', `${t('wonBy')} ${seatLabel(lt.winner ?? 0, tv)}`)}</div>`
+              : `<p>${t('noLastTrick')}</p>`,
+          )
+        : ''
+    }
+    ${s.showSheet && !s.matchOver ? modal(t('scoreSheet'), sheetTable(tv, s)) : ''}
+  </main>`;
+}
+
+function finishedScreen(s: State, tv: TableView): string {
+  // a finished table without a round (not expected) or after the match: the waiting room plus the result
+  return waitingRoom(s, tv) + (s.matchOver ? matchOverPanel(tv, s) : '');
+}
+
+export function html(s: State): string {
+  let body: string;
+  if (!s.welcomed) body = s.token ? `<main class="screen center"><p>${t('connecting')}</p></main>` : signInScreen(s);
+  else if (!s.table) body = lobbyScreen(s);
+  else if (s.table.state === 'waiting' || !s.table.round) body = s.table.state === 'finished' ? finishedScreen(s, s.table) : waitingRoom(s, s.table);
+  else body = tableScreen(s, s.table);
+  return body + connBar(s) + errorBar(s);
+}
+
+// ---- rendering and events ---------------------------------------------------------------
+
+export function mount(root: HTMLElement, app: App): (s: State) => void {
+  let last = '';
+  const render = (s: State) => {
+    const out = html(s);
+    if (out === last) return;
+    last = out;
+    const active = document.activeElement as HTMLElement | null;
+    const key = active ? focusKey(active) : null;
+    root.innerHTML = out;
+    if (key) {
+      const el = root.querySelector<HTMLElement>(key);
+      if (el && !(el as HTMLButtonElement).disabled) el.focus();
+    } else {
+      const af = root.querySelector<HTMLElement>('[autofocus]');
+      if (af && !(af as HTMLButtonElement).disabled) af.focus();
+    }
+  };
+
+  root.addEventListener('click', (ev) => {
+    const target = ev.target as HTMLElement;
+    const el = target.closest<HTMLElement>('[data-act]');
+    if (!el || (el as HTMLButtonElement).disabled) return;
+    if (el.dataset.act === 'closemodal' && target.closest('[data-stop]') && el.tagName !== 'BUTTON') return;
+    onAct(app, el);
+  });
+  root.addEventListener('keydown', (ev) => {
+    const el = ev.target as HTMLElement;
+    if ((ev.key === 'Enter' || ev.key === ' ') && el.getAttribute('role') === 'button' && el.dataset.act) {
+      ev.preventDefault();
+      onAct(app, el);
+    }
+    if (ev.key === 'Escape') app.update({ showLastTrick: false, showSheet: false });
+    // arrow keys move along the playable cards of the hand
+    if ((ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') && el.closest('.hand')) {
+      const cards = [...root.querySelectorAll<HTMLButtonElement>('.hand .card:not([disabled])')];
+      const i = cards.indexOf(el as HTMLButtonElement);
+      if (cards.length) {
+        const step = ev.key === 'ArrowRight' ? 1 : -1; // the hand runs left to right in both languages
+        cards[(i + step + cards.length) % cards.length].focus();
+        ev.preventDefault();
+      }
+    }
+  });
+  root.addEventListener('input', (ev) => {
+    const el = ev.target as HTMLInputElement;
+    const bind = el.dataset.bind;
+    if (!bind) return;
+    const v = el.type === 'checkbox' ? el.checked : el.type === 'number' ? Number(el.value) : el.value;
+    if (bind.startsWith('form.')) {
+      (app.state.form as unknown as Record<string, unknown>)[bind.slice(5)] = v;
+      app.saveForm();
+    } else (app.state as unknown as Record<string, unknown>)[bind] = v;
+  });
+  root.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const form = ev.target as HTMLFormElement;
+    const fd = new FormData(form);
+    const submitter = (ev as SubmitEvent).submitter as HTMLElement | null;
+    if (form.dataset.form === 'signin') app.signIn(String(fd.get('name') ?? ''));
+    else if (form.dataset.form === 'create') {
+      app.state.form = {
+        preset: fd.get('preset') === 'classic' ? 'classic' : 'levantine',
+        target: Number(fd.get('target')) || 31,
+        timer: Number(fd.get('timer') ?? 30),
+        priv: fd.get('private') !== null,
+        bots: fd.get('bots') !== null,
+      };
+      app.createTable();
+    } else if (form.dataset.form === 'private') {
+      const id = String(fd.get('table') ?? '').trim();
+      const code = String(fd.get('code') ?? '').trim();
+      if (!id) return;
+      if (submitter?.dataset.mode === 'watch') app.join(id, null, code || undefined);
+      else app.joinFirstFree(id, code || undefined);
+    }
+  });
+
+  // the countdown runs between table messages
+  setInterval(() => {
+    for (const el of root.querySelectorAll<HTMLElement>('[data-countdown]')) {
+      const turn = Number(el.dataset.turn);
+      const ms = remainingMs(Number(el.dataset.countdown), Date.now(), turn) ?? 0;
+      const secs = el.querySelector('.secs');
+      const txt = num(formatCountdown(ms));
+      if (secs && secs.textContent !== txt) secs.textContent = txt;
+      const fill = el.querySelector<HTMLElement>('.fill');
+      if (fill) fill.style.width = `${(fractionLeft(ms, turn) * 100).toFixed(1)}%`;
+      el.classList.toggle('urgent', urgent(ms));
+    }
+    const sm = app.state.summary;
+    if (sm && Date.now() - sm.at > 8000) app.update({ summary: null });
+  }, 250);
+
+  return render;
+}
+
+function focusKey(el: HTMLElement): string | null {
+  if (el.dataset.card) return `[data-card="${el.dataset.card}"]`;
+  if (el.dataset.bid) return `[data-bid="${el.dataset.bid}"]`;
+  if (el.dataset.bind) return `[data-bind="${el.dataset.bind}"]`;
+  if (el.dataset.suit) return `[data-suit="${el.dataset.suit}"]`;
+  return null;
+}
+
+function onAct(app: App, el: HTMLElement): void {
+  const d = el.dataset;
+  switch (d.act) {
+    case 'lang':
+      app.setLanguage(d.lang === 'ar' ? 'ar' : 'en');
+      break;
+    case 'signout':
+      app.signOut();
+      break;
+    case 'refresh':
+      app.refreshTables();
+      break;
+    case 'join':
+      app.join(d.table!, Number(d.seat));
+      break;
+    case 'watch':
+      app.join(d.table!, null);
+      break;
+    case 'addbot':
+      app.addBot(Number(d.seat));
+      break;
+    case 'removebot':
+      app.removeBot(Number(d.seat));
+      break;
+    case 'start':
+      app.startMatch();
+      break;
+    case 'leave': {
+      const tv = app.state.table;
+      if (tv && tv.you !== null && tv.state === 'playing' && !confirm(t('leaveConfirm'))) break;
+      app.leave();
+      break;
+    }
+    case 'call':
+      app.act({ call: d.bid === 'pass' ? 'pass' : Number(d.bid) });
+      break;
+    case 'trump':
+      app.act({ trump: d.suit as Suit });
+      break;
+    case 'card':
+      app.act({ card: d.card! });
+      break;
+    case 'lasttrick':
+      app.update({ showLastTrick: true });
+      break;
+    case 'sheet':
+      app.update({ showSheet: true });
+      break;
+    case 'closemodal':
+      app.update({ showLastTrick: false, showSheet: false });
+      break;
+    case 'dismiss':
+      app.dismissSummary();
+      break;
+  }
+}
+
+export type { Key };

@@ -1,0 +1,112 @@
+import { describe, expect, it, beforeEach } from 'vitest';
+import { html, lastTrickOf } from '../src/view';
+import { setLang } from '../src/i18n';
+import { emptySheet } from '../src/sheet';
+import type { State } from '../src/app';
+import type { TableView } from '../src/protocol';
+
+const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableView['round']>> = {}): TableView => ({
+  type: 'table', table: 't9', version: 40, state: 'playing', preset: 'levantine', target: 31, turn_seconds: 30,
+  private: false, you: 1, spectators: 0, match: 1, scores: [3, -7],
+  seats: [
+    { name: 'Ali', bot: false, connected: true },
+    { name: 'Me', bot: false, connected: true },
+    { name: 'heuristic', bot: true, connected: true },
+    { name: 'Huda', bot: false, connected: false },
+  ],
+  round: {
+    number: 2, dealer: 0, phase: 'play', to_act: 1, hand: ['AS', '2S', 'KH', '3D', '9C'],
+    calls: [{ seat: 1, call: 8 }, { seat: 2, call: 'pass' }, { seat: 3, call: 'pass' }, { seat: 0, call: 'pass' }],
+    contract: { seat: 1, bid: 8 }, trump: 'H',
+    plays: [
+      { seat: 1, card: 'QS' }, { seat: 2, card: '4S' }, { seat: 3, card: '7H' }, { seat: 0, card: 'JS' },
+      { seat: 3, card: 'TS' },
+    ],
+    trick: [{ seat: 3, card: 'TS' }],
+    tricks: [0, 1], cards_left: [12, 12, 12, 11], points: [0, 0], ...round,
+  },
+  legal: [{ card: 'AS' }, { card: '2S' }],
+  deadline_ms: Date.now() + 20000, timeout_action: { card: '2S' }, events: [], ...over,
+});
+
+const state = (tv: TableView | null, over: Partial<State> = {}): State => ({
+  conn: 'open', lang: 'en', name: 'Me', token: 'x', welcomed: true, busy: false, tables: [], table: tv, codes: {},
+  sheet: emptySheet('t9', 1), summary: null, matchOver: null, log: [], error: null, showLastTrick: false,
+  showSheet: false, actedVersion: null, form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true },
+  nameInput: '', joinId: '', joinCode: '', watching: null, ...over,
+});
+
+const cardButton = (out: string, card: string) => new RegExp(`<button class="card[^"]*"[^>]*data-card="${card}"[^>]*>`).exec(out)?.[0] ?? '';
+
+beforeEach(() => setLang('en'));
+
+describe('the table as rendered', () => {
+  it('enables exactly the legal cards and dims the others', () => {
+    const out = html(state(table()));
+    for (const c of ['AS', '2S']) {
+      expect(cardButton(out, c)).toContain('playable');
+      expect(cardButton(out, c)).not.toContain('disabled');
+    }
+    for (const c of ['KH', '3D', '9C']) {
+      expect(cardButton(out, c)).toContain('dimmed');
+      expect(cardButton(out, c)).toContain('disabled');
+    }
+  });
+  it('disables every card while an action is on its way', () => {
+    const out = html(state(table(), { actedVersion: 40 }));
+    expect(cardButton(out, 'AS')).toContain('disabled');
+  });
+  it('sorts the hand with the trump first and colours alternating', () => {
+    const out = html(state(table()));
+    const order = [...out.matchAll(/data-act="card" data-card="(\w\w)"/g)].map((m) => m[1]);
+    expect(order).toEqual(['KH', 'AS', '2S', '3D', '9C']);
+  });
+  it('places the seats around the viewer and shows the trick with who led', () => {
+    const out = html(state(table()));
+    expect(out).toMatch(/data-seat="2" data-pos="right"/);
+    expect(out).toMatch(/data-seat="3" data-pos="top"/);
+    expect(out).toMatch(/data-seat="0" data-pos="left"/);
+    expect(out).toMatch(/played-top" data-played="TS" data-seat="3">.*led/s);
+    // we declared 8: we need 8, they need 6 to set us
+    expect(out).toContain('Tricks: Us <b>1</b><span class="muted">/8</span> · Them <b>0</b><span class="muted">/6</span>');
+    expect(out).toMatch(/class="countdown/);
+  });
+  it('shows a spectator no hand and all four backs', () => {
+    const out = html(state(table({ you: null, legal: [] }, { hand: undefined })));
+    expect(out).not.toContain('data-act="card"');
+    expect((out.match(/class="backs"/g) ?? []).length).toBe(4);
+    expect(out).toContain('Watching');
+  });
+  it('offers only the legal bids in the auction', () => {
+    const tv = table({ legal: [{ call: 'pass' }, { call: 9 }, { call: 10 }] }, { phase: 'auction', contract: null, trump: null, calls: [{ seat: 0, call: 8 }], plays: [], trick: [] });
+    const out = html(state(tv));
+    expect(out).toMatch(/data-bid="8" disabled/);
+    expect(out).toMatch(/data-bid="9" >/);
+    expect(out).toMatch(/data-bid="pass" >/);
+  });
+  it('suggests the longest suit to the declarer', () => {
+    const tv = table(
+      { legal: [{ trump: 'S' }, { trump: 'H' }, { trump: 'D' }, { trump: 'C' }], timeout_action: null },
+      { phase: 'trump', trump: null, plays: [], trick: [], hand: ['2C', '3C', '4C', 'AS', 'KH'] },
+    );
+    expect(html(state(tv))).toMatch(/suit-btn suggested" data-act="trump" data-suit="C"/);
+  });
+  it('is right to left in Arabic with the game words and Arabic digits', () => {
+    setLang('ar');
+    const out = html(state(table(), { lang: 'ar' }));
+    expect(out).toContain('الطرنيب');
+    expect(out).toContain('اللفّات');
+    expect(out).toContain('٣'); // score 3
+  });
+});
+
+describe('the last trick', () => {
+  it('is the last four cards before the trick in progress, with its winner', () => {
+    const lt = lastTrickOf(table());
+    expect(lt?.plays.map((p) => p.card)).toEqual(['QS', '4S', '7H', 'JS']);
+    expect(lt?.winner).toBe(3); // the only trump
+  });
+  it('is none before the first trick is complete', () => {
+    expect(lastTrickOf(table({}, { plays: [{ seat: 1, card: 'QS' }], trick: [{ seat: 1, card: 'QS' }] }))).toBeNull();
+  });
+});
