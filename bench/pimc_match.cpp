@@ -1,11 +1,13 @@
-// pimc_match: duplicate matches of pimc against the random player, decision times, contracts
-// made and bidding against par (docs/bots.md "pimc"). Our own small harness, used because it
-// needs nothing but the solver and core; `tarneeb simulate --duplicate` does the same against
-// the heuristic once the bots registry is in.
+// pimc_match: duplicate deals of pimc against random, heuristic or pimc, with pimc's options
+// on the command line, its decision times (wall and thread CPU), contracts made and bidding
+// against par (docs/analysis.md "pimc"). `tarneeb simulate --duplicate --team0 pimc` plays the
+// same duplicate with pimc's default options; this harness was written before it existed
+// and adds what the report needs.
 //
 //   pimc_match [--deals N] [--seed S] [--samples K] [--threads T] [--null-window] [--par]
-//              [--bid-samples N] [--opponent random|pimc] [--preset levantine|classic]
-//              [--threshold P] [--budget-ms B] [--progress N]
+//              [--bid-samples N] [--opponent random|heuristic|pimc] [--preset levantine|classic]
+//              [--threshold P] [--budget-ms B] [--progress N] [--cards-only]
+// --cards-only: pimc plays the cards, the heuristic bids and names trump for it.
 //
 // Deal k: hands deal_from_seed(derive_seed(S, k), dealer k mod 4). Table A seats pimc at
 // 0 and 2, table B at 1 and 3, on the same cards; a deal's result is pimc's net points
@@ -24,8 +26,24 @@
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
 #include "tarneeb/solver/par.hpp"
-#ifdef PIMC_MATCH_HEURISTIC  // built by hand against the bots branch's heuristic (docs/analysis.md)
+#ifdef PIMC_MATCH_HEURISTIC  // built by hand with the heuristic bot (docs/analysis.md)
 #include "tarneeb/bots/heuristic_bot.hpp"
+
+namespace {
+/// pimc's card play with the heuristic's auction and trump: isolates the card play.
+class PimcCardsOnly final : public tarneeb::bots::Bot {
+public:
+    PimcCardsOnly(std::uint64_t seed, const tarneeb::bots::PimcOptions& o) : pimc_(seed, o), heuristic_(seed) {}
+    std::string_view name() const override { return "pimc-cards"; }
+    tarneeb::Action decide_call(const tarneeb::SeatView& v) override { return heuristic_.decide_call(v); }
+    tarneeb::Action decide_trump(const tarneeb::SeatView& v) override { return heuristic_.decide_trump(v); }
+    tarneeb::Action decide_card(const tarneeb::SeatView& v) override { return pimc_.decide_card(v); }
+private:
+    tarneeb::bots::PimcBot pimc_;
+    tarneeb::bots::HeuristicBot heuristic_;
+};
+bool g_cards_only = false;
+}  // namespace
 #endif
 
 using namespace tarneeb;
@@ -35,10 +53,18 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Stats {
-    std::vector<double> card_ms, call_ms;
+    std::vector<double> card_ms, call_ms, card_cpu_ms;
     int pimc_contracts = 0, pimc_made = 0, other_contracts = 0, other_made = 0, passed_out = 0;
     int par_compared = 0, above_par = 0, at_par = 0, below_par = 0, wrong_side = 0;
 };
+
+/// CPU time of the calling thread (pimc with threads = 1 solves in the calling thread), so
+/// that decision times can be read on a machine shared with other work.
+double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
 
 double pct(std::vector<double> v, double p) {
     if (v.empty()) return 0;
@@ -55,6 +81,9 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
         auto& slot = bots[static_cast<std::size_t>(index(s))];
         if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
 #ifdef PIMC_MATCH_HEURISTIC
+        if (team_of(s) == pimc_team && g_cards_only) slot = std::make_unique<PimcCardsOnly>(bs, opt);
+#endif
+#ifdef PIMC_MATCH_HEURISTIC
         else if (opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
 #endif
     }
@@ -69,11 +98,13 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
         } else {
             const SeatView v(r, s);
             const auto t0 = Clock::now();
+            const double c0 = thread_cpu_ms();
             a = v.phase() == Phase::auction ? bot->decide_call(v)
                 : v.phase() == Phase::trump ? bot->decide_trump(v)
                                             : bot->decide_card(v);
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
             if (team_of(s) == pimc_team) (v.phase() == Phase::play ? st.card_ms : st.call_ms).push_back(ms);
+            if (team_of(s) == pimc_team && v.phase() == Phase::play) st.card_cpu_ms.push_back(thread_cpu_ms() - c0);
         }
         if (r.apply(a) != ErrorCode::ok) {
             std::cerr << "illegal action " << to_string(a) << "\n";
@@ -105,6 +136,9 @@ int main(int argc, char** argv) {
         else if (a == "--null-window") opt.null_window = true;
         else if (a == "--par") with_par = true;
         else if (a == "--progress") progress = std::stoi(val());
+#ifdef PIMC_MATCH_HEURISTIC
+        else if (a == "--cards-only") g_cards_only = true;
+#endif
         else if (a == "--opponent") opponent = val();
         else if (a == "--preset") rules = val() == "classic" ? kClassic : kLevantine;
         else { std::cerr << "unknown option " << a << "\n"; return 2; }
@@ -166,6 +200,8 @@ int main(int argc, char** argv) {
               << "pimc net points per deal: " << mean << " +- " << half << " (95% CI)\n"
               << "card decision ms: p50 " << pct(st.card_ms, 0.5) << " p90 " << pct(st.card_ms, 0.9) << " p99 "
               << pct(st.card_ms, 0.99) << " max " << pct(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
+              << "card decision CPU ms (thread): p50 " << pct(st.card_cpu_ms, 0.5) << " p90 " << pct(st.card_cpu_ms, 0.9)
+              << " p99 " << pct(st.card_cpu_ms, 0.99) << " max " << pct(st.card_cpu_ms, 1.0) << "\n"
               << "call/trump decision ms: p50 " << pct(st.call_ms, 0.5) << " p99 " << pct(st.call_ms, 0.99)
               << " (n=" << st.call_ms.size() << ")\n"
               << "contracts: pimc " << st.pimc_made << "/" << st.pimc_contracts << " made, opponent " << st.other_made

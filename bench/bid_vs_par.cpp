@@ -1,0 +1,76 @@
+// bid_vs_par: the auction of four copies of one bot against par, on the oracle's deals
+// (tests/data/dd_oracle_2000.jsonl, whose tables are known, so no solving is needed).
+//
+//   bid_vs_par BOT ORACLE_FILE [FIRST_ID] [COUNT]     (pimc's model was fitted on ids 0..1499)
+//
+// Deal id k: dealer k mod 4, levantine. For each deal: the contract the four bots reach and
+// name trump for, whether it is double-dummy makeable (table[trump][declarer] >= bid), its
+// double-dummy score for the declaring team, and the par contract and score (par.hpp).
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tarneeb/bots/bot.hpp"
+#include "tarneeb/core/round.hpp"
+#include "tarneeb/solver/par.hpp"
+
+using namespace tarneeb;
+
+int main(int argc, char** argv) {
+    if (argc < 3) { std::cerr << "usage: bid_vs_par BOT ORACLE_FILE [FIRST_ID] [COUNT]\n"; return 2; }
+    const std::string name = argv[1];
+    const int first = argc > 3 ? std::stoi(argv[3]) : 1500, count = argc > 4 ? std::stoi(argv[4]) : 500;
+    std::ifstream in(argv[2]);
+    int n = 0, passed = 0, par_passed = 0, makeable = 0, contracts = 0, above = 0, at = 0, below = 0, side = 0;
+    double shortfall = 0;  // par side's net points at par minus its net points in the bots' contract
+    for (std::string line; std::getline(in, line);) {
+        const auto j = nlohmann::json::parse(line);
+        const int id = j["id"];
+        if (id < first || id >= first + count) continue;
+        Hands hands{};
+        for (std::size_t s = 0; s < 4; ++s) {
+            std::istringstream h(j["hands"][s].get<std::string>());
+            for (std::string w; h >> w;) hands[s] |= *parse_card(w);
+        }
+        solver::Table t;
+        for (Suit su : kSuits)
+            for (std::size_t s = 0; s < 4; ++s) t.tricks[static_cast<std::size_t>(index(su))][s] = j["tricks"][std::string(1, suit_letter(su))][s];
+        const Seat dealer = seat(id);
+        std::array<std::unique_ptr<bots::Bot>, 4> b;
+        for (int s = 0; s < 4; ++s) b[static_cast<std::size_t>(s)] = bots::make_bot(name, static_cast<std::uint64_t>(id * 4 + s));
+        if (!b[0]) { std::cerr << "unknown bot\n"; return 2; }
+        Round r(kLevantine, dealer, hands);
+        while (r.phase() == Phase::auction || r.phase() == Phase::trump) {
+            const Seat s = r.to_act();
+            r.apply(b[static_cast<std::size_t>(index(s))]->decide(SeatView(r, s)));
+        }
+        const solver::Par p = solver::par(t, kLevantine, dealer);
+        ++n;
+        par_passed += p.passed_out;
+        const Team ps = team_of(p.declarer);
+        const double par_net = p.passed_out ? 0 : p.points[static_cast<std::size_t>(index(ps))];
+        if (r.phase() == Phase::passed_out) {
+            ++passed;
+            shortfall += par_net;
+            continue;
+        }
+        ++contracts;
+        const Team dt = team_of(r.declarer());
+        const int tricks = t.at(r.trump(), r.declarer());
+        const bool made = tricks >= r.bid();
+        makeable += made;
+        const int decl = made ? r.bid() : -r.bid(), def = made ? 0 : 13 - tricks;
+        if (!p.passed_out) shortfall += par_net - (dt == ps ? 1 : -1) * (decl - def);
+        if (p.passed_out || team_of(p.declarer) != dt) ++side;
+        else if (r.bid() > p.bid) ++above;
+        else if (r.bid() == p.bid) ++at;
+        else ++below;
+    }
+    std::cout << name << ": " << n << " deals (ids " << first << ".." << first + count - 1 << "), passed out " << passed
+              << " (par: " << par_passed << "); contracts " << contracts << ", double-dummy makeable " << makeable
+              << "; vs par: above " << above << ", at " << at << ", below " << below
+              << ", par on the other side or passed out " << side
+              << "; par side's mean shortfall against par " << shortfall / n << " points per deal (double-dummy play)\n";
+}
