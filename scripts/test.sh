@@ -21,7 +21,9 @@ stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
 (cd web && npm test && TARNEEB_BIN="$PWD/../build/release/tarneeb" npm run test:e2e)
 
 stage "address and undefined-behaviour sanitizers"
-cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTARNEEB_WERROR=ON \
+# Warnings are enforced by the release build; GCC 12 reports false -Wmaybe-uninitialized in
+# std::regex when instrumented, so the sanitizer build does not treat warnings as errors.
+cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTARNEEB_WERROR=OFF \
   -DTARNEEB_SANITIZE=address,undefined -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_BUILD_LOADTEST=OFF >/dev/null
 cmake --build build/asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
