@@ -108,7 +108,8 @@ int Hall::resume(Millis now) {
         TableEntry entry;
         entry.table = std::move(table);
         // Every player starts disconnected: the grace period runs from now.
-        for (const auto& h : entry.table->summary_json(0)["seats"])
+        const nlohmann::json summary = entry.table->summary_json(0);  // must outlive the loop
+        for (const auto& h : summary["seats"])
             if (h.is_object() && !h["bot"].get<bool>()) entry.table->disconnected(h["name"].get<std::string>(), now);
         entry.table->take_events();
         tables_.emplace(live.id, std::move(entry));
