@@ -1,4 +1,5 @@
 // `tarneeb play` and `tarneeb simulate` through the real executable (TARNEEB_BINARY).
+#include "../cli_util.hpp"
 #include <gtest/gtest.h>
 
 #include <array>
@@ -16,23 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1;
-    std::string out;
-};
-
-Result run(const std::string& args) {
-    const std::string cmd = std::string(TARNEEB_BINARY) + " " + args;
-    Result r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+using tarneeb::test::Result;
+using tarneeb::test::run;
 
 fs::path temp_dir(const std::string& name) {
     const fs::path d = fs::temp_directory_path() / ("tarneeb_bots_test_" + name + "_" + std::to_string(::getpid()));

@@ -1,4 +1,5 @@
 // The `tarneeb` executable as a user meets it: replay, deal, bench, help and exit statuses.
+#include "../cli_util.hpp"
 #include <gtest/gtest.h>
 
 #include <array>
@@ -12,24 +13,8 @@
 
 namespace {
 
-struct Result {
-    int status = -1;
-    std::string out;
-};
-
-/// Runs `tarneeb ARGS` through the shell, capturing standard output.
-Result run(const std::string& args) {
-    const std::string cmd = std::string(TARNEEB_BINARY) + " " + args + " 2>/dev/null";
-    Result r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+using tarneeb::test::Result;
+using tarneeb::test::run;
 
 std::string data(const std::string& name) { return std::string(TARNEEB_TEST_DATA) + "/records/" + name; }
 

@@ -1,5 +1,6 @@
 // `tarneeb analyze` as a user meets it: the JSON shape, agreement with the oracle and the
 // library, position analysis inside a record, and usage errors.
+#include "../cli_util.hpp"
 #include <array>
 #include <cstdio>
 #include <string>
@@ -15,23 +16,8 @@
 using namespace tarneeb;
 
 namespace {
-struct Result {
-    int status = -1;
-    std::string out;
-};
-
-Result run(const std::string& args) {
-    const std::string cmd = std::string(TARNEEB_BINARY) + " " + args + " 2>/dev/null";
-    Result r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+using tarneeb::test::Result;
+using tarneeb::test::run;
 }  // namespace
 
 TEST(AnalyzeCli, HandsAgreeWithTheOracle) {

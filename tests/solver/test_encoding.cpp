@@ -1,6 +1,7 @@
 // Round trips of every DDS encoding (position.hpp) and position validation.
 #include <gtest/gtest.h>
 
+#include "helpers.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
 #include "tarneeb/solver/position.hpp"
@@ -9,17 +10,7 @@ using namespace tarneeb;
 using namespace tarneeb::solver;
 
 namespace {
-/// A round of random legal play stopped after `cards` cards (in phase play).
-Round random_round_at(std::uint64_t seed, int cards) {
-    Rng rng(seed);
-    for (;;) {
-        Round r(kLevantine, seat(static_cast<int>(rng.below(4))), deal_hands(shuffled_deck(rng), Seat::s0));
-        while (r.phase() == Phase::auction || r.phase() == Phase::trump) r.apply(random_action(r, rng));
-        if (r.phase() != Phase::play) continue;
-        while (r.cards_played() < cards) r.apply(random_action(r, rng));
-        return r;
-    }
-}
+using test::random_round_at;
 }  // namespace
 
 TEST(Encoding, SuitsRanksHands) {

@@ -10,16 +10,7 @@ using namespace tarneeb;
 using namespace tarneeb::bots;
 
 namespace {
-Round random_round_at(std::uint64_t seed, int cards) {
-    Rng rng(seed);
-    for (;;) {
-        Round r(kLevantine, seat(static_cast<int>(rng.below(4))), deal_hands(shuffled_deck(rng), Seat::s0));
-        while (r.phase() == Phase::auction || r.phase() == Phase::trump) r.apply(random_action(r, rng));
-        if (r.phase() != Phase::play) continue;
-        while (r.cards_played() < cards) r.apply(random_action(r, rng));
-        return r;
-    }
-}
+using test::random_round_at;
 
 Action decide(Bot& bot, const SeatView& v) {
     switch (v.phase()) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "helpers.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
 #include "tarneeb/solver/solver.hpp"
@@ -12,16 +13,7 @@ using namespace tarneeb;
 using namespace tarneeb::solver;
 
 namespace {
-Round random_round_at(std::uint64_t seed, int cards) {
-    Rng rng(seed);
-    for (;;) {
-        Round r(kLevantine, seat(static_cast<int>(rng.below(4))), deal_hands(shuffled_deck(rng), Seat::s0));
-        while (r.phase() == Phase::auction || r.phase() == Phase::trump) r.apply(random_action(r, rng));
-        if (r.phase() != Phase::play) continue;
-        while (r.cards_played() < cards) r.apply(random_action(r, rng));
-        return r;
-    }
-}
+using test::random_round_at;
 
 /// Tricks of `team` over the whole deal when play goes on from `r` with best play.
 int total_for(const Round& r, Team team, Solver& solver) {
