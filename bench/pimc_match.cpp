@@ -6,8 +6,11 @@
 //
 //   pimc_match [--deals N] [--seed S] [--samples K] [--threads T] [--null-window] [--par]
 //              [--bid-samples N] [--opponent random|heuristic|pimc] [--preset levantine|classic]
-//              [--threshold P] [--budget-ms B] [--progress N] [--cards-only]
+//              [--threshold P] [--budget-ms B] [--progress N] [--cards-only | --auction-only]
+//              [--first K]
 // --cards-only: pimc plays the cards, the heuristic bids and names trump for it.
+// --auction-only: pimc bids and names trump, the heuristic plays its cards (fast: compares
+// the auctions alone). --first K: start at deal K (to split a run over processes).
 //
 // Deal k: hands deal_from_seed(derive_seed(S, k), dealer k mod 4). Table A seats pimc at
 // 0 and 2, table B at 1 and 3, on the same cards; a deal's result is pimc's net points
@@ -42,7 +45,20 @@ private:
     tarneeb::bots::PimcBot pimc_;
     tarneeb::bots::HeuristicBot heuristic_;
 };
+/// pimc's auction and trump with the heuristic's card play: isolates the bidding (fast).
+class PimcAuctionOnly final : public tarneeb::bots::Bot {
+public:
+    PimcAuctionOnly(std::uint64_t seed, const tarneeb::bots::PimcOptions& o) : pimc_(seed, o), heuristic_(seed) {}
+    std::string_view name() const override { return "pimc-auction"; }
+    tarneeb::Action decide_call(const tarneeb::SeatView& v) override { return pimc_.decide_call(v); }
+    tarneeb::Action decide_trump(const tarneeb::SeatView& v) override { return pimc_.decide_trump(v); }
+    tarneeb::Action decide_card(const tarneeb::SeatView& v) override { return heuristic_.decide_card(v); }
+private:
+    tarneeb::bots::PimcBot pimc_;
+    tarneeb::bots::HeuristicBot heuristic_;
+};
 bool g_cards_only = false;
+bool g_auction_only = false;
 }  // namespace
 #endif
 
@@ -82,9 +98,8 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
         if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
 #ifdef PIMC_MATCH_HEURISTIC
         if (team_of(s) == pimc_team && g_cards_only) slot = std::make_unique<PimcCardsOnly>(bs, opt);
-#endif
-#ifdef PIMC_MATCH_HEURISTIC
-        else if (opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
+        else if (team_of(s) == pimc_team && g_auction_only) slot = std::make_unique<PimcAuctionOnly>(bs, opt);
+        else if (team_of(s) != pimc_team && opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
 #endif
     }
     Rng rng(derive_seed(seed, 99));
@@ -117,7 +132,7 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
 }  // namespace
 
 int main(int argc, char** argv) {
-    int deals = 20, progress = 0;
+    int deals = 20, progress = 0, first = 0;
     std::uint64_t seed = 1;
     PimcOptions opt;
     bool with_par = false;
@@ -127,17 +142,38 @@ int main(int argc, char** argv) {
         const std::string a = argv[i];
         auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
         if (a == "--deals") deals = std::stoi(val());
+        else if (a == "--first") first = std::stoi(val());
         else if (a == "--seed") seed = std::stoull(val());
         else if (a == "--samples") opt.samples = std::stoi(val());
         else if (a == "--threads") opt.threads = std::stoi(val());
         else if (a == "--bid-samples") opt.bid_samples = std::stoi(val());
-        else if (a == "--threshold") opt.bid_threshold = std::stod(val());
+        else if (a == "--threshold") opt.bidding.threshold = std::stod(val());
+        else if (a == "--bid") {  // --bid name=value: one PimcBidding knob
+            const std::string kv = val();
+            const auto eq = kv.find('=');
+            const std::string k = kv.substr(0, eq);
+            const double v = std::stod(kv.substr(eq + 1));
+            auto& b = opt.bidding;
+            if (k == "threshold") b.threshold = v;
+            else if (k == "classic_threshold") b.classic_threshold = v;
+            else if (k == "partner_passed") b.partner_passed = v;
+            else if (k == "partner_base") b.partner_base = v;
+            else if (k == "partner_slope") b.partner_slope = v;
+            else if (k == "opponent_bid") b.opponent_bid = v;
+            else if (k == "raise_min") b.raise_min = v;
+            else if (k == "sd") b.sd = v;
+            else { std::cerr << "unknown --bid knob " << k << "\n"; return 2; }
+        }
+        else if (a == "--tries") opt.sample_tries = std::stoi(val());
+        else if (a == "--slack") opt.auction_slack = std::stod(val());
+        else if (a == "--spread") opt.auction_spread = std::stod(val());
         else if (a == "--budget-ms") opt.time_budget_ms = std::stod(val());
         else if (a == "--null-window") opt.null_window = true;
         else if (a == "--par") with_par = true;
         else if (a == "--progress") progress = std::stoi(val());
 #ifdef PIMC_MATCH_HEURISTIC
         else if (a == "--cards-only") g_cards_only = true;
+        else if (a == "--auction-only") g_auction_only = true;
 #endif
         else if (a == "--opponent") opponent = val();
         else if (a == "--preset") rules = val() == "classic" ? kClassic : kLevantine;
@@ -147,7 +183,7 @@ int main(int argc, char** argv) {
     std::vector<double> results;
     const auto t0 = Clock::now();
     const std::clock_t c0 = std::clock();
-    for (int k = 0; k < deals; ++k) {
+    for (int k = first; k < first + deals; ++k) {
         const std::uint64_t ds = derive_seed(seed, static_cast<std::uint64_t>(k));
         const Seat dealer = seat(k);
         const Hands hands = deal_from_seed(ds, dealer);
@@ -173,13 +209,13 @@ int main(int argc, char** argv) {
             }
         }
         results.push_back(net / 2);
-        if (progress > 0 && (k + 1) % progress == 0) {
+        if (progress > 0 && (k + 1 - first) % progress == 0) {
             double m = 0, v = 0;
             for (double x : results) m += x;
             m /= static_cast<double>(results.size());
             for (double x : results) v += (x - m) * (x - m);
             v /= std::max<double>(1, static_cast<double>(results.size()) - 1);
-            std::cout << "[" << k + 1 << " deals] net " << m << " +- " << 1.96 * std::sqrt(v / static_cast<double>(results.size()))
+            std::cout << "[" << k + 1 - first << " deals] net " << m << " +- " << 1.96 * std::sqrt(v / static_cast<double>(results.size()))
                       << "  pimc made " << st.pimc_made << "/" << st.pimc_contracts << "  opp made " << st.other_made << "/"
                       << st.other_contracts << "  card p50 " << pct(st.card_ms, 0.5) << " p99 " << pct(st.card_ms, 0.99)
                       << " ms" << std::endl;
@@ -196,7 +232,7 @@ int main(int argc, char** argv) {
     const double half = 1.96 * std::sqrt(var / static_cast<double>(results.size()));
     std::cout << "deals " << deals << " (" << secs << " s wall, " << cpu << " s CPU) samples " << opt.samples << " threads " << opt.threads
               << (opt.null_window ? " null-window" : "") << " bid " << (opt.bid_samples ? "simulation " + std::to_string(opt.bid_samples) : std::string("model"))
-              << " threshold " << opt.bid_threshold << " vs " << opponent << "\n"
+              << " threshold " << opt.bidding.threshold << " vs " << opponent << "\n"
               << "pimc net points per deal: " << mean << " +- " << half << " (95% CI)\n"
               << "card decision ms: p50 " << pct(st.card_ms, 0.5) << " p90 " << pct(st.card_ms, 0.9) << " p99 "
               << pct(st.card_ms, 0.99) << " max " << pct(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"

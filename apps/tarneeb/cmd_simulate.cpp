@@ -58,29 +58,40 @@ struct UnitResult {
     std::uint64_t illegal = 0;
 };
 
-/// Decision-time histogram in 10 ns buckets up to 1 ms (the last bucket holds the rest).
+/// Decision-time histogram: 10 ns buckets below 1 µs, then buckets 1 % wide up to 100 s (the
+/// last bucket holds the rest), so that microsecond rule bots and second-long searches are
+/// both read to about 1 %.
 struct Histogram {
-    static constexpr std::size_t kBuckets = 100000;
+    static constexpr std::size_t kLinear = 100;  ///< [0, 1000) ns in 10 ns steps
+    static constexpr std::size_t kBuckets = kLinear + 1852;  ///< 1000 ns * 1.01^1852 ≈ 100 s
     std::vector<std::uint64_t> counts = std::vector<std::uint64_t>(kBuckets, 0);
     std::uint64_t total = 0;
+    static std::size_t bucket(std::uint64_t ns) {
+        if (ns < 1000) return static_cast<std::size_t>(ns / 10);
+        const auto k = static_cast<std::size_t>(std::log(static_cast<double>(ns) / 1000.0) / std::log(1.01));
+        return std::min(kLinear + k, kBuckets - 1);
+    }
     void add(std::uint64_t ns) {
-        ++counts[std::min<std::size_t>(ns / 10, kBuckets - 1)];
+        ++counts[bucket(ns)];
         ++total;
     }
     void merge(const Histogram& o) {
         for (std::size_t i = 0; i < kBuckets; ++i) counts[i] += o.counts[i];
         total += o.total;
     }
-    /// The q-quantile in nanoseconds (bucket midpoint).
+    /// The q-quantile in nanoseconds (the bucket's midpoint).
     double quantile(double q) const {
         if (total == 0) return 0;
         const auto want = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total)));
         std::uint64_t seen = 0;
         for (std::size_t i = 0; i < kBuckets; ++i) {
             seen += counts[i];
-            if (seen >= want && seen > 0) return static_cast<double>(i) * 10 + 5;
+            if (seen >= want && seen > 0) {
+                if (i < kLinear) return static_cast<double>(i) * 10 + 5;
+                return 1000.0 * std::pow(1.01, static_cast<double>(i - kLinear) + 0.5);
+            }
         }
-        return static_cast<double>(kBuckets) * 10;
+        return 1e11;
     }
 };
 

@@ -245,33 +245,6 @@ Card Decision::follow() const {
     return *over;  // may be over-ruffed, but a trick not contested is lost for sure
 }
 
-/// Tricks the partner is expected to bring, from what the auction says.
-struct AuctionRead {
-    int partner_bid = 0;     ///< partner's first bid (0 if none): what the partner's own hand showed
-    int my_bid = 0;          ///< this seat's highest bid so far (0 if none)
-    bool partner_passed = false;
-    int opponent_bids = 0;   ///< opponents who bid at least once
-};
-
-AuctionRead read_auction(const SeatView& v) {
-    AuctionRead a;
-    const auto calls = v.calls();
-    std::array<bool, 4> bid{};
-    for (int i = 0; i < static_cast<int>(calls.size()); ++i) {
-        const Seat s = v.caller(i);
-        const int c = calls[static_cast<std::size_t>(i)];
-        if (s == partner(v.seat())) {
-            if (c == 0) a.partner_passed = true;
-            if (a.partner_bid == 0) a.partner_bid = c;
-        }
-        if (s == v.seat()) a.my_bid = std::max(a.my_bid, c);
-        if (c != 0) bid[static_cast<std::size_t>(index(s))] = true;
-    }
-    a.opponent_bids = bid[static_cast<std::size_t>(index(next(v.seat(), 1)))] +
-                      bid[static_cast<std::size_t>(index(next(v.seat(), 3)))];
-    return a;
-}
-
 }  // namespace
 
 double estimate_tricks(CardSet hand, Suit trump) {

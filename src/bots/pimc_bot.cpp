@@ -35,7 +35,6 @@ constexpr std::array<double, 13> kBidWeights{
     +0.31982,  // side_singletons
     +0.06235,  // longest_side
 };
-constexpr double kBidSd = 2.3200;
 
 /// The model's mean tricks of the declaring team when a seat holding `hand` declares `trump`.
 double model_tricks(CardSet hand, Suit trump) {
@@ -69,6 +68,39 @@ std::uint64_t view_key(const SeatView& view) {
     k = mix64(k ^ static_cast<std::uint64_t>(view.plays().size()) ^ (static_cast<std::uint64_t>(view.calls().size()) << 8));
     for (std::uint8_t c : view.calls()) k = mix64(k ^ c);
     return k;
+}
+
+/// How well a sampled layout fits the auction (issue 4: samples consistent with "the
+/// declarer's known bid"): the chance, under a soft normal tolerance `spread`, that each
+/// other seat's dealt hand (its cards in the layout plus the ones it played) supports its
+/// highest bid: the model's team tricks, in the named trump for the declarer and in the best
+/// suit for any other bidder, of at least the bid minus `slack`. Passes are not used (a pass
+/// may be a choice of level, not weakness). 1 when no other seat bid.
+double auction_fit(const SeatView& view, const Hands& layout, double slack, double spread) {
+    std::array<int, 4> bid{};
+    const auto calls = view.calls();
+    for (int i = 0; i < static_cast<int>(calls.size()); ++i) {
+        auto& b = bid[static_cast<std::size_t>(index(view.caller(i)))];
+        b = std::max(b, static_cast<int>(calls[static_cast<std::size_t>(i)]));
+    }
+    std::array<CardSet, 4> dealt = layout;
+    const auto plays = view.plays();
+    for (int i = 0; i < static_cast<int>(plays.size()); ++i) dealt[static_cast<std::size_t>(index(view.played_by(i)))] |= plays[static_cast<std::size_t>(i)];
+    double fit = 1;
+    for (Seat s : kSeats) {
+        const int b = bid[static_cast<std::size_t>(index(s))];
+        if (s == view.seat() || b == 0) continue;
+        const CardSet h = dealt[static_cast<std::size_t>(index(s))];
+        double est = 0;
+        if (view.phase() == Phase::play && s == view.declarer()) {
+            est = model_tricks(h, view.trump());
+        } else {
+            for (Suit su : kSuits) est = std::max(est, model_tricks(h, su));
+        }
+        const double z = (est - (b - slack)) / spread;
+        fit *= 0.5 * std::erfc(-z / std::sqrt(2.0));
+    }
+    return fit;
 }
 
 /// Legal cards that are all equivalent: one suit, and between the lowest and the highest of
@@ -159,6 +191,25 @@ std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
     return std::nullopt;
 }
 
+std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options) {
+    // Each sample is kept with the chance that it fits the auction (auction_fit), up to
+    // sample_tries candidates per sample; a sample that never fits keeps its last candidate.
+    std::vector<Hands> layouts;
+    layouts.reserve(static_cast<std::size_t>(options.samples));
+    for (int k = 0; k < options.samples; ++k) {
+        std::optional<Hands> h;
+        for (int t = 0; t < std::max(options.sample_tries, 1); ++t) {
+            h = sample_layout(view, rng);
+            if (!h || options.sample_tries <= 1) break;
+            const double fit = auction_fit(view, *h, options.auction_slack, options.auction_spread);
+            if (static_cast<double>(rng.below(1u << 20)) < fit * static_cast<double>(1u << 20)) break;
+        }
+        if (!h) break;
+        layouts.push_back(*h);
+    }
+    return layouts;
+}
+
 // ---- the bot ---------------------------------------------------------------------------
 
 PimcBot::PimcBot(std::uint64_t seed, PimcOptions options) : seed_(seed), options_(options) {
@@ -167,23 +218,17 @@ PimcBot::PimcBot(std::uint64_t seed, PimcOptions options) : seed_(seed), options
     options_.bid_samples = std::max(options_.bid_samples, 0);
 }
 
-const PimcBot::Chances& PimcBot::bid_chances(const SeatView& view) {
-    if (chances_for_ == view.dealt() && chances_seat_ == view.seat() && !view.dealt().empty()) return chances_;
-    chances_for_ = view.dealt();
-    chances_seat_ = view.seat();
+void PimcBot::estimate(const SeatView& view) {
+    if (estimate_for_ == view.dealt() && estimate_seat_ == view.seat() && !view.dealt().empty()) return;
+    estimate_for_ = view.dealt();
+    estimate_seat_ = view.seat();
     const Seat me = view.seat();
     const CardSet hand = view.dealt();
+    mean_tricks_ = {};
+    spread_ = {};
     if (options_.bid_samples == 0) {
-        for (Suit su : kSuits) {
-            const double mean = model_tricks(hand, su);
-            mean_tricks_[static_cast<std::size_t>(index(su))] = mean;
-            for (int level = 0; level <= 13; ++level) {
-                // P(tricks >= L) for a normal spread, with the continuity correction.
-                const double z = (level - 0.5 - mean) / kBidSd;
-                chances_[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(level)] = 0.5 * std::erfc(z / std::sqrt(2.0));
-            }
-        }
-        return chances_;
+        for (Suit su : kSuits) mean_tricks_[static_cast<std::size_t>(index(su))] = model_tricks(hand, su);
+        return;
     }
     Rng rng(derive_seed(seed_, mix64(hand.bits()) ^ static_cast<std::uint64_t>(index(me))));
     std::vector<Hands> layouts;
@@ -202,41 +247,100 @@ const PimcBot::Chances& PimcBot::bid_chances(const SeatView& view) {
         layouts.push_back(h);
     }
     std::vector<solver::Table> tables(layouts.size());
-    chances_ = {};
-    mean_tricks_ = {};
-    if (solver::tables(layouts, tables) != SolveError::ok) return chances_;
+    if (solver::tables(layouts, tables) != SolveError::ok) {
+        // No solver answer: fall back to the model rather than bid on nothing.
+        for (Suit su : kSuits) mean_tricks_[static_cast<std::size_t>(index(su))] = model_tricks(hand, su);
+        return;
+    }
     const double w = 1.0 / static_cast<double>(layouts.size());
     for (const auto& t : tables)
         for (Suit su : kSuits) {
             const int tricks = t.at(su, me);
             mean_tricks_[static_cast<std::size_t>(index(su))] += w * tricks;
-            for (int level = 0; level <= tricks; ++level)
-                chances_[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(level)] += w;
+            spread_[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(tricks)] += w;
         }
-    return chances_;
+}
+
+std::array<double, 4> PimcBot::team_means(const SeatView& view) {
+    estimate(view);
+    const AuctionRead a = read_auction(view);
+    const PimcBidding& b = options_.bidding;
+    std::array<double, 4> m = mean_tricks_;
+    for (double& x : m) {
+        if (a.partner_bid > 0) x = std::max(x, a.partner_bid + b.partner_base + b.partner_slope * (x - 7.9));
+        else if (a.partner_passed) x -= b.partner_passed;
+        x -= b.opponent_bid * a.opponent_bids;
+    }
+    return m;
+}
+
+double PimcBot::chance(Suit trump, int level, double mean) const {
+    const auto t = static_cast<std::size_t>(index(trump));
+    if (options_.bid_samples == 0) {
+        // P(tricks >= L) for a normal spread, with the continuity correction.
+        const double z = (level - 0.5 - mean) / options_.bidding.sd;
+        return 0.5 * std::erfc(z / std::sqrt(2.0));
+    }
+    // The solved layouts' spread, moved by what the auction added to the mean.
+    const double shift = mean - mean_tricks_[t];
+    double p = 0;
+    for (int k = 0; k <= 13; ++k)
+        if (k + shift >= level - 0.5) p += spread_[t][static_cast<std::size_t>(k)];
+    return p;
+}
+
+PimcBot::Chances PimcBot::bid_chances(const SeatView& view) {
+    const auto m = team_means(view);
+    Chances ch{};
+    for (Suit su : kSuits)
+        for (int level = 0; level <= 13; ++level)
+            ch[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(level)] = chance(su, level, m[static_cast<std::size_t>(index(su))]);
+    return ch;
 }
 
 Action PimcBot::decide_call(const SeatView& view) {
-    const Chances& ch = bid_chances(view);
-    int level = 0;
-    for (int l = view.rules().max_bid; l >= view.rules().min_bid && level == 0; --l)
-        for (Suit su : kSuits)
-            if (ch[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(l)] >= options_.bid_threshold) level = l;
-    Action best = Action::pass();
-    for (Action a : view.legal_actions())
-        if (!a.is_pass() && a.bid_value() <= level && a.bid_value() > best.bid_value()) best = a;
-    return best;
+    const Rules& rules = view.rules();
+    const PimcBidding& b = options_.bidding;
+    const Chances ch = bid_chances(view);
+    auto best_chance = [&](int level) {
+        double p = 0;
+        for (const auto& c : ch) p = std::max(p, c[static_cast<std::size_t>(level)]);
+        return p;
+    };
+    const int high = view.high_bid();
+    const bool partner_high = high > 0 && view.high_bidder() == partner(view.seat());
+
+    if (rules.scoring == ScoringStyle::tricks_won) {
+        // Classic pays the tricks won: bid only the least that wins the auction, never over
+        // the partner.
+        if (partner_high) return Action::pass();
+        const bool may_equal = rules.auction == AuctionStyle::single_round_dealer_equals && view.seat() == view.dealer() && high > 0;
+        const int need = std::max(rules.min_bid, may_equal ? high : high + 1);
+        if (need <= rules.max_bid && best_chance(need) >= b.classic_threshold) return Action::bid(need);
+        return Action::pass();
+    }
+    // Levantine pays the bid: bid the most whose chance reaches the threshold.
+    int most = 0;
+    for (int l = rules.max_bid; l >= rules.min_bid && most == 0; --l)
+        if (best_chance(l) >= b.threshold) most = l;
+    if (partner_high) {
+        // Raise a bidding partner once, and only with clear strength of this seat's own.
+        const double own = *std::max_element(mean_tricks_.begin(), mean_tricks_.end());
+        if (read_auction(view).my_bid == 0 && own >= b.raise_min && most > high) return Action::bid(most);
+        return Action::pass();
+    }
+    if (most > high && most >= rules.min_bid) return Action::bid(most);
+    return Action::pass();
 }
 
 Action PimcBot::decide_trump(const SeatView& view) {
-    const Chances& ch = bid_chances(view);
+    const Chances ch = bid_chances(view);
+    const auto m = team_means(view);
     const auto bid = static_cast<std::size_t>(std::clamp(view.bid(), 0, 13));
     Suit best = Suit::spades;
     for (int s = 3; s >= 0; --s) {
-        const Suit su = static_cast<Suit>(s);
         const auto i = static_cast<std::size_t>(s), b = static_cast<std::size_t>(index(best));
-        if (ch[i][bid] > ch[b][bid] + 1e-12 || (std::abs(ch[i][bid] - ch[b][bid]) <= 1e-12 && mean_tricks_[i] > mean_tricks_[b]))
-            best = su;
+        if (ch[i][bid] > ch[b][bid] + 1e-12 || (std::abs(ch[i][bid] - ch[b][bid]) <= 1e-12 && m[i] > m[b])) best = static_cast<Suit>(s);
     }
     return Action::name_trump(best);
 }
@@ -256,13 +360,7 @@ Action PimcBot::decide_card(const SeatView& view) {
 
     // The samples, drawn up front so that the decision does not depend on the thread count.
     Rng rng(derive_seed(seed_, view_key(view)));
-    std::vector<Hands> layouts;
-    layouts.reserve(static_cast<std::size_t>(options_.samples));
-    for (int k = 0; k < options_.samples; ++k) {
-        auto h = sample_layout(view, rng);
-        if (!h) break;
-        layouts.push_back(*h);
-    }
+    const std::vector<Hands> layouts = sample_layouts(view, rng, options_);
     if (layouts.empty()) return Action::play(weakest_card(legal, view.trump()));
 
     Position base;

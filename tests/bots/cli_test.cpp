@@ -142,6 +142,14 @@ TEST(Simulate, SummaryHasTheDocumentedKeys) {
     EXPECT_EQ(d["points_per_deal"].size(), 2u);
 }
 
+TEST(Simulate, TimingReadsDecisionsLongerThanAMillisecond) {
+    // pimc's opening leads solve whole deals with DDS (tens of ms each); the histogram used to
+    // stop at 1 ms and reported 999.995 µs for everything slower.
+    const auto d = nlohmann::json::parse(run("simulate --deals 1 --duplicate --team0 pimc --team1 heuristic --seed 3 --timing").out);
+    EXPECT_GT(d["decision_time"]["team0"]["p99_us"].get<double>(), 1000.0) << d.dump();
+    EXPECT_LT(d["decision_time"]["team1"]["median_us"].get<double>(), d["decision_time"]["team0"]["p99_us"].get<double>());
+}
+
 TEST(Simulate, HeuristicBeatsRandomInDuplicate) {
     for (const char* rules : {"levantine", "classic"}) {
         const auto d = nlohmann::json::parse(

@@ -1,4 +1,6 @@
 // The pimc bot: layouts consistent with the view, legal and reproducible decisions, bidding.
+#include <iostream>
+
 #include <gtest/gtest.h>
 
 #include "helpers.hpp"
@@ -106,4 +108,65 @@ TEST(Pimc, NamesTheLongStrongSuit) {
     const Action t = bot.decide_trump(SeatView(r, Seat::s0));
     const auto& ch = bot.bid_chances(SeatView(r, Seat::s0));
     for (Suit su : kSuits) EXPECT_GE(ch[static_cast<std::size_t>(index(t.suit()))][7] + 1e-9, ch[static_cast<std::size_t>(index(su))][7]);
+}
+
+TEST(Pimc, LayoutsFollowTheDeclarersBid) {
+    // Seat 1 bids 11 and names spades; seat 2, a defender, samples before the first card.
+    // Fitting the auction must give the declarer more spades and more high cards than
+    // uniform layouts do (over 8 deals), and every layout must still respect the view.
+    struct Mean { double spades = 0, points = 0; };
+    Mean uniform, fitted;
+    int checked = 0;
+    for (std::uint64_t seed = 1; checked < 8; ++seed) {
+        Round r(kLevantine, Seat::s0, deal_from_seed(seed, Seat::s0));
+        if (r.hand(Seat::s2).of(Suit::spades).size() > 3) continue;  // leave room for the declarer's spades
+        ASSERT_EQ(r.apply(Action::bid(11)), ErrorCode::ok);
+        for (int i = 0; i < 3; ++i) ASSERT_EQ(r.apply(Action::pass()), ErrorCode::ok);
+        ASSERT_EQ(r.apply(Action::name_trump(Suit::spades)), ErrorCode::ok);
+        const SeatView v(r, Seat::s2);
+        auto sample = [&](int tries, Mean& m) {
+            Rng rng(seed);
+            PimcOptions o;
+            o.samples = 200;
+            o.sample_tries = tries;
+            const auto layouts = sample_layouts(v, rng, o);
+            ASSERT_EQ(layouts.size(), 200u);
+            for (const Hands& h : layouts) {
+                EXPECT_EQ(h[2], r.hand(Seat::s2));
+                m.spades += h[1].of(Suit::spades).size() / 1600.0;
+                for (Card c : h[1]) m.points += std::max(0, index(c.rank()) - 8) / 1600.0;  // A 4, K 3, Q 2, J 1
+            }
+        };
+        sample(1, uniform);
+        sample(20, fitted);
+        ++checked;
+    }
+    EXPECT_GT(fitted.spades, uniform.spades + 0.4);
+    EXPECT_GT(fitted.points, uniform.points + 1.5);
+    std::cout << "[layouts] declarer's spades " << uniform.spades << " -> " << fitted.spades << ", high-card points "
+              << uniform.points << " -> " << fitted.points << "\n";
+}
+
+TEST(Pimc, ClassicBidsOnlyWhatWinsTheAuctionAndNeverOverItsPartner) {
+    // Dealer 0: seat 1 speaks first. A strong seat 1 bids the minimum; its partner (seat 3,
+    // also strong) passes over it; the dealer may equal the standing bid.
+    int bids = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        Round r(kClassic, Seat::s0, deal_from_seed(seed, Seat::s0));
+        PimcBot bot(seed);
+        while (r.phase() == Phase::auction) {
+            const Seat s = r.to_act();
+            const int high = r.high_bid();
+            const bool partner_high = high > 0 && r.high_bidder() == partner(s);
+            const Action a = bot.decide_call(SeatView(r, s));
+            if (!a.is_pass()) {
+                ++bids;
+                EXPECT_FALSE(partner_high) << "seed " << seed;
+                const bool may_equal = s == r.dealer() && high > 0;
+                EXPECT_EQ(a.bid_value(), std::max(7, may_equal ? high : high + 1)) << "seed " << seed;
+            }
+            ASSERT_EQ(r.apply(a), ErrorCode::ok);
+        }
+    }
+    EXPECT_GT(bids, 30);  // the bidding was exercised
 }

@@ -2,9 +2,11 @@
 //
 // Card play: at each decision, deal the cards this seat has not seen to the other seats
 // consistently with its SeatView (each seat's number of cards left, the suits it has shown
-// out of), solve every sampled layout double-dummy for every legal card at once (DDS), and
-// play the card with the best outcome for the contract: first the share of samples in which
-// the contract is made (declaring side) or set (defenders), then the mean double-dummy
+// out of) and, softly, with the auction (each bidder's hand supports its bid: layouts are
+// kept with the chance that the bidding model agrees, see PimcOptions::sample_tries),
+// solve every sampled layout double-dummy for every legal card at once (DDS), and play
+// the card with the best outcome for the contract: first the share of samples in which the
+// contract is made (declaring side) or set (defenders), then the mean double-dummy
 // tricks. When the contract is already decided, only the tricks count. Shortcuts: one legal
 // card, or all legal cards equivalent (touching cards of one suit once the played cards are
 // removed), are played without search.
@@ -17,10 +19,13 @@
 //     normal spread of its residual sd; microseconds per decision;
 //   - simulation (bid_samples = N > 0): N layouts of the other three hands, each solved for
 //     the whole table (this seat declaring in each trump); about 0.4 s of CPU per layout.
-// Either is computed once per deal and cached. The level is the highest L with
-// max over trumps P(L) >= bid_threshold; the seat bids the highest legal bid up to it
-// (taking over from its partner only with a higher bid of its own, never sacrificing), and
-// names the trump with the best chance to make the contract (then the most tricks).
+// Either is computed once per deal and cached. The auction then moves the mean (PimcBidding):
+// a partner's bid raises it; a partner's pass and each opponent's bid may lower it (tuned to
+// 0: duplicate matches found no gain; opponents' bids then count through the bids left). Levantine
+// (pays the bid): bid the highest L with max over trumps P(L) >= threshold, raising a bidding
+// partner at most once and only with clear own strength; classic (pays the tricks won): bid
+// the least that wins the auction when its chance reaches classic_threshold, never over the
+// partner. Trump: the best chance to make the contract, then the most expected tricks.
 //
 // Determinism: the samples of a decision come from Rng(derive_seed(seed, decision key)),
 // where the key is made of what the view shows (hand, cards played, calls), and each sample
@@ -37,14 +42,30 @@
 
 namespace tarneeb::bots {
 
+/// The auction's knobs, in double-dummy tricks of the bidder's team (docs/analysis.md
+/// "Auction and trump"). The defaults were tuned by duplicate matches against the heuristic.
+struct PimcBidding {
+    double threshold = 0.78;         ///< levantine: bid L when P(team tricks >= L) reaches this
+    double classic_threshold = 0.68; ///< classic: bid the least that wins when its chance reaches this
+    double partner_passed = 0.0;     ///< subtracted from the team's mean once the partner passed
+    double partner_base = 0.8;       ///< partner bid b: mean = max(own, b + base + slope * (own - 7.9))
+    double partner_slope = 0.3;      ///< (7.9: the model's mean best-suit value over random hands)
+    double opponent_bid = 0.0;       ///< subtracted from the mean for each opponent who bid
+    double raise_min = 8.5;          ///< levantine: raise a bidding partner (once) only when this
+                                     ///< seat's own best mean reaches this
+    double sd = 2.32;                ///< spread of the team's tricks around the mean
+};
+
 struct PimcOptions {
-    int samples = 6;             ///< layouts solved per card decision (>= 1)
-    int threads = 1;             ///< solver threads per decision (each leases a DDS thread index)
+    int samples = 16;            ///< layouts solved per card decision (>= 1)
+    int threads = 2;             ///< solver threads per decision (each leases a DDS thread index)
     double time_budget_ms = 0;   ///< stop sampling a card decision after this (0 = no limit;
                                  ///< at least one sample is always solved)
     int bid_samples = 0;         ///< 0: bid from the fitted model; N > 0: from N solved layouts
-    double bid_threshold = 0.7;  ///< bid level L when P(tricks >= L) reaches this (break-even
-                                 ///< against a pass is about (L+7)/(2L+7) = 0.64..0.67 in levantine)
+    PimcBidding bidding{};       ///< how the chances become calls
+    int sample_tries = 20;       ///< candidate layouts per sample when fitting the auction (1: off)
+    double auction_slack = 0.5;  ///< a bidder's model tricks are expected >= its bid - slack ...
+    double auction_spread = 1.0; ///< ... within this normal tolerance (see decide_card)
     bool null_window = false;    ///< while the contract is open, solve make-or-set only (DDS
                                  ///< null-window target) instead of every card's exact tricks
 };
@@ -56,6 +77,14 @@ struct PimcOptions {
 /// no layout exists (an inconsistent view).
 std::optional<Hands> sample_layout(const SeatView& view, Rng& rng);
 
+/// The layouts a card decision solves: options.samples draws of sample_layout(), each kept
+/// with the chance that it fits the auction (every other seat's dealt hand, i.e. its cards in
+/// the layout plus the ones it played, supports its highest bid by the bidding model, within
+/// options.auction_slack and auction_spread tricks; the declarer's in the named trump), trying
+/// up to options.sample_tries candidates per sample (the last one stays if none fits).
+/// Fewer than options.samples only if the view admits no layout at all.
+std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options);
+
 class PimcBot final : public Bot {
 public:
     explicit PimcBot(std::uint64_t seed, PimcOptions options = {});
@@ -66,18 +95,23 @@ public:
 
     const PimcOptions& options() const { return options_; }
 
-    /// Per-trump chance of taking at least L tricks as declarer (L = 0..13): chance[suit][L],
-    /// from the model or the simulation (see the file comment). Computed once per dealt hand.
+    /// Per-trump chance that this seat's team takes at least L tricks (L = 0..13) if it
+    /// declares: chance[suit][L], from the estimator (the model or the simulation, computed
+    /// once per dealt hand) moved by what the auction so far says (PimcBidding).
     using Chances = std::array<std::array<double, 14>, 4>;
-    const Chances& bid_chances(const SeatView& view);
+    Chances bid_chances(const SeatView& view);
 
 private:
+    void estimate(const SeatView& view);                  ///< fills mean_tricks_ (and spread_)
+    std::array<double, 4> team_means(const SeatView& view);  ///< per trump, after the auction
+    double chance(Suit trump, int level, double mean) const;
+
     std::uint64_t seed_;
     PimcOptions options_;
-    CardSet chances_for_{};  ///< the dealt hand the cached chances belong to
-    Seat chances_seat_ = Seat::s0;
-    Chances chances_{};
-    std::array<double, 4> mean_tricks_{};
+    CardSet estimate_for_{};  ///< the dealt hand the cached estimate belongs to
+    Seat estimate_seat_ = Seat::s0;
+    std::array<double, 4> mean_tricks_{};  ///< per trump: the team's expected tricks, partner unknown
+    Chances spread_{};  ///< simulation only: per trump, the share of layouts with exactly k tricks
 };
 
 }  // namespace tarneeb::bots
