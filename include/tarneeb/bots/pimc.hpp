@@ -57,13 +57,13 @@ struct PimcBidding {
 };
 
 struct PimcOptions {
-    int samples = 16;            ///< layouts solved per card decision (>= 1)
+    int samples = 24;            ///< layouts solved per card decision (>= 1)
     int threads = 2;             ///< solver threads per decision (each leases a DDS thread index)
     double time_budget_ms = 0;   ///< stop sampling a card decision after this (0 = no limit;
                                  ///< at least one sample is always solved)
     int bid_samples = 0;         ///< 0: bid from the fitted model; N > 0: from N solved layouts
     PimcBidding bidding{};       ///< how the chances become calls
-    int sample_tries = 20;       ///< candidate layouts per sample when fitting the auction (1: off)
+    int sample_tries = 40;       ///< candidate layouts per sample when fitting the auction (1: off)
     double auction_slack = 0.5;  ///< a bidder's model tricks are expected >= its bid - slack ...
     double auction_spread = 1.0; ///< ... within this normal tolerance (see decide_card)
     bool null_window = false;    ///< while the contract is open, solve make-or-set only (DDS
