@@ -36,6 +36,9 @@ constexpr std::array<double, 13> kBidWeights{
     +0.06235,  // longest_side
 };
 
+/// The model's mean best-suit value over random hands (docs/analysis.md "Auction and trump").
+constexpr double kModelMeanBest = 7.9;
+
 /// The model's mean tricks of the declaring team when a seat holding `hand` declares `trump`.
 double model_tricks(CardSet hand, Suit trump) {
     const std::uint32_t t = hand.ranks(trump);
@@ -226,6 +229,7 @@ void PimcBot::estimate(const SeatView& view) {
     const CardSet hand = view.dealt();
     mean_tricks_ = {};
     spread_ = {};
+    solved_spread_ = false;
     if (options_.bid_samples == 0) {
         for (Suit su : kSuits) mean_tricks_[static_cast<std::size_t>(index(su))] = model_tricks(hand, su);
         return;
@@ -259,6 +263,7 @@ void PimcBot::estimate(const SeatView& view) {
             mean_tricks_[static_cast<std::size_t>(index(su))] += w * tricks;
             spread_[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(tricks)] += w;
         }
+    solved_spread_ = true;
 }
 
 std::array<double, 4> PimcBot::team_means(const SeatView& view) {
@@ -267,7 +272,7 @@ std::array<double, 4> PimcBot::team_means(const SeatView& view) {
     const PimcBidding& b = options_.bidding;
     std::array<double, 4> m = mean_tricks_;
     for (double& x : m) {
-        if (a.partner_bid > 0) x = std::max(x, a.partner_bid + b.partner_base + b.partner_slope * (x - 7.9));
+        if (a.partner_bid > 0) x = std::max(x, a.partner_bid + b.partner_base + b.partner_slope * (x - kModelMeanBest));
         else if (a.partner_passed) x -= b.partner_passed;
         x -= b.opponent_bid * a.opponent_bids;
     }
@@ -276,7 +281,7 @@ std::array<double, 4> PimcBot::team_means(const SeatView& view) {
 
 double PimcBot::chance(Suit trump, int level, double mean) const {
     const auto t = static_cast<std::size_t>(index(trump));
-    if (options_.bid_samples == 0) {
+    if (!solved_spread_) {
         // P(tricks >= L) for a normal spread, with the continuity correction.
         const double z = (level - 0.5 - mean) / options_.bidding.sd;
         return 0.5 * std::erfc(z / std::sqrt(2.0));

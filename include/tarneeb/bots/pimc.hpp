@@ -112,6 +112,7 @@ private:
     Seat estimate_seat_ = Seat::s0;
     std::array<double, 4> mean_tricks_{};  ///< per trump: the team's expected tricks, partner unknown
     Chances spread_{};  ///< simulation only: per trump, the share of layouts with exactly k tricks
+    bool solved_spread_ = false;  ///< spread_ holds solved layouts (else: the model's normal spread)
 };
 
 }  // namespace tarneeb::bots
