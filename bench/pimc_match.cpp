@@ -33,29 +33,24 @@
 #include "tarneeb/bots/heuristic_bot.hpp"
 
 namespace {
-/// pimc's card play with the heuristic's auction and trump: isolates the card play.
-class PimcCardsOnly final : public tarneeb::bots::Bot {
+/// Half pimc, half heuristic: pimc's card play with the heuristic's auction and trump
+/// (--cards-only: isolates the card play), or pimc's auction and trump with the heuristic's
+/// card play (--auction-only: isolates the bidding, fast).
+class PimcHalf final : public tarneeb::bots::Bot {
 public:
-    PimcCardsOnly(std::uint64_t seed, const tarneeb::bots::PimcOptions& o) : pimc_(seed, o), heuristic_(seed) {}
-    std::string_view name() const override { return "pimc-cards"; }
-    tarneeb::Action decide_call(const tarneeb::SeatView& v) override { return heuristic_.decide_call(v); }
-    tarneeb::Action decide_trump(const tarneeb::SeatView& v) override { return heuristic_.decide_trump(v); }
-    tarneeb::Action decide_card(const tarneeb::SeatView& v) override { return pimc_.decide_card(v); }
+    PimcHalf(std::uint64_t seed, const tarneeb::bots::PimcOptions& o, bool pimc_cards)
+        : pimc_(seed, o), heuristic_(seed), pimc_cards_(pimc_cards) {}
+    std::string_view name() const override { return pimc_cards_ ? "pimc-cards" : "pimc-auction"; }
+    tarneeb::Action decide_call(const tarneeb::SeatView& v) override { return auction().decide_call(v); }
+    tarneeb::Action decide_trump(const tarneeb::SeatView& v) override { return auction().decide_trump(v); }
+    tarneeb::Action decide_card(const tarneeb::SeatView& v) override {
+        return pimc_cards_ ? pimc_.decide_card(v) : heuristic_.decide_card(v);
+    }
 private:
+    tarneeb::bots::Bot& auction() { return pimc_cards_ ? static_cast<tarneeb::bots::Bot&>(heuristic_) : pimc_; }
     tarneeb::bots::PimcBot pimc_;
     tarneeb::bots::HeuristicBot heuristic_;
-};
-/// pimc's auction and trump with the heuristic's card play: isolates the bidding (fast).
-class PimcAuctionOnly final : public tarneeb::bots::Bot {
-public:
-    PimcAuctionOnly(std::uint64_t seed, const tarneeb::bots::PimcOptions& o) : pimc_(seed, o), heuristic_(seed) {}
-    std::string_view name() const override { return "pimc-auction"; }
-    tarneeb::Action decide_call(const tarneeb::SeatView& v) override { return pimc_.decide_call(v); }
-    tarneeb::Action decide_trump(const tarneeb::SeatView& v) override { return pimc_.decide_trump(v); }
-    tarneeb::Action decide_card(const tarneeb::SeatView& v) override { return heuristic_.decide_card(v); }
-private:
-    tarneeb::bots::PimcBot pimc_;
-    tarneeb::bots::HeuristicBot heuristic_;
+    bool pimc_cards_;
 };
 bool g_cards_only = false;
 bool g_auction_only = false;
@@ -97,8 +92,7 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
         auto& slot = bots[static_cast<std::size_t>(index(s))];
         if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
 #ifdef PIMC_MATCH_HEURISTIC
-        if (team_of(s) == pimc_team && g_cards_only) slot = std::make_unique<PimcCardsOnly>(bs, opt);
-        else if (team_of(s) == pimc_team && g_auction_only) slot = std::make_unique<PimcAuctionOnly>(bs, opt);
+        if (team_of(s) == pimc_team && (g_cards_only || g_auction_only)) slot = std::make_unique<PimcHalf>(bs, opt, g_cards_only);
         else if (team_of(s) != pimc_team && opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
 #endif
     }
