@@ -204,7 +204,8 @@ struct Session {
                         "undocumented error " + a.dump());
                 require(a.contains("message") && a["message"].is_string(), "error without a message");
             }
-            if (a.value("code", "") != "rate_limited" && msg.is_object() && msg.contains("type") && msg["type"].is_string() &&
+            const bool limited = a["type"] == "error" && a["code"] == "rate_limited";
+            if (!limited && msg.is_object() && msg.contains("type") && msg["type"].is_string() &&
                 msg.contains("id")) {
                 const json& id = msg["id"];
                 const bool echoable = id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= 64);

@@ -151,10 +151,9 @@ std::optional<std::pair<std::string, std::optional<Seat>>> Hall::where(ConnId co
 json Hall::snapshot() const {
     json tables = json::object();
     for (const auto& [tid, t] : tables_) {
-        json views = json::array();
-        for (Seat s : kSeats) views.push_back(t.table->view_json(s, t.spectators));
-        views.push_back(t.table->view_json(std::nullopt, t.spectators));
-        tables[tid] = {{"views", std::move(views)}, {"watchers", t.watchers}, {"spectators", t.spectators}};
+        // Every change of the match increases the version; seats and connections are in the summary.
+        tables[tid] = {{"summary", t.table->summary_json(t.spectators)}, {"version", t.table->version()},
+                       {"watchers", t.watchers}};
     }
     json guests = json::object();
     for (const auto& [name, g] : guests_)

@@ -13,11 +13,15 @@ namespace tarneeb::server {
 
 namespace {
 
-/// The StorageError code of the connection's last error (storage.hpp lists them).
+/// The StorageError code of the connection's last error (storage.hpp lists them). Called right
+/// after the failing call: SQLite does not always keep the system error (sqlite3_system_errno
+/// is 0 after a write refused with EFBIG), so errno is read too.
 std::string error_code(sqlite3* db) {
+    const int last_errno = errno;
     const int primary = sqlite3_extended_errcode(db) & 0xff;
-    const int sys = sqlite3_system_errno(db);
-    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EFBIG) return "storage_full";
+    int sys = sqlite3_system_errno(db);
+    if (sys == 0) sys = last_errno;
+    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EFBIG || sys == EDQUOT) return "storage_full";
     if (primary == SQLITE_READONLY || primary == SQLITE_PERM || primary == SQLITE_CANTOPEN || sys == EROFS || sys == EACCES)
         return "storage_read_only";
     if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) return "storage_corrupt";

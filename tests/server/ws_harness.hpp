@@ -38,7 +38,8 @@ using namespace std::chrono_literals;
 
 /// How the server's child process is set up before exec.
 struct ChildLimits {
-    /// RLIMIT_FSIZE in bytes (writes past it fail with EFBIG: a full disk); 0 = none.
+    /// RLIMIT_FSIZE in bytes, the soft limit (writes past it fail with EFBIG: a full disk; the
+    /// test can move it with prlimit); 0 = none.
     rlim_t file_size = 0;
     /// When running as root, drop to uid/gid 65534 (nobody) so that file modes apply.
     bool as_nobody = false;
@@ -73,7 +74,7 @@ public:
             ::close(fds[0]);
             if (limits_.file_size > 0) {
                 ::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead
-                const rlimit lim{limits_.file_size, limits_.file_size};
+                const rlimit lim{limits_.file_size, RLIM_INFINITY};  // the test may raise it again (prlimit)
                 ::setrlimit(RLIMIT_FSIZE, &lim);
             }
             if (limits_.as_nobody && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);

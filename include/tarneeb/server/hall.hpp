@@ -102,10 +102,10 @@ public:
     /// Where the signed-in guest of connection `conn` is: its table id ("" for none) and seat
     /// (nullopt for a spectator or no table); nullopt when the connection is not signed in.
     std::optional<std::pair<std::string, std::optional<Seat>>> where(ConnId conn) const;
-    /// Everything a client message can change, as one JSON value: every table's message for
-    /// each seat and for a spectator, its watchers, and every guest's table and seat. Two equal
-    /// snapshots mean no table or guest changed (fuzz_protocol: a rejected message changes
-    /// nothing).
+    /// Everything a client message can change, as one JSON value: every table's summary (seats,
+    /// connections, stand-ins, spectators, state), version (every change of its match increases
+    /// it) and watchers, and every guest's table, seat and connection count. Two equal snapshots
+    /// mean no table or guest changed (fuzz_protocol: a rejected message changes nothing).
     nlohmann::json snapshot() const;
 
 private:
