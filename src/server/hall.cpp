@@ -97,12 +97,12 @@ void Hall::storage_failed(const StorageError& e, std::string_view op) {
     ++storage_errors_;
     if (storage_failing_ == e.code()) return;  // logged already
     storage_failing_ = e.code();
-    if (out_.log) out_.log("event=storage_error code=" + e.code() + " op=" + std::string(op) + " error=\"" + e.what() + "\"");
+    if (out_.log) out_.log(true, "event=storage_error code=" + e.code() + " op=" + std::string(op) + " error=\"" + e.what() + "\"");
 }
 
 void Hall::storage_worked() {
     if (!storage_failing_) return;
-    if (out_.log) out_.log("event=storage_recovered after=" + *storage_failing_);
+    if (out_.log) out_.log(false, "event=storage_recovered after=" + *storage_failing_);
     storage_failing_.reset();
 }
 

@@ -200,7 +200,10 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
                       if (it == sessions.end()) return;
                       if (auto s = it->second.lock()) s->close(code, std::move(reason));
                   },
-                  [](const std::string& line) { spdlog::error("{}", line); }}) {}
+                  [](bool error, const std::string& line) {
+                      if (error) spdlog::error("{}", line);
+                      else spdlog::warn("{}", line);
+                  }}) {}
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:

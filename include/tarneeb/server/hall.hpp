@@ -59,8 +59,9 @@ struct Outbox {
     std::function<void(ConnId, std::string)> send;
     /// Close a connection with a WebSocket close code and reason.
     std::function<void(ConnId, int code, std::string reason)> close;
-    /// An operator's log line (key=value pairs), for storage failures and recoveries; may be empty.
-    std::function<void(const std::string& line)> log;
+    /// An operator's log line (key=value pairs): storage failures (`error` true) and recoveries
+    /// (`error` false). May be empty.
+    std::function<void(bool error, const std::string& line)> log;
 };
 
 /// An HTTP answer: status, content type, body.
