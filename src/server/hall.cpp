@@ -409,6 +409,16 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         }
         // Watch as a spectator.
         if (g.table == tid && !g.seat) return reply(conn, id, {{"type", "ok"}});
+        if (g.table == tid) {
+            // From a seat of this table to watching it: the guest stays at the table, so it must
+            // not be left on the way (a table with no human and no watcher is closed).
+            t->table->leave(name, now);  // the journal first: when it throws, nothing changed
+            g.seat.reset();
+            ++t->spectators;
+            reply(conn, id, {{"type", "ok"}});
+            advance(*t, now);
+            return;
+        }
         if (!g.table.empty()) leave_table(name, now);
         t = find_table(tid);
         if (!t) return error(conn, id, to_string(ProtocolError::no_such_table));

@@ -437,6 +437,31 @@ TEST(Hall, JournalResumesEveryTableAfterARestart) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(Hall, APlayerWhoWatchesItsOwnTableInsteadStaysAtIt) {
+    // Found with fuzz_protocol: the last human at a table joining it as a spectator left the
+    // table first, which closed it (no human, no watcher), and the join then failed with
+    // no_such_table: a rejected message that had changed the hall.
+    Harness h;
+    const ConnId c = h.connect();
+    h.sign_in(c, "Layla");
+    h.send(c, {{"type", "create"}});
+    const std::string tid = h.last(c, "created")["table"];
+    h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}});
+    h.send(c, {{"type", "join"}, {"id", 9}, {"table", tid}});
+    EXPECT_EQ(h.last_reply(c)["type"], "table");
+    EXPECT_EQ(h.last(c, "ok")["id"], 9);
+    const auto t = h.last(c, "table");
+    EXPECT_TRUE(t["you"].is_null());
+    EXPECT_TRUE(t["seats"][0].is_null());
+    EXPECT_EQ(t["spectators"], 1);
+    EXPECT_EQ(h.hall.tables(), 1);
+    // And back to a seat.
+    h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    EXPECT_EQ(h.last(c, "table")["you"], 0);
+    EXPECT_EQ(h.last(c, "table")["spectators"], 0);
+}
+
 /// While alive, no write of this process to a file may end past `bytes` (a full disk: writes
 /// fail with EFBIG, SIGXFSZ ignored).
 class FileSizeLimit {
