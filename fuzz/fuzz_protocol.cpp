@@ -28,7 +28,7 @@
 //   't'       the clock moves on by (next byte) * 100 ms and the hall ticks;
 //   'x'       connection (next byte % 7) closes; the next line for it reconnects (with its
 //             token, when it had one).
-// Lines past the 300th are ignored.
+// Lines past the 150th are ignored.
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -280,8 +280,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     std::size_t pos = 1;
     int id = 0;
-    // At most 300 lines: a session that long covers a match; longer inputs only run slower.
-    for (int lines = 0; pos < size && lines < 300; ++lines) {
+    // At most 150 lines: enough for a match against bots; longer inputs only run slower.
+    for (int lines = 0; pos < size && lines < 150; ++lines) {
         std::size_t end = pos;
         while (end < size && data[end] != '\n') ++end;
         const std::string_view line(reinterpret_cast<const char*>(data + pos), end - pos);
