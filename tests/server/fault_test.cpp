@@ -204,8 +204,14 @@ TEST(Fault, KilledAtRandomPointsTheMatchResumesAndLosesNothing) {
             ASSERT_TRUE(pump(ioc, [&] { return !answer(*players[actor].client, id).is_null(); }));
             const json a = answer(*players[actor].client, id);
             if (resumed == sent_version) {
-                EXPECT_EQ(a["type"], "ok") << a.dump();
-                if (a["type"] == "ok") max_acked = std::max<std::uint64_t>(max_acked, a["version"]);
+                ASSERT_EQ(a["type"], "ok") << a.dump();
+                max_acked = std::max<std::uint64_t>(max_acked, a["version"]);
+                // Everyone sees the change before anyone acts again (else a stale view acts).
+                ASSERT_TRUE(pump(ioc, [&] {
+                    return std::all_of(players.begin(), players.end(), [&](const Player& p) {
+                        return p.client->last("table")["version"].get<std::uint64_t>() >= a["version"].get<std::uint64_t>();
+                    });
+                }));
             } else {
                 EXPECT_EQ(a["code"], "stale") << a.dump();
             }

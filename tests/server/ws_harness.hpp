@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,8 +67,12 @@ public:
         port_ = 0;
         int fds[2];
         ASSERT_EQ(::pipe(fds), 0);
+        const pid_t parent = ::getpid();
         pid_ = ::fork();
         if (pid_ == 0) {
+            // The server dies with the test process, even when a sanitizer aborts the test.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(125);
             ::dup2(fds[1], 1);
             const int log = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0666);
             ::dup2(log, 2);
