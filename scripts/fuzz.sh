@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS.
-# Usage: scripts/fuzz.sh [SECONDS=20] [TARGET...]   (targets: record notation actions)
+# Usage: scripts/fuzz.sh [SECONDS=20] [TARGET...]   (targets: record notation actions protocol)
 # New inputs go to build/fuzz/corpus/<target> (the committed seeds in fuzz/corpus stay
 # untouched); crashes to fuzz/findings/<target>/ (gitignored). Exit 1 if any target crashed.
+# TARNEEB_FUZZ_TIMEOUT: seconds one input may take (default 10; raise it on a loaded machine, where
+# a run under `nice` can be starved past it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(record notation actions)
+((${#targets[@]})) || targets=(record notation actions protocol)
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTARNEEB_FUZZ=ON \
   -DTARNEEB_BUILD_TESTS=OFF -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_X86_64_V2=ON >/dev/null
 cmake --build build/fuzz -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
@@ -16,7 +18,7 @@ status=0
 for t in "${targets[@]}"; do
   mkdir -p "build/fuzz/corpus/$t" "fuzz/findings/$t"
   echo "fuzz: $t for ${seconds}s"
-  if ! build/fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  if ! build/fuzz/fuzz/fuzz_$t -max_total_time="$seconds" -max_len=65536 -timeout="${TARNEEB_FUZZ_TIMEOUT:-10}" -rss_limit_mb=4096 \
       -artifact_prefix="fuzz/findings/$t/" -print_final_stats=1 "build/fuzz/corpus/$t" "fuzz/corpus/$t" \
       2>"build/fuzz/$t.log"; then
     echo "fuzz: $t FAILED (see build/fuzz/$t.log and fuzz/findings/$t)"; tail -30 "build/fuzz/$t.log"; status=1

@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
@@ -50,6 +51,8 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--seed", o->config.hall.seed, "seed of deals and bots (0: random)")->capture_default_str();
     cmd->add_option("--log-level", o->log_level, "trace, debug, info, warn, error, off")->capture_default_str();
     cmd->callback([o, &exit_code] {
+        // Logs go to stderr; stdout carries only the "listening on ADDRESS:PORT" line.
+        spdlog::set_default_logger(spdlog::stderr_color_mt("serve"));
         spdlog::set_level(spdlog::level::from_str(o->log_level));
         spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
         o->config.hall.timing.grace_ms = static_cast<server::Millis>(o->grace_seconds * 1000);

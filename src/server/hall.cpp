@@ -45,6 +45,13 @@ std::string url_decode(std::string_view s) {
     return out;
 }
 
+/// The "id" to echo: a number or a string of at most 64 characters, else null.
+json request_id(const json& msg) {
+    json id = msg.value("id", json(nullptr));
+    if (!(id.is_null() || id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= 64))) id = nullptr;
+    return id;
+}
+
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0;
     const auto k = static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size() - 1), std::floor(p * static_cast<double>(v.size()))));
@@ -76,9 +83,83 @@ std::string Hall::new_token() {
 }
 
 Table::JournalSink Hall::journal_for(const std::string& id) {
-    Storage* st = &storage_;
-    return {[st, id](const json& e) { st->append(id, e); },
-            [st, id](const std::vector<json>& es) { st->rewrite(id, es); }};
+    return {[this, id](const json& e) {
+                storage_.append(id, e);
+                storage_worked();
+            },
+            [this, id](const std::vector<json>& es) {
+                storage_.rewrite(id, es);
+                storage_worked();
+            }};
+}
+
+void Hall::storage_failed(const StorageError& e, std::string_view op) {
+    ++storage_errors_;
+    if (storage_failing_ == e.code()) return;  // logged already
+    storage_failing_ = e.code();
+    if (out_.log) out_.log(true, "event=storage_error code=" + e.code() + " op=" + std::string(op) + " error=\"" + e.what() + "\"");
+}
+
+void Hall::storage_worked() {
+    if (!storage_failing_) return;
+    if (out_.log) out_.log(false, "event=storage_recovered after=" + *storage_failing_);
+    storage_failing_.reset();
+}
+
+void Hall::store_pending() {
+    while (!pending_matches_.empty()) {
+        storage_.store_match(pending_matches_.front());
+        pending_matches_.erase(pending_matches_.begin());
+        storage_worked();
+    }
+}
+
+void Hall::close_table_in_storage(const std::string& id) {
+    // A table closed in memory but still live in the database is resumed after a restart and
+    // closed again there (no humans) or swept as abandoned: nothing is lost.
+    try {
+        storage_.close_table(id);
+        storage_worked();
+    } catch (const StorageError& e) {
+        storage_failed(e, "close_table");
+    }
+}
+
+void Hall::advance(TableEntry& t, Millis now) {
+    try {
+        t.table->tick(now);
+    } catch (const StorageError& e) {
+        storage_failed(e, "journal");  // the table stays where it was; the next tick tries again
+        if (!t.table->has_events()) return;  // nothing new to tell
+    }
+    publish(t);
+}
+
+const Table* Hall::table(const std::string& id) const {
+    auto it = tables_.find(id);
+    return it == tables_.end() ? nullptr : it->second.table.get();
+}
+
+std::optional<std::pair<std::string, std::optional<Seat>>> Hall::where(ConnId conn) const {
+    auto c = conns_.find(conn);
+    if (c == conns_.end() || c->second.name.empty()) return std::nullopt;
+    auto g = guests_.find(c->second.name);
+    if (g == guests_.end()) return std::pair<std::string, std::optional<Seat>>{"", std::nullopt};
+    return std::pair<std::string, std::optional<Seat>>{g->second.table, g->second.seat};
+}
+
+json Hall::snapshot() const {
+    json tables = json::object();
+    for (const auto& [tid, t] : tables_) {
+        // Every change of the match increases the version; seats and connections are in the summary.
+        tables[tid] = {{"summary", t.table->summary_json(t.spectators)}, {"version", t.table->version()},
+                       {"watchers", t.watchers}};
+    }
+    json guests = json::object();
+    for (const auto& [name, g] : guests_)
+        guests[name] = {{"table", g.table}, {"seat", g.seat ? json(index(*g.seat)) : json(nullptr)},
+                        {"connections", g.conns.size()}};
+    return {{"tables", std::move(tables)}, {"guests", std::move(guests)}};
 }
 
 Hall::TableEntry* Hall::find_table(const std::string& id) {
@@ -189,11 +270,18 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
         error(conn, nullptr, to_string(ProtocolError::bad_message), "expected a JSON object with a string \"type\"");
         return;
     }
-    dispatch(conn, c, msg, now);
+    try {
+        dispatch(conn, c, msg, now);
+    } catch (const StorageError& e) {
+        // Nothing was answered yet and the write that failed changed nothing.
+        storage_failed(e, msg["type"].get<std::string>().substr(0, 16));
+        error(conn, request_id(msg), to_string(ProtocolError::storage_unavailable),
+              "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
+    }
 }
 
 void Hall::hello(ConnId conn, Conn& c, const json& msg, Millis now) {
-    const json id = msg.value("id", json(nullptr));
+    const json id = request_id(msg);
     if (!c.name.empty()) return error(conn, id, to_string(ProtocolError::bad_message), "already signed in");
     std::string name, token;
     if (auto t = msg.find("token"); t != msg.end() && t->is_string()) {
@@ -228,8 +316,7 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg, Millis now) {
     reply(conn, id, std::move(welcome));
     if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
         t->table->connected(name, now);
-        t->table->tick(now);
-        publish(*t);
+        advance(*t, now);
     }
 }
 
@@ -238,27 +325,23 @@ void Hall::leave_table(const std::string& name, Millis now) {
     if (g.table.empty()) return;
     const std::string tid = g.table;
     TableEntry* t = find_table(tid);
+    // The journal first: when it throws, nothing has changed.
+    if (t && g.seat) t->table->leave(name, now);
     g.table.clear();
     if (!t) return;
-    if (g.seat) {
-        t->table->leave(name, now);
-    } else {
-        --t->spectators;
-    }
+    if (!g.seat) --t->spectators;
     t->watchers.erase(name);
     g.seat.reset();
-    t->table->tick(now);
-    publish(*t);
+    advance(*t, now);
     if (t->table->no_humans() && t->watchers.empty()) {
-        storage_.close_table(tid);
+        close_table_in_storage(tid);
         tables_.erase(tid);
     }
 }
 
 void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
     const std::string& type = msg["type"].get_ref<const std::string&>();
-    json id = msg.value("id", json(nullptr));
-    if (!(id.is_null() || id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= 64))) id = nullptr;
+    const json id = request_id(msg);
     if (type == "ping") return reply(conn, id, {{"type", "pong"}});
     if (type == "hello") return hello(conn, c, msg, now);
     if (c.name.empty()) return error(conn, id, to_string(ProtocolError::not_signed_in));
@@ -309,20 +392,33 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
             if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
             const bool here = g.table == tid;
             if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, {{"type", "ok"}});
-            if (auto e = t->table->sit(seat(*s), name, now)) return error(conn, id, *e);
+            if (auto e = t->table->can_sit(seat(*s))) return error(conn, id, *e);
+            // Leave the other table first (a journal write), then sit here (another one). Each
+            // write comes before its change, so when the database fails the guest is at one
+            // table or at none, and every table is as its journal says.
             if (!here && !g.table.empty()) leave_table(name, now);
             t = find_table(tid);
+            if (auto e = t->table->sit(seat(*s), name, now)) return error(conn, id, *e);
             if (here && !g.seat) --t->spectators;
             g.table = tid;
             g.seat = seat(*s);
             t->watchers.insert(name);
             reply(conn, id, {{"type", "ok"}});
-            t->table->tick(now);
-            publish(*t);
+            advance(*t, now);
             return;
         }
         // Watch as a spectator.
         if (g.table == tid && !g.seat) return reply(conn, id, {{"type", "ok"}});
+        if (g.table == tid) {
+            // From a seat of this table to watching it: the guest stays at the table, so it must
+            // not be left on the way (a table with no human and no watcher is closed).
+            t->table->leave(name, now);  // the journal first: when it throws, nothing changed
+            g.seat.reset();
+            ++t->spectators;
+            reply(conn, id, {{"type", "ok"}});
+            advance(*t, now);
+            return;
+        }
         if (!g.table.empty()) leave_table(name, now);
         t = find_table(tid);
         if (!t) return error(conn, id, to_string(ProtocolError::no_such_table));
@@ -345,6 +441,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         if (!g.seat) return error(conn, id, to_string(ProtocolError::not_seated));
         Table::Result r;
         if (type == "start") {
+            store_pending();  // the journal of a finished match is dropped by the next start
             r = t->table->start(next_seed(), now);
         } else {
             const auto s = seat_field("seat");
@@ -359,8 +456,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         }
         if (r) return error(conn, id, *r);
         reply(conn, id, {{"type", "ok"}});
-        t->table->tick(now);
-        publish(*t);
+        advance(*t, now);
         return;
     }
     if (type == "act") {
@@ -377,8 +473,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
             return error(conn, id, *r, text);
         }
         reply(conn, id, {{"type", "ok"}, {"version", t->table->version()}});
-        t->table->tick(now);
-        publish(*t);
+        advance(*t, now);
         record_latency(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), now);
         return;
     }
@@ -400,7 +495,13 @@ void Hall::publish(TableEntry& t) {
     if (auto f = t.table->take_finished()) {
         MatchRow row{f->id, t.table->id(), 0, f->names, f->bots, f->status, f->winner, f->scores, f->record.dump()};
         row.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-        storage_.store_match(row);
+        try {
+            storage_.store_match(row);
+            storage_worked();
+        } catch (const StorageError& e) {
+            storage_failed(e, "store_match");
+            pending_matches_.push_back(std::move(row));  // stored again at the next sweep or start
+        }
     }
     // One shared message per change (the spectator's view without the per-seat keys), then
     // for each connection its seat's legal actions and hand spliced in: the JSON is built and
@@ -455,8 +556,13 @@ void Hall::sweep(Millis now) {
                 g.table.clear();
                 g.seat.reset();
             }
-        storage_.close_table(tid);
+        close_table_in_storage(tid);
         tables_.erase(tid);
+    }
+    try {
+        store_pending();
+    } catch (const StorageError& e) {
+        storage_failed(e, "store_match");
     }
 }
 
@@ -471,10 +577,9 @@ void Hall::tick(Millis now) {
         TableEntry* t = find_table(tid);
         if (!t) continue;
         const auto before = t->table->actions_applied();
-        t->table->tick(now);
+        advance(*t, now);
         const auto n = t->table->actions_applied() - before;
         for (std::uint64_t i = 0; i < n; ++i) record_latency(-1, now);
-        publish(*t);
     }
 }
 
@@ -500,7 +605,10 @@ void Hall::record_latency(double ms, Millis now) {
 std::optional<HttpReply> Hall::http_get(std::string_view target, Millis now) {
     const auto q = target.find('?');
     const std::string_view path = target.substr(0, q);
-    if (path == "/healthz") return HttpReply{200, "application/json", R"({"status":"ok"})"};
+    if (path == "/healthz") {
+        if (storage_failing_) return HttpReply{503, "application/json", json{{"status", "storage_unavailable"}, {"code", *storage_failing_}}.dump()};
+        return HttpReply{200, "application/json", R"({"status":"ok"})"};
+    }
     if (path == "/metrics") {
         while (!recent_actions_.empty() && recent_actions_.front() < now - 10000) recent_actions_.pop_front();
         int playing = 0;
@@ -514,9 +622,19 @@ std::optional<HttpReply> Hall::http_get(std::string_view target, Millis now) {
                {"actions_per_second", static_cast<double>(recent_actions_.size()) / window},
                {"latency_ms", {{"p50", percentile(lat, 0.5)}, {"p90", percentile(lat, 0.9)}, {"p99", percentile(lat, 0.99)},
                                {"max", lat.empty() ? 0.0 : *std::max_element(lat.begin(), lat.end())}}},
-               {"uptime_s", (now - started_) / 1000}};
+               {"uptime_s", (now - started_) / 1000}, {"storage_errors", storage_errors_},
+               {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")}};
         return HttpReply{200, "application/json", m.dump()};
     }
+    try {
+        return api_get(path);
+    } catch (const StorageError& e) {
+        storage_failed(e, "read");
+        return HttpReply{503, "application/json", json{{"error", "storage_unavailable"}, {"code", e.code()}}.dump()};
+    }
+}
+
+std::optional<HttpReply> Hall::api_get(std::string_view path) {
     if (path == "/api/leaderboard") return HttpReply{200, "application/json", storage_.leaderboard().dump()};
     constexpr std::string_view kMatches = "/api/matches/";
     if (path.starts_with(kMatches)) {

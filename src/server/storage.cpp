@@ -1,5 +1,6 @@
 #include "tarneeb/server/storage.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -12,12 +13,31 @@ namespace tarneeb::server {
 
 namespace {
 
+/// The StorageError code of the connection's last error (storage.hpp lists them). Called right
+/// after the failing call: SQLite does not always keep the system error (sqlite3_system_errno
+/// is 0 after a write refused with EFBIG), so errno is read too.
+std::string error_code(sqlite3* db) {
+    const int last_errno = errno;
+    const int primary = sqlite3_extended_errcode(db) & 0xff;
+    int sys = sqlite3_system_errno(db);
+    if (sys == 0) sys = last_errno;
+    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EFBIG || sys == EDQUOT) return "storage_full";
+    if (primary == SQLITE_READONLY || primary == SQLITE_PERM || primary == SQLITE_CANTOPEN || sys == EROFS || sys == EACCES)
+        return "storage_read_only";
+    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) return "storage_corrupt";
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) return "storage_busy";
+    return "storage_io";
+}
+
+[[noreturn]] void throw_error(sqlite3* db, const std::string& what) {
+    throw StorageError(error_code(db), what + ": " + sqlite3_errmsg(db));
+}
+
 /// A prepared statement that finalizes itself.
 class Stmt {
 public:
     Stmt(sqlite3* db, const char* sql) : db_(db) {
-        if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
-            throw std::runtime_error(std::string("sqlite prepare: ") + sqlite3_errmsg(db));
+        if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) throw_error(db, "sqlite prepare");
     }
     ~Stmt() { sqlite3_finalize(s_); }
     Stmt(const Stmt&) = delete;
@@ -33,7 +53,7 @@ public:
         const int rc = sqlite3_step(s_);
         if (rc == SQLITE_ROW) return true;
         if (rc == SQLITE_DONE) return false;
-        throw std::runtime_error(std::string("sqlite step: ") + sqlite3_errmsg(db_));
+        throw_error(db_, "sqlite step");
     }
     std::string text(int col) {
         const auto* p = sqlite3_column_text(s_, col);
@@ -70,12 +90,18 @@ double elo_delta(double rating0, double rating1, double score0, double k) {
 Storage::Storage(const std::string& path, bool full_sync) {
     if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
         const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        const std::string code = db_ ? error_code(db_) : "storage_io";
         sqlite3_close(db_);
-        throw std::runtime_error("cannot open database " + path + ": " + msg);
+        db_ = nullptr;
+        throw StorageError(code, "cannot open database " + path + ": " + msg);
     }
-    sqlite3_busy_timeout(db_, 5000);
-    exec("PRAGMA journal_mode=WAL");
-    exec(full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    try {
+        sqlite3_busy_timeout(db_, 5000);
+        // A file that cannot be written is refused now rather than at the first action.
+        if (path != ":memory:" && sqlite3_db_readonly(db_, "main") == 1)
+            throw StorageError("storage_read_only", "database " + path + " is read-only");
+        exec("PRAGMA journal_mode=WAL");
+        exec(full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
     exec("CREATE TABLE IF NOT EXISTS players(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,"
          " rating REAL NOT NULL DEFAULT 1500, matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)");
     exec("CREATE TABLE IF NOT EXISTS tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL,"
@@ -89,6 +115,14 @@ Storage::Storage(const std::string& path, bool full_sync) {
     exec("CREATE TABLE IF NOT EXISTS match_players(match_id TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,"
          " bot INTEGER NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS match_players_name ON match_players(name)");
+        // Writes the schema now, so that a file that cannot be written fails here, at start.
+        exec("BEGIN IMMEDIATE");
+        exec("COMMIT");
+    } catch (...) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
 }
 
 Storage::~Storage() {
@@ -96,12 +130,27 @@ Storage::~Storage() {
     sqlite3_close(db_);
 }
 
+void Storage::fail(const char* what) const { throw_error(db_, what); }
+
 void Storage::exec(const char* sql) {
     char* err = nullptr;
     if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
         const std::string msg = err ? err : "?";
         sqlite3_free(err);
-        throw std::runtime_error(std::string("sqlite: ") + msg);
+        throw StorageError(error_code(db_), std::string("sqlite: ") + msg);
+    }
+}
+
+template <class F>
+void Storage::transaction(F&& body) {
+    exec("BEGIN");
+    try {
+        body();
+        exec("COMMIT");
+    } catch (...) {
+        // SQLite may have rolled back already (e.g. SQLITE_FULL): ignore "no transaction".
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
     }
 }
 
@@ -134,45 +183,40 @@ std::string Storage::create_table(const nlohmann::json& settings) {
 }
 
 void Storage::close_table(const std::string& id) {
-    exec("BEGIN");
-    try {
+    transaction([&] {
         Stmt a(db_, "UPDATE tables SET live = 0 WHERE n = ?");
         a.bind(1, table_number(id));
         a.step();
         Stmt b(db_, "DELETE FROM journal WHERE table_n = ?");
         b.bind(1, table_number(id));
         b.step();
-    } catch (...) {
-        exec("ROLLBACK");
-        throw;
-    }
-    exec("COMMIT");
+    });
 }
 
 void Storage::append(const std::string& table, const nlohmann::json& entry) {
     if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) VALUES(?, ?)", -1, &append_, nullptr) != SQLITE_OK)
-        throw std::runtime_error(std::string("sqlite prepare: ") + sqlite3_errmsg(db_));
+        fail("sqlite prepare");
     const std::string text = entry.dump();
     sqlite3_bind_int64(append_, 1, table_number(table));
     sqlite3_bind_text(append_, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
     const int rc = sqlite3_step(append_);
+    if (rc != SQLITE_DONE) {
+        const StorageError e(error_code(db_), std::string("sqlite journal: ") + sqlite3_errmsg(db_));
+        sqlite3_reset(append_);
+        sqlite3_clear_bindings(append_);
+        throw e;
+    }
     sqlite3_reset(append_);
     sqlite3_clear_bindings(append_);
-    if (rc != SQLITE_DONE) throw std::runtime_error(std::string("sqlite journal: ") + sqlite3_errmsg(db_));
 }
 
 void Storage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries) {
-    exec("BEGIN");
-    try {
+    transaction([&] {
         Stmt d(db_, "DELETE FROM journal WHERE table_n = ?");
         d.bind(1, table_number(table));
         d.step();
         for (const auto& e : entries) append(table, e);
-    } catch (...) {
-        exec("ROLLBACK");
-        throw;
-    }
-    exec("COMMIT");
+    });
 }
 
 std::vector<LiveTable> Storage::live_tables() {
@@ -201,8 +245,8 @@ double Storage::rating(const std::string& name) {
 }
 
 bool Storage::store_match(const MatchRow& row) {
-    exec("BEGIN");
-    try {
+    bool stored = true;
+    transaction([&] {
         Stmt ins(db_, "INSERT OR IGNORE INTO matches(id, table_id, finished, status, winner, score0, score1, record)"
                       " VALUES(?,?,?,?,?,?,?,?)");
         ins.bind(1, row.id).bind(2, row.table).bind(3, row.finished_ms).bind(4, row.status)
@@ -210,8 +254,8 @@ bool Storage::store_match(const MatchRow& row) {
             .bind(8, row.record);
         ins.step();
         if (sqlite3_changes(db_) != 1) {
-            exec("ROLLBACK");
-            return false;
+            stored = false;  // already stored: commit nothing
+            return;
         }
         for (int s = 0; s < 4; ++s) {
             Stmt p(db_, "INSERT INTO match_players(match_id, name, seat, bot) VALUES(?,?,?,?)");
@@ -233,12 +277,8 @@ bool Storage::store_match(const MatchRow& row) {
                 u.step();
             }
         }
-    } catch (...) {
-        exec("ROLLBACK");
-        throw;
-    }
-    exec("COMMIT");
-    return true;
+    });
+    return stored;
 }
 
 std::optional<std::string> Storage::match_record(const std::string& id) {

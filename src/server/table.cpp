@@ -93,10 +93,14 @@ bool Table::bot_controlled(Seat s) const {
 
 // ---- lobby ------------------------------------------------------------------------------
 
-Table::Result Table::sit(Seat seat, const std::string& name, Millis now) {
+Table::Result Table::can_sit(Seat seat) const {
     if (state_ == TableState::playing) return err(ProtocolError::table_playing);
-    const auto& h = seats_[static_cast<std::size_t>(index(seat))];
-    if (h.kind != SeatHolder::Kind::empty) return err(ProtocolError::seat_taken);
+    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty) return err(ProtocolError::seat_taken);
+    return std::nullopt;
+}
+
+Table::Result Table::sit(Seat seat, const std::string& name, Millis now) {
+    if (auto e = can_sit(seat)) return e;
     journal({{"op", "sit"}, {"seat", index(seat)}, {"name", name}});
     auto r = do_sit(seat, name);
     seats_[static_cast<std::size_t>(index(seat))].connected = true;

@@ -142,7 +142,13 @@ private:
         }
         const auto data = buffer_.data();
         const std::string_view text(static_cast<const char*>(data.data()), data.size());
-        shared_.hall.message(id_, ws_.got_text() ? text : std::string_view("binary frame"), unix_ms());
+        try {
+            shared_.hall.message(id_, ws_.got_text() ? text : std::string_view("binary frame"), unix_ms());
+        } catch (const std::exception& e) {
+            // A bug handling one message must not take every table down: this connection goes.
+            spdlog::error("conn={} event=internal_error error=\"{}\"", id_, e.what());
+            close(1011, "internal error");
+        }
         buffer_.consume(buffer_.size());
         read();
     }
@@ -193,6 +199,10 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
                       auto it = sessions.find(c);
                       if (it == sessions.end()) return;
                       if (auto s = it->second.lock()) s->close(code, std::move(reason));
+                  },
+                  [](bool error, const std::string& line) {
+                      if (error) spdlog::error("{}", line);
+                      else spdlog::warn("{}", line);
                   }}) {}
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
@@ -334,11 +344,21 @@ int serve(const ServeConfig& config, BotFactory bots) {
     net::io_context ioc{1};
     try {
         shared = std::make_unique<Shared>(ioc, config, std::move(bots));
+    } catch (const StorageError& e) {
+        spdlog::error("event=db_open_failed code={} db={} error=\"{}\"", e.code(), config.db, e.what());
+        return 1;
     } catch (const std::exception& e) {
-        spdlog::error("event=db_open_failed error=\"{}\"", e.what());
+        spdlog::error("event=db_open_failed code=storage_io db={} error=\"{}\"", config.db, e.what());
         return 1;
     }
-    const int resumed = shared->hall.resume(unix_ms());
+    int resumed = 0;
+    try {
+        resumed = shared->hall.resume(unix_ms());
+    } catch (const std::exception& e) {
+        const auto* se = dynamic_cast<const StorageError*>(&e);
+        spdlog::error("event=resume_failed code={} error=\"{}\"", se ? se->code() : std::string("storage_io"), e.what());
+        return 1;
+    }
     spdlog::info("event=resumed tables={}", resumed);
 
     beast::error_code ec;

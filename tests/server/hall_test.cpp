@@ -1,5 +1,8 @@
 // The hall, tables and storage without sockets: the whole protocol driven message by message
 // with a fake clock (docs/protocol.md).
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <map>
 #include <set>
@@ -31,7 +34,8 @@ struct Harness {
     Hall make_hall(const HallConfig& cfg) {
         return Hall(storage, testing::default_bots(), cfg,
                     Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
-                           [this](ConnId c, int code, std::string) { closed_with[c] = code; }});
+                           [this](ConnId c, int code, std::string) { closed_with[c] = code; },
+                           [this](bool, const std::string& line) { logs.push_back(line); }});
     }
 
     ConnId connect() {
@@ -86,6 +90,7 @@ struct Harness {
     ConnId next = 1;
     std::map<ConnId, std::vector<std::string>> frames;
     std::map<ConnId, int> closed_with;
+    std::vector<std::string> logs;
 };
 
 /// Four signed-in players seated at a new table; returns the table id.
@@ -429,6 +434,136 @@ TEST(Hall, JournalResumesEveryTableAfterARestart) {
     EXPECT_EQ(after["round"], before["round"]);
     EXPECT_EQ(after["scores"], before["scores"]);
     EXPECT_EQ(after["legal"], before["legal"]);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Hall, APlayerWhoWatchesItsOwnTableInsteadStaysAtIt) {
+    // Found with fuzz_protocol: the last human at a table joining it as a spectator left the
+    // table first, which closed it (no human, no watcher), and the join then failed with
+    // no_such_table: a rejected message that had changed the hall.
+    Harness h;
+    const ConnId c = h.connect();
+    h.sign_in(c, "Layla");
+    h.send(c, {{"type", "create"}});
+    const std::string tid = h.last(c, "created")["table"];
+    h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}});
+    h.send(c, {{"type", "join"}, {"id", 9}, {"table", tid}});
+    EXPECT_EQ(h.last_reply(c)["type"], "table");
+    EXPECT_EQ(h.last(c, "ok")["id"], 9);
+    const auto t = h.last(c, "table");
+    EXPECT_TRUE(t["you"].is_null());
+    EXPECT_TRUE(t["seats"][0].is_null());
+    EXPECT_EQ(t["spectators"], 1);
+    EXPECT_EQ(h.hall.tables(), 1);
+    // And back to a seat.
+    h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    EXPECT_EQ(h.last(c, "table")["you"], 0);
+    EXPECT_EQ(h.last(c, "table")["spectators"], 0);
+}
+
+/// While alive, no write of this process to a file may end past `bytes` (a full disk: writes
+/// fail with EFBIG, SIGXFSZ ignored).
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        old_signal_ = ::signal(SIGXFSZ, SIG_IGN);
+        ::getrlimit(RLIMIT_FSIZE, &old_);
+        const rlimit lim{bytes, old_.rlim_max};
+        ::setrlimit(RLIMIT_FSIZE, &lim);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &old_);
+        ::signal(SIGXFSZ, old_signal_);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+private:
+    rlimit old_{};
+    sighandler_t old_signal_;
+};
+
+TEST(Hall, AFailedJournalWriteRefusesTheActionChangesNothingAndRecovers) {
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-full-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "t.db").string();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+    Harness h(db);
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 0}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs, 12);
+    const auto t = h.last(cs[0], "table");
+    ASSERT_EQ(t["state"], "playing");
+    const int to_act = t["round"]["to_act"];
+    const ConnId actor = cs[static_cast<std::size_t>(to_act)];
+    const json action = h.last(actor, "table")["legal"][0];
+    const json before = h.hall.snapshot();
+    std::map<ConnId, std::size_t> heard;
+    for (ConnId c : cs) heard[c] = h.frames[c].size();
+    {
+        FileSizeLimit full(1024);
+        h.send(actor, {{"type", "act"}, {"id", 5}, {"version", t["version"]}, {"action", action}});
+        const auto refused = h.last_reply(actor);
+        EXPECT_EQ(refused["code"], "storage_unavailable");
+        EXPECT_EQ(refused["id"], 5);
+        EXPECT_EQ(h.hall.snapshot(), before);
+        for (ConnId c : cs) EXPECT_EQ(h.frames[c].size(), heard[c] + (c == actor ? 1 : 0));
+        EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 503);
+        EXPECT_EQ(json::parse(h.hall.http_get("/metrics", h.now)->body)["storage"], "storage_full");
+        // Every other write is refused the same way, and nothing is logged twice.
+        const ConnId guest = h.connect();
+        h.send(guest, {{"type", "hello"}, {"name", "Newcomer"}});
+        EXPECT_EQ(h.last_reply(guest)["code"], "storage_unavailable");
+        ASSERT_EQ(h.logs.size(), 1u);
+        EXPECT_EQ(h.logs[0].rfind("event=storage_error code=storage_full op=act", 0), 0u) << h.logs[0];
+    }
+    // Space again: the same request goes through.
+    h.send(actor, {{"type", "act"}, {"id", 6}, {"version", t["version"]}, {"action", action}});
+    EXPECT_EQ(h.last(actor, "ok")["version"], t["version"].get<std::uint64_t>() + 1);
+    EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 200);
+    ASSERT_EQ(h.logs.size(), 2u);
+    EXPECT_EQ(h.logs[1], "event=storage_recovered after=storage_full");
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Hall, ABotActionThatCannotBeWrittenWaitsForTheDisk) {
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-bot-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "t.db").string();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+    HallConfig cfg = Harness::config();
+    cfg.timing.bot_delay_ms = 100;
+    Harness h(db, cfg);
+    const ConnId c = h.connect();
+    h.sign_in(c, "Layla");
+    h.send(c, {{"type", "create"}, {"turn_seconds", 0}});
+    const std::string tid = h.last(c, "created")["table"];
+    h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}});
+    h.send(c, {{"type", "start"}});
+    auto t = h.last(c, "table");
+    while (t["round"]["to_act"] == 0) {  // until a bot's turn
+        h.send(c, {{"type", "act"}, {"version", t["version"]}, {"action", t["legal"][0]}});
+        t = h.last(c, "table");
+    }
+    const std::uint64_t v = t["version"];
+    const std::size_t frames = h.frames[c].size();
+    {
+        FileSizeLimit full(1024);
+        for (int i = 0; i < 5; ++i) {
+            h.now += 200;
+            h.hall.tick(h.now);
+        }
+        EXPECT_EQ(h.last(c, "table")["version"], v);  // the bot could not act
+        EXPECT_EQ(h.frames[c].size(), frames);        // and nobody is told of nothing
+        EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 503);
+    }
+    h.now += 200;
+    h.hall.tick(h.now);
+    EXPECT_GT(h.last(c, "table")["version"].get<std::uint64_t>(), v);
+    EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 200);
     std::filesystem::remove_all(dir);
 }
 

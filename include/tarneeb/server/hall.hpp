@@ -10,6 +10,13 @@
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
 // rate limit (token bucket), malformed messages (3 close the connection).
+//
+// Storage errors (StorageError: disk full, read-only file...): every table writes its journal
+// entry before it changes, so a failed write leaves the table as it was. The request gets the
+// error `storage_unavailable`; a bot or timer action that cannot be written is tried again at
+// the next tick; a finished match that cannot be stored is kept and stored again once a second
+// (and before the table's next start). /healthz answers 503 while writes fail. The hall keeps
+// serving: reads, spectators and every table go on as soon as the database takes writes again.
 #pragma once
 
 #include <chrono>
@@ -23,6 +30,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -51,6 +59,9 @@ struct Outbox {
     std::function<void(ConnId, std::string)> send;
     /// Close a connection with a WebSocket close code and reason.
     std::function<void(ConnId, int code, std::string reason)> close;
+    /// An operator's log line (key=value pairs): storage failures (`error` true) and recoveries
+    /// (`error` false). May be empty.
+    std::function<void(bool error, const std::string& line)> log;
 };
 
 /// An HTTP answer: status, content type, body.
@@ -86,6 +97,18 @@ public:
     int connections() const { return static_cast<int>(conns_.size()); }
     int tables() const { return static_cast<int>(tables_.size()); }
 
+    // ---- inspection (tests, fuzzing) -------------------------------------------------
+    /// The live table `id`, or nullptr.
+    const Table* table(const std::string& id) const;
+    /// Where the signed-in guest of connection `conn` is: its table id ("" for none) and seat
+    /// (nullopt for a spectator or no table); nullopt when the connection is not signed in.
+    std::optional<std::pair<std::string, std::optional<Seat>>> where(ConnId conn) const;
+    /// Everything a client message can change, as one JSON value: every table's summary (seats,
+    /// connections, stand-ins, spectators, state), version (every change of its match increases
+    /// it) and watchers, and every guest's table, seat and connection count. Two equal snapshots
+    /// mean no table or guest changed (fuzz_protocol: a rejected message changes nothing).
+    nlohmann::json snapshot() const;
+
 private:
     struct Conn {
         std::string name;          ///< signed-in guest, "" before hello
@@ -107,6 +130,17 @@ private:
     };
     void sweep(Millis now);
     Millis last_sweep_ = 0;
+
+    /// Runs the table's due timers and bots, then publishes. Never throws.
+    void advance(TableEntry& t, Millis now);
+    /// Notes a storage failure (logged once until the next successful write).
+    void storage_failed(const StorageError& e, std::string_view op);
+    void storage_worked();
+    /// Stores the finished matches a failed write left pending; throws StorageError.
+    void store_pending();
+    void close_table_in_storage(const std::string& id);
+    /// The /api/... answers (reads the database; throws StorageError).
+    std::optional<HttpReply> api_get(std::string_view path);
 
     void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
@@ -136,6 +170,9 @@ private:
     std::uint64_t actions_total_ = 0;
     std::deque<Millis> recent_actions_;     ///< times of actions in the last 10 s
     std::deque<double> latencies_ms_;       ///< last 10,000 act latencies
+    std::uint64_t storage_errors_ = 0;      ///< failed writes since start
+    std::optional<std::string> storage_failing_;  ///< the error code while writes fail
+    std::vector<MatchRow> pending_matches_;       ///< finished matches not stored yet
 };
 
 }  // namespace tarneeb::server

@@ -39,6 +39,7 @@ enum class ProtocolError : unsigned char {
     stale,              ///< the action's version is not the table's version
     bad_action,         ///< the action object is unreadable
     rate_limited,
+    storage_unavailable, ///< the database refused the write (disk full, read-only...): nothing changed
 };
 
 /// The stable snake_case name, e.g. "stale".

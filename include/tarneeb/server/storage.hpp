@@ -8,14 +8,20 @@
 // synchronous=FULL (`Storage(path, /*full_sync=*/true)`).
 //
 // Tokens are never stored: only a 128-bit hash of each (hash_token), which is what a sign-in
-// looks up. Ratings: Elo (docs/protocol.md "Ratings"). All methods throw std::runtime_error on
-// a database error (disk full, corrupt file): the server cannot go on honestly without it.
+// looks up. Ratings: Elo (docs/protocol.md "Ratings").
+//
+// Errors: every method throws StorageError on a database error (disk full, read-only or
+// corrupt file, I/O error), with a stable code. A failed write changes nothing: a single
+// statement is atomic and every multi-statement write is one transaction, rolled back on
+// failure. The hall turns the error into the protocol error `storage_unavailable` and keeps
+// running (docs/operations.md "Storage errors").
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +32,21 @@ struct sqlite3;
 struct sqlite3_stmt;
 
 namespace tarneeb::server {
+
+/// A database error. `code()` is one of (stable, logged as `code=`):
+///   storage_full       SQLITE_FULL, or a write refused with ENOSPC / EFBIG (disk or file size limit)
+///   storage_read_only  SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN (file or directory not writable)
+///   storage_corrupt    SQLITE_CORRUPT, SQLITE_NOTADB
+///   storage_busy       SQLITE_BUSY, SQLITE_LOCKED (another process holds the file past the timeout)
+///   storage_io         any other error
+class StorageError : public std::runtime_error {
+public:
+    StorageError(std::string code, const std::string& what) : std::runtime_error(what), code_(std::move(code)) {}
+    const std::string& code() const { return code_; }
+
+private:
+    std::string code_;
+};
 
 /// 32 hex digits: a 128-bit hash of the token (not reversible without trying tokens; tokens
 /// are 128 random bits, so trying them is hopeless).
@@ -96,6 +117,10 @@ public:
 
 private:
     void exec(const char* sql);
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    template <class F>
+    void transaction(F&& body);
+    [[noreturn]] void fail(const char* what) const;
     sqlite3* db_ = nullptr;
     struct sqlite3_stmt* append_ = nullptr;  ///< the journal's INSERT, prepared once
 };

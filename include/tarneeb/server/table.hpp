@@ -8,7 +8,8 @@
 // Connection changes (disconnected, stand-in, reclaimed) are not journaled and keep the
 // version: they do not change what a seat may do.
 //
-// Journal: each change is handed to the journal sink before it is made (entry shapes:
+// Journal: each change is handed to the journal sink before it is made, so a sink that throws
+// (a database error) leaves the table unchanged (entry shapes:
 // {"op":"sit","seat","name"}, {"op":"leave","seat"}, {"op":"bot","seat","bot","seed"},
 // {"op":"unbot","seat"}, {"op":"start","seed"}, {"op":"act","seat","a":action_text}).
 // replay(entry) applies an entry without journaling; a table rebuilt from its settings and
@@ -104,6 +105,8 @@ public:
     /// Seats player `name` (moving it when already seated here). Errors: table_playing,
     /// seat_taken.
     Result sit(Seat seat, const std::string& name, Millis now);
+    /// The error sit() would give for `seat` (nullopt: it would succeed), changing nothing.
+    Result can_sit(Seat seat) const;
     /// The player leaves its seat; during a match a bot takes the seat for good.
     Result leave(const std::string& name, Millis now);
     /// Errors: table_playing, seat_taken, unknown_bot.
@@ -146,6 +149,8 @@ public:
     nlohmann::json summary_json(int spectators) const;
     /// Events since the last call, in order.
     std::vector<nlohmann::json> take_events();
+    /// True when there are events to take.
+    bool has_events() const { return !events_.empty(); }
     /// The match that ended since the last call, if any.
     std::optional<FinishedMatch> take_finished();
     /// Actions applied since the table was made (for metrics).

@@ -1,0 +1,479 @@
+// Fault tests against the real `tarneeb serve` (issue 7, docs/reliability.md "Fault tests"):
+//  - the server killed with SIGKILL at seeded random points of a match, restarted each time:
+//    the table resumes, no acknowledged action is lost, no round is scored twice;
+//  - the database file full (RLIMIT_FSIZE in the server's process: writes fail with EFBIG) and
+//    read-only: a clear error with a stable code, the server keeps its tables (or refuses to
+//    start), and the database passes PRAGMA integrity_check afterwards;
+//  - a client sending garbage, huge frames and thousands of messages a second is rate-limited
+//    and closed while a match at another table goes on with normal latency.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include <sqlite3.h>
+
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/records/record.hpp"
+#include "ws_harness.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+using namespace testing;
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// PRAGMA integrity_check of a database file ("ok" when sound).
+std::string integrity(const std::string& db) {
+    sqlite3* h = nullptr;
+    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        sqlite3_close(h);
+        return "cannot open";
+    }
+    std::string result;
+    sqlite3_exec(h, "PRAGMA integrity_check", [](void* out, int, char** values, char**) {
+        *static_cast<std::string*>(out) += values[0] ? values[0] : "?";
+        return 0;
+    }, &result, nullptr);
+    sqlite3_close(h);
+    return result;
+}
+
+/// The answer (ok or error) to the request with this id, or null.
+json answer(const Client& c, int id) {
+    for (const auto& f : c.frames) {
+        auto j = json::parse(f);
+        if (j.contains("id") && j["id"] == id && (j["type"] == "ok" || j["type"] == "error")) return j;
+    }
+    return nullptr;
+}
+
+/// The action a simple player takes from a table message with legal actions: the lowest bid
+/// when nobody has bid yet (so that rounds have a contract), else the first legal action.
+json choose(const json& t) {
+    json action = t["legal"][0];
+    if (t["round"]["phase"] == "auction" && t["legal"].size() > 1) {
+        bool bid_made = false;
+        for (const auto& call : t["round"]["calls"]) bid_made |= call["call"] != "pass";
+        if (!bid_made) action = t["legal"][1];
+    }
+    return action;
+}
+
+/// A player of the kill test: its connection in the current server, every frame it got.
+struct Player {
+    std::string name;
+    std::string token;
+    std::unique_ptr<Client> client;
+    std::vector<std::string> all_frames;  ///< across every server
+
+    std::vector<std::unique_ptr<Client>> retired;  ///< kept alive: their reads may still be queued
+
+    /// Keeps the frames of the current connection and closes it.
+    void keep_frames() {
+        if (!client) return;
+        all_frames.insert(all_frames.end(), client->frames.begin(), client->frames.end());
+        client->close();
+        retired.push_back(std::move(client));
+    }
+};
+
+TEST(Fault, KilledAtRandomPointsTheMatchResumesAndLosesNothing) {
+    const std::string db = temp_db("kill");
+    const std::vector<std::string> seeded{"--seed", "2026"};  // the same deals on every run
+    auto server = std::make_unique<ServerProcess>(db, seeded);
+    ASSERT_NE(server->port(), 0);
+    net::io_context ioc;
+    std::vector<Player> players(2);  // seats 0 and 2
+    players[0].name = "Layla";
+    players[1].name = "Rana";
+    Rng rng(20261130);
+    std::string tid;
+    int id = 0;
+    std::uint64_t max_acked = 0;
+    struct Acked { int deal; std::string card; };
+    std::vector<Acked> acked_cards;
+    int kills = 0, in_flight_kills = 0, in_flight_applied = 0;
+    bool over = false;
+
+    const auto connect_all = [&] {
+        for (auto& p : players) {
+            p.keep_frames();
+            p.client = std::make_unique<Client>(ioc, server->port());
+            if (p.token.empty()) {
+                p.token = sign_in(ioc, *p.client, p.name);
+                ASSERT_FALSE(p.token.empty());
+            } else {
+                p.client->send({{"type", "hello"}, {"token", p.token}});
+                ASSERT_TRUE(pump(ioc, [&] { return !p.client->last("table").is_null(); })) << p.name << " got no table back";
+            }
+        }
+    };
+    connect_all();
+    players[0].client->send({{"type", "create"}, {"target", 21}, {"turn_seconds", 0}});
+    ASSERT_TRUE(pump(ioc, [&] { return !players[0].client->last("created").is_null(); }));
+    tid = players[0].client->last("created")["table"];
+    players[0].client->send({{"type", "join"}, {"table", tid}, {"seat", 0}});
+    players[1].client->send({{"type", "join"}, {"table", tid}, {"seat", 2}});
+    ASSERT_TRUE(pump(ioc, [&] { auto t = players[1].client->last("table"); return !t.is_null() && !t["seats"][0].is_null() && !t["seats"][2].is_null(); }));
+    for (int s : {1, 3}) players[0].client->send({{"type", "add_bot"}, {"seat", s}});
+    players[0].client->send({{"type", "start"}});
+
+    while (!over) {
+        // Up to the next kill: a seeded number of acknowledged actions, then the kill, either
+        // with nothing in flight or right after sending one more action.
+        const int actions = 3 + static_cast<int>(rng.below(30));
+        const bool in_flight = rng.below(2) == 1;
+        int done = 0;
+        json sent_msg;      // the action in flight at the kill, if any
+        json acted_on;      // the table message that action was sent at
+        json last_seen;     // with nothing in flight: the actor's latest table message
+        std::size_t actor = 0;
+        while (!over) {
+            // Whose turn: the player whose latest table message offers actions.
+            std::optional<std::size_t> who;
+            ASSERT_TRUE(pump(ioc, [&] {
+                for (std::size_t i = 0; i < players.size(); ++i) {
+                    const auto t = players[i].client->last("table");
+                    if (t.is_null()) continue;
+                    if (t["state"] == "finished") { over = true; return true; }
+                    if (!t["legal"].empty()) { who = i; return true; }
+                }
+                return false;
+            })) << "nobody can act";
+            if (over) break;
+            actor = *who;
+            Client& c = *players[actor].client;
+            acted_on = c.last("table");
+            const json msg{{"type", "act"}, {"id", ++id}, {"version", acted_on["version"]}, {"action", choose(acted_on)}};
+            c.send(msg);
+            if (done == actions && in_flight) {
+                sent_msg = msg;
+                break;
+            }
+            ASSERT_TRUE(pump(ioc, [&] { return !answer(c, id).is_null(); }));
+            const json a = answer(c, id);
+            ASSERT_EQ(a["type"], "ok") << a.dump();
+            max_acked = std::max<std::uint64_t>(max_acked, a["version"]);
+            if (msg["action"].contains("card"))
+                acked_cards.push_back({acted_on["round"]["number"].get<int>(), msg["action"]["card"].get<std::string>()});
+            // Both players see the change (and the bots' answers) before anyone acts again.
+            ASSERT_TRUE(pump(ioc, [&] {
+                return std::all_of(players.begin(), players.end(), [&](const Player& p) {
+                    const auto t = p.client->last("table");
+                    return !t.is_null() && t["version"].get<std::uint64_t>() >= a["version"].get<std::uint64_t>();
+                });
+            }));
+            last_seen = c.last("table");
+            if (++done > actions) break;
+        }
+        if (over) break;
+
+        server->stop(SIGKILL);
+        ++kills;
+        server = std::make_unique<ServerProcess>(db, seeded);
+        ASSERT_NE(server->port(), 0) << read_file(server->log_path());
+        connect_all();
+        const json after = players[actor].client->last("table");
+        const std::uint64_t resumed = after["version"];
+        EXPECT_GE(resumed, max_acked) << "an acknowledged action was lost (kill " << kills << ")";
+        const std::uint64_t sent_version = acted_on["version"];
+        if (sent_msg.is_null()) {
+            // Nothing in flight: exactly where it was.
+            EXPECT_EQ(resumed, last_seen["version"].get<std::uint64_t>());
+            EXPECT_EQ(after["round"], last_seen["round"]);
+            EXPECT_EQ(after["scores"], last_seen["scores"]);
+            EXPECT_EQ(after["legal"], last_seen["legal"]);
+        } else {
+            // The action in flight was applied or not; sending it again is stale or applies it, once.
+            ++in_flight_kills;
+            in_flight_applied += resumed > sent_version;
+            EXPECT_TRUE(resumed == sent_version || resumed > sent_version);
+            json again = sent_msg;
+            again["id"] = ++id;
+            players[actor].client->send(again);
+            ASSERT_TRUE(pump(ioc, [&] { return !answer(*players[actor].client, id).is_null(); }));
+            const json a = answer(*players[actor].client, id);
+            if (resumed == sent_version) {
+                ASSERT_EQ(a["type"], "ok") << a.dump();
+                max_acked = std::max<std::uint64_t>(max_acked, a["version"]);
+                // Everyone sees the change before anyone acts again (else a stale view acts).
+                ASSERT_TRUE(pump(ioc, [&] {
+                    return std::all_of(players.begin(), players.end(), [&](const Player& p) {
+                        return p.client->last("table")["version"].get<std::uint64_t>() >= a["version"].get<std::uint64_t>();
+                    });
+                }));
+            } else {
+                EXPECT_EQ(a["code"], "stale") << a.dump();
+            }
+            if (a["type"] == "ok" && sent_msg["action"].contains("card"))
+                acked_cards.push_back({acted_on["round"]["number"].get<int>(), sent_msg["action"]["card"].get<std::string>()});
+        }
+    }
+    for (auto& p : players) {
+        const auto frames = p.client->frames;
+        p.all_frames.insert(p.all_frames.end(), frames.begin(), frames.end());
+    }
+    std::cout << "[kill] " << kills << " kills, " << in_flight_kills << " with an action in flight (" << in_flight_applied
+              << " of them applied before the kill)\n";
+    EXPECT_GE(kills, 3) << "the match ended before enough kills: lower the target or the action counts";
+
+    // The stored match: a legal record whose totals are the table's, every acknowledged card
+    // in the deal it was played in, and each round scored once.
+    const auto [status, body] = http_get(server->port(), "/api/matches/" + tid + "-1");
+    ASSERT_EQ(status, 200);
+    const auto replayed = records::replay(body);
+    ASSERT_FALSE(replayed.error.has_value());
+    const json record = json::parse(body);
+    const json result = records::result_json(replayed);
+    const json final_table = players[0].client->last("table");
+    EXPECT_EQ(final_table["scores"], result["totals"]);
+    for (const auto& a : acked_cards) {
+        const auto& play = record["deals"][static_cast<std::size_t>(a.deal - 1)]["play"];
+        EXPECT_NE(std::find(play.begin(), play.end(), a.card), play.end()) << a.card << " of deal " << a.deal << " lost";
+    }
+    std::vector<json> totals;
+    for (const auto& d : result["deals"])
+        if (!d["passed_out"].get<bool>()) totals.push_back(d["totals"]);
+    std::size_t next = 0;
+    for (const auto& f : players[0].all_frames) {
+        const auto j = json::parse(f);
+        if (j["type"] != "table") continue;
+        for (const auto& e : j["events"]) {
+            if (e["event"] != "round_scored") continue;
+            // Each observed score is a later round's running total than the one before it.
+            while (next < totals.size() && totals[next] != e["scores"]) ++next;
+            ASSERT_LT(next, totals.size()) << "round_scored " << e.dump() << " is not a new round of the record";
+            ++next;
+        }
+    }
+    const auto mine = json::parse(http_get(server->port(), "/api/players/Layla/matches").second);
+    EXPECT_EQ(mine["matches"].size(), 1u);
+    const auto board = json::parse(http_get(server->port(), "/api/leaderboard").second);
+    for (const auto& p : board["players"]) EXPECT_EQ(p["matches"], 1) << p.dump();
+    server.reset();
+    EXPECT_EQ(integrity(db), "ok");
+}
+
+/// One player against three bots; returns the table id.
+std::string bots_table(net::io_context& ioc, Client& c, const std::string& name, bool start = true) {
+    sign_in(ioc, c, name);
+    c.send({{"type", "create"}, {"turn_seconds", 0}});
+    pump(ioc, [&] { return !c.last("created").is_null(); });
+    const std::string tid = c.last("created")["table"];
+    c.send({{"type", "join"}, {"table", tid}, {"seat", 0}});
+    for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
+    if (start) c.send({{"type", "start"}});
+    return tid;
+}
+
+TEST(Fault, DiskFullRefusesChangesKeepsTheTablesAndRecovers) {
+    const std::string db = temp_db("full");
+    // Room for the schema and a few dozen journal entries, then EFBIG on every write.
+    auto server = std::make_unique<ServerProcess>(db, std::vector<std::string>{}, ChildLimits{.file_size = 320 * 1024});
+    ASSERT_NE(server->port(), 0) << read_file(server->log_path());
+    net::io_context ioc;
+    Client c(ioc, server->port());
+    const std::string tid = bots_table(ioc, c, "Layla");
+    const std::string token = c.last("welcome")["token"];
+    int id = 0;
+    std::uint64_t acked = 0;
+    json refused;
+    // Play until a write fails: our action refused, or a bot's action stuck (healthz says so).
+    for (int i = 0; i < 2000 && refused.is_null(); ++i) {
+        bool stuck = false;
+        ASSERT_TRUE(pump(ioc, [&] {
+            const auto t = c.last("table");
+            if (!t.is_null() && !t["legal"].empty() && t["version"].get<std::uint64_t>() >= acked) return true;
+            stuck = http_get(server->port(), "/healthz").first == 503;
+            return stuck;
+        }, 20s)) << "no turn and no storage error";
+        if (stuck) break;
+        const auto t = c.last("table");
+        ASSERT_NE(t["state"], "finished") << "the match ended before the file was full";
+        c.send({{"type", "act"}, {"id", ++id}, {"version", t["version"]}, {"action", choose(t)}});
+        ASSERT_TRUE(pump(ioc, [&] { return !answer(c, id).is_null(); }));
+        const json a = answer(c, id);
+        if (a["type"] == "ok") {
+            acked = a["version"];
+            continue;
+        }
+        ASSERT_EQ(a["code"], "storage_unavailable") << a.dump();
+        refused = a;
+        EXPECT_EQ(c.last("table")["version"], t["version"]);  // nothing changed
+    }
+    // The server runs on and says what is wrong, once in its log.
+    const auto [hs, hbody] = http_get(server->port(), "/healthz");
+    EXPECT_EQ(hs, 503);
+    EXPECT_EQ(json::parse(hbody)["code"], "storage_full");
+    const auto metrics = json::parse(http_get(server->port(), "/metrics").second);
+    EXPECT_GE(metrics["storage_errors"].get<int>(), 1);
+    EXPECT_EQ(metrics["storage"], "storage_full");
+    EXPECT_EQ(http_get(server->port(), "/api/leaderboard").first, 200);  // reads still work
+    const std::string log = read_file(server->log_path());
+    EXPECT_NE(log.find("event=storage_error code=storage_full"), std::string::npos) << log;
+    c.send({{"type", "ping"}});
+    EXPECT_TRUE(pump(ioc, [&] { return !c.last("pong").is_null(); }, 5s));
+    Client other(ioc, server->port());
+    other.send({{"type", "hello"}, {"name", "Omar"}});  // registering a name is a write
+    ASSERT_TRUE(pump(ioc, [&] { return !other.last("error").is_null() || !other.last("welcome").is_null(); }));
+    EXPECT_EQ(other.last("error")["code"], "storage_unavailable");
+
+    // Space again (the limit raised from outside): the same process goes on.
+    const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+    ASSERT_EQ(::prlimit(server->pid(), RLIMIT_FSIZE, &unlimited, nullptr), 0);
+    const std::uint64_t frozen = c.last("table")["version"];
+    ASSERT_TRUE(pump(ioc, [&] {
+        const auto t = c.last("table");
+        if (!t["legal"].empty()) {
+            if (t["version"].get<std::uint64_t>() != frozen || !c.last("ok").is_null()) return true;
+            c.send({{"type", "act"}, {"id", ++id}, {"version", t["version"]}, {"action", choose(t)}});
+            pump(ioc, [&] { return !answer(c, id).is_null(); }, 5s);
+            return answer(c, id)["type"] == "ok";
+        }
+        return t["version"].get<std::uint64_t>() > frozen;  // a stuck bot went on by itself
+    }, 20s));
+    EXPECT_EQ(http_get(server->port(), "/healthz").first, 200);
+    EXPECT_NE(read_file(server->log_path()).find("event=storage_recovered"), std::string::npos);
+    const json before_stop = c.last("table");
+    server->stop(SIGTERM);
+    EXPECT_EQ(integrity(db), "ok");
+
+    // And a restart finds the table where it was.
+    server = std::make_unique<ServerProcess>(db);
+    ASSERT_NE(server->port(), 0);
+    Client back(ioc, server->port());
+    back.send({{"type", "hello"}, {"token", token}});
+    ASSERT_TRUE(pump(ioc, [&] { return !back.last("table").is_null(); }));
+    EXPECT_GE(back.last("table")["version"].get<std::uint64_t>(), before_stop["version"].get<std::uint64_t>());
+    EXPECT_EQ(back.last("table")["table"], tid);
+}
+
+TEST(Fault, DiskFullWhileAMatchEndsStoresTheMatchLater) {
+    // A match that ends while the disk is full: its record is kept and stored once it can be.
+    const std::string db = temp_db("full-end");
+    ServerProcess server(db, {}, ChildLimits{.file_size = 4 * 1024 * 1024});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    Client c(ioc, server.port());
+    const std::string tid = bots_table(ioc, c, "Layla", false);
+    c.send({{"type", "start"}});
+    // Play to the last round, then fill the disk.
+    ASSERT_TRUE(play(ioc, {&c}, [&] {
+        const auto t = c.last("table");
+        return !t.is_null() && (t["state"] == "finished" ||
+                                (t["round"].is_object() && std::max(t["scores"][0].get<int>(), t["scores"][1].get<int>()) >= 20));
+    }));
+    if (c.last("table")["state"] == "finished") GTEST_SKIP() << "the match ended at once";
+    // No write may end past 1 KiB: the WAL's next frame fails wherever it goes (the WAL is
+    // rewritten from its start after a checkpoint, so "the current size" would not do).
+    const rlimit tight{1024, RLIM_INFINITY};
+    ASSERT_EQ(::prlimit(server.pid(), RLIMIT_FSIZE, &tight, nullptr), 0);
+    // Writes now fail: the game stops where it is (our action refused or a bot's stuck).
+    ASSERT_TRUE(pump(ioc, [&] {
+        const auto t = c.last("table");
+        if (!t["legal"].empty()) c.send({{"type", "act"}, {"version", t["version"]}, {"action", choose(t)}});
+        pump(ioc, [] { return false; }, 20ms);
+        return http_get(server.port(), "/healthz").first == 503;
+    }, 20s));
+    const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+    ASSERT_EQ(::prlimit(server.pid(), RLIMIT_FSIZE, &unlimited, nullptr), 0);
+    ASSERT_TRUE(play(ioc, {&c}, [&] { return c.last("table")["state"] == "finished"; }, 60s));
+    ASSERT_TRUE(pump(ioc, [&] { return http_get(server.port(), "/api/matches/" + tid + "-1").first == 200; }, 5s));
+    EXPECT_FALSE(records::replay(http_get(server.port(), "/api/matches/" + tid + "-1").second).error.has_value());
+}
+
+TEST(Fault, ReadOnlyDatabaseIsRefusedAtStartAndLeftIntact) {
+    const std::string db = temp_db("readonly");
+    {
+        ServerProcess server(db);
+        ASSERT_NE(server.port(), 0);
+        net::io_context ioc;
+        Client c(ioc, server.port());
+        bots_table(ioc, c, "Layla");
+        ASSERT_TRUE(pump(ioc, [&] { return !c.last("table").is_null(); }));
+    }  // SIGTERM: a clean stop
+    const auto dir = std::filesystem::path(db).parent_path();
+    const std::string bytes = read_file(db);
+    ASSERT_FALSE(bytes.empty());
+    ::chmod(db.c_str(), 0444);
+    ::chmod(dir.c_str(), 0555);  // no -wal or -shm can be made either
+    ServerProcess server(db, {}, ChildLimits{.as_nobody = true});
+    EXPECT_EQ(server.port(), 0) << "the server started on a read-only database";
+    const int status = server.wait_exit();
+    ::chmod(dir.c_str(), 0755);
+    ::chmod(db.c_str(), 0644);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    const std::string log = read_file(db + ".log");
+    EXPECT_NE(log.find("event=db_open_failed code=storage_read_only"), std::string::npos) << log;
+    EXPECT_EQ(read_file(db), bytes);
+    EXPECT_EQ(integrity(db), "ok");
+}
+
+TEST(Fault, AFloodingClientIsClosedAndAnotherTablePlaysOnUnaffected) {
+    const std::string db = temp_db("flood");
+    ServerProcess server(db, {"--rate", "20"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    Client player(ioc, server.port());
+    bots_table(ioc, player, "Layla");
+
+    Client garbage(ioc, server.port());
+    Client huge(ioc, server.port());
+    Client flood(ioc, server.port());
+    sign_in(ioc, flood, "Flood");
+    Client not_utf8(ioc, server.port());
+    for (int i = 0; i < 3; ++i) garbage.send_text(std::string("\x01{{{ not json", 13));
+    not_utf8.send_text("\xff\xfe{}");  // a text frame must be UTF-8: closed by the WebSocket layer
+    huge.send_text(std::string(1 << 20, '['));  // 1 MiB: refused while it arrives
+
+    // The player acts while the flood runs: thousands of messages a second on one connection.
+    int id = 0, sent = 0;
+    std::vector<double> latency_ms;
+    bool flood_closed = false;
+    for (int turn = 0; turn < 40; ++turn) {
+        for (int i = 0; i < 100 && !flood.ended; ++i, ++sent) flood.send({{"type", "list"}, {"id", sent}});
+        flood_closed = flood.ended;
+        ASSERT_TRUE(pump(ioc, [&] { auto t = player.last("table"); return !t.is_null() && (!t["legal"].empty() || t["state"] == "finished"); }));
+        const auto t = player.last("table");
+        if (t["state"] == "finished") break;
+        pump(ioc, [] { return false; }, 60ms);  // a player's pace: under the 20 messages a second
+        const auto t0 = std::chrono::steady_clock::now();
+        player.send({{"type", "act"}, {"id", ++id}, {"version", t["version"]}, {"action", choose(t)}});
+        ASSERT_TRUE(pump(ioc, [&] { return !answer(player, id).is_null(); }, 5s))
+            << "turn " << turn << ", last frame: " << player.frames.back().substr(0, 300);
+        latency_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        EXPECT_EQ(answer(player, id)["type"], "ok") << answer(player, id).dump();
+        pump(ioc, [&] { return player.last("table")["version"].get<std::uint64_t>() > t["version"].get<std::uint64_t>(); }, 5s);
+    }
+    ASSERT_TRUE(pump(ioc, [&] { return flood.ended && garbage.ended && huge.ended && not_utf8.ended; }, 10s));
+    EXPECT_EQ(not_utf8.close_code, 1007);
+    EXPECT_TRUE(flood_closed || flood.ended);
+    EXPECT_EQ(flood.close_code, 1008);
+    EXPECT_EQ(garbage.close_code, 1008);
+    int limited = 0;
+    for (const auto& f : flood.frames) limited += json::parse(f).value("code", "") == "rate_limited";
+    EXPECT_GE(limited, 100);
+    EXPECT_GT(sent, 240);
+    ASSERT_GE(latency_ms.size(), 10u);
+    std::sort(latency_ms.begin(), latency_ms.end());
+    const double median = latency_ms[latency_ms.size() / 2];
+    std::cout << "[flood] " << sent << " messages from the flooding client, " << limited << " rate_limited answers; "
+              << latency_ms.size() << " actions at the other table: median " << median << " ms, max " << latency_ms.back()
+              << " ms\n";
+    EXPECT_LT(median, 100.0) << "median action latency during the flood";
+    EXPECT_LT(latency_ms.back(), 1000.0) << "slowest action during the flood";
+    EXPECT_EQ(http_get(server.port(), "/healthz").first, 200);
+}
+
+}  // namespace
+}  // namespace tarneeb::server
