@@ -339,13 +339,13 @@ Action PimcBot::decide_call(const SeatView& view) {
 }
 
 Action PimcBot::decide_trump(const SeatView& view) {
-    const Chances ch = bid_chances(view);
     const auto m = team_means(view);
-    const auto bid = static_cast<std::size_t>(std::clamp(view.bid(), 0, 13));
+    std::array<double, 4> p{};  // per trump: the chance of making the contract
+    for (Suit su : kSuits) p[static_cast<std::size_t>(index(su))] = chance(su, view.bid(), m[static_cast<std::size_t>(index(su))]);
     Suit best = Suit::spades;
     for (int s = 3; s >= 0; --s) {
         const auto i = static_cast<std::size_t>(s), b = static_cast<std::size_t>(index(best));
-        if (ch[i][bid] > ch[b][bid] + 1e-12 || (std::abs(ch[i][bid] - ch[b][bid]) <= 1e-12 && m[i] > m[b])) best = static_cast<Suit>(s);
+        if (p[i] > p[b] + 1e-12 || (std::abs(p[i] - p[b]) <= 1e-12 && m[i] > m[b])) best = static_cast<Suit>(s);
     }
     return Action::name_trump(best);
 }
