@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <random>
+#include <thread>
 #include <vector>
 
 #include "tarneeb/core/random.hpp"
@@ -64,34 +64,181 @@ double percentile(std::vector<double> v, double p) {
 Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
     : storage_(storage), bots_(std::move(bots)), config_(std::move(config)), out_(std::move(outbox)),
       rng_state_(config_.seed) {
-    if (rng_state_ == 0) {
-        std::random_device rd;
-        rng_state_ = (std::uint64_t{rd()} << 32) ^ rd();
-    }
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    writer_ = std::make_unique<WorkQueue>("writer", 1, config_.write_queue);
+    thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);
+}
+
+Hall::~Hall() {
+    *alive_ = false;
+    stop();
+}
+
+void Hall::stop() {
+    if (thinkers_) thinkers_->stop();
+    if (writer_) writer_->stop();
 }
 
 std::uint64_t Hall::next_seed() {
-    rng_state_ += 0x9E3779B97F4A7C15ULL;
+    if (config_.seed == 0) return secure_random_u64();
+    rng_state_ += 0x9E3779B97F4A7C15ULL;  // test-only deterministic mode (HallConfig::seed)
     return mix64(rng_state_);
 }
 
-std::string Hall::new_token() {
-    std::random_device rd;
-    char buf[33];
-    std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
-    return buf;
+// ---- off the hall's thread --------------------------------------------------------------
+
+void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done done) {
+    ++outstanding_;
+    auto alive = std::weak_ptr<bool>(alive_);
+    auto finish = [this, alive, op = std::move(op), done = std::move(done)](std::optional<StorageError> e) mutable {
+        out_.post([this, alive, op, done = std::move(done), e = std::move(e)] {
+            if (alive.expired()) return;
+            --outstanding_;
+            if (e) storage_failed(*e, op);
+            else storage_worked();
+            if (done) done(e);
+            run_pumps();
+        });
+    };
+    auto run = [this, job = std::move(job), finish]() mutable {
+        std::optional<StorageError> e;
+        try {
+            job(storage_);
+        } catch (const StorageError& x) {
+            e = x;
+        } catch (const std::exception& x) {
+            e = StorageError("storage_io", x.what());
+        }
+        finish(std::move(e));
+    };
+    if (!writer_->submit(std::move(run))) {
+        // The database is far behind (locked or slow): refuse rather than wait.
+        finish(StorageError("storage_busy", "the database queue is full"));
+    }
 }
 
-Table::JournalSink Hall::journal_for(const std::string& id) {
-    return {[this, id](const json& e) {
-                storage_.append(id, e);
-                storage_worked();
-            },
-            [this, id](const std::vector<json>& es) {
-                storage_.rewrite(id, es);
-                storage_worked();
-            }};
+void Hall::change_table(const std::string& tid, Change change, Done then) {
+    TableEntry* t = find_table(tid);
+    t->busy = true;
+    const json entry = change.entry();
+    on_writer(
+        entry.value("op", "journal"), [tid, change = std::move(change)](Storage& s) {
+            if (change.rewrite) s.rewrite(tid, change.entries);
+            else s.append(tid, change.entry());
+        },
+        [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
+            TableEntry* done = find_table(tid);  // a busy table is never closed
+            if (!e) done->table->commit(entry, now_);
+            if (then) then(e);
+            done->busy = false;
+            publish(*done);
+            advance(tid);
+            close_if_empty(tid);  // e.g. its last player left
+        });
 }
+
+void Hall::advance(const std::string& tid) {
+    TableEntry* t = find_table(tid);
+    // Requests that waited for the table come first, in order.
+    while (t && !t->busy && !t->parked.empty()) {
+        auto [conn, msg] = std::move(t->parked.front());
+        t->parked.pop_front();
+        release(conn);
+        handle(conn, std::move(msg));
+        t = find_table(tid);
+    }
+    if (!t || t->busy) return;
+    if (auto due = t->due_failed ? std::nullopt : t->table->prepare_due(now_, next_seed())) {
+        change_table(tid, std::move(*due), [this, tid](const std::optional<StorageError>& e) {
+            // A bot or timer action that cannot be written is tried again at the next tick.
+            if (e) find_table(tid)->due_failed = true;
+            else record_latency(-1, now_);
+        });
+        return;
+    }
+    if (auto turn = t->table->bot_turn()) think(tid, std::move(*turn));
+}
+
+void Hall::think(const std::string& tid, BotTurn turn) {
+    ++outstanding_;
+    auto alive = std::weak_ptr<bool>(alive_);
+    thinkers_->submit([this, alive, tid, turn = std::move(turn)]() mutable {
+        Action a = turn.view.default_action();
+        try {
+            a = turn.bot->decide(turn.view);
+        } catch (const std::exception&) {
+            // A bot that fails plays the rules' default action (docs/rules.md "Timer").
+        }
+        const std::uint64_t request = turn.request;
+        turn.bot.reset();  // the worker lets go of the bot before the table may use it again
+        out_.post([this, alive, tid, request, a] {
+            if (alive.expired()) return;
+            --outstanding_;
+            TableEntry* t = find_table(tid);
+            if (!t) return;  // the table closed meanwhile
+            t->table->decided(request, a);
+            advance(tid);
+            run_pumps();
+        });
+    });
+}
+
+bool Hall::busy(const Conn& c) const {
+    if (c.busy) return true;
+    if (c.name.empty()) return false;
+    auto g = guests_.find(c.name);
+    return g != guests_.end() && g->second.busy;
+}
+
+void Hall::hold(ConnId conn) {
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;
+    if (it->second.name.empty()) it->second.busy = true;
+    else guests_[it->second.name].busy = true;
+}
+
+void Hall::release(ConnId conn) {
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;
+    pumps_.push_back(conn);
+    it->second.busy = false;
+    if (!it->second.name.empty())
+        if (auto g = guests_.find(it->second.name); g != guests_.end()) g->second.busy = false;
+}
+
+void Hall::pump(ConnId conn) {
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;
+    std::vector<ConnId> conns{conn};
+    if (!it->second.name.empty())
+        if (auto g = guests_.find(it->second.name); g != guests_.end())
+            for (ConnId c : g->second.conns)
+                if (c != conn) conns.push_back(c);
+    for (ConnId c : conns) {
+        for (;;) {
+            auto ci = conns_.find(c);
+            if (ci == conns_.end() || busy(ci->second) || ci->second.waiting.empty()) break;
+            json msg = std::move(ci->second.waiting.front());
+            ci->second.waiting.pop_front();
+            handle(c, std::move(msg));
+        }
+    }
+}
+
+void Hall::run_pumps() {
+    while (!pumps_.empty()) {
+        const ConnId conn = pumps_.front();
+        pumps_.pop_front();
+        pump(conn);
+    }
+}
+
+void Hall::park(TableEntry& t, ConnId conn, json msg) {
+    hold(conn);
+    t.parked.emplace_back(conn, std::move(msg));
+}
+
+// ---- storage ------------------------------------------------------------------------------
 
 void Hall::storage_failed(const StorageError& e, std::string_view op) {
     ++storage_errors_;
@@ -106,33 +253,17 @@ void Hall::storage_worked() {
     storage_failing_.reset();
 }
 
-void Hall::store_pending() {
-    while (!pending_matches_.empty()) {
-        storage_.store_match(pending_matches_.front());
-        pending_matches_.erase(pending_matches_.begin());
-        storage_worked();
-    }
+void Hall::store_match(MatchRow row) {
+    on_writer("store_match", [row](Storage& s) { s.store_match(row); },
+              [this, row](const std::optional<StorageError>& e) {
+                  if (e) pending_matches_.push_back(row);  // stored again at the next sweep or start
+              });
 }
 
 void Hall::close_table_in_storage(const std::string& id) {
     // A table closed in memory but still live in the database is resumed after a restart and
     // closed again there (no humans) or swept as abandoned: nothing is lost.
-    try {
-        storage_.close_table(id);
-        storage_worked();
-    } catch (const StorageError& e) {
-        storage_failed(e, "close_table");
-    }
-}
-
-void Hall::advance(TableEntry& t, Millis now) {
-    try {
-        t.table->tick(now);
-    } catch (const StorageError& e) {
-        storage_failed(e, "journal");  // the table stays where it was; the next tick tries again
-        if (!t.table->has_events()) return;  // nothing new to tell
-    }
-    publish(t);
+    on_writer("close_table", [id](Storage& s) { s.close_table(id); }, nullptr);
 }
 
 const Table* Hall::table(const std::string& id) const {
@@ -168,7 +299,9 @@ Hall::TableEntry* Hall::find_table(const std::string& id) {
 }
 
 int Hall::resume(Millis now) {
+    // Before any other call: the writer thread has no job yet, so the storage is ours here.
     started_ = now;
+    now_ = now;
     int n = 0;
     for (auto& live : storage_.live_tables()) {
         auto settings = TableSettings::from_json(live.settings);
@@ -176,7 +309,7 @@ int Hall::resume(Millis now) {
             storage_.close_table(live.id);
             continue;
         }
-        auto table = std::make_unique<Table>(live.id, *settings, config_.timing, bots_, journal_for(live.id));
+        auto table = std::make_unique<Table>(live.id, *settings, config_.timing, bots_);
         for (const auto& e : live.entries) table->replay(e, now);
         if (table->no_humans()) {
             storage_.close_table(live.id);
@@ -199,7 +332,10 @@ int Hall::resume(Millis now) {
     return n;
 }
 
+// ---- connections and messages -------------------------------------------------------------
+
 void Hall::open(ConnId conn, Millis now) {
+    now_ = std::max(now_, now);
     if (started_ == 0) started_ = now;
     Conn c;
     c.tokens = config_.rate_burst;
@@ -208,6 +344,7 @@ void Hall::open(ConnId conn, Millis now) {
 }
 
 void Hall::closed(ConnId conn, Millis now) {
+    now_ = std::max(now_, now);
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;
     const std::string name = it->second.name;
@@ -232,6 +369,7 @@ void Hall::closed(ConnId conn, Millis now) {
 }
 
 void Hall::reply(ConnId conn, const json& id, json body) {
+    if (!conns_.count(conn)) return;  // closed while its request was in flight
     if (!id.is_null()) body["id"] = id;
     out_.send(conn, body.dump());
 }
@@ -241,7 +379,14 @@ void Hall::error(ConnId conn, const json& id, std::string_view code, std::string
     reply(conn, id, std::move(body));
 }
 
+void Hall::storage_error(ConnId conn, const json& id, const StorageError& e, std::string_view op) {
+    (void)op;
+    error(conn, id, to_string(ProtocolError::storage_unavailable),
+          "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
+}
+
 void Hall::message(ConnId conn, std::string_view text, Millis now) {
+    now_ = std::max(now_, now);
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;
     Conn& c = it->second;
@@ -270,34 +415,64 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
         error(conn, nullptr, to_string(ProtocolError::bad_message), "expected a JSON object with a string \"type\"");
         return;
     }
-    try {
-        dispatch(conn, c, msg, now);
-    } catch (const StorageError& e) {
-        // Nothing was answered yet and the write that failed changed nothing.
-        storage_failed(e, msg["type"].get<std::string>().substr(0, 16));
-        error(conn, request_id(msg), to_string(ProtocolError::storage_unavailable),
-              "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
+    // A ping never waits; everything else is handled in order, after the guest's request in flight.
+    if (msg["type"] == "ping") return reply(conn, request_id(msg), {{"type", "pong"}});
+    if (busy(c) || !c.waiting.empty()) {
+        if (c.waiting.size() >= config_.max_waiting_messages) {
+            out_.close(conn, 1008, "too many messages waiting");
+            return;
+        }
+        c.waiting.push_back(std::move(msg));
+        return;
     }
+    handle(conn, std::move(msg));
+    run_pumps();
 }
 
-void Hall::hello(ConnId conn, Conn& c, const json& msg, Millis now) {
+void Hall::handle(ConnId conn, json msg) {
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;
+    dispatch(conn, it->second, msg);
+}
+
+void Hall::hello(ConnId conn, Conn& c, const json& msg) {
     const json id = request_id(msg);
     if (!c.name.empty()) return error(conn, id, to_string(ProtocolError::bad_message), "already signed in");
-    std::string name, token;
     if (auto t = msg.find("token"); t != msg.end() && t->is_string()) {
-        token = t->get<std::string>();
-        auto found = storage_.name_for_token(token);
-        if (!found) return error(conn, id, to_string(ProtocolError::unknown_token));
-        name = *found;
-    } else if (auto n = msg.find("name"); n != msg.end() && n->is_string()) {
-        name = n->get<std::string>();
-        if (!valid_name(name)) return error(conn, id, to_string(ProtocolError::bad_name));
-        token = new_token();
-        if (!storage_.register_name(name, token)) return error(conn, id, to_string(ProtocolError::name_taken));
-    } else {
-        return error(conn, id, to_string(ProtocolError::bad_message), "hello needs a name or a token");
+        const std::string token = t->get<std::string>();
+        auto found = std::make_shared<std::optional<std::string>>();
+        hold(conn);
+        on_writer("hello", [token, found](Storage& s) { *found = s.name_for_token(token); },
+                  [this, conn, id, token, found](const std::optional<StorageError>& e) {
+                      release(conn);
+                      if (e) storage_error(conn, id, *e, "hello");
+                      else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
+                      else signed_in(conn, id, **found, token);
+                  });
+        return;
     }
-    c.name = name;
+    if (auto n = msg.find("name"); n != msg.end() && n->is_string()) {
+        const std::string name = n->get<std::string>();
+        if (!valid_name(name)) return error(conn, id, to_string(ProtocolError::bad_name));
+        const std::string token = secure_random_string(32, "0123456789abcdef");
+        auto registered = std::make_shared<bool>(false);
+        hold(conn);
+        on_writer("hello", [name, token, registered](Storage& s) { *registered = s.register_name(name, token); },
+                  [this, conn, id, name, token, registered](const std::optional<StorageError>& e) {
+                      release(conn);
+                      if (e) storage_error(conn, id, *e, "hello");
+                      else if (!*registered) error(conn, id, to_string(ProtocolError::name_taken));
+                      else signed_in(conn, id, name, token);
+                  });
+        return;
+    }
+    error(conn, id, to_string(ProtocolError::bad_message), "hello needs a name or a token");
+}
+
+void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token) {
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;  // closed meanwhile
+    it->second.name = name;
     Guest& g = guests_[name];
     g.conns.insert(conn);
     if (g.table.empty()) {
@@ -315,35 +490,68 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg, Millis now) {
                  {"seat", g.seat && !g.table.empty() ? json(index(*g.seat)) : json(nullptr)}};
     reply(conn, id, std::move(welcome));
     if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
-        t->table->connected(name, now);
-        advance(*t, now);
+        t->table->connected(name, now_);
+        publish(*t);
+        advance(g.table);
     }
 }
 
-void Hall::leave_table(const std::string& name, Millis now) {
+void Hall::forget_watcher(const std::string& name) {
     Guest& g = guests_[name];
-    if (g.table.empty()) return;
-    const std::string tid = g.table;
-    TableEntry* t = find_table(tid);
-    // The journal first: when it throws, nothing has changed.
-    if (t && g.seat) t->table->leave(name, now);
-    g.table.clear();
-    if (!t) return;
-    if (!g.seat) --t->spectators;
-    t->watchers.erase(name);
-    g.seat.reset();
-    advance(*t, now);
-    if (t->table->no_humans() && t->watchers.empty()) {
-        close_table_in_storage(tid);
-        tables_.erase(tid);
+    if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
+        if (!g.seat) --t->spectators;
+        t->watchers.erase(name);
     }
+    const std::string tid = g.table;
+    g.table.clear();
+    g.seat.reset();
+    if (!tid.empty()) close_if_empty(tid);
 }
 
-void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
+void Hall::close_if_empty(const std::string& tid) {
+    TableEntry* t = find_table(tid);
+    if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
+    close_table_in_storage(tid);
+    tables_.erase(tid);
+}
+
+void Hall::leave_table(ConnId conn, const std::string& name, Done then) {
+    Guest& g = guests_[name];
+    TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
+    if (!t || !g.seat) {
+        // A spectator (or a guest whose table is gone) leaves without a write.
+        forget_watcher(name);
+        if (t) publish(*t);
+        if (then) then(std::nullopt);
+        return;
+    }
+    const std::string tid = g.table;
+    auto change = t->table->prepare_leave(name);
+    if (!change.ok()) {
+        forget_watcher(name);
+        if (then) then(std::nullopt);
+        return;
+    }
+    hold(conn);
+    change_table(tid, std::move(change), [this, conn, name, then = std::move(then)](const std::optional<StorageError>& e) {
+        release(conn);
+        if (!e) {
+            // Still watching? No: the guest leaves the table altogether.
+            Guest& left = guests_[name];
+            if (TableEntry* at = find_table(left.table)) at->watchers.erase(name);
+            left.table.clear();
+            left.seat.reset();
+            if (left.conns.empty()) guests_.erase(name);  // closed meanwhile: nothing to keep
+        }
+        if (then) then(e);
+    });
+}
+
+void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);
     if (type == "ping") return reply(conn, id, {{"type", "pong"}});
-    if (type == "hello") return hello(conn, c, msg, now);
+    if (type == "hello") return hello(conn, c, msg);
     if (c.name.empty()) return error(conn, id, to_string(ProtocolError::not_signed_in));
     const std::string name = c.name;
     Guest& g = guests_[name];
@@ -364,17 +572,23 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
         if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
         settings->code.clear();
-        if (settings->is_private) {
-            static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-            std::random_device rd;
-            for (int i = 0; i < 6; ++i) settings->code.push_back(kAlphabet[rd() % 32]);
-        }
-        const std::string tid = storage_.create_table(settings->to_json());
-        TableEntry entry;
-        entry.table = std::make_unique<Table>(tid, *settings, config_.timing, bots_, journal_for(tid));
-        tables_.emplace(tid, std::move(entry));
-        return reply(conn, id, {{"type", "created"}, {"table", tid},
-                                {"code", settings->is_private ? json(settings->code) : json(nullptr)}});
+        if (settings->is_private) settings->code = secure_random_string(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+        auto tid = std::make_shared<std::string>();
+        hold(conn);
+        on_writer("create", [s = settings->to_json(), tid](Storage& st) { *tid = st.create_table(s); },
+                  [this, conn, id, settings = *settings, tid](const std::optional<StorageError>& e) {
+                      release(conn);
+                      if (e) {
+                          storage_error(conn, id, *e, "create");
+                      } else {
+                          TableEntry entry;
+                          entry.table = std::make_unique<Table>(*tid, settings, config_.timing, bots_);
+                          tables_.emplace(*tid, std::move(entry));
+                          reply(conn, id, {{"type", "created"}, {"table", *tid},
+                                           {"code", settings.is_private ? json(settings.code) : json(nullptr)}});
+                      }
+                  });
+        return;
     }
     if (type == "join") {
         auto tf = msg.find("table");
@@ -387,24 +601,39 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
             if (code == msg.end() || !code->is_string() || code->get<std::string>() != t->table->settings().code)
                 return error(conn, id, to_string(ProtocolError::bad_code));
         }
+        if (t->busy) return park(*t, conn, msg);
+        if (TableEntry* old = g.table.empty() || g.table == tid ? nullptr : find_table(g.table); old && old->busy)
+            return park(*old, conn, msg);
         if (msg.contains("seat") && !msg["seat"].is_null()) {
             const auto s = seat_field("seat");
             if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
             const bool here = g.table == tid;
             if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, {{"type", "ok"}});
-            if (auto e = t->table->can_sit(seat(*s))) return error(conn, id, *e);
-            // Leave the other table first (a journal write), then sit here (another one). Each
-            // write comes before its change, so when the database fails the guest is at one
-            // table or at none, and every table is as its journal says.
-            if (!here && !g.table.empty()) leave_table(name, now);
-            t = find_table(tid);
-            if (auto e = t->table->sit(seat(*s), name, now)) return error(conn, id, *e);
-            if (here && !g.seat) --t->spectators;
-            g.table = tid;
-            g.seat = seat(*s);
-            t->watchers.insert(name);
-            reply(conn, id, {{"type", "ok"}});
-            advance(*t, now);
+            auto change = t->table->prepare_sit(seat(*s), name);
+            if (!change.ok()) return error(conn, id, change.error);
+            if (!here && !g.table.empty()) {
+                // Leave the other table first (a journal write), then sit here (another one),
+                // by handling this join again. Each write comes before its change, so when the
+                // database fails the guest is at one table or at none.
+                return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
+                    if (e) return storage_error(conn, id, *e, "join");
+                    handle(conn, msg);
+                });
+            }
+            hold(conn);
+            change_table(tid, std::move(change), [this, conn, id, name, tid, here, s](const std::optional<StorageError>& e) {
+                release(conn);
+                if (e) return storage_error(conn, id, *e, "join");
+                Guest& sat = guests_[name];
+                TableEntry* at = find_table(tid);
+                if (here && !sat.seat) --at->spectators;
+                sat.table = tid;
+                sat.seat = seat(*s);
+                at->watchers.insert(name);
+                // Closed while the write was in flight: the grace period starts now.
+                if (sat.conns.empty()) at->table->disconnected(name, now_);
+                reply(conn, id, {{"type", "ok"}});
+            });
             return;
         }
         // Watch as a spectator.
@@ -412,16 +641,24 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         if (g.table == tid) {
             // From a seat of this table to watching it: the guest stays at the table, so it must
             // not be left on the way (a table with no human and no watcher is closed).
-            t->table->leave(name, now);  // the journal first: when it throws, nothing changed
-            g.seat.reset();
-            ++t->spectators;
-            reply(conn, id, {{"type", "ok"}});
-            advance(*t, now);
+            auto change = t->table->prepare_leave(name);
+            if (!change.ok()) return error(conn, id, change.error);
+            hold(conn);
+            change_table(tid, std::move(change), [this, conn, id, name, tid](const std::optional<StorageError>& e) {
+                release(conn);
+                if (e) return storage_error(conn, id, *e, "join");
+                guests_[name].seat.reset();
+                ++find_table(tid)->spectators;
+                reply(conn, id, {{"type", "ok"}});
+            });
             return;
         }
-        if (!g.table.empty()) leave_table(name, now);
-        t = find_table(tid);
-        if (!t) return error(conn, id, to_string(ProtocolError::no_such_table));
+        if (!g.table.empty()) {
+            return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
+                if (e) return storage_error(conn, id, *e, "join");
+                handle(conn, msg);
+            });
+        }
         g.table = tid;
         g.seat.reset();
         t->watchers.insert(name);
@@ -432,52 +669,74 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
     }
     if (type == "leave") {
         if (g.table.empty()) return error(conn, id, to_string(ProtocolError::not_at_table));
-        leave_table(name, now);
-        return reply(conn, id, {{"type", "ok"}});
+        if (TableEntry* t = find_table(g.table); t && t->busy) return park(*t, conn, msg);
+        return leave_table(conn, name, [this, conn, id](const std::optional<StorageError>& e) {
+            if (e) return storage_error(conn, id, *e, "leave");
+            reply(conn, id, {{"type", "ok"}});
+        });
     }
     TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
     if (!t) return error(conn, id, to_string(ProtocolError::not_at_table));
-    if (type == "add_bot" || type == "remove_bot" || type == "start") {
-        if (!g.seat) return error(conn, id, to_string(ProtocolError::not_seated));
-        Table::Result r;
-        if (type == "start") {
-            store_pending();  // the journal of a finished match is dropped by the next start
-            r = t->table->start(next_seed(), now);
-        } else {
-            const auto s = seat_field("seat");
-            if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
-            if (type == "add_bot") {
-                std::string bot = config_.default_bot;
-                if (auto b = msg.find("bot"); b != msg.end() && b->is_string()) bot = b->get<std::string>();
-                r = t->table->add_bot(seat(*s), bot, next_seed(), now);
-            } else {
-                r = t->table->remove_bot(seat(*s), now);
-            }
-        }
-        if (r) return error(conn, id, *r);
-        reply(conn, id, {{"type", "ok"}});
-        advance(*t, now);
-        return;
-    }
-    if (type == "act") {
-        const auto t0 = std::chrono::steady_clock::now();
-        if (!g.seat) return error(conn, id, to_string(ProtocolError::spectator));
+    if (type != "add_bot" && type != "remove_bot" && type != "start" && type != "act")
+        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, 32));
+    if (!g.seat) return error(conn, id, to_string(type == "act" ? ProtocolError::spectator : ProtocolError::not_seated));
+    if (t->busy) return park(*t, conn, msg);
+    const std::string tid = g.table;
+    const auto t0 = std::chrono::steady_clock::now();
+    Change change;
+    std::vector<MatchRow> pending;
+    if (type == "start") {
+        change = t->table->prepare_start(next_seed(), next_seed());
+        // The journal of a finished match is dropped by the start: its record is stored first.
+        for (const auto& row : pending_matches_)
+            if (row.table == tid) pending.push_back(row);
+    } else if (type == "act") {
         auto v = msg.find("version");
         if (v == msg.end() || !v->is_number_unsigned()) return error(conn, id, to_string(ProtocolError::bad_message), "act needs a version");
         auto a = msg.find("action");
         const auto action = a == msg.end() ? std::nullopt : parse_action(*a);
         if (!action) return error(conn, id, to_string(ProtocolError::bad_action));
-        if (auto r = t->table->act(*g.seat, *action, v->get<std::uint64_t>(), now)) {
-            std::string text = *r;
-            if (*r == to_string(ProtocolError::stale)) text = "table is at version " + std::to_string(t->table->version());
-            return error(conn, id, *r, text);
+        change = t->table->prepare_act(*g.seat, *action, v->get<std::uint64_t>(), next_seed());
+        if (change.error == to_string(ProtocolError::stale))
+            return error(conn, id, change.error, "table is at version " + std::to_string(t->table->version()));
+    } else {
+        const auto s = seat_field("seat");
+        if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
+        if (type == "add_bot") {
+            std::string bot = config_.default_bot;
+            if (auto b = msg.find("bot"); b != msg.end() && b->is_string()) bot = b->get<std::string>();
+            change = t->table->prepare_add_bot(seat(*s), bot, next_seed());
+        } else {
+            change = t->table->prepare_remove_bot(seat(*s));
         }
-        reply(conn, id, {{"type", "ok"}, {"version", t->table->version()}});
-        advance(*t, now);
-        record_latency(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), now);
+    }
+    if (!change.ok()) return error(conn, id, change.error);
+    if (!pending.empty()) {
+        // Stored before the start's rewrite (the writer runs in order); a failure refuses the start.
+        hold(conn);
+        on_writer("store_match", [pending](Storage& s) {
+                      for (const auto& row : pending) s.store_match(row);
+                  },
+                  [this, conn, id, tid, msg](const std::optional<StorageError>& e) {
+                      release(conn);
+                      if (e) return storage_error(conn, id, *e, "start");
+                      std::erase_if(pending_matches_, [&](const MatchRow& r) { return r.table == tid; });
+                      handle(conn, msg);
+                  });
         return;
     }
-    error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, 32));
+    const bool is_act = type == "act";
+    hold(conn);
+    change_table(tid, std::move(change), [this, conn, id, tid, is_act, t0](const std::optional<StorageError>& e) {
+        release(conn);
+        if (e) return storage_error(conn, id, *e, "change");
+        if (is_act) {
+            reply(conn, id, {{"type", "ok"}, {"version", find_table(tid)->table->version()}});
+            record_latency(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), now_);
+        } else {
+            reply(conn, id, {{"type", "ok"}});
+        }
+    });
 }
 
 void Hall::send_table(const std::string& name, TableEntry& t, const json& events) {
@@ -486,6 +745,7 @@ void Hall::send_table(const std::string& name, TableEntry& t, const json& events
     json j = t.table->view_json(g->second.seat, t.spectators);
     j["type"] = "table";
     j["events"] = events;
+    j["now_ms"] = now_;
     const std::string text = j.dump();
     for (ConnId c : g->second.conns) out_.send(c, text);
 }
@@ -495,14 +755,9 @@ void Hall::publish(TableEntry& t) {
     if (auto f = t.table->take_finished()) {
         MatchRow row{f->id, t.table->id(), 0, f->names, f->bots, f->status, f->winner, f->scores, f->record.dump()};
         row.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-        try {
-            storage_.store_match(row);
-            storage_worked();
-        } catch (const StorageError& e) {
-            storage_failed(e, "store_match");
-            pending_matches_.push_back(std::move(row));  // stored again at the next sweep or start
-        }
+        store_match(std::move(row));
     }
+    if (events.empty()) return;
     // One shared message per change (the spectator's view without the per-seat keys), then
     // for each connection its seat's legal actions and hand spliced in: the JSON is built and
     // serialised once instead of once per connection. The keys are the same as view_json's.
@@ -512,6 +767,7 @@ void Hall::publish(TableEntry& t) {
     shared.erase("timeout_action");
     shared["type"] = "table";
     shared["events"] = std::move(events);
+    shared["now_ms"] = now_;
     const std::string text = shared.dump();
     constexpr std::string_view kRound = "\"round\":{";
     const auto round_at = text.find(kRound);
@@ -542,7 +798,7 @@ void Hall::sweep(Millis now) {
             auto g = guests_.find(name);
             watched |= g != guests_.end() && !g->second.conns.empty();
         }
-        if (t.table->state() == TableState::playing || t.table->humans_connected() || watched) {
+        if (t.busy || !t.parked.empty() || t.table->state() == TableState::playing || t.table->humans_connected() || watched) {
             t.abandoned_since.reset();
         } else if (!t.abandoned_since) {
             t.abandoned_since = now;
@@ -559,28 +815,29 @@ void Hall::sweep(Millis now) {
         close_table_in_storage(tid);
         tables_.erase(tid);
     }
-    try {
-        store_pending();
-    } catch (const StorageError& e) {
-        storage_failed(e, "store_match");
+    if (!pending_matches_.empty()) {
+        auto rows = std::exchange(pending_matches_, {});
+        for (auto& row : rows) store_match(std::move(row));
     }
 }
 
 void Hall::tick(Millis now) {
+    now_ = std::max(now_, now);
     if (now - last_sweep_ >= 1000) sweep(now);
     std::vector<std::string> due;
     for (auto& [tid, t] : tables_) {
         const auto w = t.table->next_wakeup();
-        if (w && *w <= now) due.push_back(tid);
+        if (w && *w <= now && !t.busy) due.push_back(tid);
     }
     for (const auto& tid : due) {
         TableEntry* t = find_table(tid);
         if (!t) continue;
-        const auto before = t->table->actions_applied();
-        advance(*t, now);
-        const auto n = t->table->actions_applied() - before;
-        for (std::uint64_t i = 0; i < n; ++i) record_latency(-1, now);
+        t->due_failed = false;
+        t->table->tick(now);  // stand-ins after the grace period (not journaled)
+        publish(*t);
+        advance(tid);
     }
+    run_pumps();
 }
 
 std::optional<Millis> Hall::next_wakeup() const {
@@ -602,12 +859,18 @@ void Hall::record_latency(double ms, Millis now) {
     }
 }
 
-std::optional<HttpReply> Hall::http_get(std::string_view target, Millis now) {
+bool Hall::http_path(std::string_view target) {
+    const std::string_view path = target.substr(0, target.find('?'));
+    return path == "/healthz" || path == "/metrics" || path.starts_with("/api/");
+}
+
+void Hall::http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done) {
+    now_ = std::max(now_, now);
     const auto q = target.find('?');
     const std::string_view path = target.substr(0, q);
     if (path == "/healthz") {
-        if (storage_failing_) return HttpReply{503, "application/json", json{{"status", "storage_unavailable"}, {"code", *storage_failing_}}.dump()};
-        return HttpReply{200, "application/json", R"({"status":"ok"})"};
+        if (storage_failing_) return done(HttpReply{503, "application/json", json{{"status", "storage_unavailable"}, {"code", *storage_failing_}}.dump()});
+        return done(HttpReply{200, "application/json", R"({"status":"ok"})"});
     }
     if (path == "/metrics") {
         while (!recent_actions_.empty() && recent_actions_.front() < now - 10000) recent_actions_.pop_front();
@@ -623,29 +886,31 @@ std::optional<HttpReply> Hall::http_get(std::string_view target, Millis now) {
                {"latency_ms", {{"p50", percentile(lat, 0.5)}, {"p90", percentile(lat, 0.9)}, {"p99", percentile(lat, 0.99)},
                                {"max", lat.empty() ? 0.0 : *std::max_element(lat.begin(), lat.end())}}},
                {"uptime_s", (now - started_) / 1000}, {"storage_errors", storage_errors_},
-               {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")}};
-        return HttpReply{200, "application/json", m.dump()};
+               {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")},
+               {"write_queue", writer_ ? writer_->waiting() : 0}};
+        return done(HttpReply{200, "application/json", m.dump()});
     }
-    try {
-        return api_get(path);
-    } catch (const StorageError& e) {
-        storage_failed(e, "read");
-        return HttpReply{503, "application/json", json{{"error", "storage_unavailable"}, {"code", e.code()}}.dump()};
-    }
+    auto reply = std::make_shared<std::optional<HttpReply>>();
+    on_writer("read", [path = std::string(path), reply](Storage& s) { *reply = api_get(s, path); },
+              [reply, done = std::move(done)](const std::optional<StorageError>& e) {
+                  if (e) done(HttpReply{503, "application/json", json{{"error", "storage_unavailable"}, {"code", e->code()}}.dump()});
+                  else if (*reply) done(std::move(**reply));
+                  else done(HttpReply{404, "application/json", R"({"error":"not_found"})"});
+              });
 }
 
-std::optional<HttpReply> Hall::api_get(std::string_view path) {
-    if (path == "/api/leaderboard") return HttpReply{200, "application/json", storage_.leaderboard().dump()};
+std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path) {
+    if (path == "/api/leaderboard") return HttpReply{200, "application/json", storage.leaderboard().dump()};
     constexpr std::string_view kMatches = "/api/matches/";
     if (path.starts_with(kMatches)) {
         const std::string id = url_decode(path.substr(kMatches.size()));
-        if (auto rec = storage_.match_record(id)) return HttpReply{200, "application/json", *rec};
+        if (auto rec = storage.match_record(id)) return HttpReply{200, "application/json", *rec};
         return HttpReply{404, "application/json", R"({"error":"no_such_match"})"};
     }
     constexpr std::string_view kPlayers = "/api/players/";
     if (path.starts_with(kPlayers) && path.ends_with("/matches")) {
         const auto rest = path.substr(kPlayers.size(), path.size() - kPlayers.size() - std::string_view("/matches").size());
-        return HttpReply{200, "application/json", storage_.player_matches(url_decode(rest)).dump()};
+        return HttpReply{200, "application/json", storage.player_matches(url_decode(rest)).dump()};
     }
     if (path.starts_with("/api/")) return HttpReply{404, "application/json", R"({"error":"not_found"})"};
     return std::nullopt;

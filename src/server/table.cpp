@@ -61,9 +61,9 @@ std::string err(ProtocolError e) { return std::string(to_string(e)); }
 std::string err(ErrorCode e) { return std::string(to_string(e)); }
 }  // namespace
 
-Table::Table(std::string id, TableSettings settings, TableTiming timing, BotFactory bots, JournalSink journal)
+Table::Table(std::string id, TableSettings settings, TableTiming timing, BotFactory bots)
     : id_(std::move(id)), settings_(std::move(settings)), timing_(std::move(timing)), make_bot_(std::move(bots)),
-      journal_(std::move(journal)), match_(settings_.rules(), Seat::s0) {}
+      match_(settings_.rules(), Seat::s0) {}
 
 std::optional<Seat> Table::seat_of(const std::string& name) const {
     for (Seat s : kSeats) {
@@ -82,33 +82,167 @@ bool Table::humans_connected() const {
                        [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human && h.connected; });
 }
 
-void Table::journal(const json& entry) {
-    if (!replaying_ && journal_.append) journal_.append(entry);
-}
-
 bool Table::bot_controlled(Seat s) const {
     const auto& h = seats_[static_cast<std::size_t>(index(s))];
     return h.kind == SeatHolder::Kind::bot || (h.kind == SeatHolder::Kind::human && h.standin);
 }
 
-// ---- lobby ------------------------------------------------------------------------------
+namespace {
+Change one(json entry) {
+    Change c;
+    c.entries.push_back(std::move(entry));
+    return c;
+}
+}  // namespace
 
-Table::Result Table::can_sit(Seat seat) const {
-    if (state_ == TableState::playing) return err(ProtocolError::table_playing);
-    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty) return err(ProtocolError::seat_taken);
+// ---- changes: prepare ---------------------------------------------------------------------
+
+Change Table::prepare_sit(Seat seat, const std::string& name) const {
+    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty)
+        return Change::refused(err(ProtocolError::seat_taken));
+    return one({{"op", "sit"}, {"seat", index(seat)}, {"name", name}});
+}
+
+Change Table::prepare_leave(const std::string& name) const {
+    const auto seat = seat_of(name);
+    if (!seat) return Change::refused(err(ProtocolError::not_seated));
+    return one({{"op", "leave"}, {"seat", index(*seat)}});
+}
+
+Change Table::prepare_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) const {
+    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty)
+        return Change::refused(err(ProtocolError::seat_taken));
+    if (!make_bot_ || !make_bot_(bot, seed)) return Change::refused(err(ProtocolError::unknown_bot));
+    return one({{"op", "bot"}, {"seat", index(seat)}, {"bot", bot}, {"seed", seed}});
+}
+
+Change Table::prepare_remove_bot(Seat seat) const {
+    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::bot)
+        return Change::refused(err(ProtocolError::bad_seat));
+    return one({{"op", "unbot"}, {"seat", index(seat)}});
+}
+
+Change Table::prepare_start(std::uint64_t seed, std::uint64_t deal_seed) const {
+    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    for (const auto& h : seats_)
+        if (h.kind == SeatHolder::Kind::empty) return Change::refused(err(ProtocolError::not_enough_players));
+    // Compaction: the journal of a new match is its seats and its start. The start carries the
+    // version, which the seats' entries alone would not reach again.
+    Change c;
+    c.rewrite = true;
+    for (Seat s : kSeats) {
+        const auto& h = seats_[static_cast<std::size_t>(index(s))];
+        if (h.kind == SeatHolder::Kind::human)
+            c.entries.push_back({{"op", "sit"}, {"seat", index(s)}, {"name", h.name}});
+        else
+            c.entries.push_back({{"op", "bot"}, {"seat", index(s)}, {"bot", h.name}, {"seed", h.bot_seed}});
+    }
+    c.entries.push_back({{"op", "start"}, {"seed", seed}, {"match", match_number_ + 1}, {"version", version_ + 1},
+                         {"deal", deal_seed}});
+    return c;
+}
+
+Change Table::prepare_act(Seat seat, Action action, std::uint64_t version, std::uint64_t deal_seed) const {
+    if (version != version_) return Change::refused(err(ProtocolError::stale));
+    if (state_ != TableState::playing) return Change::refused(err(match_.over() ? ErrorCode::match_over : ErrorCode::no_deal));
+    if (match_.awaiting_deal() || !match_.has_round()) return Change::refused(err(ErrorCode::no_deal));
+    const Round& round = match_.round();
+    if (round.over()) return Change::refused(err(ErrorCode::deal_over));
+    if (round.to_act() != seat) return Change::refused(err(ErrorCode::out_of_turn));
+    if (const ErrorCode e = round.check(action); e != ErrorCode::ok) return Change::refused(err(e));
+    return act_change(seat, action, false, deal_seed);
+}
+
+Change Table::act_change(Seat seat, Action a, bool timeout, std::uint64_t deal_seed) const {
+    json entry{{"op", "act"}, {"seat", index(seat)}, {"a", action_text(a)}};
+    // The next deal's seed goes with the action that ends a round (drawn per deal, never sent).
+    Round after = match_.round();
+    if (after.apply(seat, a) == ErrorCode::ok && after.over()) entry["deal"] = deal_seed;
+    if (timeout) entry["timeout"] = true;
+    return one(std::move(entry));
+}
+
+std::optional<Change> Table::prepare_due(Millis now, std::uint64_t deal_seed) const {
+    if (state_ != TableState::playing || !match_.has_round() || match_.round().over()) return std::nullopt;
+    const Seat s = match_.round().to_act();
+    if (bot_due_ && now >= *bot_due_ && bot_controlled(s) && bot_decision_) {
+        Action a = *bot_decision_;
+        if (match_.round().check(a) != ErrorCode::ok) a = match_.round().default_action();
+        return act_change(s, a, false, deal_seed);
+    }
+    if (turn_deadline_ && now >= *turn_deadline_ && !bot_controlled(s))
+        return act_change(s, match_.round().default_action(), true, deal_seed);
     return std::nullopt;
 }
 
-Table::Result Table::sit(Seat seat, const std::string& name, Millis now) {
-    if (auto e = can_sit(seat)) return e;
-    journal({{"op", "sit"}, {"seat", index(seat)}, {"name", name}});
-    auto r = do_sit(seat, name);
-    seats_[static_cast<std::size_t>(index(seat))].connected = true;
+// ---- changes: commit ----------------------------------------------------------------------
+
+void Table::commit(const json& entry, Millis now) {
+    apply_entry(entry, now);
+    // A player who sits down is there.
+    if (entry.value("op", "") == "sit") seats_[static_cast<std::size_t>(entry.value("seat", 0) & 3)].connected = true;
     schedule(now);
-    return r;
 }
 
-Table::Result Table::do_sit(Seat seat, const std::string& name) {
+bool Table::replay(const json& entry, Millis now) {
+    const bool ok = apply_entry(entry, now);
+    events_.clear();
+    schedule(now);
+    return ok;
+}
+
+bool Table::apply_entry(const json& e, Millis now) {
+    try {
+        const std::string op = e.at("op").get<std::string>();
+        const auto seat_at = [&] { return tarneeb::seat(e.at("seat").get<int>() & 3); };
+        const auto deal = [&]() -> std::optional<std::uint64_t> {
+            if (auto it = e.find("deal"); it != e.end() && it->is_number_unsigned()) return it->get<std::uint64_t>();
+            return std::nullopt;
+        };
+        if (op == "sit") {
+            do_sit(seat_at(), e.at("name").get<std::string>());
+            return true;
+        }
+        if (op == "leave") {
+            const Seat s = seat_at();
+            if (seats_[static_cast<std::size_t>(index(s))].kind != SeatHolder::Kind::human) return false;
+            do_leave(s);
+            return true;
+        }
+        if (op == "bot") return do_add_bot(seat_at(), e.at("bot").get<std::string>(), e.at("seed").get<std::uint64_t>());
+        if (op == "unbot") {
+            auto& h = seats_[static_cast<std::size_t>(index(seat_at()))];
+            const std::string name = h.name;
+            h = SeatHolder{};
+            ++version_;
+            events_.push_back({{"event", "left"}, {"seat", index(seat_at())}, {"name", name}});
+            return true;
+        }
+        if (op == "start") {
+            match_number_ = e.value("match", match_number_ + 1) - 1;
+            std::optional<std::uint64_t> version;
+            if (auto it = e.find("version"); it != e.end() && it->is_number_unsigned()) version = it->get<std::uint64_t>();
+            do_start(e.at("seed").get<std::uint64_t>(), deal(), version);
+            return true;
+        }
+        if (op == "act") {
+            const auto a = parse_action_text(e.at("a").get<std::string>());
+            const Seat s = seat_at();
+            if (!a || state_ != TableState::playing || !match_.has_round() || match_.round().over() ||
+                match_.round().to_act() != s || match_.round().check(*a) != ErrorCode::ok)
+                return false;
+            apply_action(s, *a, e.value("timeout", false), deal(), now);
+            return true;
+        }
+    } catch (const std::exception&) {
+    }
+    return false;
+}
+
+void Table::do_sit(Seat seat, const std::string& name) {
     if (auto old = seat_of(name)) {
         seats_[static_cast<std::size_t>(index(*old))] = SeatHolder{};
         events_.push_back({{"event", "left"}, {"seat", index(*old)}, {"name", name}});
@@ -120,25 +254,15 @@ Table::Result Table::do_sit(Seat seat, const std::string& name) {
     h.connected = false;
     ++version_;
     events_.push_back({{"event", "seated"}, {"seat", index(seat)}, {"name", name}, {"bot", false}});
-    return std::nullopt;
 }
 
-Table::Result Table::leave(const std::string& name, Millis now) {
-    const auto seat = seat_of(name);
-    if (!seat) return err(ProtocolError::not_seated);
-    journal({{"op", "leave"}, {"seat", index(*seat)}});
-    auto r = do_leave(*seat);
-    schedule(now);
-    return r;
-}
-
-Table::Result Table::do_leave(Seat seat) {
+void Table::do_leave(Seat seat) {
     auto& h = seats_[static_cast<std::size_t>(index(seat))];
     const std::string name = h.name;
     if (state_ == TableState::playing) {
         // The match goes on: a bot takes the seat for good.
         auto seed = derive_seed(match_seed_, 100 + static_cast<std::uint64_t>(index(seat)));
-        auto bot = h.bot ? std::move(h.bot) : make_bot_(timing_.standin_bot, seed);
+        std::shared_ptr<bots::Bot> bot = h.bot ? std::move(h.bot) : std::shared_ptr<bots::Bot>(make_bot_(timing_.standin_bot, seed));
         h = SeatHolder{};
         h.kind = SeatHolder::Kind::bot;
         h.name = timing_.standin_bot;
@@ -151,22 +275,11 @@ Table::Result Table::do_leave(Seat seat) {
     events_.push_back({{"event", "left"}, {"seat", index(seat)}, {"name", name}});
     if (h.kind == SeatHolder::Kind::bot)
         events_.push_back({{"event", "bot_took_over"}, {"seat", index(seat)}});
-    return std::nullopt;
 }
 
-Table::Result Table::add_bot(Seat seat, const std::string& bot, std::uint64_t seed, Millis now) {
-    if (state_ == TableState::playing) return err(ProtocolError::table_playing);
-    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty) return err(ProtocolError::seat_taken);
-    if (!make_bot_ || !make_bot_(bot, seed)) return err(ProtocolError::unknown_bot);
-    journal({{"op", "bot"}, {"seat", index(seat)}, {"bot", bot}, {"seed", seed}});
-    auto r = do_add_bot(seat, bot, seed);
-    schedule(now);
-    return r;
-}
-
-Table::Result Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
-    auto made = make_bot_ ? make_bot_(bot, seed) : nullptr;
-    if (!made) return err(ProtocolError::unknown_bot);
+bool Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
+    std::shared_ptr<bots::Bot> made = make_bot_ ? make_bot_(bot, seed) : nullptr;
+    if (!made) return false;
     auto& h = seats_[static_cast<std::size_t>(index(seat))];
     h = SeatHolder{};
     h.kind = SeatHolder::Kind::bot;
@@ -175,73 +288,20 @@ Table::Result Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t
     h.bot_seed = seed;
     ++version_;
     events_.push_back({{"event", "seated"}, {"seat", index(seat)}, {"name", bot}, {"bot", true}});
-    return std::nullopt;
+    return true;
 }
 
-Table::Result Table::remove_bot(Seat seat, Millis now) {
-    if (state_ == TableState::playing) return err(ProtocolError::table_playing);
-    auto& h = seats_[static_cast<std::size_t>(index(seat))];
-    if (h.kind != SeatHolder::Kind::bot) return err(ProtocolError::bad_seat);
-    journal({{"op", "unbot"}, {"seat", index(seat)}});
-    const std::string name = h.name;
-    h = SeatHolder{};
-    ++version_;
-    events_.push_back({{"event", "left"}, {"seat", index(seat)}, {"name", name}});
-    schedule(now);
-    return std::nullopt;
-}
-
-Table::Result Table::start(std::uint64_t seed, Millis now) {
-    if (state_ == TableState::playing) return err(ProtocolError::table_playing);
-    for (const auto& h : seats_)
-        if (h.kind == SeatHolder::Kind::empty) return err(ProtocolError::not_enough_players);
-    if (!replaying_ && journal_.rewrite) {
-        // Compaction: the journal of a new match is its seats and its start.
-        std::vector<json> entries;
-        for (Seat s : kSeats) {
-            const auto& h = seats_[static_cast<std::size_t>(index(s))];
-            if (h.kind == SeatHolder::Kind::human)
-                entries.push_back({{"op", "sit"}, {"seat", index(s)}, {"name", h.name}});
-            else
-                entries.push_back({{"op", "bot"}, {"seat", index(s)}, {"bot", h.name}, {"seed", h.bot_seed}});
-        }
-        entries.push_back({{"op", "start"}, {"seed", seed}, {"match", match_number_ + 1}});
-        journal_.rewrite(entries);
-    } else {
-        journal({{"op", "start"}, {"seed", seed}, {"match", match_number_ + 1}});
-    }
-    auto r = do_start(seed);
-    schedule(now);
-    return r;
-}
-
-Table::Result Table::do_start(std::uint64_t seed) {
+void Table::do_start(std::uint64_t seed, std::optional<std::uint64_t> deal_seed, std::optional<std::uint64_t> version) {
     ++match_number_;
     match_seed_ = seed;
     match_ = Match(settings_.rules(), seat(static_cast<int>(seed % 4)));
     state_ = TableState::playing;
-    ++version_;
+    version_ = std::max(version_ + 1, version.value_or(0));
     events_.push_back({{"event", "match_started"}, {"match", match_number_}});
-    deal_if_needed();
-    return std::nullopt;
+    deal_if_needed(deal_seed);
 }
 
-// ---- play -------------------------------------------------------------------------------
-
-Table::Result Table::act(Seat seat, Action action, std::uint64_t version, Millis now) {
-    if (version != version_) return err(ProtocolError::stale);
-    if (state_ != TableState::playing) return err(match_.over() ? ErrorCode::match_over : ErrorCode::no_deal);
-    if (match_.awaiting_deal() || !match_.has_round()) return err(ErrorCode::no_deal);
-    const Round& round = match_.round();
-    if (round.over()) return err(ErrorCode::deal_over);
-    if (round.to_act() != seat) return err(ErrorCode::out_of_turn);
-    if (const ErrorCode e = round.check(action); e != ErrorCode::ok) return err(e);
-    apply_action(seat, action, false, now);
-    return std::nullopt;
-}
-
-void Table::apply_action(Seat seat, Action a, bool timeout, Millis now) {
-    journal({{"op", "act"}, {"seat", index(seat)}, {"a", action_text(a)}});
+void Table::apply_action(Seat seat, Action a, bool timeout, std::optional<std::uint64_t> deal_seed, Millis now) {
     const int trick_before = match_.round().tricks_played();
     const int round_index = static_cast<int>(match_.rounds().size()) - 1;
     const ErrorCode e = match_.apply(seat, a);
@@ -267,7 +327,8 @@ void Table::apply_action(Seat seat, Action a, bool timeout, Millis now) {
             }
             break;
     }
-    // Bots observe every action, with their view after it.
+    // Bots observe every action, with their view after it. No bot of this table is thinking:
+    // the seat that acted was the one to act, and a bot thinks only on its own turn.
     for (Seat s : kSeats) {
         auto& h = seats_[static_cast<std::size_t>(index(s))];
         if (h.bot) h.bot->observe(SeatView(round, s, match_.totals()), seat, a);
@@ -283,14 +344,18 @@ void Table::apply_action(Seat seat, Action a, bool timeout, Millis now) {
     if (match_.over()) {
         finish_match();
     } else {
-        deal_if_needed();
+        deal_if_needed(deal_seed);
     }
     schedule(now);
 }
 
-void Table::deal_if_needed() {
+void Table::deal_if_needed(std::optional<std::uint64_t> deal_seed) {
     if (state_ != TableState::playing || !match_.awaiting_deal()) return;
-    if (deal_next_from_seed(match_, match_seed_) != ErrorCode::ok) return;
+    // Online each deal has its own seed from the OS CSPRNG (in the entry); journals written
+    // before that deal every round from the match seed.
+    const ErrorCode e = deal_seed ? match_.start_round(deal_from_seed(*deal_seed, match_.next_dealer()))
+                                  : deal_next_from_seed(match_, match_seed_);
+    if (e != ErrorCode::ok) return;
     events_.push_back({{"event", "deal"}, {"number", static_cast<int>(match_.rounds().size())},
                        {"dealer", index(match_.round().dealer())}});
 }
@@ -317,11 +382,16 @@ void Table::finish_match() {
     finished_ = std::move(f);
 }
 
-// ---- time -------------------------------------------------------------------------------
+// ---- bots and time ------------------------------------------------------------------------
+
+Table::TurnKey Table::turn_key() const {
+    return {match_number_, match_.rounds().size(), actions_applied_};
+}
 
 void Table::schedule(Millis now) {
     turn_deadline_.reset();
     bot_due_.reset();
+    if (turn_key() != offered_key_) drop_decision();  // a new turn: an earlier decision is void
     if (state_ != TableState::playing || !match_.has_round() || match_.round().over()) return;
     const Seat s = match_.round().to_act();
     if (bot_controlled(s)) {
@@ -329,6 +399,36 @@ void Table::schedule(Millis now) {
     } else if (settings_.turn_seconds > 0) {
         turn_deadline_ = now + Millis{settings_.turn_seconds} * 1000;
     }
+}
+
+void Table::drop_decision() {
+    offered_ = 0;
+    bot_decision_.reset();
+}
+
+std::optional<BotTurn> Table::bot_turn() {
+    // One bot of a table thinks at a time (a bot is never used by two threads), once per turn.
+    if (!bot_due_ || offered_ != 0 || thinking_ != 0 || state_ != TableState::playing || !match_.has_round() ||
+        match_.round().over())
+        return std::nullopt;
+    const Seat s = match_.round().to_act();
+    auto& h = seats_[static_cast<std::size_t>(index(s))];
+    if (!bot_controlled(s)) return std::nullopt;
+    offered_ = ++requests_made_;
+    offered_key_ = turn_key();
+    if (!h.bot) {
+        // No bot could be made (unknown stand-in name): the rules' default action.
+        bot_decision_ = match_.round().default_action();
+        return std::nullopt;
+    }
+    thinking_ = offered_;
+    return BotTurn{offered_, s, SeatView::of(match_, s), h.bot};
+}
+
+void Table::decided(std::uint64_t request, Action action) {
+    if (request == 0) return;
+    if (request == thinking_) thinking_ = 0;
+    if (request == offered_ && offered_key_ == turn_key()) bot_decision_ = action;
 }
 
 void Table::connected(const std::string& name, Millis now) {
@@ -342,6 +442,8 @@ void Table::connected(const std::string& name, Millis now) {
         // Reclaim: the player makes the seat's next decision.
         h.standin = false;
         h.bot.reset();
+        if (state_ == TableState::playing && match_.has_round() && !match_.round().over() && match_.round().to_act() == *seat)
+            drop_decision();  // the stand-in's decision, if it comes, is the player's no more
         events_.push_back({{"event", "reclaimed"}, {"seat", index(*seat)}});
         if (state_ == TableState::playing && match_.has_round() && !match_.round().over() && match_.round().to_act() == *seat)
             schedule(now);
@@ -381,75 +483,12 @@ void Table::tick(Millis now) {
             now >= *h.disconnected_since + timing_.grace_ms) {
             h.standin = true;
             h.disconnected_since.reset();
-            h.bot = make_bot_ ? make_bot_(timing_.standin_bot, derive_seed(match_seed_, 200 + static_cast<std::uint64_t>(index(s)))) : nullptr;
+            h.bot = make_bot_ ? std::shared_ptr<bots::Bot>(make_bot_(timing_.standin_bot, derive_seed(match_seed_, 200 + static_cast<std::uint64_t>(index(s)))))
+                              : nullptr;
             events_.push_back({{"event", "bot_took_over"}, {"seat", index(s)}});
             if (match_.has_round() && !match_.round().over() && match_.round().to_act() == s) schedule(now);
         }
     }
-    // At most one match's worth of actions per tick (a bounded loop).
-    for (int guard = 0; guard < 100000 && state_ == TableState::playing; ++guard) {
-        if (!match_.has_round() || match_.round().over()) break;
-        const Seat s = match_.round().to_act();
-        auto& h = seats_[static_cast<std::size_t>(index(s))];
-        if (bot_due_ && now >= *bot_due_ && bot_controlled(s)) {
-            const SeatView view = SeatView::of(match_, s);
-            Action a = view.default_action();
-            if (h.bot) {
-                switch (view.phase()) {
-                    case Phase::auction: a = h.bot->decide_call(view); break;
-                    case Phase::trump: a = h.bot->decide_trump(view); break;
-                    case Phase::play: a = h.bot->decide_card(view); break;
-                    default: break;
-                }
-                if (match_.round().check(a) != ErrorCode::ok) a = view.default_action();
-            }
-            apply_action(s, a, false, now);
-        } else if (turn_deadline_ && now >= *turn_deadline_) {
-            apply_action(s, match_.round().default_action(), true, now);
-        } else {
-            break;
-        }
-    }
-}
-
-// ---- journal ----------------------------------------------------------------------------
-
-bool Table::replay(const json& e, Millis now) {
-    replaying_ = true;
-    bool ok = false;
-    try {
-        const std::string op = e.at("op").get<std::string>();
-        const auto seat_at = [&] { return tarneeb::seat(e.at("seat").get<int>()); };
-        if (op == "sit") {
-            ok = !do_sit(seat_at(), e.at("name").get<std::string>());
-        } else if (op == "leave") {
-            ok = !do_leave(seat_at());
-        } else if (op == "bot") {
-            ok = !do_add_bot(seat_at(), e.at("bot").get<std::string>(), e.at("seed").get<std::uint64_t>());
-        } else if (op == "unbot") {
-            auto& h = seats_[static_cast<std::size_t>(index(seat_at()))];
-            h = SeatHolder{};
-            ++version_;
-            ok = true;
-        } else if (op == "start") {
-            match_number_ = e.value("match", match_number_ + 1) - 1;
-            ok = !do_start(e.at("seed").get<std::uint64_t>());
-        } else if (op == "act") {
-            const auto a = parse_action_text(e.at("a").get<std::string>());
-            const Seat s = seat_at();
-            if (a && state_ == TableState::playing && match_.has_round() && !match_.round().over() &&
-                match_.round().to_act() == s && match_.round().check(*a) == ErrorCode::ok) {
-                apply_action(s, *a, false, now);
-                ok = true;
-            }
-        }
-    } catch (const std::exception&) {
-        ok = false;
-    }
-    replaying_ = false;
-    events_.clear();
-    schedule(now);
-    return ok;
 }
 
 // ---- messages ---------------------------------------------------------------------------

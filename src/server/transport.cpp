@@ -2,7 +2,8 @@
 // upgraded to a WebSocket session on GET /ws (the roles of Beast's advanced_server example).
 //
 // Threading: one io_context run by one thread. Every handler, the hall and every table run on
-// that thread, so no strand or lock is needed and the order of actions at a table is the order
+// that thread, so no strand or lock is needed (the hall's database writer and bot threads
+// post their results to it: nothing slow runs on it) and the order of actions at a table is the order
 // the thread handles them (which makes the timer race exact: an action and the timeout are
 // two handlers on the same thread; whichever runs first wins and the other one is stale).
 // Why not a thread pool: the machine this serves from has 2 cores shared with the load
@@ -203,7 +204,9 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
                   [](bool error, const std::string& line) {
                       if (error) spdlog::error("{}", line);
                       else spdlog::warn("{}", line);
-                  }}) {}
+                  },
+                  // The writer and bot threads hand their results to the event loop.
+                  [this](std::function<void()> job) { net::post(ioc, std::move(job)); }}) {}
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
@@ -262,8 +265,14 @@ private:
         if (req.method() != http::verb::get && req.method() != http::verb::head)
             return respond(req, 405, "application/json", R"({"error":"method"})");
         const std::string target(req.target());
-        if (auto reply = shared_.hall.http_get(target, unix_ms()))
-            return respond(req, static_cast<unsigned>(reply->status), reply->content_type, std::move(reply->body));
+        if (Hall::http_path(target)) {
+            // Answered later (a database read on the writer thread); this session waits for it.
+            auto request = std::make_shared<http::request<http::string_body>>(std::move(req));
+            shared_.hall.http_get(target, unix_ms(), [self = shared_from_this(), request](HttpReply reply) {
+                self->respond(*request, static_cast<unsigned>(reply.status), reply.content_type, std::move(reply.body));
+            });
+            return;
+        }
         serve_file(req, target);
     }
 
@@ -402,6 +411,8 @@ int serve(const ServeConfig& config, BotFactory bots) {
     spdlog::info("event=listening address={} port={} db={} static={}", bound.address().to_string(), bound.port(),
                  config.db, config.static_dir.empty() ? "-" : config.static_dir);
     ioc.run();
+    // The worker threads end before the io_context they post to (the writes queued are finished).
+    shared->hall.stop();
     return 0;
 }
 

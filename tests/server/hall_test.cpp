@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hall_loop.hpp"
 #include "hidden_check.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/hall.hpp"
@@ -35,7 +36,8 @@ struct Harness {
         return Hall(storage, testing::default_bots(), cfg,
                     Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
                            [this](ConnId c, int code, std::string) { closed_with[c] = code; },
-                           [this](bool, const std::string& line) { logs.push_back(line); }});
+                           [this](bool, const std::string& line) { logs.push_back(line); },
+                           loop.poster()});
     }
 
     ConnId connect() {
@@ -43,7 +45,22 @@ struct Harness {
         hall.open(c, now);
         return c;
     }
-    void send(ConnId c, const json& msg) { hall.message(c, msg.dump(), now); }
+    void send(ConnId c, const json& msg) { raw(c, msg.dump()); }
+    void raw(ConnId c, const std::string& text) {
+        hall.message(c, text, now);
+        settle();
+    }
+    void tick() {
+        hall.tick(now);
+        settle();
+    }
+    void settle() { loop.settle(hall); }
+    std::optional<HttpReply> get(const std::string& target) {
+        std::optional<HttpReply> reply;
+        hall.http_get(target, now, [&](HttpReply r) { reply = std::move(r); });
+        settle();
+        return reply;
+    }
     /// The last frame of `type` this connection got (null when none).
     json last(ConnId c, const std::string& type) {
         auto& fs = frames[c];
@@ -84,6 +101,7 @@ struct Harness {
         return sent;
     }
 
+    testing::HallLoop loop;  // before the hall: outlives its workers
     Storage storage;
     Millis now = 1'700'000'000'000;
     Hall hall;
@@ -163,7 +181,7 @@ TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {
     const std::string match_id = events.back()["record"];
     EXPECT_EQ(match_id, tid + "-1");
 
-    const auto rec = h.hall.http_get("/api/matches/" + match_id, h.now);
+    const auto rec = h.get("/api/matches/" + match_id);
     ASSERT_TRUE(rec);
     ASSERT_EQ(rec->status, 200);
     const auto replayed = records::replay(rec->body);
@@ -174,19 +192,19 @@ TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {
         const auto leaks = testing::hidden_leaks(h.frames[cs[static_cast<std::size_t>(s)]], s, 1, record);
         EXPECT_TRUE(leaks.empty()) << "seat " << s << ": " << leaks.front();
     }
-    const auto list = json::parse(h.hall.http_get("/api/players/Rana/matches", h.now)->body);
+    const auto list = json::parse(h.get("/api/players/Rana/matches")->body);
     ASSERT_EQ(list["matches"].size(), 1u);
     EXPECT_EQ(list["matches"][0]["id"], match_id);
-    const auto board = json::parse(h.hall.http_get("/api/leaderboard", h.now)->body);
+    const auto board = json::parse(h.get("/api/leaderboard")->body);
     EXPECT_EQ(board["players"].size(), 4u);
-    EXPECT_EQ(h.hall.http_get("/api/matches/nope", h.now)->status, 404);
+    EXPECT_EQ(h.get("/api/matches/nope")->status, 404);
 
     // A second match at the same table.
     h.send(cs[1], {{"type", "start"}});
     EXPECT_EQ(h.last(cs[1], "table")["match"], 2);
     h.play(cs);
     EXPECT_EQ(h.last(cs[1], "table")["state"], "finished");
-    EXPECT_EQ(json::parse(h.hall.http_get("/api/players/Rana/matches", h.now)->body)["matches"].size(), 2u);
+    EXPECT_EQ(json::parse(h.get("/api/players/Rana/matches")->body)["matches"].size(), 2u);
 }
 
 TEST(Hall, RejectedActionsChangeNothing) {
@@ -236,14 +254,14 @@ TEST(Hall, TurnTimerAppliesTheDefaultActionOnce) {
     // turn whose deadline is later, so exactly one action was applied.
     h.now = deadline;
     h.send(cs[static_cast<std::size_t>(to_act)], {{"type", "act"}, {"version", v}, {"action", {{"call", 8}}}});
-    h.hall.tick(h.now);
+    h.tick();
     t = h.last(cs[0], "table");
     EXPECT_EQ(t["version"], v + 1);
     // The other order: the timer first, then the late action is stale.
     const std::uint64_t v2 = t["version"];
     const int next_actor = t["round"]["to_act"];
     h.now = t["deadline_ms"].get<Millis>();
-    h.hall.tick(h.now);
+    h.tick();
     h.send(cs[static_cast<std::size_t>(next_actor)], {{"type", "act"}, {"version", v2}, {"action", {{"call", 9}}}});
     EXPECT_EQ(h.last_reply(cs[static_cast<std::size_t>(next_actor)])["code"], "stale");
     t = h.last(cs[0], "table");
@@ -263,11 +281,14 @@ TEST(Hall, DisconnectBotTakesOverReconnectReclaims) {
     EXPECT_EQ(h.last(cs[0], "table")["events"][0]["event"], "disconnected");
     h.play({cs[0], cs[2], cs[3]}, 40);  // seat 1 holds the game up: nobody plays it yet
     h.now += 1000;
-    h.hall.tick(h.now);
-    auto t = h.last(cs[0], "table");
+    const std::size_t heard = all_events(h, cs[0]).size();
+    h.tick();
+    // The take-over is told first; the stand-in's action (decided on a bot thread) follows.
+    const auto since = all_events(h, cs[0]);
     bool took_over = false;
-    for (auto& e : t["events"]) took_over |= e["event"] == "bot_took_over" && e["seat"] == 1;
+    for (std::size_t i = heard; i < since.size(); ++i) took_over |= since[i]["event"] == "bot_took_over" && since[i]["seat"] == 1;
     EXPECT_TRUE(took_over);
+    auto t = h.last(cs[0], "table");
     EXPECT_EQ(t["seats"][1]["standin"], true);
     h.play({cs[0], cs[2], cs[3]}, 30);
     bool bot_played = false;
@@ -308,7 +329,7 @@ TEST(Hall, SpectatorNeverGetsAHand) {
         if (j["round"].is_object()) { EXPECT_FALSE(j["round"].contains("hand")); }
     }
     EXPECT_GT(tables, 10);
-    const json record = json::parse(h.hall.http_get("/api/matches/" + tid + "-1", h.now)->body);
+    const json record = json::parse(h.get("/api/matches/" + tid + "-1")->body);
     // A spectator's allowed set is a seat's hand in hidden_leaks; check against no hand at all.
     for (const auto& f : h.frames[watcher]) {
         auto j = json::parse(f);
@@ -367,13 +388,13 @@ TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
     cfg.max_rate_rejections = 10;
     Harness h(":memory:", cfg);
     const ConnId a = h.connect();
-    h.hall.message(a, "{not json", h.now);
+    h.raw(a, "{not json");
     EXPECT_EQ(h.last_reply(a)["code"], "bad_message");
-    h.hall.message(a, "[1,2]", h.now);
-    h.hall.message(a, R"({"type": 5})", h.now);
+    h.raw(a, "[1,2]");
+    h.raw(a, R"({"type": 5})");
     EXPECT_EQ(h.closed_with[a], 1008);
     const ConnId b = h.connect();
-    h.hall.message(b, std::string(20000, ' '), h.now);
+    h.raw(b, std::string(20000, ' '));
     EXPECT_EQ(h.closed_with[b], 1009);
     const ConnId c = h.connect();
     for (int i = 0; i < 5; ++i) h.send(c, {{"type", "ping"}});
@@ -399,9 +420,9 @@ TEST(Hall, AbandonedTablesAreClosedAfterTheGracePeriod) {
     EXPECT_EQ(h.last(cs[1], "tables")["tables"].size(), 1u);
     h.hall.closed(cs[0], h.now);
     h.now += 1000;
-    h.hall.tick(h.now);  // abandoned from now
+    h.tick();  // abandoned from now
     h.now += 1000;
-    h.hall.tick(h.now);  // grace (1 s) over: closed
+    h.tick();  // grace (1 s) over: closed
     h.send(cs[1], {{"type", "list"}});
     EXPECT_TRUE(h.last(cs[1], "tables")["tables"].empty());
     EXPECT_EQ(h.hall.tables(), 0);
@@ -510,8 +531,8 @@ TEST(Hall, AFailedJournalWriteRefusesTheActionChangesNothingAndRecovers) {
         EXPECT_EQ(refused["id"], 5);
         EXPECT_EQ(h.hall.snapshot(), before);
         for (ConnId c : cs) EXPECT_EQ(h.frames[c].size(), heard[c] + (c == actor ? 1 : 0));
-        EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 503);
-        EXPECT_EQ(json::parse(h.hall.http_get("/metrics", h.now)->body)["storage"], "storage_full");
+        EXPECT_EQ(h.get("/healthz")->status, 503);
+        EXPECT_EQ(json::parse(h.get("/metrics")->body)["storage"], "storage_full");
         // Every other write is refused the same way, and nothing is logged twice.
         const ConnId guest = h.connect();
         h.send(guest, {{"type", "hello"}, {"name", "Newcomer"}});
@@ -522,7 +543,7 @@ TEST(Hall, AFailedJournalWriteRefusesTheActionChangesNothingAndRecovers) {
     // Space again: the same request goes through.
     h.send(actor, {{"type", "act"}, {"id", 6}, {"version", t["version"]}, {"action", action}});
     EXPECT_EQ(h.last(actor, "ok")["version"], t["version"].get<std::uint64_t>() + 1);
-    EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 200);
+    EXPECT_EQ(h.get("/healthz")->status, 200);
     ASSERT_EQ(h.logs.size(), 2u);
     EXPECT_EQ(h.logs[1], "event=storage_recovered after=storage_full");
     std::filesystem::remove_all(dir);
@@ -554,16 +575,16 @@ TEST(Hall, ABotActionThatCannotBeWrittenWaitsForTheDisk) {
         FileSizeLimit full(1024);
         for (int i = 0; i < 5; ++i) {
             h.now += 200;
-            h.hall.tick(h.now);
+            h.tick();
         }
         EXPECT_EQ(h.last(c, "table")["version"], v);  // the bot could not act
         EXPECT_EQ(h.frames[c].size(), frames);        // and nobody is told of nothing
-        EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 503);
+        EXPECT_EQ(h.get("/healthz")->status, 503);
     }
     h.now += 200;
-    h.hall.tick(h.now);
+    h.tick();
     EXPECT_GT(h.last(c, "table")["version"].get<std::uint64_t>(), v);
-    EXPECT_EQ(h.hall.http_get("/healthz", h.now)->status, 200);
+    EXPECT_EQ(h.get("/healthz")->status, 200);
     std::filesystem::remove_all(dir);
 }
 

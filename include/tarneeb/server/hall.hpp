@@ -4,15 +4,22 @@
 // built for that connection's seat), drives timers through tick(), journals live tables and
 // stores finished matches in Storage, and answers the JSON HTTP endpoints.
 //
-// Threading: a Hall is not thread-safe; the transport calls it from one thread (one
-// io_context thread: see src/server/transport.cpp for why). Connections are opaque ids
-// chosen by the transport; the hall answers through the Outbox callbacks.
+// Threading: a Hall is not thread-safe; the transport calls it from one thread, the hall's
+// thread (one io_context thread: see src/server/transport.cpp for why). Nothing slow runs
+// there (docs/architecture.md "Server threads"): every database access runs on the hall's
+// writer thread (a bounded queue: when it is full a change is refused with
+// `storage_unavailable`, code storage_busy) and bots think on a pool of worker threads; their
+// results come back to the hall's thread through Outbox::post. A change of a table is journaled
+// before it is made and acknowledged after (Table's prepare/commit): while its write is in
+// flight the table is busy, and requests for it, its timers and its bots wait their turn. A
+// guest's own messages are handled in order, one at a time (`ping` is answered at once).
+// Connections are opaque ids chosen by the transport; the hall answers through the Outbox.
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
 // rate limit (token bucket), malformed messages (3 close the connection).
 //
-// Storage errors (StorageError: disk full, read-only file...): every table writes its journal
-// entry before it changes, so a failed write leaves the table as it was. The request gets the
+// Storage errors (StorageError: disk full, read-only file, locked...): every table writes its
+// journal entry before it changes, so a failed write leaves the table as it was. The request gets the
 // error `storage_unavailable`; a bot or timer action that cannot be written is tried again at
 // the next tick; a finished match that cannot be stored is kept and stored again once a second
 // (and before the table's next start). /healthz answers 503 while writes fail. The hall keeps
@@ -36,6 +43,7 @@
 
 #include "tarneeb/server/storage.hpp"
 #include "tarneeb/server/table.hpp"
+#include "tarneeb/server/workers.hpp"
 
 namespace tarneeb::server {
 
@@ -50,7 +58,14 @@ struct HallConfig {
     double rate_burst = 40;             ///< ...with this burst
     int max_bad_messages = 3;           ///< malformed messages before the connection is closed
     int max_rate_rejections = 200;      ///< rate-limited messages before it is closed
-    std::uint64_t seed = 0;             ///< seeds of deals, bots, tokens and join codes; 0 = from std::random_device
+    /// 0 (the default, and the only setting for a server on the internet): every deal's seed, and
+    /// every bot's, is drawn from the OS CSPRNG, independently. Any other value is a test-only
+    /// deterministic mode: seeds follow from it, so the same moves give the same cards.
+    /// Tokens and join codes always come from the CSPRNG.
+    std::uint64_t seed = 0;
+    unsigned bot_threads = 0;           ///< threads bots think on; 0 = the machine's cores
+    std::size_t write_queue = 4096;     ///< database jobs waiting at most (then storage_busy)
+    std::size_t max_waiting_messages = 256;  ///< a busy guest's messages queued at most (then closed)
 };
 
 /// How the hall talks back to the transport.
@@ -62,6 +77,9 @@ struct Outbox {
     /// An operator's log line (key=value pairs): storage failures (`error` true) and recoveries
     /// (`error` false). May be empty.
     std::function<void(bool error, const std::string& line)> log;
+    /// Runs a job on the hall's thread, from any thread (the writer and bot threads hand their
+    /// results back this way). Required.
+    std::function<void(std::function<void()>)> post;
 };
 
 /// An HTTP answer: status, content type, body.
@@ -73,7 +91,19 @@ struct HttpReply {
 
 class Hall {
 public:
+    /// Starts the writer and bot threads. `storage` is used by the writer thread only (and by
+    /// resume(), before any other call).
     Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox);
+    /// stop(), then nothing more is posted.
+    ~Hall();
+    Hall(const Hall&) = delete;
+    Hall& operator=(const Hall&) = delete;
+    /// Stops the worker threads (the writer finishes the writes queued): call before the hall's
+    /// thread stops running posted jobs for good. Posted results not run yet are simply dropped.
+    void stop();
+    /// True when no database job, bot decision or posted result is outstanding (tests: run
+    /// posted jobs until idle).
+    bool idle() const { return outstanding_ == 0; }
 
     /// Reloads every live table from the journal (after a restart). Their players count as
     /// disconnected from `now` (the grace period starts). Returns the number of tables.
@@ -84,15 +114,19 @@ public:
     void closed(ConnId conn, Millis now);
     /// One text frame from a connection.
     void message(ConnId conn, std::string_view text, Millis now);
-    /// Runs every table's due timers and bots. Call at next_wakeup() or periodically.
+    /// Runs every table's due timers and bots (a bot's decision is applied once it has come back
+    /// and the bot delay has passed). Call at next_wakeup() or periodically.
     /// Once a second it also closes abandoned tables: not playing, no seated player connected
     /// and no spectator, for longer than the grace period (their seats are freed).
     void tick(Millis now);
     /// The earliest time a table needs tick().
     std::optional<Millis> next_wakeup() const;
 
-    /// Answers GET `target` for /healthz, /metrics and /api/...; nullopt for other paths.
-    std::optional<HttpReply> http_get(std::string_view target, Millis now);
+    /// True for the paths http_get answers: /healthz, /metrics and /api/...
+    static bool http_path(std::string_view target);
+    /// Answers GET `target` (an http_path) through `done`, on the hall's thread: at once for
+    /// /healthz and /metrics, after a read on the writer thread for /api/... (never blocks).
+    void http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done);
 
     int connections() const { return static_cast<int>(conns_.size()); }
     int tables() const { return static_cast<int>(tables_.size()); }
@@ -116,51 +150,88 @@ private:
         Millis refilled = 0;
         int bad = 0;
         int limited = 0;
+        bool busy = false;         ///< a hello is in flight (before sign-in)
+        std::deque<nlohmann::json> waiting;  ///< messages to handle once the guest is free
     };
     struct Guest {
         std::set<ConnId> conns;
         std::string table;         ///< "" when at no table
         std::optional<Seat> seat;  ///< nullopt: spectator (when table is set)
+        bool busy = false;         ///< one of its requests is in flight
     };
     struct TableEntry {
         std::unique_ptr<Table> table;
         std::set<std::string> watchers;  ///< guests at the table (players and spectators)
         int spectators = 0;
         std::optional<Millis> abandoned_since;
+        bool busy = false;               ///< a journal write is in flight
+        bool due_failed = false;         ///< a due action's write failed: retried at the next tick
+        std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
     };
+    using Done = std::function<void(const std::optional<StorageError>&)>;
+
     void sweep(Millis now);
     Millis last_sweep_ = 0;
 
-    /// Runs the table's due timers and bots, then publishes. Never throws.
-    void advance(TableEntry& t, Millis now);
+    // ---- off the hall's thread --------------------------------------------------------
+    /// Runs `job` on the writer thread, then `done` (the error, if the job threw one) on the
+    /// hall's thread. When the queue is full, `done` gets storage_busy. `op` names it in logs.
+    void on_writer(std::string op, std::function<void(Storage&)> job, Done done);
+    /// Writes `change` to table `tid`'s journal, commits it, then runs `then(error)`; the
+    /// table is busy meanwhile. Then publishes and lets the table's waiting requests in.
+    void change_table(const std::string& tid, Change change, Done then);
+    /// Runs what the table may do next when not busy: parked requests, a due action, a bot turn.
+    void advance(const std::string& tid);
+    void think(const std::string& tid, BotTurn turn);
+    /// Handles a message now or queues it behind the guest's request in flight.
+    void handle(ConnId conn, nlohmann::json msg);
+    void hold(ConnId conn);
+    void release(ConnId conn);
+    /// Handles the queued messages of a connection (and its guest's) while not busy.
+    void pump(ConnId conn);
+    void run_pumps();
+    std::deque<ConnId> pumps_;  ///< connections released since, to pump
+    bool busy(const Conn& c) const;
+    /// Queues the request for when table `t` is free.
+    void park(TableEntry& t, ConnId conn, nlohmann::json msg);
+
     /// Notes a storage failure (logged once until the next successful write).
     void storage_failed(const StorageError& e, std::string_view op);
     void storage_worked();
-    /// Stores the finished matches a failed write left pending; throws StorageError.
-    void store_pending();
+    void store_match(MatchRow row);
     void close_table_in_storage(const std::string& id);
     /// The /api/... answers (reads the database; throws StorageError).
-    std::optional<HttpReply> api_get(std::string_view path);
+    static std::optional<HttpReply> api_get(Storage& storage, std::string_view path);
 
     void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
-    void dispatch(ConnId conn, Conn& c, const nlohmann::json& msg, Millis now);
-    void hello(ConnId conn, Conn& c, const nlohmann::json& msg, Millis now);
-    void leave_table(const std::string& name, Millis now);
+    void storage_error(ConnId conn, const nlohmann::json& id, const StorageError& e, std::string_view op);
+    void dispatch(ConnId conn, Conn& c, const nlohmann::json& msg);
+    void hello(ConnId conn, Conn& c, const nlohmann::json& msg);
+    void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token);
+    /// Leaves the guest's table (a journal write when seated), then runs `then` (the error when
+    /// the write failed: the guest is still at its table).
+    void leave_table(ConnId conn, const std::string& name, Done then);
+    void forget_watcher(const std::string& name);
+    void close_if_empty(const std::string& tid);
     /// Sends each watcher its table message with the pending events; stores a finished match.
     void publish(TableEntry& t);
     void send_table(const std::string& name, TableEntry& t, const nlohmann::json& events);
     std::uint64_t next_seed();
-    std::string new_token();
     TableEntry* find_table(const std::string& id);
-    Table::JournalSink journal_for(const std::string& id);
     void record_latency(double ms, Millis now);
 
     Storage& storage_;
     BotFactory bots_;
     HallConfig config_;
     Outbox out_;
-    std::uint64_t rng_state_;
+    std::uint64_t rng_state_;             ///< the test-only deterministic seed stream (config.seed != 0)
+    Millis now_ = 0;                      ///< the latest time the transport gave (for posted results)
+    std::size_t outstanding_ = 0;         ///< jobs off the hall's thread whose result has not run yet
+    std::unique_ptr<WorkQueue> writer_;   ///< the database: one thread, in order
+    std::unique_ptr<WorkQueue> thinkers_; ///< bots
+    /// Shared with the posted results: false once the hall is gone (they then do nothing).
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     std::unordered_map<ConnId, Conn> conns_;
     std::unordered_map<std::string, Guest> guests_;
     std::map<std::string, TableEntry> tables_;

@@ -1,22 +1,37 @@
 // A table: four seats, a match run authoritatively by the rules engine, turn timers, bot
 // seats, disconnected players' seats held then played by a stand-in bot, and several matches
-// in a row (docs/protocol.md). No sockets and no clock of its own: the caller passes the time
-// (Unix ms) into every call, and calls tick() when next_wakeup() comes.
+// in a row (docs/protocol.md). No sockets, no clock and no database of its own: the caller
+// passes the time (Unix ms) into every call and calls tick() when next_wakeup() comes.
 //
-// Versions: every change that is journaled (seating, bots, start, each action) increases
-// version() by one, so a restarted table that replays its journal has the same version.
-// Connection changes (disconnected, stand-in, reclaimed) are not journaled and keep the
-// version: they do not change what a seat may do.
+// Changes are made in two steps so that the journal is written before a change and off the
+// event loop (docs/architecture.md "Server threads"): prepare_*() checks a request and returns
+// the Change (the journal entry) without changing anything; the caller writes the entry to the
+// journal and then calls commit(entry), which makes the change. Between the two the caller
+// must not prepare another change of the same table (the hall keeps the table busy). A failed
+// write is simply never committed: the table is as it was.
 //
-// Journal: each change is handed to the journal sink before it is made, so a sink that throws
-// (a database error) leaves the table unchanged (entry shapes:
-// {"op":"sit","seat","name"}, {"op":"leave","seat"}, {"op":"bot","seat","bot","seed"},
-// {"op":"unbot","seat"}, {"op":"start","seed"}, {"op":"act","seat","a":action_text}).
-// replay(entry) applies an entry without journaling; a table rebuilt from its settings and
-// entries is in the same state (bots are recreated from their seeds).
+// Versions: every journaled change increases version() by one; a start entry carries the
+// version it leaves the table at, so that a table rebuilt from a compacted journal never goes
+// back to a lower version (across matches and restarts). Connection changes (disconnected,
+// stand-in, reclaimed) are not journaled and keep the version: they do not change what a seat
+// may do.
+//
+// Journal entry shapes: {"op":"sit","seat","name"}, {"op":"leave","seat"},
+// {"op":"bot","seat","bot","seed"}, {"op":"unbot","seat"},
+// {"op":"start","seed","match","version","deal"}, {"op":"act","seat","a":action_text[,"deal"][,"timeout"]}.
+// "deal" is the seed of the next deal (drawn by the caller from the OS CSPRNG for each deal
+// online), present on a start and on an action that ends a round; entries without it (older
+// journals) deal from the match seed. replay(entry) applies an entry without events (restart);
+// a table rebuilt from its settings and entries is in the same state (bots are recreated from
+// their seeds).
+//
+// Bots: a bot-controlled seat to act is offered once through bot_turn() (the bot and the
+// seat's view, by value, for a worker thread); the decision comes back through decided() and
+// is applied by prepare_due() once the bot delay has passed. A decision for a turn that is
+// gone (the table moved on, the seat was reclaimed) is dropped.
 //
 // Hidden information: view_json() builds a seat's message only from SeatView::of(match, seat);
-// a spectator's has no hand.
+// a spectator's has no hand; a bot gets only its seat's SeatView.
 #pragma once
 
 #include <array>
@@ -25,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +80,29 @@ struct TableTiming {
 };
 
 enum class TableState : std::uint8_t { waiting, playing, finished };
+
+/// A change of a table, checked and ready to journal (Table::prepare_*()): write `entries` to
+/// the table's journal (append the one entry, or replace the whole journal by them when
+/// `rewrite`: a compaction), then Table::commit(entry()). When the request is refused, `error`
+/// holds the stable error code (docs/protocol.md "Errors") and there is nothing to write.
+struct Change {
+    std::string error;
+    std::vector<nlohmann::json> entries;
+    bool rewrite = false;
+
+    bool ok() const { return error.empty(); }
+    const nlohmann::json& entry() const { return entries.back(); }
+    static Change refused(std::string code) { return Change{std::move(code), {}, false}; }
+};
+
+/// A bot's turn, handed to a worker thread: the bot and its seat's view, owned by value (the
+/// table may move on or close meanwhile). Give the decision back with Table::decided(request, a).
+struct BotTurn {
+    std::uint64_t request = 0;
+    Seat seat = Seat::s0;
+    SeatView view;
+    std::shared_ptr<bots::Bot> bot;
+};
 std::string_view to_string(TableState s);
 
 /// A match that just ended, for the caller to store.
@@ -79,14 +118,7 @@ struct FinishedMatch {
 
 class Table {
 public:
-    /// Error result of a request: nullopt when done, else the stable error code name.
-    using Result = std::optional<std::string>;
-    struct JournalSink {
-        std::function<void(const nlohmann::json&)> append;              ///< one entry, before the change
-        std::function<void(const std::vector<nlohmann::json>&)> rewrite; ///< replace all entries (compaction)
-    };
-
-    Table(std::string id, TableSettings settings, TableTiming timing, BotFactory bots, JournalSink journal);
+    Table(std::string id, TableSettings settings, TableTiming timing, BotFactory bots);
 
     const std::string& id() const { return id_; }
     const TableSettings& settings() const { return settings_; }
@@ -101,38 +133,49 @@ public:
     /// True when some seated human has an open connection.
     bool humans_connected() const;
 
-    // ---- lobby ----------------------------------------------------------------------
+    // ---- changes (prepare, journal, commit) ------------------------------------------
     /// Seats player `name` (moving it when already seated here). Errors: table_playing,
     /// seat_taken.
-    Result sit(Seat seat, const std::string& name, Millis now);
-    /// The error sit() would give for `seat` (nullopt: it would succeed), changing nothing.
-    Result can_sit(Seat seat) const;
-    /// The player leaves its seat; during a match a bot takes the seat for good.
-    Result leave(const std::string& name, Millis now);
-    /// Errors: table_playing, seat_taken, unknown_bot.
-    Result add_bot(Seat seat, const std::string& bot, std::uint64_t seed, Millis now);
+    Change prepare_sit(Seat seat, const std::string& name) const;
+    /// The player leaves its seat; during a match a bot takes the seat for good. Errors: not_seated.
+    Change prepare_leave(const std::string& name) const;
+    /// A bot made by the factory from `seed`. Errors: table_playing, seat_taken, unknown_bot.
+    Change prepare_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) const;
     /// Errors: table_playing, bad_seat (no bot there).
-    Result remove_bot(Seat seat, Millis now);
-    /// Starts a match dealt from `seed`. Errors: table_playing, not_enough_players.
-    Result start(std::uint64_t seed, Millis now);
+    Change prepare_remove_bot(Seat seat) const;
+    /// Starts a match: the dealer and the bots' seeds from `seed`, the first deal from
+    /// `deal_seed`. Compacts the journal (a rewrite). Errors: table_playing, not_enough_players.
+    Change prepare_start(std::uint64_t seed, std::uint64_t deal_seed) const;
+    /// A seated player's action at table version `version`; `deal_seed` deals the next round
+    /// when this action ends one. Errors: stale, no_deal, match_over, deal_over, out_of_turn and
+    /// the engine's rule errors (docs/rules.md).
+    Change prepare_act(Seat seat, Action action, std::uint64_t version, std::uint64_t deal_seed) const;
+    /// The action due at `now`, if any: a bot's decision (given through decided(); an illegal
+    /// one is replaced by the rules' default action) once the bot delay has passed, or the
+    /// default action of a human seat whose turn timer ran out (docs/rules.md "Timer").
+    std::optional<Change> prepare_due(Millis now, std::uint64_t deal_seed) const;
+    /// Makes a change whose entry was written to the journal (events for the clients).
+    void commit(const nlohmann::json& entry, Millis now);
 
-    // ---- play -----------------------------------------------------------------------
-    /// A seated player's action at table version `version`. Errors: stale, no_deal,
-    /// match_over, out_of_turn and the engine's rule errors; nothing changes on error.
-    Result act(Seat seat, Action action, std::uint64_t version, Millis now);
+    // ---- bots -----------------------------------------------------------------------
+    /// The bot-controlled seat to act, offered once per turn; nullopt when there is none or it
+    /// was offered already.
+    std::optional<BotTurn> bot_turn();
+    /// A bot's decision for `request` (from bot_turn()); dropped when that turn is gone.
+    void decided(std::uint64_t request, Action action);
 
     // ---- connections and time ---------------------------------------------------------
     /// Player `name` has an open connection again (reclaims its seat from a stand-in).
     void connected(const std::string& name, Millis now);
     /// Player `name`'s last connection closed (the grace period starts).
     void disconnected(const std::string& name, Millis now);
-    /// Applies what is due at `now`: stand-ins after the grace period, bot actions, timeouts.
+    /// Applies what is due at `now` and is not journaled: stand-ins after the grace period.
     void tick(Millis now);
-    /// The earliest time tick() has something to do; nullopt when nothing is scheduled.
+    /// The earliest time something is due (tick() or prepare_due()); nullopt when nothing is scheduled.
     std::optional<Millis> next_wakeup() const;
 
     // ---- journal --------------------------------------------------------------------
-    /// Applies a journal entry without journaling it (restart). False if it was rejected.
+    /// Applies a journal entry without events (restart). False if it was rejected.
     bool replay(const nlohmann::json& entry, Millis now);
 
     // ---- messages -------------------------------------------------------------------
@@ -160,31 +203,32 @@ private:
     struct SeatHolder {
         enum class Kind : std::uint8_t { empty, human, bot } kind = Kind::empty;
         std::string name;                 ///< the player's or the bot's name
-        std::unique_ptr<bots::Bot> bot;   ///< a bot seat's bot, or a human's stand-in
+        std::shared_ptr<bots::Bot> bot;   ///< a bot seat's bot, or a human's stand-in (shared with a thinking worker)
         std::uint64_t bot_seed = 0;
         bool connected = false;           ///< human: has an open connection
         std::optional<Millis> disconnected_since;
         bool standin = false;             ///< human: a bot plays the seat
     };
 
-    void journal(const nlohmann::json& entry);
     bool bot_controlled(Seat s) const;
-    void apply_action(Seat seat, Action a, bool timeout, Millis now);
-    void deal_if_needed();
+    /// Applies a journal entry; false when it does not apply. Events are made either way
+    /// (replay() drops them).
+    bool apply_entry(const nlohmann::json& entry, Millis now);
+    Change act_change(Seat seat, Action a, bool timeout, std::uint64_t deal_seed) const;
+    void apply_action(Seat seat, Action a, bool timeout, std::optional<std::uint64_t> deal_seed, Millis now);
+    void deal_if_needed(std::optional<std::uint64_t> deal_seed);
     void schedule(Millis now);
     void finish_match();
     nlohmann::json seat_json(Seat s) const;
-    Result do_sit(Seat seat, const std::string& name);
-    Result do_leave(Seat seat);
-    Result do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed);
-    Result do_start(std::uint64_t seed);
+    void do_sit(Seat seat, const std::string& name);
+    void do_leave(Seat seat);
+    bool do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed);
+    void do_start(std::uint64_t seed, std::optional<std::uint64_t> deal_seed, std::optional<std::uint64_t> version);
 
     std::string id_;
     TableSettings settings_;
     TableTiming timing_;
     BotFactory make_bot_;
-    JournalSink journal_;
-    bool replaying_ = false;
 
     TableState state_ = TableState::waiting;
     std::uint64_t version_ = 0;
@@ -193,7 +237,16 @@ private:
     Match match_;
     std::array<SeatHolder, 4> seats_;
     std::optional<Millis> turn_deadline_;   ///< a human seat to act runs out of time
-    std::optional<Millis> bot_due_;         ///< a bot-controlled seat to act acts
+    std::optional<Millis> bot_due_;         ///< a bot-controlled seat to act acts (once decided)
+    /// A turn: the match, the deal and the actions so far.
+    using TurnKey = std::tuple<int, std::size_t, std::uint64_t>;
+    TurnKey turn_key() const;
+    void drop_decision();
+    std::uint64_t requests_made_ = 0;
+    std::uint64_t offered_ = 0;             ///< the request offered for this turn (0: none)
+    TurnKey offered_key_{-1, 0, 0};         ///< the turn it was offered for
+    std::uint64_t thinking_ = 0;            ///< the request a worker still holds a bot for (0: none)
+    std::optional<Action> bot_decision_;    ///< the decision for offered_
     std::vector<nlohmann::json> events_;
     std::optional<FinishedMatch> finished_;
     std::uint64_t actions_applied_ = 0;
