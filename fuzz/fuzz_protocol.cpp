@@ -42,6 +42,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../tests/server/hall_loop.hpp"
 #include "../tests/server/test_bot.hpp"
 #include "tarneeb/server/hall.hpp"
 
@@ -77,6 +78,7 @@ const std::set<std::string> kFreeText{"name", "table", "id", "message", "record"
 constexpr int kConns = 7;
 
 struct Session {
+    testing::HallLoop loop;  // the hall's thread: outlives the hall's workers
     Storage storage{":memory:"};
     std::optional<Hall> hall;
     Millis now = 1'700'000'000'000;
@@ -170,6 +172,7 @@ struct Session {
         if (!open[static_cast<std::size_t>(slot)]) return;
         open[static_cast<std::size_t>(slot)] = false;
         hall->closed(ids[static_cast<std::size_t>(slot)], now);
+        loop.settle(*hall);
     }
 
     /// One message from connection `slot`, with every check.
@@ -188,6 +191,7 @@ struct Session {
         sent.clear();
         closed.clear();
         hall->message(conn, text, now);
+        loop.settle(*hall);  // every write and bot decision it started has come back
 
         std::vector<const json*> answers;
         for (const auto& j : sent[conn])
@@ -227,6 +231,7 @@ struct Session {
         now += by;
         sent.clear();
         hall->tick(now);
+        loop.settle(*hall);
     }
 
     std::string version_of(int slot) const {
@@ -257,7 +262,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     s.hall.emplace(s.storage, testing::default_bots(), cfg,
                    Outbox{[&s](ConnId c, std::string text) { s.on_send(c, text); },
-                          [&s](ConnId c, int, std::string) { s.closed.insert(c); }});
+                          [&s](ConnId c, int, std::string) { s.closed.insert(c); }, nullptr, s.loop.poster()});
     for (int i = 0; i < kConns; ++i) s.connect(i);
 
     // Set-up: Layla, Omar, Rana, Sami at seats 0..3 (some replaced by bots), Watcher watching,
