@@ -477,5 +477,116 @@ TEST(Fault, AFloodingClientIsClosedAndAnotherTablePlaysOnUnaffected) {
     EXPECT_EQ(http_get(server.port(), "/healthz").first, 200);
 }
 
+
+/// A lobby client's ping round trips (ms) while `busy` runs; pings go out one at a time.
+struct PingProbe {
+    PingProbe(Client& c, int first_id) : lobby(c), id(first_id) {}
+    Client& lobby;
+    int id;
+    std::optional<std::chrono::steady_clock::time_point> sent;
+    std::vector<double> rtt_ms;
+
+    std::size_t seen = 0;  ///< frames of the lobby client read so far
+    bool answered() {
+        for (; seen < lobby.frames.size(); ++seen) {
+            const auto j = json::parse(lobby.frames[seen]);
+            if (j["type"] == "pong" && j.value("id", 0) == id) return true;
+        }
+        return false;
+    }
+    void step() {
+        if (sent && answered()) {
+            rtt_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *sent).count());
+            sent.reset();
+        }
+        if (!sent) {
+            lobby.send({{"type", "ping"}, {"id", ++id}});
+            sent = std::chrono::steady_clock::now();
+        }
+    }
+    /// The slowest round trip, counting a ping still unanswered as its age.
+    double worst() const {
+        double w = rtt_ms.empty() ? 0 : *std::max_element(rtt_ms.begin(), rtt_ms.end());
+        if (sent) w = std::max(w, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *sent).count());
+        return w;
+    }
+    double percentile(double p) const {
+        std::vector<double> v = rtt_ms;
+        if (v.empty()) return 0;
+        std::sort(v.begin(), v.end());
+        return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+    }
+};
+
+TEST(Fault, PingsStayFastWhilePimcBotsThinkAndTheDatabaseIsLocked) {
+    // Found by an outside probe: bots decided on the event loop (a lobby ping took up to 6.8 s
+    // with five tables of pimc bots) and SQLite's 5 s busy timeout ran there too (another process
+    // holding the write lock made every ping take 9.8 s). Both now run on worker threads.
+    const std::string db = temp_db("latency");
+    ServerProcess server(db);
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    std::vector<std::unique_ptr<Client>> humans;
+    for (int i = 0; i < 5; ++i) {
+        humans.push_back(std::make_unique<Client>(ioc, server.port()));
+        Client& c = *humans.back();
+        ASSERT_FALSE(sign_in(ioc, c, "Player" + std::to_string(i)).empty());
+        c.send({{"type", "create"}, {"turn_seconds", 0}});
+        ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null() || !c.last("error").is_null(); }));
+        ASSERT_FALSE(c.last("created").is_null()) << c.frames.back();
+        c.send({{"type", "join"}, {"table", c.last("created")["table"]}, {"seat", 0}});
+        for (int s = 1; s < 4; ++s) c.send({{"type", "add_bot"}, {"seat", s}, {"bot", "pimc"}});
+        c.send({{"type", "start"}});
+    }
+    Client lobby(ioc, server.port());
+    ASSERT_FALSE(sign_in(ioc, lobby, "Lobby").empty());
+    PingProbe probe(lobby, 1'000'000);
+    std::vector<std::uint64_t> acted(humans.size(), ~std::uint64_t{0});
+    std::uint64_t bot_actions = 0;
+    const auto run_for = [&](PingProbe& pings, std::chrono::milliseconds d) {
+        pump(ioc, [&] {
+            pings.step();
+            for (std::size_t i = 0; i < humans.size(); ++i) {
+                const auto t = humans[i]->last("table");
+                if (t.is_null() || t["legal"].empty() || acted[i] == t["version"].get<std::uint64_t>()) continue;
+                acted[i] = t["version"];
+                humans[i]->send({{"type", "act"}, {"version", t["version"]}, {"action", choose(t)}});
+            }
+            return false;
+        }, d);
+        bot_actions = 0;
+        for (const auto& h : humans)
+            for (const auto& f : h->frames) {
+                const auto j = json::parse(f);
+                if (j["type"] == "table")
+                    for (const auto& e : j["events"]) bot_actions += (e["event"] == "call" || e["event"] == "card") && e["seat"] != 0;
+            }
+    };
+
+    run_for(probe, 6s);
+    std::cout << "[latency] pimc: " << probe.rtt_ms.size() << " pings, p50 " << probe.percentile(0.5) << " ms, p99 "
+              << probe.percentile(0.99) << " ms, max " << probe.worst() << " ms; " << bot_actions << " bot actions\n";
+    EXPECT_GT(bot_actions, 0u) << "the pimc bots never played";
+    EXPECT_LT(probe.worst(), 2000.0) << "a ping waited for the bots";
+
+    // Another process takes SQLite's write lock for 7 s (longer than the 5 s busy timeout).
+    sqlite3* other = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &other), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    PingProbe locked(lobby, 2'000'000);
+    run_for(locked, 7s);
+    sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(other);
+    std::cout << "[latency] database locked: " << locked.rtt_ms.size() << " pings, p50 " << locked.percentile(0.5)
+              << " ms, p99 " << locked.percentile(0.99) << " ms, max " << locked.worst() << " ms\n";
+    EXPECT_GT(locked.rtt_ms.size(), 20u);
+    EXPECT_LT(locked.worst(), 2000.0) << "a ping waited for the database";
+    // And the tables go on once the lock is gone.
+    const std::uint64_t before = bot_actions;
+    PingProbe after(lobby, 3'000'000);
+    run_for(after, 5s);
+    EXPECT_GT(bot_actions, before) << "no table moved after the lock was released";
+}
+
 }  // namespace
 }  // namespace tarneeb::server
