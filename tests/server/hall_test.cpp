@@ -588,5 +588,81 @@ TEST(Hall, ABotActionThatCannotBeWrittenWaitsForTheDisk) {
     std::filesystem::remove_all(dir);
 }
 
+
+TEST(Hall, VersionsNeverGoDownAcrossMatchesAndRestarts) {
+    // Found by an outside probe: the journal's compaction at a new match dropped the version, so
+    // after a restart the table was at version 8 instead of 596 and an action acknowledged before
+    // the crash, sent again word for word, was accepted once the version came back to it.
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-ver-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "t.db").string();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+    std::string token;
+    json acked_act;
+    std::uint64_t last_version = 0;
+    {
+        Harness h(db);
+        const ConnId c = h.connect();
+        token = h.sign_in(c, "Layla");
+        h.send(c, {{"type", "create"}, {"turn_seconds", 0}, {"target", 1}});
+        const std::string tid = h.last(c, "created")["table"];
+        h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+        for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}});
+        h.send(c, {{"type", "start"}});
+        h.play({c});
+        ASSERT_EQ(h.last(c, "table")["state"], "finished");
+        const std::uint64_t finished_at = h.last(c, "table")["version"];
+        h.send(c, {{"type", "start"}});
+        for (int i = 0; i < 3; ++i) {
+            const auto t = h.last(c, "table");
+            ASSERT_FALSE(t["legal"].empty());
+            acked_act = {{"type", "act"}, {"version", t["version"]}, {"action", t["legal"][0]}};
+            h.send(c, acked_act);
+            ASSERT_EQ(h.last(c, "ok")["version"], t["version"].get<std::uint64_t>() + 1);
+        }
+        last_version = h.last(c, "table")["version"];
+        EXPECT_GT(last_version, finished_at);
+    }  // "kill -9"
+    for (int restart = 0; restart < 3; ++restart) {
+        Harness h(db);
+        ASSERT_EQ(h.hall.resume(h.now), 1);
+        const ConnId c = h.connect();
+        h.send(c, {{"type", "hello"}, {"token", token}});
+        const auto t = h.last(c, "table");
+        EXPECT_EQ(t["version"], last_version) << "restart " << restart;
+        h.send(c, acked_act);  // the same action again: stale, whatever happened since
+        EXPECT_EQ(h.last_reply(c)["code"], "stale");
+    }
+    std::filesystem::remove_all(dir);
+}
+
+/// The hands of the first deal at a new table of four (each seat's hand as seen by that seat).
+std::vector<json> first_hands(HallConfig cfg) {
+    Harness h(":memory:", cfg);
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs);
+    h.send(cs[0], {{"type", "start"}});
+    std::vector<json> hands;
+    for (ConnId c : cs) hands.push_back(h.last(c, "table")["round"]["hand"]);
+    // The seeds stay on the server: no frame names one.
+    for (ConnId c : cs)
+        for (const auto& f : h.frames[c]) EXPECT_EQ(f.find("seed"), std::string::npos) << f;
+    return hands;
+}
+
+TEST(Hall, OnlineDealsComeFromTheOsRandomGeneratorNotFromAnEarlierSeed) {
+    // Two servers started with the same options deal different cards: every deal's seed is
+    // drawn from the OS CSPRNG (before, one SplitMix64 stream, so one leaked seed predicted
+    // every later deal). Only the test-only deterministic mode (HallConfig::seed) repeats.
+    HallConfig online = Harness::config();
+    online.seed = 0;
+    const auto a = first_hands(online);
+    const auto b = first_hands(online);
+    EXPECT_NE(a, b);
+    HallConfig fixed = Harness::config();
+    fixed.seed = 42;
+    EXPECT_EQ(first_hands(fixed), first_hands(fixed));
+}
+
 }  // namespace
 }  // namespace tarneeb::server
