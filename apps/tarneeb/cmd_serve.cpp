@@ -48,7 +48,13 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--max-tables", o->config.hall.max_tables, "live tables at once")->capture_default_str();
     cmd->add_option("--max-connections", o->config.max_connections, "WebSocket connections at once")->capture_default_str();
     cmd->add_option("--rate", o->config.hall.rate_per_second, "messages per second per connection")->capture_default_str();
-    cmd->add_option("--seed", o->config.hall.seed, "seed of deals and bots (0: random)")->capture_default_str();
+    cmd->add_option("--seed", o->config.hall.seed,
+                    "TEST ONLY: deterministic deals and bots from this seed (0, the default: every deal from the OS CSPRNG)")
+        ->capture_default_str();
+    cmd->add_option("--bot-threads", o->config.hall.bot_threads, "threads bots think on (0: one per core)")->capture_default_str();
+    cmd->add_option("--write-queue", o->config.hall.write_queue,
+                    "database writes waiting at most; beyond, requests are refused with storage_unavailable")
+        ->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--log-level", o->log_level, "trace, debug, info, warn, error, off")->capture_default_str();
     cmd->callback([o, &exit_code] {
         // Logs go to stderr; stdout carries only the "listening on ADDRESS:PORT" line.
@@ -57,6 +63,8 @@ void add_serve(CLI::App& app, int& exit_code) {
         spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
         o->config.hall.timing.grace_ms = static_cast<server::Millis>(o->grace_seconds * 1000);
         o->config.hall.timing.standin_bot = o->config.hall.default_bot;
+        if (o->config.hall.seed != 0)
+            spdlog::warn("event=deterministic_seeds seed_option=set: deals follow from --seed (tests only; never on a public server)");
         if (o->no_static) o->config.static_dir.clear();
         else if (o->config.static_dir.empty() && std::filesystem::is_directory("web/dist")) o->config.static_dir = "web/dist";
         exit_code = server::serve(o->config, bot_factory()) == 0 ? kExitOk : kExitRejected;
