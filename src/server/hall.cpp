@@ -572,7 +572,11 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
         if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
         settings->code.clear();
-        if (settings->is_private) settings->code = secure_random_string(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+        settings->code_hash.clear();
+        if (settings->is_private) {
+            settings->code = secure_random_string(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+            settings->code_hash = hash_token(settings->code);  // the database keeps only this
+        }
         auto tid = std::make_shared<std::string>();
         hold(conn);
         on_writer("create", [s = settings->to_json(), tid](Storage& st) { *tid = st.create_table(s); },
@@ -598,8 +602,11 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         if (!t) return error(conn, id, to_string(ProtocolError::no_such_table));
         if (t->table->settings().is_private) {
             auto code = msg.find("code");
-            if (code == msg.end() || !code->is_string() || code->get<std::string>() != t->table->settings().code)
-                return error(conn, id, to_string(ProtocolError::bad_code));
+            const TableSettings& ts = t->table->settings();
+            const bool good = code != msg.end() && code->is_string() &&
+                              (ts.code_hash.empty() ? code->get<std::string>() == ts.code
+                                                    : hash_token(code->get<std::string>()) == ts.code_hash);
+            if (!good) return error(conn, id, to_string(ProtocolError::bad_code));
         }
         if (t->busy) return park(*t, conn, msg);
         if (TableEntry* old = g.table.empty() || g.table == tid ? nullptr : find_table(g.table); old && old->busy)

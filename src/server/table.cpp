@@ -17,7 +17,7 @@ Rules TableSettings::rules() const {
 
 json TableSettings::to_json() const {
     return {{"preset", std::string(to_string(preset))}, {"target", target}, {"turn_seconds", turn_seconds},
-            {"private", is_private}, {"code", code}};
+            {"private", is_private}, {"code_hash", code_hash}};
 }
 
 std::optional<TableSettings> TableSettings::from_json(const json& j) {
@@ -43,7 +43,8 @@ std::optional<TableSettings> TableSettings::from_json(const json& j) {
         if (!it->is_boolean()) return std::nullopt;
         s.is_private = it->get<bool>();
     }
-    if (auto it = j.find("code"); it != j.end() && it->is_string()) s.code = it->get<std::string>();
+    if (auto it = j.find("code_hash"); it != j.end() && it->is_string()) s.code_hash = it->get<std::string>();
+    if (auto it = j.find("code"); it != j.end() && it->is_string()) s.code = it->get<std::string>();  // older databases
     return s;
 }
 

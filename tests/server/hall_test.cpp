@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -662,6 +663,41 @@ TEST(Hall, OnlineDealsComeFromTheOsRandomGeneratorNotFromAnEarlierSeed) {
     HallConfig fixed = Harness::config();
     fixed.seed = 42;
     EXPECT_EQ(first_hands(fixed), first_hands(fixed));
+}
+
+
+TEST(Hall, APrivateTablesJoinCodeIsStoredOnlyAsAHash) {
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-code-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "t.db").string();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+    std::string tid, code;
+    {
+        Harness h(db);
+        const ConnId c = h.connect();
+        h.sign_in(c, "Layla");
+        h.send(c, {{"type", "create"}, {"private", true}});
+        tid = h.last(c, "created")["table"];
+        code = h.last(c, "created")["code"];
+        ASSERT_EQ(code.size(), 6u);
+        h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}, {"code", code}});
+        EXPECT_EQ(h.last(c, "table")["you"], 0);
+        // Neither the database nor its journal holds the code.
+        for (const char* suffix : {"", "-wal"}) {
+            std::ifstream in(db + suffix, std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            EXPECT_EQ(bytes.find(code), std::string::npos) << "the join code is in " << db << suffix;
+        }
+    }
+    Harness h(db);
+    ASSERT_EQ(h.hall.resume(h.now), 1);
+    const ConnId other = h.connect();
+    h.sign_in(other, "Omar");
+    h.send(other, {{"type", "join"}, {"table", tid}, {"seat", 1}, {"code", "AAAAAA"}});
+    EXPECT_EQ(h.last_reply(other)["code"], "bad_code");
+    h.send(other, {{"type", "join"}, {"table", tid}, {"seat", 1}, {"code", code}});
+    EXPECT_EQ(h.last(other, "table")["you"], 1);
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

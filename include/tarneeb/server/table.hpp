@@ -64,9 +64,11 @@ struct TableSettings {
     int target = 31;         ///< points to win, 1..500
     int turn_seconds = 30;   ///< 0 = no turn timer, else 1..600
     bool is_private = false;
-    std::string code;        ///< join code of a private table ("" for a public one)
+    std::string code;        ///< join code of a private table, in memory only ("" for a public one)
+    std::string code_hash;   ///< hash_token(code): what is stored, and what a join is checked against
 
     Rules rules() const;
+    /// The stored form: without the join code itself (only its hash).
     nlohmann::json to_json() const;
     /// From the stored or requested JSON; nullopt when a field is out of range.
     static std::optional<TableSettings> from_json(const nlohmann::json& j);
