@@ -478,6 +478,66 @@ TEST(Fault, AFloodingClientIsClosedAndAnotherTablePlaysOnUnaffected) {
 }
 
 
+TEST(Fault, VersionsSeenByAClientNeverGoDownAcrossMatchesAndKills) {
+    // Found by an outside probe: after a match ended and a new one started, a kill -9 brought the
+    // table back at a far lower version (the compacted journal lost it), and an action
+    // acknowledged before the crash, sent again word for word, was accepted again.
+    const std::string db = temp_db("versions");
+    auto server = std::make_unique<ServerProcess>(db);
+    ASSERT_NE(server->port(), 0);
+    net::io_context ioc;
+    auto c = std::make_unique<Client>(ioc, server->port());
+    sign_in(ioc, *c, "Layla");
+    const std::string token = c->last("welcome")["token"];
+    c->send({{"type", "create"}, {"turn_seconds", 0}, {"target", 1}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c->last("created").is_null(); }));
+    const std::string tid = c->last("created")["table"];
+    c->send({{"type", "join"}, {"table", tid}, {"seat", 0}});
+    for (int s : {1, 2, 3}) c->send({{"type", "add_bot"}, {"seat", s}});
+    c->send({{"type", "start"}});
+    std::uint64_t seen = 0;  // the highest version any table message showed
+    std::size_t checked = 0;
+    const auto check_frames = [&] {
+        for (; checked < c->frames.size(); ++checked) {
+            const auto j = json::parse(c->frames[checked]);
+            if (j["type"] != "table") continue;
+            const std::uint64_t v = j["version"];
+            EXPECT_GE(v, seen) << "the version went down: " << j.dump().substr(0, 200);
+            seen = std::max(seen, v);
+        }
+    };
+    ASSERT_TRUE(play(ioc, {c.get()}, [&] { auto t = c->last("table"); return !t.is_null() && t["state"] == "finished"; }, 120s));
+    int id = 0;
+    for (int kill = 0; kill < 4; ++kill) {
+        // A new match (after the first kill the table is mid-match: start is refused, fine).
+        c->send({{"type", "start"}, {"id", ++id}});
+        ASSERT_TRUE(pump(ioc, [&] { return !answer(*c, id).is_null(); }));
+        json acked;
+        for (int i = 0; i < 3; ++i) {
+            ASSERT_TRUE(pump(ioc, [&] { auto t = c->last("table"); return !t.is_null() && !t["legal"].empty(); }));
+            const auto t = c->last("table");
+            acked = {{"type", "act"}, {"id", ++id}, {"version", t["version"]}, {"action", choose(t)}};
+            c->send(acked);
+            ASSERT_TRUE(pump(ioc, [&] { return !answer(*c, id).is_null(); }));
+            ASSERT_EQ(answer(*c, id)["type"], "ok") << answer(*c, id).dump();
+            pump(ioc, [&] { return c->last("table")["version"].get<std::uint64_t>() > t["version"].get<std::uint64_t>(); });
+        }
+        check_frames();
+        server->stop(SIGKILL);
+        server = std::make_unique<ServerProcess>(db);
+        ASSERT_NE(server->port(), 0) << read_file(server->log_path());
+        c = std::make_unique<Client>(ioc, server->port());
+        checked = 0;
+        c->send({{"type", "hello"}, {"token", token}});
+        ASSERT_TRUE(pump(ioc, [&] { return !c->last("table").is_null(); }));
+        check_frames();
+        acked["id"] = ++id;  // the acknowledged action again, word for word: stale
+        c->send(acked);
+        ASSERT_TRUE(pump(ioc, [&] { return !answer(*c, id).is_null(); }));
+        EXPECT_EQ(answer(*c, id)["code"], "stale") << "kill " << kill;
+    }
+}
+
 /// A lobby client's ping round trips (ms) while `busy` runs; pings go out one at a time.
 struct PingProbe {
     PingProbe(Client& c, int first_id) : lobby(c), id(first_id) {}
