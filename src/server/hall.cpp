@@ -131,7 +131,7 @@ void Hall::change_table(const std::string& tid, Change change, Done then) {
             if (!e) done->table->commit(entry, now_);
             if (then) then(e);
             done->busy = false;
-            publish(*done);
+            if (!e || done->table->has_events()) publish(*done);  // a failed write changed nothing
             advance(tid);
             close_if_empty(tid);  // e.g. its last player left
         });
@@ -764,7 +764,6 @@ void Hall::publish(TableEntry& t) {
         row.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
         store_match(std::move(row));
     }
-    if (events.empty()) return;
     // One shared message per change (the spectator's view without the per-seat keys), then
     // for each connection its seat's legal actions and hand spliced in: the JSON is built and
     // serialised once instead of once per connection. The keys are the same as view_json's.
@@ -841,7 +840,7 @@ void Hall::tick(Millis now) {
         if (!t) continue;
         t->due_failed = false;
         t->table->tick(now);  // stand-ins after the grace period (not journaled)
-        publish(*t);
+        if (t->table->has_events()) publish(*t);
         advance(tid);
     }
     run_pumps();

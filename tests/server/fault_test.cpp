@@ -114,7 +114,7 @@ TEST(Fault, KilledAtRandomPointsTheMatchResumesAndLosesNothing) {
                 ASSERT_FALSE(p.token.empty());
             } else {
                 p.client->send({{"type", "hello"}, {"token", p.token}});
-                ASSERT_TRUE(pump(ioc, [&] { return !p.client->last("table").is_null(); })) << p.name << " got no table back";
+                ASSERT_TRUE(pump(ioc, [&] { return !p.client->last("table").is_null(); })) << p.name << " got no table back; frames: " << (p.client->frames.empty() ? std::string("none") : p.client->frames.back());
             }
         }
     };
