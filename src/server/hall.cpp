@@ -162,7 +162,7 @@ void Hall::advance(const std::string& tid) {
 void Hall::think(const std::string& tid, BotTurn turn) {
     ++outstanding_;
     auto alive = std::weak_ptr<bool>(alive_);
-    thinkers_->submit([this, alive, tid, turn = std::move(turn)]() mutable {
+    const bool queued = thinkers_->submit([this, alive, tid, turn = std::move(turn)]() mutable {
         Action a = turn.view.default_action();
         try {
             a = turn.bot->decide(turn.view);
@@ -181,6 +181,7 @@ void Hall::think(const std::string& tid, BotTurn turn) {
             run_pumps();
         });
     });
+    if (!queued) --outstanding_;  // stopping: the table waits for the next start
 }
 
 bool Hall::busy(const Conn& c) const {
@@ -193,35 +194,35 @@ bool Hall::busy(const Conn& c) const {
 void Hall::hold(ConnId conn) {
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;
-    if (it->second.name.empty()) it->second.busy = true;
-    else guests_[it->second.name].busy = true;
+    if (it->second.name.empty()) {
+        it->second.busy = true;
+    } else {
+        guests_[it->second.name].busy = true;
+        holders_[conn] = it->second.name;  // released by name even if the connection closes
+    }
 }
 
 void Hall::release(ConnId conn) {
-    auto it = conns_.find(conn);
-    if (it == conns_.end()) return;
-    pumps_.push_back(conn);
-    it->second.busy = false;
-    if (!it->second.name.empty())
-        if (auto g = guests_.find(it->second.name); g != guests_.end()) g->second.busy = false;
+    if (auto it = conns_.find(conn); it != conns_.end()) {
+        it->second.busy = false;
+        pumps_.push_back(conn);
+    }
+    auto h = holders_.find(conn);
+    if (h == holders_.end()) return;
+    if (auto g = guests_.find(h->second); g != guests_.end()) {
+        g->second.busy = false;
+        for (ConnId c : g->second.conns) pumps_.push_back(c);  // its other connections may have waited
+    }
+    holders_.erase(h);
 }
 
 void Hall::pump(ConnId conn) {
-    auto it = conns_.find(conn);
-    if (it == conns_.end()) return;
-    std::vector<ConnId> conns{conn};
-    if (!it->second.name.empty())
-        if (auto g = guests_.find(it->second.name); g != guests_.end())
-            for (ConnId c : g->second.conns)
-                if (c != conn) conns.push_back(c);
-    for (ConnId c : conns) {
-        for (;;) {
-            auto ci = conns_.find(c);
-            if (ci == conns_.end() || busy(ci->second) || ci->second.waiting.empty()) break;
-            json msg = std::move(ci->second.waiting.front());
-            ci->second.waiting.pop_front();
-            handle(c, std::move(msg));
-        }
+    for (;;) {
+        auto it = conns_.find(conn);
+        if (it == conns_.end() || busy(it->second) || it->second.waiting.empty()) return;
+        json msg = std::move(it->second.waiting.front());
+        it->second.waiting.pop_front();
+        handle(conn, std::move(msg));
     }
 }
 

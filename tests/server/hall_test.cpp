@@ -700,5 +700,28 @@ TEST(Hall, APrivateTablesJoinCodeIsStoredOnlyAsAHash) {
     std::filesystem::remove_all(dir);
 }
 
+
+TEST(Hall, AGuestWhoseConnectionClosesWhileItsRequestIsInFlightIsNotStuck) {
+    // A request's database write finishes after its connection closed: the guest (busy while
+    // the write was in flight) is free again, seated as the write said, and its next
+    // connection is answered.
+    Harness h;
+    const ConnId c1 = h.connect();
+    const std::string token = h.sign_in(c1, "Layla");
+    h.send(c1, {{"type", "create"}, {"turn_seconds", 0}});
+    const std::string tid = h.last(c1, "created")["table"];
+    h.hall.message(c1, json{{"type", "join"}, {"table", tid}, {"seat", 0}}.dump(), h.now);  // in flight...
+    h.hall.message(c1, json{{"type", "list"}}.dump(), h.now);                               // ...and one waiting
+    h.hall.closed(c1, h.now);
+    h.settle();
+    const ConnId c2 = h.connect();
+    h.send(c2, {{"type", "hello"}, {"token", token}});
+    EXPECT_EQ(h.last(c2, "welcome")["seat"], 0);
+    h.send(c2, {{"type", "list"}, {"id", 3}});
+    EXPECT_EQ(h.last_reply(c2)["type"], "tables");
+    EXPECT_EQ(h.last_reply(c2)["id"], 3);
+    EXPECT_EQ(h.last(c2, "table")["seats"][0]["connected"], true);
+}
+
 }  // namespace
 }  // namespace tarneeb::server

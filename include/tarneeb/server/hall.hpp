@@ -187,10 +187,11 @@ private:
     void handle(ConnId conn, nlohmann::json msg);
     void hold(ConnId conn);
     void release(ConnId conn);
-    /// Handles the queued messages of a connection (and its guest's) while not busy.
+    /// Handles the queued messages of a connection while it (and its guest) is not busy.
     void pump(ConnId conn);
     void run_pumps();
     std::deque<ConnId> pumps_;  ///< connections released since, to pump
+    std::unordered_map<ConnId, std::string> holders_;  ///< a signed-in guest's request in flight, by connection
     bool busy(const Conn& c) const;
     /// Queues the request for when table `t` is free.
     void park(TableEntry& t, ConnId conn, nlohmann::json msg);
