@@ -499,14 +499,15 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
 
 void Hall::forget_watcher(const std::string& name) {
     Guest& g = guests_[name];
-    if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
-        if (!g.seat) --t->spectators;
-        t->watchers.erase(name);
-    }
     const std::string tid = g.table;
     g.table.clear();
     g.seat.reset();
-    if (!tid.empty()) close_if_empty(tid);
+    TableEntry* t = tid.empty() ? nullptr : find_table(tid);
+    if (!t) return;
+    --t->spectators;
+    t->watchers.erase(name);
+    publish(*t);  // the others see one spectator less
+    close_if_empty(tid);
 }
 
 void Hall::close_if_empty(const std::string& tid) {
@@ -521,15 +522,16 @@ void Hall::leave_table(ConnId conn, const std::string& name, Done then) {
     TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
     if (!t || !g.seat) {
         // A spectator (or a guest whose table is gone) leaves without a write.
-        forget_watcher(name);
-        if (t) publish(*t);
+        if (t) forget_watcher(name);
+        else g.table.clear();
         if (then) then(std::nullopt);
         return;
     }
     const std::string tid = g.table;
     auto change = t->table->prepare_leave(name);
-    if (!change.ok()) {
-        forget_watcher(name);
+    if (!change.ok()) {  // unreachable: the guest is seated there
+        g.table.clear();
+        g.seat.reset();
         if (then) then(std::nullopt);
         return;
     }

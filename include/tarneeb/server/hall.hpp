@@ -213,6 +213,7 @@ private:
     /// Leaves the guest's table (a journal write when seated), then runs `then` (the error when
     /// the write failed: the guest is still at its table).
     void leave_table(ConnId conn, const std::string& name, Done then);
+    /// A spectator stops watching its table (published; the table closes when nobody is left).
     void forget_watcher(const std::string& name);
     void close_if_empty(const std::string& tid);
     /// Sends each watcher its table message with the pending events; stores a finished match.
