@@ -148,7 +148,7 @@ void Hall::advance(const std::string& tid) {
         t = find_table(tid);
     }
     if (!t || t->busy) return;
-    if (auto due = t->due_failed ? std::nullopt : t->table->prepare_due(now_, next_seed())) {
+    if (auto due = t->due_failed ? std::nullopt : t->table->prepare_due(now_, [this] { return next_seed(); })) {
         change_table(tid, std::move(*due), [this, tid](const std::optional<StorageError>& e) {
             // A bot or timer action that cannot be written is tried again at the next tick.
             if (e) find_table(tid)->due_failed = true;

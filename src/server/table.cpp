@@ -154,19 +154,19 @@ Change Table::prepare_act(Seat seat, Action action, std::uint64_t version, std::
     if (round.over()) return Change::refused(err(ErrorCode::deal_over));
     if (round.to_act() != seat) return Change::refused(err(ErrorCode::out_of_turn));
     if (const ErrorCode e = round.check(action); e != ErrorCode::ok) return Change::refused(err(e));
-    return act_change(seat, action, false, deal_seed);
+    return act_change(seat, action, false, [deal_seed] { return deal_seed; });
 }
 
-Change Table::act_change(Seat seat, Action a, bool timeout, std::uint64_t deal_seed) const {
+Change Table::act_change(Seat seat, Action a, bool timeout, const std::function<std::uint64_t()>& deal_seed) const {
     json entry{{"op", "act"}, {"seat", index(seat)}, {"a", action_text(a)}};
     // The next deal's seed goes with the action that ends a round (drawn per deal, never sent).
     Round after = match_.round();
-    if (after.apply(seat, a) == ErrorCode::ok && after.over()) entry["deal"] = deal_seed;
+    if (after.apply(seat, a) == ErrorCode::ok && after.over()) entry["deal"] = deal_seed();
     if (timeout) entry["timeout"] = true;
     return one(std::move(entry));
 }
 
-std::optional<Change> Table::prepare_due(Millis now, std::uint64_t deal_seed) const {
+std::optional<Change> Table::prepare_due(Millis now, const std::function<std::uint64_t()>& deal_seed) const {
     if (state_ != TableState::playing || !match_.has_round() || match_.round().over()) return std::nullopt;
     const Seat s = match_.round().to_act();
     if (bot_due_ && now >= *bot_due_ && bot_controlled(s) && bot_decision_) {

@@ -155,7 +155,8 @@ public:
     /// The action due at `now`, if any: a bot's decision (given through decided(); an illegal
     /// one is replaced by the rules' default action) once the bot delay has passed, or the
     /// default action of a human seat whose turn timer ran out (docs/rules.md "Timer").
-    std::optional<Change> prepare_due(Millis now, std::uint64_t deal_seed) const;
+    /// `deal_seed` is called only when the action ends a round.
+    std::optional<Change> prepare_due(Millis now, const std::function<std::uint64_t()>& deal_seed) const;
     /// Makes a change whose entry was written to the journal (events for the clients).
     void commit(const nlohmann::json& entry, Millis now);
 
@@ -216,7 +217,7 @@ private:
     /// Applies a journal entry; false when it does not apply. Events are made either way
     /// (replay() drops them).
     bool apply_entry(const nlohmann::json& entry, Millis now);
-    Change act_change(Seat seat, Action a, bool timeout, std::uint64_t deal_seed) const;
+    Change act_change(Seat seat, Action a, bool timeout, const std::function<std::uint64_t()>& deal_seed) const;
     void apply_action(Seat seat, Action a, bool timeout, std::optional<std::uint64_t> deal_seed, Millis now);
     void deal_if_needed(std::optional<std::uint64_t> deal_seed);
     void schedule(Millis now);
