@@ -57,6 +57,8 @@ void add_serve(CLI::App& app, int& exit_code) {
         spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
         o->config.hall.timing.grace_ms = static_cast<server::Millis>(o->grace_seconds * 1000);
         o->config.hall.timing.standin_bot = o->config.hall.default_bot;
+        // A guest cannot sign in as a bot, nor as a look-alike of one.
+        for (const bots::BotInfo& info : bots::registry()) o->config.hall.reserved_names.emplace_back(info.name);
         if (o->no_static) o->config.static_dir.clear();
         else if (o->config.static_dir.empty() && std::filesystem::is_directory("web/dist")) o->config.static_dir = "web/dist";
         exit_code = server::serve(o->config, bot_factory()) == 0 ? kExitOk : kExitRejected;

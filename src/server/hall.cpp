@@ -8,20 +8,13 @@
 #include <vector>
 
 #include "tarneeb/core/random.hpp"
+#include "tarneeb/server/names.hpp"
 
 namespace tarneeb::server {
 
 using nlohmann::json;
 
 namespace {
-
-bool valid_name(std::string_view n) {
-    if (n.empty() || n.size() > 24 || n.front() == ' ' || n.back() == ' ') return false;
-    return std::all_of(n.begin(), n.end(), [](char ch) {
-        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == ' ' ||
-               ch == '_' || ch == '-' || ch == '.';
-    });
-}
 
 std::string url_decode(std::string_view s) {
     std::string out;
@@ -290,8 +283,10 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg, Millis now) {
         if (!found) return error(conn, id, to_string(ProtocolError::unknown_token));
         name = *found;
     } else if (auto n = msg.find("name"); n != msg.end() && n->is_string()) {
-        name = n->get<std::string>();
-        if (!valid_name(name)) return error(conn, id, to_string(ProtocolError::bad_name));
+        // Any script, NFC; unique by confusable skeleton and case (names.hpp, docs/protocol.md).
+        const NameResult checked = normalize_name(n->get_ref<const std::string&>(), config_.reserved_names);
+        if (!checked.name) return error(conn, id, to_string(ProtocolError::bad_name), std::string(describe(checked.problem)));
+        name = checked.name->text;
         token = new_token();
         if (!storage_.register_name(name, token)) return error(conn, id, to_string(ProtocolError::name_taken));
     } else {

@@ -8,6 +8,8 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include "hidden_check.hpp"
 #include "tarneeb/records/record.hpp"
@@ -147,6 +149,77 @@ TEST(Hall, SignInReconnectAndNames) {
     EXPECT_EQ(h.last_reply(b)["id"], 7);
     h.send(b, {{"type", "ping"}, {"id", "x"}});
     EXPECT_EQ(h.last_reply(b), (json{{"type", "pong"}, {"id", "x"}}));
+}
+
+TEST(Hall, NamesInAnyScriptUniqueUnderCaseAndConfusables) {
+    HallConfig cfg = Harness::config();
+    cfg.reserved_names = {"random", "heuristic", "pimc"};
+    Harness h(":memory:", cfg);
+    const ConnId a = h.connect(), b = h.connect(), c = h.connect(), d = h.connect();
+    ASSERT_FALSE(h.sign_in(a, "Layla").empty());
+    for (const char* twin : {"LayIa", "Lay1a", "layla", "LAYLA", "L\xD0\xB0yla" /* Cyrillic a */}) {
+        h.send(b, {{"type", "hello"}, {"name", twin}});
+        const json r = h.last_reply(b);
+        EXPECT_TRUE(r["code"] == "name_taken" || r["code"] == "bad_name") << twin << ": " << r.dump();
+    }
+    h.send(b, {{"type", "hello"}, {"name", "LayIa"}});
+    EXPECT_EQ(h.last_reply(b)["code"], "name_taken");
+    // Arabic, and Zoë typed decomposed: welcomed under the NFC name.
+    ASSERT_FALSE(h.sign_in(b, "\xD9\x84\xD9\x8A\xD9\x84\xD9\x89").empty());  // ليلى
+    EXPECT_EQ(h.last(b, "welcome")["name"], "\xD9\x84\xD9\x8A\xD9\x84\xD9\x89");
+    const std::string zoe = h.sign_in(c, "Zoe\xCC\x88");
+    ASSERT_FALSE(zoe.empty());
+    EXPECT_EQ(h.last(c, "welcome")["name"], "Zo\xC3\xAB");
+    h.send(d, {{"type", "hello"}, {"name", "ZO\xC3\x8B"}});  // ZOË
+    EXPECT_EQ(h.last_reply(d)["code"], "name_taken");
+    // Refused: bidi override, zero-width joiner, control, a bot's name and its look-alike.
+    for (const char* bad : {"Lay\xE2\x80\xAEla", "Lay\xE2\x80\x8Dla", "Lay\x01la", "heuristic", "PIMC", "rand0m"}) {
+        h.send(d, {{"type", "hello"}, {"name", bad}, {"id", "n"}});
+        const json r = h.last_reply(d);
+        EXPECT_EQ(r["code"], "bad_name") << bad;
+        EXPECT_EQ(r["id"], "n");
+        EXPECT_NE(r["message"], "bad_name") << "the message says why";
+    }
+    EXPECT_FALSE(h.hall.where(d));
+}
+
+TEST(Hall, OldDatabasesGetNameKeysAndOlderNameWinsACollision) {
+    const auto path = std::filesystem::temp_directory_path() / ("tarneeb_names_" + std::to_string(::getpid()) + ".db");
+    std::filesystem::remove(path);
+    {
+        // The schema before name keys, with two names that are one name now.
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db,
+                               "CREATE TABLE players(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,"
+                               " rating REAL NOT NULL DEFAULT 1500, matches INTEGER NOT NULL DEFAULT 0,"
+                               " wins INTEGER NOT NULL DEFAULT 0);",
+                               nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        const std::string insert = "INSERT INTO players(name, token_hash, rating) VALUES('Layla', '" + hash_token("tok-old") +
+                                   "', 1600), ('layla', '" + hash_token("tok-new") + "', 1400), ('Omar', '" +
+                                   hash_token("tok-omar") + "', 1500)";
+        ASSERT_EQ(sqlite3_exec(db, insert.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        Storage s(path.string());
+        // Both old players keep their names and tokens.
+        EXPECT_EQ(s.name_for_token("tok-old"), "Layla");
+        EXPECT_EQ(s.name_for_token("tok-new"), "layla");
+        // The key belongs to the older one: no new look-alike, and Omar's key is set too.
+        EXPECT_FALSE(s.register_name("LAYLA", "tok-1"));
+        EXPECT_FALSE(s.register_name("0mar", "tok-2"));
+        EXPECT_TRUE(s.register_name("Sami", "tok-3"));
+    }
+    {
+        Storage s(path.string());  // opening again migrates nothing and keeps the keys
+        EXPECT_FALSE(s.register_name("LayIa", "tok-4"));
+        EXPECT_EQ(s.name_for_token("tok-3"), "Sami");
+    }
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + "-wal");
+    std::filesystem::remove(path.string() + "-shm");
 }
 
 TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {

@@ -28,6 +28,11 @@ function connBar(s: State): string {
 
 // ---- sign-in ----------------------------------------------------------------------------
 
+/** The sign-in field's limit in UTF-16 units: the server checks names (any script, at most
+ * 24 columns and 64 code points: docs/protocol.md "hello"); this only stops runaway input. A
+ * 24-column Arabic name with vowel marks is about 48 units, so 24 would refuse it. */
+export const NAME_MAX_UNITS = 128;
+
 function signInScreen(s: State): string {
   return `<main class="screen signin">
     <div class="signin-card">
@@ -35,7 +40,7 @@ function signInScreen(s: State): string {
       <h1>${t('signInTitle')}</h1>
       <form data-form="signin" autocomplete="off">
         <label>${t('yourName')}
-          <input name="name" data-bind="nameInput" maxlength="24" required value="${esc(s.nameInput)}" autofocus>
+          <input name="name" data-bind="nameInput" maxlength="${NAME_MAX_UNITS}" dir="auto" required value="${esc(s.nameInput)}" autofocus>
         </label>
         <button type="submit" class="primary" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${t('signIn')}</button>
       </form>

@@ -110,3 +110,16 @@ describe('the last trick', () => {
     expect(lastTrickOf(table({}, { plays: [{ seat: 1, card: 'QS' }], trick: [{ seat: 1, card: 'QS' }] }))).toBeNull();
   });
 });
+
+describe('the sign-in screen', () => {
+  it('takes names in any script: no 24-unit cap, direction from the text', () => {
+    const arabic = 'لَ'.repeat(24); // 24 letters with a fatha each: 24 columns, 48 UTF-16 units
+    expect(arabic.length).toBe(48);
+    const out = html(state(null, { welcomed: false, name: null, token: null, nameInput: arabic }));
+    const input = /<input name="name"[^>]*>/.exec(out)?.[0] ?? '';
+    expect(input).toContain(`value="${arabic}"`);
+    expect(input).toContain('dir="auto"');
+    const max = Number(/maxlength="(\d+)"/.exec(input)?.[1]);
+    expect(max).toBeGreaterThanOrEqual(arabic.length);
+  });
+});

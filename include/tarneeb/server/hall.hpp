@@ -31,6 +31,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,9 @@ using ConnId = std::uint64_t;
 struct HallConfig {
     TableTiming timing;                 ///< bot delay, grace period, stand-in bot
     std::string default_bot = "heuristic";
+    /// Names no guest may take, compared by key (names.hpp): the bots' registry names
+    /// (`tarneeb serve` passes bots::registry()).
+    std::vector<std::string> reserved_names;
     int max_tables = 10000;             ///< live tables at once
     std::size_t max_message_bytes = 16 * 1024;
     double rate_per_second = 20;        ///< messages per second per connection...
