@@ -201,8 +201,10 @@ function tableTopbar(s: State, tv: TableView): string {
 function countdown(tv: TableView, seat: number): string {
   const r = tv.round;
   if (!r || r.to_act !== seat || !tv.deadline_ms || !(tv.turn_seconds > 0)) return '';
-  const ms = remainingMs(tv.deadline_ms, Date.now(), tv.turn_seconds) ?? 0;
-  return `<span class="countdown ${urgent(ms) ? 'urgent' : ''}" data-countdown="${tv.deadline_ms}" data-turn="${tv.turn_seconds}">
+  // the deadline on this client's clock (set on arrival from deadline_ms − now_ms)
+  const deadline = tv.local_deadline_ms ?? tv.deadline_ms;
+  const ms = remainingMs(deadline, Date.now(), tv.turn_seconds) ?? 0;
+  return `<span class="countdown ${urgent(ms) ? 'urgent' : ''}" data-countdown="${deadline}" data-turn="${tv.turn_seconds}">
     <span class="bar"><span class="fill" style="width:${(fractionLeft(ms, tv.turn_seconds) * 100).toFixed(1)}%"></span></span>
     <span class="secs">${num(formatCountdown(ms))}</span></span>`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeEach } from 'vitest';
 import { html, lastTrickOf } from '../src/view';
+import { localDeadline } from '../src/timer';
 import { setLang } from '../src/i18n';
 import { emptySheet } from '../src/sheet';
 import type { State } from '../src/app';
@@ -121,5 +122,16 @@ describe('the sign-in screen', () => {
     expect(input).toContain('dir="auto"');
     const max = Number(/maxlength="(\d+)"/.exec(input)?.[1]);
     expect(max).toBeGreaterThanOrEqual(arabic.length);
+  });
+});
+
+describe('the countdown as rendered', () => {
+  it('counts the server time left even when this clock is 10 s slow', () => {
+    const client = Date.now();
+    const server = client + 10_000; // the server's clock is 10 s ahead of this one
+    const tv = table({ deadline_ms: server + 20_000, now_ms: server });
+    tv.local_deadline_ms = localDeadline(tv.deadline_ms, tv.now_ms, client);
+    const out = html(state(tv));
+    expect(/<span class="secs">([^<]*)<\/span>/.exec(out)?.[1]).toMatch(/^0:(20|19)$/);
   });
 });
