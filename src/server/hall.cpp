@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -250,7 +251,11 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
             out_.close(conn, 1008, "rate limit");
             return;
         }
-        error(conn, nullptr, to_string(ProtocolError::rate_limited), "too many messages");
+        // The request's id, so that a client waiting on it hears the answer (the parse is
+        // bounded by max_message_bytes; nothing else of the message is looked at).
+        const json peek = json::parse(text, nullptr, false);
+        error(conn, peek.is_object() ? request_id(peek) : json(nullptr), to_string(ProtocolError::rate_limited),
+              "too many messages");
         return;
     }
     c.tokens -= 1.0;
@@ -337,6 +342,11 @@ void Hall::leave_table(const std::string& name, Millis now) {
 void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);
+    // An unknown type is `unknown_type` wherever the guest is (before hello, at no table...).
+    static constexpr std::string_view kTypes[] = {"ping", "hello", "list",    "create",     "join",
+                                                  "leave", "add_bot", "remove_bot", "start", "act"};
+    if (std::find(std::begin(kTypes), std::end(kTypes), type) == std::end(kTypes))
+        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, 32));
     if (type == "ping") return reply(conn, id, {{"type", "pong"}});
     if (type == "hello") return hello(conn, c, msg, now);
     if (c.name.empty()) return error(conn, id, to_string(ProtocolError::not_signed_in));

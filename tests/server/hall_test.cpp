@@ -395,6 +395,68 @@ TEST(Hall, SpectatorNeverGetsAHand) {
     EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
 }
 
+TEST(Hall, APlayerWhoLeavesMidMatchKeepsTheSeatsResult) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"target", 11}, {"turn_seconds", 0}});  // Layla, Omar, Rana, Sami
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs, 12);
+    h.send(cs[1], {{"type", "leave"}, {"id", "bye"}});
+    ASSERT_EQ(h.last_reply(cs[1])["type"], "ok");
+    const std::vector<ConnId> rest{cs[0], cs[2], cs[3]};
+    for (int i = 0; i < 100 && h.last(cs[0], "table")["state"] != "finished"; ++i) {
+        h.play(rest);
+        h.now += 1000;
+        h.hall.tick(h.now);
+    }
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    EXPECT_EQ(h.last(cs[0], "table")["seats"][1]["bot"], true);  // the table still shows the bot
+    std::string match_id;
+    for (const auto& e : all_events(h, cs[0]))
+        if (e["event"] == "match_over") match_id = e["record"];
+    ASSERT_FALSE(match_id.empty());
+    // The record and the ratings name the player who sat there at the start, not the bot.
+    const json rec = json::parse(h.hall.http_get("/api/matches/" + match_id, h.now)->body);
+    EXPECT_EQ(rec["players"][1], "Omar");
+    EXPECT_EQ(json::parse(h.hall.http_get("/api/players/Omar/matches", h.now)->body)["matches"].size(), 1u);
+    const json board = json::parse(h.hall.http_get("/api/leaderboard", h.now)->body);
+    std::map<std::string, json> by_name;
+    for (const auto& p : board["players"]) by_name[p["name"]] = p;
+    ASSERT_TRUE(by_name.count("Omar"));
+    EXPECT_EQ(by_name["Omar"]["matches"], 1);
+    EXPECT_EQ(by_name["Omar"]["rating"], by_name["Sami"]["rating"]);  // partners share the result
+    EXPECT_EQ(by_name["Omar"]["wins"], by_name["Sami"]["wins"]);
+    EXPECT_FALSE(by_name.count("heuristic"));
+    // The next match at the table is the bot's seat (unrated).
+    h.send(cs[0], {{"type", "start"}});
+    for (int i = 0; i < 100 && h.last(cs[0], "table")["state"] != "finished"; ++i) {
+        h.play(rest);
+        h.now += 1000;
+        h.hall.tick(h.now);
+    }
+    ASSERT_EQ(h.last(cs[0], "table")["match"], 2);
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    EXPECT_EQ(json::parse(h.hall.http_get("/api/players/Omar/matches", h.now)->body)["matches"].size(), 1u);
+}
+
+TEST(Hall, CreateAnswersCreatedAndTheCreatorIsNotAtTheTable) {
+    // docs/protocol.md "Lobby": `created` only; the creator joins with a seat (`ok` then `table`).
+    Harness h;
+    const ConnId a = h.connect();
+    h.sign_in(a, "Layla");
+    const std::size_t before = h.frames[a].size();
+    h.send(a, {{"type", "create"}, {"id", 2}});
+    ASSERT_EQ(h.frames[a].size(), before + 1);
+    const json created = h.last_reply(a);
+    EXPECT_EQ(created["type"], "created");
+    EXPECT_EQ(created["id"], 2);
+    EXPECT_EQ(h.hall.where(a)->first, "");
+    h.send(a, {{"type", "join"}, {"table", created["table"]}, {"seat", 0}, {"id", 3}});
+    ASSERT_EQ(h.frames[a].size(), before + 3);
+    EXPECT_EQ(json::parse(h.frames[a][before + 1])["type"], "ok");
+    EXPECT_EQ(json::parse(h.frames[a][before + 2])["type"], "table");
+}
+
 TEST(Hall, LobbyBotsPrivateTablesAndErrors) {
     Harness h;
     const ConnId a = h.connect(), b = h.connect();
@@ -433,6 +495,20 @@ TEST(Hall, LobbyBotsPrivateTablesAndErrors) {
     EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
 }
 
+TEST(Hall, UnknownTypesAreUnknownWhereverTheGuestIs) {
+    Harness h;
+    const ConnId a = h.connect();
+    h.send(a, {{"type", "admin"}, {"id", "u0"}});  // before hello
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
+    EXPECT_EQ(h.last_reply(a)["id"], "u0");
+    h.sign_in(a, "Layla");
+    h.send(a, {{"type", "admin"}, {"id", "u1"}});  // signed in, at no table
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
+    EXPECT_EQ(h.last_reply(a)["id"], "u1");
+    h.send(a, {{"type", "leave"}});  // a known type still gets its own error
+    EXPECT_EQ(h.last_reply(a)["code"], "not_at_table");
+}
+
 TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
     HallConfig cfg = Harness::config();
     cfg.rate_per_second = 10;
@@ -450,8 +526,9 @@ TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
     EXPECT_EQ(h.closed_with[b], 1009);
     const ConnId c = h.connect();
     for (int i = 0; i < 5; ++i) h.send(c, {{"type", "ping"}});
-    h.send(c, {{"type", "ping"}});
+    h.send(c, {{"type", "ping"}, {"id", "p6"}});
     EXPECT_EQ(h.last_reply(c)["code"], "rate_limited");
+    EXPECT_EQ(h.last_reply(c)["id"], "p6") << "a client waiting on the id hears the answer";
     for (int i = 0; i < 10; ++i) h.send(c, {{"type", "ping"}});
     EXPECT_EQ(h.closed_with[c], 1008);
     h.now += 1000;

@@ -51,7 +51,7 @@ struct HallConfig {
     int max_tables = 10000;             ///< live tables at once
     std::size_t max_message_bytes = 16 * 1024;
     double rate_per_second = 20;        ///< messages per second per connection...
-    double rate_burst = 40;             ///< ...with this burst
+    double rate_burst = 40;             ///< ...with this burst (`tarneeb serve`: --rate-burst, default 2 x --rate)
     int max_bad_messages = 3;           ///< malformed messages before the connection is closed
     int max_rate_rejections = 200;      ///< rate-limited messages before it is closed
     std::uint64_t seed = 0;             ///< seeds of deals, bots, tokens and join codes; 0 = from std::random_device
