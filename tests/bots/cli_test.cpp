@@ -188,6 +188,18 @@ TEST(Simulate, SummaryHasTheDocumentedKeys) {
     EXPECT_EQ(d["points_per_deal"].size(), 2u);
 }
 
+TEST(Simulate, Ci95IsNullForOneDealAndStudentsTForFew) {
+    const auto one = nlohmann::json::parse(run("simulate --deals 1 --duplicate --seed 2").out);
+    EXPECT_TRUE(one["duplicate"]["ci95"].is_null()) << one.dump();
+    EXPECT_TRUE(one["duplicate"]["mean_diff"].is_number());
+    // Few deals: an interval around the mean (width >= 0), from Student's t.
+    const auto few = nlohmann::json::parse(run("simulate --deals 4 --duplicate --team1 random --seed 2").out);
+    const auto& ci = few["duplicate"]["ci95"];
+    ASSERT_EQ(ci.size(), 2u) << few.dump();
+    EXPECT_LE(ci[0].get<double>(), few["duplicate"]["mean_diff"].get<double>());
+    EXPECT_GE(ci[1].get<double>(), few["duplicate"]["mean_diff"].get<double>());
+}
+
 TEST(Simulate, TimingReadsDecisionsLongerThanAMillisecond) {
     // pimc's opening leads solve whole deals with DDS (tens of ms each); the histogram used to
     // stop at 1 ms and reported 999.995 µs for everything slower.
