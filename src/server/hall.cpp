@@ -345,8 +345,12 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
     // An unknown type is `unknown_type` wherever the guest is (before hello, at no table...).
     static constexpr std::string_view kTypes[] = {"ping", "hello", "list",    "create",     "join",
                                                   "leave", "add_bot", "remove_bot", "start", "act"};
-    if (std::find(std::begin(kTypes), std::end(kTypes), type) == std::end(kTypes))
-        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, 32));
+    if (std::find(std::begin(kTypes), std::end(kTypes), type) == std::end(kTypes)) {
+        // At most 32 bytes of the type, cut at a character boundary (the answer must stay UTF-8).
+        std::size_t n = std::min<std::size_t>(type.size(), 32);
+        while (n > 0 && n < type.size() && (static_cast<unsigned char>(type[n]) & 0xC0) == 0x80) --n;
+        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, n));
+    }
     if (type == "ping") return reply(conn, id, {{"type", "pong"}});
     if (type == "hello") return hello(conn, c, msg, now);
     if (c.name.empty()) return error(conn, id, to_string(ProtocolError::not_signed_in));

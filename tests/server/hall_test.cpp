@@ -507,6 +507,12 @@ TEST(Hall, UnknownTypesAreUnknownWhereverTheGuestIs) {
     EXPECT_EQ(h.last_reply(a)["id"], "u1");
     h.send(a, {{"type", "leave"}});  // a known type still gets its own error
     EXPECT_EQ(h.last_reply(a)["code"], "not_at_table");
+    // A long type in a two-byte script: the echo is cut at a character, not inside one.
+    std::string arabic = "x";
+    for (int i = 0; i < 40; ++i) arabic += "\xD9\x84";
+    h.send(a, {{"type", arabic}, {"id", "u2"}});
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
+    EXPECT_EQ(h.last_reply(a)["id"], "u2");
 }
 
 TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
