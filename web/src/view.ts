@@ -33,6 +33,10 @@ function connBar(s: State): string {
  * 24-column Arabic name with vowel marks is about 48 units, so 24 would refuse it. */
 export const NAME_MAX_UNITS = 128;
 
+/** A player's name, isolated (`<bdi>`) so that an Arabic name in English text, or a Latin one in
+ * Arabic text, keeps its own direction and does not reorder the text around it. */
+const nameHtml = (name: string): string => `<bdi>${esc(name)}</bdi>`;
+
 function signInScreen(s: State): string {
   return `<main class="screen signin">
     <div class="signin-card">
@@ -53,7 +57,7 @@ function signInScreen(s: State): string {
 
 function seatChip(seat: TableView['seats'][number]): string {
   if (!seat) return `<span class="chip free">${t('free')}</span>`;
-  return `<span class="chip ${seat.bot ? 'bot' : ''}">${esc(seat.name)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
+  return `<span class="chip ${seat.bot ? 'bot' : ''}">${nameHtml(seat.name)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
 }
 
 function lobbyScreen(s: State): string {
@@ -80,7 +84,7 @@ function lobbyScreen(s: State): string {
     )
     .join('');
   return `<main class="screen lobby">
-    <header class="topbar"><h1>${t('title')}</h1><span class="me">${esc(s.name ?? '')}</span>
+    <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
       ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
@@ -128,7 +132,7 @@ function waitingRoom(s: State, tv: TableView): string {
         <button class="small" data-act="join" data-table="${esc(tv.table)}" data-seat="${seat}">${t('sit')}</button>
         ${seated ? `<button class="small" data-act="addbot" data-seat="${seat}">${t('addBot')}</button>` : ''}`;
     } else {
-      body = `<b>${esc(st.name)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
+      body = `<b>${nameHtml(st.name)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
         st.bot ? ` <span class="tag">${t('bot')}</span>` : ''
       }${st.bot && seated ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''}`;
     }
@@ -159,12 +163,12 @@ function teamLabel(team: 0 | 1, tv: TableView): string {
 
 function seatLabel(seat: number, tv: TableView): string {
   const st = tv.seats[seat];
-  return st ? esc(st.name) : `${t('free')}`;
+  return st ? nameHtml(st.name) : `${t('free')}`;
 }
 
 function tableTopbar(s: State, tv: TableView): string {
   if (!tv.round && tv.state === 'waiting') {
-    return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${esc(s.name ?? '')}</span><span class="spacer"></span>
+    return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span><span class="spacer"></span>
       ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
       ${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
   }
@@ -221,7 +225,7 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
   const showCall = r && r.phase === 'auction' && lastCall;
   return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}">
     <div class="seat-name">
-      <b>${st ? esc(st.name) : t('free')}</b>
+      <b>${st ? nameHtml(st.name) : t('free')}</b>
       ${rel ? `<span class="tag">${rel}</span>` : ''}
       ${st?.bot ? `<span class="tag">${t('bot')}</span>` : ''}
       ${st && !st.connected ? `<span class="tag warn">${t('away')}</span>` : ''}
@@ -416,7 +420,7 @@ function logLine(tv: TableView, e: GameEvent): string {
     case 'reclaimed':
       return `${who(e.seat)} ${t('reclaimedWord')}`;
     case 'seated':
-      return `${esc(e.name)} → ${num(e.seat + 1)}`;
+      return `${nameHtml(e.name)} → ${num(e.seat + 1)}`;
     default:
       return '';
   }

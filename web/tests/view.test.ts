@@ -123,6 +123,12 @@ describe('the sign-in screen', () => {
     const max = Number(/maxlength="(\d+)"/.exec(input)?.[1]);
     expect(max).toBeGreaterThanOrEqual(arabic.length);
   });
+  it('isolates names so that an Arabic name does not reorder the text around it', () => {
+    const seats = table().seats.map((x, i) => (i === 0 && x ? { ...x, name: 'ليلى' } : x));
+    const out = html(state(table({ seats })));
+    expect(out).toContain('<bdi>ليلى</bdi>');
+    expect(out).not.toMatch(/[^>]ليلى/);
+  });
 });
 
 describe('the countdown as rendered', () => {
