@@ -8,7 +8,7 @@ packages=(
   g++ cmake ninja-build pkg-config python3
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
-  libdds-dev libsqlite3-dev libboost1.81-dev
+  libdds-dev libsqlite3-dev libicu-dev libboost1.81-dev
   clang libclang-rt-14-dev
   nodejs chromium fonts-dejavu-core
 )

@@ -116,7 +116,8 @@ class Game {
 public:
     Game(const PlayOptions& o, const Rules& rules, std::uint64_t seed, std::istream& in, std::ostream& out, bool colour)
         : o_(o), w_(o.lang == "ar" ? kArabic : kEnglish), me_(seat(o.seat)), seed_(seed), match_(rules, Seat::s0),
-          in_(in), out_(out), colour_(colour), echo_(isatty(STDIN_FILENO) == 0) {
+          in_(in), out_(out), colour_(colour), echo_(isatty(STDIN_FILENO) == 0),
+          rtl_(o.lang == "ar") {
         for (Seat s : kSeats)
             if (s != me_) bots_[index(s)] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
         hint_ = bots::make_bot(o.hint, 0);
@@ -140,8 +141,15 @@ private:
         return kSymbols[index(s)];
     }
     static std::string rank(Rank r) { return r == Rank::ten ? "10" : std::string(1, rank_letter(r)); }
-    std::string card(Card c) const { return rank(c.rank()) + suit(c.suit()); }
-    std::string hand_text(CardSet h) const {
+    /// In Arabic output, a left-to-right run (cards, numbers with signs, "8 ♥") between LRI
+    /// (U+2066) and PDI (U+2069), so that a bidi-aware terminal keeps it in order instead of
+    /// reordering it with the Arabic around it (UAX #9). English output is left as it is.
+    std::string ltr(const std::string& s) const { return rtl_ ? "\u2066" + s + "\u2069" : s; }
+    std::string ltr(int n) const { return ltr(std::to_string(n)); }
+    std::string card_raw(Card c) const { return rank(c.rank()) + suit(c.suit()); }
+    std::string card(Card c) const { return ltr(card_raw(c)); }
+    std::string hand_text(CardSet h) const { return ltr(hand_raw(h)); }
+    std::string hand_raw(CardSet h) const {
         std::string s;
         for (Suit su : {Suit::spades, Suit::hearts, Suit::diamonds, Suit::clubs}) {
             const CardSet cards = h.of(su);
@@ -160,11 +168,11 @@ private:
     std::string score_line() const {
         const Team us = team_of(me_);
         std::ostringstream ss;
-        ss << w_.score << ": " << w_.us << " " << match_.total(us) << ", " << w_.them << " " << match_.total(other(us))
-           << " (" << w_.target << " " << match_.rules().target << ")";
+        ss << w_.score << ": " << w_.us << " " << ltr(match_.total(us)) << ", " << w_.them << " "
+           << ltr(match_.total(other(us))) << " (" << w_.target << " " << ltr(match_.rules().target) << ")";
         return ss.str();
     }
-    std::string call_text(int c) const { return c == 0 ? w_.pass : std::string(w_.bids) + " " + std::to_string(c); }
+    std::string call_text(int c) const { return c == 0 ? w_.pass : std::string(w_.bids) + " " + ltr(c); }
 
     void show_auction(const Round& r) const;
     void show_contract(const Round& r) const;
@@ -186,6 +194,7 @@ private:
     std::ostream& out_;
     bool colour_;
     bool echo_;
+    bool rtl_;  ///< Arabic output: LTR runs are isolated (ltr())
     std::array<std::unique_ptr<bots::Bot>, 4> bots_;
     std::unique_ptr<bots::Bot> hint_;
 };
@@ -203,7 +212,7 @@ void Game::show_auction(const Round& r) const {
 void Game::show_contract(const Round& r) const {
     const Team decl = team_of(r.declarer());
     out_ << w_.contract << ": " << r.bid() << " (" << who(r.declarer()) << ", " << team_name(decl) << ")";
-    if (r.trump_named()) out_ << "  " << w_.trump << " " << suit(r.trump());
+    if (r.trump_named()) out_ << "  " << w_.trump << " " << ltr(suit(r.trump()));
     out_ << "   " << w_.tricks << ": " << w_.us << " " << r.tricks(team_of(me_)) << ", " << w_.them << " "
          << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << r.bid() << "\n";
 }
@@ -237,9 +246,9 @@ std::string Game::legal_text(const Round& r) const {
     if (r.phase() == Phase::play) {
         for (Card c : r.legal_cards()) {
             if (!s.empty()) s += ' ';
-            s += card(c);
+            s += card_raw(c);
         }
-        return s;
+        return ltr(s);
     }
     for (Action a : r.legal_actions()) {
         if (!s.empty()) s += " ";
@@ -251,7 +260,7 @@ std::string Game::legal_text(const Round& r) const {
             s += a.is_pass() ? std::string("pass") : std::to_string(a.bid_value());
         }
     }
-    return s;
+    return ltr(s);
 }
 
 std::optional<Action> Game::ask(const Round& r) {
@@ -274,8 +283,8 @@ std::optional<Action> Game::ask(const Round& r) {
         if (t == "hint") {
             const Action a = hint_->decide(SeatView::of(match_, me_));
             std::string what = a.kind == ActionKind::play ? card(a.card())
-                             : a.kind == ActionKind::trump ? suit(a.suit())
-                             : a.is_pass() ? std::string("pass") : std::to_string(a.bid_value());
+                             : a.kind == ActionKind::trump ? ltr(suit(a.suit()))
+                             : a.is_pass() ? std::string("pass") : ltr(a.bid_value());
             out_ << w_.hint << ": " << what << "\n";
             continue;
         }
@@ -329,7 +338,7 @@ std::optional<Action> Game::ask(const Round& r) {
             continue;
         }
         if (e == ErrorCode::must_follow_suit) {
-            out_ << w_.e_follow << " " << suit(r.current_trick()[0].suit()) << ".\n";
+            out_ << w_.e_follow << " " << ltr(suit(r.current_trick()[0].suit())) << ".\n";
             continue;
         }
         if (e != ErrorCode::ok) {
@@ -351,7 +360,7 @@ void Game::narrate(Seat actor, Action a) {
             }
             break;
         case ActionKind::trump:
-            out_ << who(actor) << ": " << w_.trump << " " << suit(a.suit()) << "\n";
+            out_ << who(actor) << ": " << w_.trump << " " << ltr(suit(a.suit())) << "\n";
             break;
         case ActionKind::play: {
             out_ << who(actor) << ": " << card(a.card()) << "\n";
@@ -390,11 +399,12 @@ void Game::round_summary(const Round& r) const {
     }
     const Team decl = team_of(r.declarer());
     const Team us = team_of(me_);
-    out_ << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size()) + ": ") << w_.contract << " " << r.bid()
-         << " " << suit(r.trump()) << " (" << who(r.declarer()) << ", " << team_name(decl) << ") " << (r.made() ? w_.made : w_.set)
-         << " " << r.tricks(decl) << "/" << r.bid() << ".  " << w_.us << " " << (r.points(us) >= 0 ? "+" : "") << r.points(us)
-         << ", " << w_.them << " " << (r.points(other(us)) >= 0 ? "+" : "") << r.points(other(us)) << ".  " << score_line()
-         << "\n";
+    const auto signed_points = [&](Team t) { return ltr((r.points(t) >= 0 ? "+" : "") + std::to_string(r.points(t))); };
+    out_ << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size()) + ": ") << w_.contract << " "
+         << ltr(std::to_string(r.bid()) + " " + suit(r.trump())) << " (" << who(r.declarer()) << ", " << team_name(decl) << ") "
+         << (r.made() ? w_.made : w_.set) << " " << ltr(std::to_string(r.tricks(decl)) + "/" + std::to_string(r.bid()))
+         << ".  " << w_.us << " " << signed_points(us) << ", " << w_.them << " " << signed_points(other(us)) << ".  "
+         << score_line() << "\n";
 }
 
 void Game::match_summary() const {

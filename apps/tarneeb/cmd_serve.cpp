@@ -29,6 +29,7 @@ void add_serve(CLI::App& app, int& exit_code) {
         double grace_seconds = 20;
         std::string log_level = "info";
         bool no_static = false;
+        double rate_burst = 0;  ///< 0: twice the rate
     };
     auto o = std::make_shared<Options>();
     cmd->add_option("--address", o->config.address, "address to listen on")->capture_default_str();
@@ -47,7 +48,10 @@ void add_serve(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(1, 86400));
     cmd->add_option("--max-tables", o->config.hall.max_tables, "live tables at once")->capture_default_str();
     cmd->add_option("--max-connections", o->config.max_connections, "WebSocket connections at once")->capture_default_str();
-    cmd->add_option("--rate", o->config.hall.rate_per_second, "messages per second per connection")->capture_default_str();
+    cmd->add_option("--rate", o->config.hall.rate_per_second, "messages per second per connection")->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--rate-burst", o->rate_burst, "messages a connection may send at once (default: 2 x --rate)")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--seed", o->config.hall.seed,
                     "TEST ONLY: deterministic deals and bots from this seed (0, the default: every deal from the OS CSPRNG)")
         ->capture_default_str();
@@ -65,6 +69,9 @@ void add_serve(CLI::App& app, int& exit_code) {
         o->config.hall.timing.standin_bot = o->config.hall.default_bot;
         if (o->config.hall.seed != 0)
             spdlog::warn("event=deterministic_seeds seed_option=set: deals follow from --seed (tests only; never on a public server)");
+        o->config.hall.rate_burst = o->rate_burst > 0 ? o->rate_burst : 2 * o->config.hall.rate_per_second;
+        // A guest cannot sign in as a bot, nor as a look-alike of one.
+        for (const bots::BotInfo& info : bots::registry()) o->config.hall.reserved_names.emplace_back(info.name);
         if (o->no_static) o->config.static_dir.clear();
         else if (o->config.static_dir.empty() && std::filesystem::is_directory("web/dist")) o->config.static_dir = "web/dist";
         exit_code = server::serve(o->config, bot_factory()) == 0 ? kExitOk : kExitRejected;

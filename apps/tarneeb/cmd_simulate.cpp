@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/core/random.hpp"
+#include "tarneeb/core/stats.hpp"
 #include "tarneeb/records/record.hpp"
 
 namespace tarneeb::cli {
@@ -299,11 +300,11 @@ int run_simulate(const SimOptions& o) {
     out["contracts_made"] = made_by;
     out["illegal_actions"] = illegal;
     if (o.duplicate) {
-        const double n = units;
-        const double mean = diff_sum / n;
-        const double var = n > 1 ? std::max(0.0, (diff_sq - n * mean * mean) / (n - 1)) : 0.0;
-        const double half = 1.959964 * std::sqrt(var / n);
-        out["duplicate"] = {{"mean_diff", round2(mean)}, {"ci95", {round2(mean - half), round2(mean + half)}}};
+        // Student's t with units - 1 degrees of freedom; one deal pair gives no interval (null).
+        const double mean = diff_sum / units;
+        const auto ci = mean_ci95(units, diff_sum, diff_sq);
+        out["duplicate"] = {{"mean_diff", round2(mean)},
+                            {"ci95", ci ? nlohmann::json{round2(ci->first), round2(ci->second)} : nlohmann::json(nullptr)}};
     }
     if (o.timing) {
         nlohmann::json t;
@@ -329,7 +330,8 @@ void add_simulate(CLI::App& app, int& exit_code) {
         "Matches: team 0 (seats 0, 2) is --team0's bot, team 1 (seats 1, 3) --team1's; match k starts\n"
         "with dealer k mod 4. Duplicate: deal k (dealer k mod 4) is played twice with the same cards\n"
         "in the same seats, the bots swapping seats; mean_diff is team0's bot's points minus team1's\n"
-        "bot's points per deal (the pair's difference halved), ci95 its 95% confidence interval.\n"
+        "bot's points per deal (the pair's difference halved), ci95 its 95% confidence interval\n"
+        "(Student's t over the deal pairs; null for a single deal).\n"
         "points_per_deal, contracts_declared, contracts_made: by team (matches) or by bot (duplicate);\n"
         "in duplicate mode team0_wins, team1_wins and draws count deal pairs.\n"
         "Prints a JSON summary on standard output; a progress bar on standard error when it is a\n"

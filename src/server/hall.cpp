@@ -4,24 +4,18 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <thread>
 #include <vector>
 
 #include "tarneeb/core/random.hpp"
+#include "tarneeb/server/names.hpp"
 
 namespace tarneeb::server {
 
 using nlohmann::json;
 
 namespace {
-
-bool valid_name(std::string_view n) {
-    if (n.empty() || n.size() > 24 || n.front() == ' ' || n.back() == ' ') return false;
-    return std::all_of(n.begin(), n.end(), [](char ch) {
-        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == ' ' ||
-               ch == '_' || ch == '-' || ch == '.';
-    });
-}
 
 std::string url_decode(std::string_view s) {
     std::string out;
@@ -403,7 +397,11 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
             out_.close(conn, 1008, "rate limit");
             return;
         }
-        error(conn, nullptr, to_string(ProtocolError::rate_limited), "too many messages");
+        // The request's id, so that a client waiting on it hears the answer (the parse is
+        // bounded by max_message_bytes; nothing else of the message is looked at).
+        const json peek = json::parse(text, nullptr, false);
+        error(conn, peek.is_object() ? request_id(peek) : json(nullptr), to_string(ProtocolError::rate_limited),
+              "too many messages");
         return;
     }
     c.tokens -= 1.0;
@@ -453,8 +451,10 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg) {
         return;
     }
     if (auto n = msg.find("name"); n != msg.end() && n->is_string()) {
-        const std::string name = n->get<std::string>();
-        if (!valid_name(name)) return error(conn, id, to_string(ProtocolError::bad_name));
+        // Any script, NFC; unique by confusable skeleton and case (names.hpp, docs/protocol.md).
+        const NameResult checked = normalize_name(n->get_ref<const std::string&>(), config_.reserved_names);
+        if (!checked.name) return error(conn, id, to_string(ProtocolError::bad_name), std::string(describe(checked.problem)));
+        const std::string name = checked.name->text;
         const std::string token = secure_random_string(32, "0123456789abcdef");
         auto registered = std::make_shared<bool>(false);
         hold(conn);
@@ -553,6 +553,15 @@ void Hall::leave_table(ConnId conn, const std::string& name, Done then) {
 void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);
+    // An unknown type is `unknown_type` wherever the guest is (before hello, at no table...).
+    static constexpr std::string_view kTypes[] = {"ping", "hello", "list",    "create",     "join",
+                                                  "leave", "add_bot", "remove_bot", "start", "act"};
+    if (std::find(std::begin(kTypes), std::end(kTypes), type) == std::end(kTypes)) {
+        // At most 32 bytes of the type, cut at a character boundary (the answer must stay UTF-8).
+        std::size_t n = std::min<std::size_t>(type.size(), 32);
+        while (n > 0 && n < type.size() && (static_cast<unsigned char>(type[n]) & 0xC0) == 0x80) --n;
+        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, n));
+    }
     if (type == "ping") return reply(conn, id, {{"type", "pong"}});
     if (type == "hello") return hello(conn, c, msg);
     if (c.name.empty()) return error(conn, id, to_string(ProtocolError::not_signed_in));
@@ -687,8 +696,6 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
     }
     TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
     if (!t) return error(conn, id, to_string(ProtocolError::not_at_table));
-    if (type != "add_bot" && type != "remove_bot" && type != "start" && type != "act")
-        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, 32));
     if (!g.seat) return error(conn, id, to_string(type == "act" ? ProtocolError::spectator : ProtocolError::not_seated));
     if (t->busy) return park(*t, conn, msg);
     const std::string tid = g.table;

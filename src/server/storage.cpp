@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <sqlite3.h>
 
 #include "tarneeb/core/random.hpp"
+#include "tarneeb/server/names.hpp"
 
 namespace tarneeb::server {
 
@@ -61,6 +64,8 @@ public:
     }
     std::int64_t integer(int col) { return sqlite3_column_int64(s_, col); }
     double real(int col) { return sqlite3_column_double(s_, col); }
+    /// Ready to run again with new bindings.
+    void reset() { sqlite3_reset(s_); }
 
 private:
     sqlite3* db_;
@@ -115,6 +120,7 @@ Storage::Storage(const std::string& path, bool full_sync) {
     exec("CREATE TABLE IF NOT EXISTS match_players(match_id TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,"
          " bot INTEGER NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS match_players_name ON match_players(name)");
+        migrate_name_keys();
         // Writes the schema now, so that a file that cannot be written fails here, at start.
         exec("BEGIN IMMEDIATE");
         exec("COMMIT");
@@ -162,10 +168,39 @@ std::optional<std::string> Storage::name_for_token(std::string_view token) {
 }
 
 bool Storage::register_name(std::string_view name, std::string_view token) {
-    Stmt s(db_, "INSERT OR IGNORE INTO players(name, token_hash) VALUES(?, ?)");
-    s.bind(1, name).bind(2, hash_token(token));
+    // OR IGNORE: a name or a key (players_name_key, UNIQUE) already there inserts nothing.
+    Stmt s(db_, "INSERT OR IGNORE INTO players(name, name_key, token_hash) VALUES(?, ?, ?)");
+    s.bind(1, name).bind(2, name_key(name)).bind(3, hash_token(token));
     s.step();
     return sqlite3_changes(db_) == 1;
+}
+
+void Storage::migrate_name_keys() {
+    bool has_key = false;
+    {
+        Stmt info(db_, "PRAGMA table_info(players)");
+        while (info.step()) has_key = has_key || info.text(1) == "name_key";
+    }
+    if (has_key) return;
+    // A database from before name keys (or a new one): add the column and key every player,
+    // oldest first. A player whose key an older player already holds keeps its name, token,
+    // rating and matches, with no key (NULL, which UNIQUE allows more than once): it can sign
+    // in with its token, and no new name can take that key from the older player.
+    transaction([&] {
+        exec("ALTER TABLE players ADD COLUMN name_key TEXT");
+        exec("CREATE UNIQUE INDEX players_name_key ON players(name_key)");
+        std::vector<std::pair<std::int64_t, std::string>> rows;
+        {
+            Stmt all(db_, "SELECT rowid, name FROM players ORDER BY rowid");
+            while (all.step()) rows.emplace_back(all.integer(0), all.text(1));
+        }
+        Stmt set(db_, "UPDATE OR IGNORE players SET name_key = ? WHERE rowid = ?");
+        for (const auto& [rowid, name] : rows) {
+            set.bind(1, name_key(name)).bind(2, rowid);
+            set.step();
+            set.reset();
+        }
+    });
 }
 
 namespace {

@@ -261,7 +261,9 @@ void Table::do_leave(Seat seat) {
     auto& h = seats_[static_cast<std::size_t>(index(seat))];
     const std::string name = h.name;
     if (state_ == TableState::playing) {
-        // The match goes on: a bot takes the seat for good.
+        // The match goes on: a bot takes the seat for good, but the seat's result stays with
+        // the player who left (no dodging the rating by leaving; docs/protocol.md "Ratings").
+        std::string player = h.kind == SeatHolder::Kind::human ? name : h.left_mid_match;
         auto seed = derive_seed(match_seed_, 100 + static_cast<std::uint64_t>(index(seat)));
         std::shared_ptr<bots::Bot> bot = h.bot ? std::move(h.bot) : std::shared_ptr<bots::Bot>(make_bot_(timing_.standin_bot, seed));
         h = SeatHolder{};
@@ -269,6 +271,7 @@ void Table::do_leave(Seat seat) {
         h.name = timing_.standin_bot;
         h.bot = std::move(bot);
         h.bot_seed = seed;
+        h.left_mid_match = std::move(player);
     } else {
         h = SeatHolder{};
     }
@@ -368,8 +371,11 @@ void Table::finish_match() {
     FinishedMatch f;
     f.id = id_ + "-" + std::to_string(match_number_);
     for (std::size_t s = 0; s < 4; ++s) {
-        f.names[s] = seats_[s].name;
-        f.bots[s] = seats_[s].kind != SeatHolder::Kind::human;
+        // A seat's result belongs to whoever sat there when the match started.
+        const bool left = !seats_[s].left_mid_match.empty();
+        f.names[s] = left ? seats_[s].left_mid_match : seats_[s].name;
+        f.bots[s] = !left && seats_[s].kind != SeatHolder::Kind::human;
+        seats_[s].left_mid_match.clear();  // the next match's seat is the bot's
     }
     f.record = records::record_json(match_);
     f.record["players"] = f.names;

@@ -109,6 +109,52 @@ TEST(Play, ArabicInterface) {
     EXPECT_EQ(run("play --lang fr </dev/null 2>/dev/null").status, 2);
 }
 
+/// Each suit symbol outside an LRI (U+2066) ... PDI (U+2069) isolate, and whether the
+/// isolates are balanced.
+std::pair<int, bool> suits_outside_isolates(const std::string& out) {
+    const std::string lri = "\u2066", pdi = "\u2069";
+    int depth = 0, outside = 0;
+    bool balanced = true;
+    for (std::size_t i = 0; i < out.size();) {
+        if (out.compare(i, lri.size(), lri) == 0) {
+            ++depth;
+            i += lri.size();
+            continue;
+        }
+        if (out.compare(i, pdi.size(), pdi) == 0) {
+            balanced &= --depth >= 0;
+            i += pdi.size();
+            continue;
+        }
+        if (out[i] == '\n') balanced &= depth == 0;  // an isolate never spans lines
+        for (const char* suit : {"\u2663", "\u2666", "\u2665", "\u2660"})
+            if (out.compare(i, std::string(suit).size(), suit) == 0 && depth == 0) ++outside;
+        ++i;
+    }
+    return {outside, balanced && depth == 0};
+}
+
+TEST(Play, ArabicOutputIsolatesCardRunsEnglishHasNoIsolates) {
+    // A whole match through a pipe in Arabic: every card, hand, trump and signed score is in
+    // an LRI...PDI isolate, so a bidi-aware terminal does not move a suit next to another run.
+    const fs::path d = temp_dir("play_ar");
+    {
+        std::ofstream in(d / "input.txt");
+        in << whole_match_input(4000);
+    }
+    const Result ar = run("play --seat 1 --seed 7 --lang ar --target 11 < " + (d / "input.txt").string() + " 2>&1");
+    fs::remove_all(d);
+    EXPECT_EQ(ar.status, 0);
+    EXPECT_NE(ar.out.find("انتهت المباراة"), std::string::npos) << "the match was played to its end";
+    EXPECT_NE(ar.out.find("\u2066"), std::string::npos);
+    const auto [outside, balanced] = suits_outside_isolates(ar.out);
+    EXPECT_EQ(outside, 0) << ar.out;
+    EXPECT_TRUE(balanced);
+    const Result en = run("play --seed 5 --bots random --target 5 <<'EOF'\n?\nquit\nEOF\n");
+    EXPECT_EQ(en.out.find("\u2066"), std::string::npos);
+    EXPECT_EQ(en.out.find("\u2069"), std::string::npos);
+}
+
 TEST(Play, UsageErrors) {
     EXPECT_EQ(run("play --bots nobody </dev/null 2>/dev/null").status, 2);
     EXPECT_EQ(run("play --rules chess </dev/null 2>/dev/null").status, 2);
@@ -140,6 +186,18 @@ TEST(Simulate, SummaryHasTheDocumentedKeys) {
     EXPECT_TRUE(d["duplicate"].contains("mean_diff"));
     EXPECT_EQ(d["duplicate"]["ci95"].size(), 2u);
     EXPECT_EQ(d["points_per_deal"].size(), 2u);
+}
+
+TEST(Simulate, Ci95IsNullForOneDealAndStudentsTForFew) {
+    const auto one = nlohmann::json::parse(run("simulate --deals 1 --duplicate --seed 2").out);
+    EXPECT_TRUE(one["duplicate"]["ci95"].is_null()) << one.dump();
+    EXPECT_TRUE(one["duplicate"]["mean_diff"].is_number());
+    // Few deals: an interval around the mean (width >= 0), from Student's t.
+    const auto few = nlohmann::json::parse(run("simulate --deals 4 --duplicate --team1 random --seed 2").out);
+    const auto& ci = few["duplicate"]["ci95"];
+    ASSERT_EQ(ci.size(), 2u) << few.dump();
+    EXPECT_LE(ci[0].get<double>(), few["duplicate"]["mean_diff"].get<double>());
+    EXPECT_GE(ci[1].get<double>(), few["duplicate"]["mean_diff"].get<double>());
 }
 
 TEST(Simulate, TimingReadsDecisionsLongerThanAMillisecond) {

@@ -9,6 +9,8 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include "hall_loop.hpp"
 #include "hidden_check.hpp"
@@ -166,6 +168,77 @@ TEST(Hall, SignInReconnectAndNames) {
     EXPECT_EQ(h.last_reply(b)["id"], 7);
     h.send(b, {{"type", "ping"}, {"id", "x"}});
     EXPECT_EQ(h.last_reply(b), (json{{"type", "pong"}, {"id", "x"}}));
+}
+
+TEST(Hall, NamesInAnyScriptUniqueUnderCaseAndConfusables) {
+    HallConfig cfg = Harness::config();
+    cfg.reserved_names = {"random", "heuristic", "pimc"};
+    Harness h(":memory:", cfg);
+    const ConnId a = h.connect(), b = h.connect(), c = h.connect(), d = h.connect();
+    ASSERT_FALSE(h.sign_in(a, "Layla").empty());
+    for (const char* twin : {"LayIa", "Lay1a", "layla", "LAYLA", "L\xD0\xB0yla" /* Cyrillic a */}) {
+        h.send(b, {{"type", "hello"}, {"name", twin}});
+        const json r = h.last_reply(b);
+        EXPECT_TRUE(r["code"] == "name_taken" || r["code"] == "bad_name") << twin << ": " << r.dump();
+    }
+    h.send(b, {{"type", "hello"}, {"name", "LayIa"}});
+    EXPECT_EQ(h.last_reply(b)["code"], "name_taken");
+    // Arabic, and Zoë typed decomposed: welcomed under the NFC name.
+    ASSERT_FALSE(h.sign_in(b, "\xD9\x84\xD9\x8A\xD9\x84\xD9\x89").empty());  // ليلى
+    EXPECT_EQ(h.last(b, "welcome")["name"], "\xD9\x84\xD9\x8A\xD9\x84\xD9\x89");
+    const std::string zoe = h.sign_in(c, "Zoe\xCC\x88");
+    ASSERT_FALSE(zoe.empty());
+    EXPECT_EQ(h.last(c, "welcome")["name"], "Zo\xC3\xAB");
+    h.send(d, {{"type", "hello"}, {"name", "ZO\xC3\x8B"}});  // ZOË
+    EXPECT_EQ(h.last_reply(d)["code"], "name_taken");
+    // Refused: bidi override, zero-width joiner, control, a bot's name and its look-alike.
+    for (const char* bad : {"Lay\xE2\x80\xAEla", "Lay\xE2\x80\x8Dla", "Lay\x01la", "heuristic", "PIMC", "rand0m"}) {
+        h.send(d, {{"type", "hello"}, {"name", bad}, {"id", "n"}});
+        const json r = h.last_reply(d);
+        EXPECT_EQ(r["code"], "bad_name") << bad;
+        EXPECT_EQ(r["id"], "n");
+        EXPECT_NE(r["message"], "bad_name") << "the message says why";
+    }
+    EXPECT_FALSE(h.hall.where(d));
+}
+
+TEST(Hall, OldDatabasesGetNameKeysAndOlderNameWinsACollision) {
+    const auto path = std::filesystem::temp_directory_path() / ("tarneeb_names_" + std::to_string(::getpid()) + ".db");
+    std::filesystem::remove(path);
+    {
+        // The schema before name keys, with two names that are one name now.
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db,
+                               "CREATE TABLE players(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,"
+                               " rating REAL NOT NULL DEFAULT 1500, matches INTEGER NOT NULL DEFAULT 0,"
+                               " wins INTEGER NOT NULL DEFAULT 0);",
+                               nullptr, nullptr, nullptr),
+                  SQLITE_OK);
+        const std::string insert = "INSERT INTO players(name, token_hash, rating) VALUES('Layla', '" + hash_token("tok-old") +
+                                   "', 1600), ('layla', '" + hash_token("tok-new") + "', 1400), ('Omar', '" +
+                                   hash_token("tok-omar") + "', 1500)";
+        ASSERT_EQ(sqlite3_exec(db, insert.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        Storage s(path.string());
+        // Both old players keep their names and tokens.
+        EXPECT_EQ(s.name_for_token("tok-old"), "Layla");
+        EXPECT_EQ(s.name_for_token("tok-new"), "layla");
+        // The key belongs to the older one: no new look-alike, and Omar's key is set too.
+        EXPECT_FALSE(s.register_name("LAYLA", "tok-1"));
+        EXPECT_FALSE(s.register_name("0mar", "tok-2"));
+        EXPECT_TRUE(s.register_name("Sami", "tok-3"));
+    }
+    {
+        Storage s(path.string());  // opening again migrates nothing and keeps the keys
+        EXPECT_FALSE(s.register_name("LayIa", "tok-4"));
+        EXPECT_EQ(s.name_for_token("tok-3"), "Sami");
+    }
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + "-wal");
+    std::filesystem::remove(path.string() + "-shm");
 }
 
 TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {
@@ -344,6 +417,68 @@ TEST(Hall, SpectatorNeverGetsAHand) {
     EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
 }
 
+TEST(Hall, APlayerWhoLeavesMidMatchKeepsTheSeatsResult) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"target", 11}, {"turn_seconds", 0}});  // Layla, Omar, Rana, Sami
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs, 12);
+    h.send(cs[1], {{"type", "leave"}, {"id", "bye"}});
+    ASSERT_EQ(h.last_reply(cs[1])["type"], "ok");
+    const std::vector<ConnId> rest{cs[0], cs[2], cs[3]};
+    for (int i = 0; i < 100 && h.last(cs[0], "table")["state"] != "finished"; ++i) {
+        h.play(rest);
+        h.now += 1000;
+        h.tick();
+    }
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    EXPECT_EQ(h.last(cs[0], "table")["seats"][1]["bot"], true);  // the table still shows the bot
+    std::string match_id;
+    for (const auto& e : all_events(h, cs[0]))
+        if (e["event"] == "match_over") match_id = e["record"];
+    ASSERT_FALSE(match_id.empty());
+    // The record and the ratings name the player who sat there at the start, not the bot.
+    const json rec = json::parse(h.get("/api/matches/" + match_id)->body);
+    EXPECT_EQ(rec["players"][1], "Omar");
+    EXPECT_EQ(json::parse(h.get("/api/players/Omar/matches")->body)["matches"].size(), 1u);
+    const json board = json::parse(h.get("/api/leaderboard")->body);
+    std::map<std::string, json> by_name;
+    for (const auto& p : board["players"]) by_name[p["name"]] = p;
+    ASSERT_TRUE(by_name.count("Omar"));
+    EXPECT_EQ(by_name["Omar"]["matches"], 1);
+    EXPECT_EQ(by_name["Omar"]["rating"], by_name["Sami"]["rating"]);  // partners share the result
+    EXPECT_EQ(by_name["Omar"]["wins"], by_name["Sami"]["wins"]);
+    EXPECT_FALSE(by_name.count("heuristic"));
+    // The next match at the table is the bot's seat (unrated).
+    h.send(cs[0], {{"type", "start"}});
+    for (int i = 0; i < 100 && h.last(cs[0], "table")["state"] != "finished"; ++i) {
+        h.play(rest);
+        h.now += 1000;
+        h.tick();
+    }
+    ASSERT_EQ(h.last(cs[0], "table")["match"], 2);
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    EXPECT_EQ(json::parse(h.get("/api/players/Omar/matches")->body)["matches"].size(), 1u);
+}
+
+TEST(Hall, CreateAnswersCreatedAndTheCreatorIsNotAtTheTable) {
+    // docs/protocol.md "Lobby": `created` only; the creator joins with a seat (`ok` then `table`).
+    Harness h;
+    const ConnId a = h.connect();
+    h.sign_in(a, "Layla");
+    const std::size_t before = h.frames[a].size();
+    h.send(a, {{"type", "create"}, {"id", 2}});
+    ASSERT_EQ(h.frames[a].size(), before + 1);
+    const json created = h.last_reply(a);
+    EXPECT_EQ(created["type"], "created");
+    EXPECT_EQ(created["id"], 2);
+    EXPECT_EQ(h.hall.where(a)->first, "");
+    h.send(a, {{"type", "join"}, {"table", created["table"]}, {"seat", 0}, {"id", 3}});
+    ASSERT_EQ(h.frames[a].size(), before + 3);
+    EXPECT_EQ(json::parse(h.frames[a][before + 1])["type"], "ok");
+    EXPECT_EQ(json::parse(h.frames[a][before + 2])["type"], "table");
+}
+
 TEST(Hall, LobbyBotsPrivateTablesAndErrors) {
     Harness h;
     const ConnId a = h.connect(), b = h.connect();
@@ -382,6 +517,26 @@ TEST(Hall, LobbyBotsPrivateTablesAndErrors) {
     EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
 }
 
+TEST(Hall, UnknownTypesAreUnknownWhereverTheGuestIs) {
+    Harness h;
+    const ConnId a = h.connect();
+    h.send(a, {{"type", "admin"}, {"id", "u0"}});  // before hello
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
+    EXPECT_EQ(h.last_reply(a)["id"], "u0");
+    h.sign_in(a, "Layla");
+    h.send(a, {{"type", "admin"}, {"id", "u1"}});  // signed in, at no table
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
+    EXPECT_EQ(h.last_reply(a)["id"], "u1");
+    h.send(a, {{"type", "leave"}});  // a known type still gets its own error
+    EXPECT_EQ(h.last_reply(a)["code"], "not_at_table");
+    // A long type in a two-byte script: the echo is cut at a character, not inside one.
+    std::string arabic = "x";
+    for (int i = 0; i < 40; ++i) arabic += "\xD9\x84";
+    h.send(a, {{"type", arabic}, {"id", "u2"}});
+    EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
+    EXPECT_EQ(h.last_reply(a)["id"], "u2");
+}
+
 TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
     HallConfig cfg = Harness::config();
     cfg.rate_per_second = 10;
@@ -399,8 +554,9 @@ TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
     EXPECT_EQ(h.closed_with[b], 1009);
     const ConnId c = h.connect();
     for (int i = 0; i < 5; ++i) h.send(c, {{"type", "ping"}});
-    h.send(c, {{"type", "ping"}});
+    h.send(c, {{"type", "ping"}, {"id", "p6"}});
     EXPECT_EQ(h.last_reply(c)["code"], "rate_limited");
+    EXPECT_EQ(h.last_reply(c)["id"], "p6") << "a client waiting on the id hears the answer";
     for (int i = 0; i < 10; ++i) h.send(c, {{"type", "ping"}});
     EXPECT_EQ(h.closed_with[c], 1008);
     h.now += 1000;

@@ -1,6 +1,8 @@
 // `tarneeb serve` over real WebSockets on 127.0.0.1: the real executable is started (and killed
 // with SIGKILL for the crash test), and a small Beast client plays through docs/protocol.md.
 // The helpers (server process, client) are in ws_harness.hpp, shared with fault_test.cpp.
+#include <set>
+
 #include "hidden_check.hpp"
 #include "tarneeb/records/record.hpp"
 #include "ws_harness.hpp"
@@ -18,6 +20,39 @@ TEST(Serve, HealthMetricsAndNotFound) {
     EXPECT_TRUE(json::parse(body).contains("latency_ms"));
     EXPECT_EQ(http_get(server.port(), "/api/matches/none").first, 404);
     EXPECT_EQ(http_get(server.port(), "/index.html").first, 404);
+}
+
+/// Sends n pings with ids at once and waits for their n answers; returns the rate_limited ones
+/// (each checked to carry its request's id).
+int burst_of_pings(ServerProcess& server, int n) {
+    net::io_context ioc;
+    Client c(ioc, server.port());
+    const std::size_t before = c.frames.size();
+    for (int i = 0; i < n; ++i) c.send({{"type", "ping"}, {"id", "p" + std::to_string(i)}});
+    EXPECT_TRUE(pump(ioc, [&] { return c.frames.size() >= before + static_cast<std::size_t>(n); }));
+    int limited = 0;
+    std::set<std::string> ids;
+    for (std::size_t i = before; i < c.frames.size(); ++i) {
+        const json f = json::parse(c.frames[i]);
+        if (f.value("code", "") == "rate_limited") ++limited;
+        if (f.contains("id")) ids.insert(f["id"].get<std::string>());
+    }
+    EXPECT_EQ(ids.size(), static_cast<std::size_t>(n)) << "every answer, pong or rate_limited, carries its id";
+    return limited;
+}
+
+TEST(Serve, RateBurstFollowsTheRateAndRateLimitedAnswersCarryTheId) {
+    {
+        // --rate 100: a burst of 200 (twice the rate), so 150 messages at once all pass (the
+        // bucket starts full and only fills up meanwhile; the old fixed burst of 40 refused ~110).
+        ServerProcess server(temp_db("burst100"), {"--rate", "100"});
+        EXPECT_EQ(burst_of_pings(server, 150), 0);
+    }
+    {
+        // --rate 1 --rate-burst 5: of 30 messages at once at most 5 + (seconds taken) pass.
+        ServerProcess server(temp_db("burst5"), {"--rate", "1", "--rate-burst", "5"});
+        EXPECT_GE(burst_of_pings(server, 30), 15);
+    }
 }
 
 TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {

@@ -4,6 +4,7 @@ import { initialLang, setLang, errorText, dir, type Lang } from './i18n';
 import type { Action, GameEvent, Seat, ServerMessage, TableSummary, TableView } from './protocol';
 import { applyEvents, emptySheet, type Sheet } from './sheet';
 import { load, save } from './util';
+import { localDeadline } from './timer';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -168,6 +169,8 @@ export class App {
   }
 
   private onTable(t: TableView): void {
+    // the countdown runs from the moment the message arrived, on this client's clock
+    t.local_deadline_ms = localDeadline(t.deadline_ms, t.now_ms, Date.now());
     const waiters = this.tableWaiters;
     this.tableWaiters = [];
     queueMicrotask(() => waiters.forEach((w) => w(t)));

@@ -94,6 +94,10 @@ export interface TableView {
   round: RoundView | null;
   legal: Action[];
   deadline_ms: number | null;
+  /** The server's Unix ms when it built this message (servers from issue #11 on). */
+  now_ms?: number;
+  /** Client-side, not sent: deadline_ms on this client's clock, set on arrival (timer.ts localDeadline). */
+  local_deadline_ms?: number | null;
   timeout_action: Action | null;
   events: GameEvent[];
 }

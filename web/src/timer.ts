@@ -10,6 +10,23 @@ export function remainingMs(deadlineMs: number | null | undefined, nowMs: number
   return Math.max(0, Math.min(left, turnSeconds * 1000));
 }
 
+/**
+ * The deadline on this client's clock. The server sends `deadline_ms` and `now_ms` (its own
+ * Unix ms when it built the message, docs/protocol.md): the time left is deadline_ms − now_ms
+ * at the moment the message arrived (`receivedMs`, this client's clock), so a client clock that
+ * is off by any amount still counts down the right time. Without `now_ms` (an older server)
+ * the deadline is taken as it is, which trusts this client's clock.
+ */
+export function localDeadline(
+  deadlineMs: number | null | undefined,
+  serverNowMs: number | null | undefined,
+  receivedMs: number,
+): number | null {
+  if (deadlineMs === null || deadlineMs === undefined) return null;
+  if (serverNowMs === null || serverNowMs === undefined || !Number.isFinite(serverNowMs)) return deadlineMs;
+  return receivedMs + (deadlineMs - serverNowMs);
+}
+
 /** Whole seconds shown: rounded up, so 0 appears only when time is up. */
 export function secondsShown(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));

@@ -28,6 +28,15 @@ function connBar(s: State): string {
 
 // ---- sign-in ----------------------------------------------------------------------------
 
+/** The sign-in field's limit in UTF-16 units: the server checks names (any script, at most
+ * 24 columns and 64 code points: docs/protocol.md "hello"); this only stops runaway input. A
+ * 24-column Arabic name with vowel marks is about 48 units, so 24 would refuse it. */
+export const NAME_MAX_UNITS = 128;
+
+/** A player's name, isolated (`<bdi>`) so that an Arabic name in English text, or a Latin one in
+ * Arabic text, keeps its own direction and does not reorder the text around it. */
+const nameHtml = (name: string): string => `<bdi>${esc(name)}</bdi>`;
+
 function signInScreen(s: State): string {
   return `<main class="screen signin">
     <div class="signin-card">
@@ -35,7 +44,7 @@ function signInScreen(s: State): string {
       <h1>${t('signInTitle')}</h1>
       <form data-form="signin" autocomplete="off">
         <label>${t('yourName')}
-          <input name="name" data-bind="nameInput" maxlength="24" required value="${esc(s.nameInput)}" autofocus>
+          <input name="name" data-bind="nameInput" maxlength="${NAME_MAX_UNITS}" dir="auto" required value="${esc(s.nameInput)}" autofocus>
         </label>
         <button type="submit" class="primary" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${t('signIn')}</button>
       </form>
@@ -48,7 +57,7 @@ function signInScreen(s: State): string {
 
 function seatChip(seat: TableView['seats'][number]): string {
   if (!seat) return `<span class="chip free">${t('free')}</span>`;
-  return `<span class="chip ${seat.bot ? 'bot' : ''}">${esc(seat.name)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
+  return `<span class="chip ${seat.bot ? 'bot' : ''}">${nameHtml(seat.name)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
 }
 
 function lobbyScreen(s: State): string {
@@ -75,7 +84,7 @@ function lobbyScreen(s: State): string {
     )
     .join('');
   return `<main class="screen lobby">
-    <header class="topbar"><h1>${t('title')}</h1><span class="me">${esc(s.name ?? '')}</span>
+    <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
       ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
@@ -123,7 +132,7 @@ function waitingRoom(s: State, tv: TableView): string {
         <button class="small" data-act="join" data-table="${esc(tv.table)}" data-seat="${seat}">${t('sit')}</button>
         ${seated ? `<button class="small" data-act="addbot" data-seat="${seat}">${t('addBot')}</button>` : ''}`;
     } else {
-      body = `<b>${esc(st.name)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
+      body = `<b>${nameHtml(st.name)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
         st.bot ? ` <span class="tag">${t('bot')}</span>` : ''
       }${st.bot && seated ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''}`;
     }
@@ -154,12 +163,12 @@ function teamLabel(team: 0 | 1, tv: TableView): string {
 
 function seatLabel(seat: number, tv: TableView): string {
   const st = tv.seats[seat];
-  return st ? esc(st.name) : `${t('free')}`;
+  return st ? nameHtml(st.name) : `${t('free')}`;
 }
 
 function tableTopbar(s: State, tv: TableView): string {
   if (!tv.round && tv.state === 'waiting') {
-    return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${esc(s.name ?? '')}</span><span class="spacer"></span>
+    return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span><span class="spacer"></span>
       ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
       ${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
   }
@@ -196,8 +205,10 @@ function tableTopbar(s: State, tv: TableView): string {
 function countdown(tv: TableView, seat: number): string {
   const r = tv.round;
   if (!r || r.to_act !== seat || !tv.deadline_ms || !(tv.turn_seconds > 0)) return '';
-  const ms = remainingMs(tv.deadline_ms, Date.now(), tv.turn_seconds) ?? 0;
-  return `<span class="countdown ${urgent(ms) ? 'urgent' : ''}" data-countdown="${tv.deadline_ms}" data-turn="${tv.turn_seconds}">
+  // the deadline on this client's clock (set on arrival from deadline_ms − now_ms)
+  const deadline = tv.local_deadline_ms ?? tv.deadline_ms;
+  const ms = remainingMs(deadline, Date.now(), tv.turn_seconds) ?? 0;
+  return `<span class="countdown ${urgent(ms) ? 'urgent' : ''}" data-countdown="${deadline}" data-turn="${tv.turn_seconds}">
     <span class="bar"><span class="fill" style="width:${(fractionLeft(ms, tv.turn_seconds) * 100).toFixed(1)}%"></span></span>
     <span class="secs">${num(formatCountdown(ms))}</span></span>`;
 }
@@ -214,7 +225,7 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
   const showCall = r && r.phase === 'auction' && lastCall;
   return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}">
     <div class="seat-name">
-      <b>${st ? esc(st.name) : t('free')}</b>
+      <b>${st ? nameHtml(st.name) : t('free')}</b>
       ${rel ? `<span class="tag">${rel}</span>` : ''}
       ${st?.bot ? `<span class="tag">${t('bot')}</span>` : ''}
       ${st && !st.connected ? `<span class="tag warn">${t('away')}</span>` : ''}
@@ -409,7 +420,7 @@ function logLine(tv: TableView, e: GameEvent): string {
     case 'reclaimed':
       return `${who(e.seat)} ${t('reclaimedWord')}`;
     case 'seated':
-      return `${esc(e.name)} → ${num(e.seat + 1)}`;
+      return `${nameHtml(e.name)} → ${num(e.seat + 1)}`;
     default:
       return '';
   }

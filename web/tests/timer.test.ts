@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, fractionLeft, remainingMs, secondsShown, urgent } from '../src/timer';
+import { formatCountdown, fractionLeft, localDeadline, remainingMs, secondsShown, urgent } from '../src/timer';
 
 describe('countdown', () => {
   const now = 1_000_000;
@@ -29,5 +29,27 @@ describe('countdown', () => {
     expect(fractionLeft(1000, 0)).toBe(0);
     expect(urgent(5000)).toBe(true);
     expect(urgent(5001)).toBe(false);
+  });
+});
+
+describe('countdown on the server clock (deadline_ms − now_ms)', () => {
+  const server = 1_700_000_000_000;
+  it('shows the right time on a client clock 10 s slow', () => {
+    const client = server - 10_000; // this client's clock when the message arrives
+    const deadline = localDeadline(server + 20_000, server, client);
+    expect(remainingMs(deadline, client, 30)).toBe(20_000);
+    // and counts down from the arrival: 3 s later on the client's clock, 17 s are left
+    expect(remainingMs(deadline, client + 3_000, 30)).toBe(17_000);
+    expect(formatCountdown(remainingMs(deadline, client + 3_000, 30) ?? 0)).toBe('0:17');
+  });
+  it('shows the right time on a client clock 10 s fast', () => {
+    const client = server + 10_000;
+    const deadline = localDeadline(server + 20_000, server, client);
+    expect(remainingMs(deadline, client, 30)).toBe(20_000);
+  });
+  it('falls back to the deadline alone without now_ms', () => {
+    expect(localDeadline(server + 20_000, undefined, server - 10_000)).toBe(server + 20_000);
+    expect(localDeadline(server + 20_000, null, server)).toBe(server + 20_000);
+    expect(localDeadline(null, server, server)).toBeNull();
   });
 });

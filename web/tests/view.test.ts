@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeEach } from 'vitest';
 import { html, lastTrickOf } from '../src/view';
+import { localDeadline } from '../src/timer';
 import { setLang } from '../src/i18n';
 import { emptySheet } from '../src/sheet';
 import type { State } from '../src/app';
@@ -108,5 +109,35 @@ describe('the last trick', () => {
   });
   it('is none before the first trick is complete', () => {
     expect(lastTrickOf(table({}, { plays: [{ seat: 1, card: 'QS' }], trick: [{ seat: 1, card: 'QS' }] }))).toBeNull();
+  });
+});
+
+describe('the sign-in screen', () => {
+  it('takes names in any script: no 24-unit cap, direction from the text', () => {
+    const arabic = 'لَ'.repeat(24); // 24 letters with a fatha each: 24 columns, 48 UTF-16 units
+    expect(arabic.length).toBe(48);
+    const out = html(state(null, { welcomed: false, name: null, token: null, nameInput: arabic }));
+    const input = /<input name="name"[^>]*>/.exec(out)?.[0] ?? '';
+    expect(input).toContain(`value="${arabic}"`);
+    expect(input).toContain('dir="auto"');
+    const max = Number(/maxlength="(\d+)"/.exec(input)?.[1]);
+    expect(max).toBeGreaterThanOrEqual(arabic.length);
+  });
+  it('isolates names so that an Arabic name does not reorder the text around it', () => {
+    const seats = table().seats.map((x, i) => (i === 0 && x ? { ...x, name: 'ليلى' } : x));
+    const out = html(state(table({ seats })));
+    expect(out).toContain('<bdi>ليلى</bdi>');
+    expect(out).not.toMatch(/[^>]ليلى/);
+  });
+});
+
+describe('the countdown as rendered', () => {
+  it('counts the server time left even when this clock is 10 s slow', () => {
+    const client = Date.now();
+    const server = client + 10_000; // the server's clock is 10 s ahead of this one
+    const tv = table({ deadline_ms: server + 20_000, now_ms: server });
+    tv.local_deadline_ms = localDeadline(tv.deadline_ms, tv.now_ms, client);
+    const out = html(state(tv));
+    expect(/<span class="secs">([^<]*)<\/span>/.exec(out)?.[1]).toMatch(/^0:(20|19)$/);
   });
 });

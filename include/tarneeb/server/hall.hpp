@@ -38,6 +38,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -52,10 +53,13 @@ using ConnId = std::uint64_t;
 struct HallConfig {
     TableTiming timing;                 ///< bot delay, grace period, stand-in bot
     std::string default_bot = "heuristic";
+    /// Names no guest may take, compared by key (names.hpp): the bots' registry names
+    /// (`tarneeb serve` passes bots::registry()).
+    std::vector<std::string> reserved_names;
     int max_tables = 10000;             ///< live tables at once
     std::size_t max_message_bytes = 16 * 1024;
     double rate_per_second = 20;        ///< messages per second per connection...
-    double rate_burst = 40;             ///< ...with this burst
+    double rate_burst = 40;             ///< ...with this burst (`tarneeb serve`: --rate-burst, default 2 x --rate)
     int max_bad_messages = 3;           ///< malformed messages before the connection is closed
     int max_rate_rejections = 200;      ///< rate-limited messages before it is closed
     /// 0 (the default, and the only setting for a server on the internet): every deal's seed, and

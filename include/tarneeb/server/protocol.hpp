@@ -21,8 +21,8 @@ enum class ProtocolError : unsigned char {
     bad_message,        ///< not a JSON object with a string "type", or a field of the wrong shape
     unknown_type,       ///< "type" names no client message
     not_signed_in,      ///< a message other than hello/ping before hello
-    bad_name,           ///< display name empty, too long or with other characters
-    name_taken,         ///< the name belongs to another token
+    bad_name,           ///< display name refused by normalize_name (names.hpp)
+    name_taken,         ///< the name, or one with the same key (names.hpp), belongs to another token
     unknown_token,      ///< no guest has this token
     no_such_table,
     bad_code,           ///< wrong join code for a private table

@@ -87,7 +87,8 @@ public:
     // ---- guests ---------------------------------------------------------------------
     /// The name whose token hashes to hash_token(token), if any.
     std::optional<std::string> name_for_token(std::string_view token);
-    /// Registers `name` with this token. False if the name is already registered.
+    /// Registers `name` (NFC, as names.hpp's normalize_name returns it) with this token, under
+    /// its key name_key(name) in a UNIQUE column. False if the name or its key is registered.
     bool register_name(std::string_view name, std::string_view token);
 
     // ---- live tables ----------------------------------------------------------------
@@ -117,6 +118,8 @@ public:
 
 private:
     void exec(const char* sql);
+    /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
+    void migrate_name_keys();
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     template <class F>
     void transaction(F&& body);

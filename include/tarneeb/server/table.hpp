@@ -211,6 +211,9 @@ private:
         bool connected = false;           ///< human: has an open connection
         std::optional<Millis> disconnected_since;
         bool standin = false;             ///< human: a bot plays the seat
+        /// Bot seat: the human who sat here when the match started and left during it (`leave`);
+        /// the match's result for the seat is theirs (stored and rated under this name).
+        std::string left_mid_match;
     };
 
     bool bot_controlled(Seat s) const;
