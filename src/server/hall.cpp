@@ -926,7 +926,10 @@ std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path) 
     constexpr std::string_view kPlayers = "/api/players/";
     if (path.starts_with(kPlayers) && path.ends_with("/matches")) {
         const auto rest = path.substr(kPlayers.size(), path.size() - kPlayers.size() - std::string_view("/matches").size());
-        return HttpReply{200, "application/json", storage.player_matches(url_decode(rest)).dump()};
+        // Names are stored in NFC: a decomposed spelling in the URL finds the same player.
+        std::string name = url_decode(rest);
+        if (const NameResult n = normalize_name(name); n.name) name = n.name->text;
+        return HttpReply{200, "application/json", storage.player_matches(name).dump()};
     }
     if (path.starts_with("/api/")) return HttpReply{404, "application/json", R"({"error":"not_found"})"};
     return std::nullopt;

@@ -189,6 +189,8 @@ TEST(Hall, NamesInAnyScriptUniqueUnderCaseAndConfusables) {
     const std::string zoe = h.sign_in(c, "Zoe\xCC\x88");
     ASSERT_FALSE(zoe.empty());
     EXPECT_EQ(h.last(c, "welcome")["name"], "Zo\xC3\xAB");
+    // Her match list is found under either spelling of the URL.
+    EXPECT_EQ(json::parse(h.get("/api/players/Zoe%CC%88/matches")->body)["name"], "Zo\xC3\xAB");
     h.send(d, {{"type", "hello"}, {"name", "ZO\xC3\x8B"}});  // ZOË
     EXPECT_EQ(h.last_reply(d)["code"], "name_taken");
     // Refused: bidi override, zero-width joiner, control, a bot's name and its look-alike.
