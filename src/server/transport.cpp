@@ -16,6 +16,7 @@
 // bound), origin check, connection cap. Tokens never reach a log line: only connection ids,
 // addresses, names and error codes are logged.
 #include "tarneeb/server/serve.hpp"
+#include "tarneeb/server/static_files.hpp"
 
 #include <sys/resource.h>
 
@@ -267,18 +268,16 @@ private:
         serve_file(req, target);
     }
 
-    void serve_file(const http::request<http::string_body>& req, std::string target) {
-        const auto& root = shared_.config.static_dir;
-        if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
-        if (root.empty() || target.empty() || target[0] != '/' || target.find("..") != std::string::npos)
-            return respond(req, 404, "application/json", R"({"error":"not_found"})");
-        if (target.back() == '/') target += "index.html";
-        const std::filesystem::path p = std::filesystem::path(root) / target.substr(1);
-        std::ifstream in(p, std::ios::binary);
-        if (!in || std::filesystem::is_directory(p)) return respond(req, 404, "application/json", R"({"error":"not_found"})");
+    /// A file of --static: only a regular file that resolves inside the root, never the
+    /// database or its companions (resolve_static); anything else is 404.
+    void serve_file(const http::request<http::string_body>& req, const std::string& target) {
+        const auto path = resolve_static(shared_.config.static_dir, target, {shared_.config.db});
+        std::ifstream in;
+        if (path) in.open(*path, std::ios::binary);
+        if (!path || !in) return respond(req, 404, "application/json", R"({"error":"not_found"})");
         std::ostringstream body;
         body << in.rdbuf();
-        respond(req, 200, std::string(mime_type(p.string())), body.str());
+        respond(req, 200, std::string(mime_type(path->string())), body.str());
     }
 
     void respond(const http::request<http::string_body>& req, unsigned status, const std::string& type, std::string body) {
