@@ -199,18 +199,33 @@ int Hall::resume(Millis now) {
     return n;
 }
 
-void Hall::open(ConnId conn, Millis now) {
+bool Hall::admits(const std::string& address) const {
+    const auto it = conns_per_address_.find(address);
+    return it == conns_per_address_.end() || it->second < config_.max_connections_per_address;
+}
+
+void Hall::open(ConnId conn, const std::string& address, Millis now) {
     if (started_ == 0) started_ = now;
+    if (!admits(address)) {
+        error(conn, nullptr, to_string(ProtocolError::too_many_connections),
+              "too many connections from this address (at most " + std::to_string(config_.max_connections_per_address) + ")");
+        out_.close(conn, 1008, "too many connections");
+        return;
+    }
     Conn c;
+    c.address = address;
     c.tokens = config_.rate_burst;
     c.refilled = now;
     conns_[conn] = c;
+    ++conns_per_address_[address];
 }
 
 void Hall::closed(ConnId conn, Millis now) {
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;
     const std::string name = it->second.name;
+    if (auto a = conns_per_address_.find(it->second.address); a != conns_per_address_.end() && --a->second <= 0)
+        conns_per_address_.erase(a);
     conns_.erase(it);
     if (name.empty()) return;
     auto g = guests_.find(name);
@@ -297,6 +312,10 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg, Millis now) {
     } else {
         return error(conn, id, to_string(ProtocolError::bad_message), "hello needs a name or a token");
     }
+    if (auto known = guests_.find(name);
+        known != guests_.end() && static_cast<int>(known->second.conns.size()) >= config_.max_connections_per_guest)
+        return error(conn, id, to_string(ProtocolError::too_many_connections),
+                     "too many connections with this token (at most " + std::to_string(config_.max_connections_per_guest) + ")");
     c.name = name;
     Guest& g = guests_[name];
     g.conns.insert(conn);
@@ -353,16 +372,12 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         return static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), -1, 4));
     };
 
-    if (type == "list") {
-        json list = json::array();
-        for (auto& [tid, t] : tables_)
-            if (!t.table->settings().is_private) list.push_back(t.table->summary_json(t.spectators));
-        return reply(conn, id, {{"type", "tables"}, {"tables", std::move(list)}});
-    }
+    if (type == "list") return list_tables(conn, id, msg);
     if (type == "create") {
         auto settings = TableSettings::from_json(msg);
         if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
         if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
+        if (const auto limit = create_limit(c)) return error(conn, id, to_string(*limit), "start or leave your waiting table first");
         settings->code.clear();
         if (settings->is_private) {
             static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -372,6 +387,8 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         const std::string tid = storage_.create_table(settings->to_json());
         TableEntry entry;
         entry.table = std::make_unique<Table>(tid, *settings, config_.timing, bots_, journal_for(tid));
+        entry.creator = name;
+        entry.creator_address = c.address;
         tables_.emplace(tid, std::move(entry));
         return reply(conn, id, {{"type", "created"}, {"table", tid},
                                 {"code", settings->is_private ? json(settings->code) : json(nullptr)}});
@@ -478,6 +495,45 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg, Millis now) {
         return;
     }
     error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, 32));
+}
+
+std::optional<ProtocolError> Hall::create_limit(const Conn& c) const {
+    int by_guest = 0, by_address = 0;
+    for (const auto& [tid, t] : tables_) {
+        if (t.table->state() != TableState::waiting) continue;
+        by_guest += !t.creator.empty() && t.creator == c.name;
+        by_address += !t.creator.empty() && t.creator_address == c.address;
+    }
+    if (by_guest >= config_.max_waiting_tables_per_guest || by_address >= config_.max_waiting_tables_per_address)
+        return ProtocolError::too_many_waiting_tables;
+    return std::nullopt;
+}
+
+void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
+    // One page of public tables in id order after `cursor` (docs/protocol.md "list").
+    const auto cursor = msg.find("cursor");
+    if (cursor != msg.end() && !cursor->is_null() && !cursor->is_string())
+        return error(conn, id, to_string(ProtocolError::bad_message), "cursor must be a string or null");
+    const auto limit_field = msg.find("limit");
+    const std::int64_t max = static_cast<std::int64_t>(std::max<std::size_t>(1, config_.list_page_max));
+    std::int64_t limit = max;
+    if (limit_field != msg.end() && !limit_field->is_null()) {
+        if (!limit_field->is_number_integer() || limit_field->get<std::int64_t>() < 1)
+            return error(conn, id, to_string(ProtocolError::bad_message), "limit must be an integer of at least 1");
+        limit = std::min(max, limit_field->get<std::int64_t>());
+    }
+    auto it = cursor == msg.end() || cursor->is_null() ? tables_.begin() : tables_.upper_bound(cursor->get<std::string>());
+    json list = json::array();
+    json next = nullptr;
+    for (; it != tables_.end(); ++it) {
+        if (it->second.table->settings().is_private) continue;
+        if (static_cast<std::int64_t>(list.size()) == limit) {
+            next = list.back()["table"];
+            break;
+        }
+        list.push_back(it->second.table->summary_json(it->second.spectators));
+    }
+    reply(conn, id, {{"type", "tables"}, {"tables", std::move(list)}, {"next", std::move(next)}});
 }
 
 void Hall::send_table(const std::string& name, TableEntry& t, const json& events) {

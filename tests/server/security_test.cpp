@@ -1,6 +1,7 @@
 // Security issue #11 against the real `tarneeb serve`: static files, slow and flooding
 // clients, per-guest and per-address limits. Part of the server_ws_tests unity build.
 #include <fstream>
+#include <iterator>
 
 #include "ws_harness.hpp"
 
@@ -55,6 +56,206 @@ TEST(Security, StaticFilesStayInsideTheRootAndNeverServeTheDatabase) {
         EXPECT_EQ(response.find("serve"), std::string::npos) << target;  // /proc/self/cmdline
     }
     fs::remove_all(root);
+}
+
+/// A WebSocket client that reads only when told to, with a small receive buffer (set before
+/// connecting, so the TCP window stays small): the slow consumer of issue #11.
+class SlowClient {
+public:
+    SlowClient(unsigned short port, int receive_buffer = 4096) : ws_(ioc_) {
+        ::signal(SIGPIPE, SIG_IGN);
+        auto& sock = ws_.next_layer();
+        sock.open(tcp::v4());
+        sock.set_option(net::socket_base::receive_buffer_size(receive_buffer));
+        sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+        ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+    }
+    /// Sends one text frame; false once the server has closed the connection.
+    bool send(const json& msg) {
+        if (broken_) return false;
+        beast::error_code ec;
+        ws_.text(true);
+        ws_.write(net::buffer(msg.dump()), ec);
+        broken_ = static_cast<bool>(ec);
+        return !broken_;
+    }
+    /// Reads every frame until the connection ends.
+    std::vector<std::string> read_all() {
+        std::vector<std::string> out;
+        beast::flat_buffer buf;
+        for (;;) {
+            beast::error_code ec;
+            ws_.read(buf, ec);
+            if (ec) {
+                got_close_frame = ec == websocket::error::closed;
+                return out;
+            }
+            out.push_back(beast::buffers_to_string(buf.data()));
+            buf.consume(buf.size());
+        }
+    }
+
+    /// After read_all: whether the server ended with a close frame (a close handshake).
+    bool got_close_frame = false;
+
+private:
+    net::io_context ioc_;
+    websocket::stream<tcp::socket> ws_;
+    bool broken_ = false;
+};
+
+/// `connections` of GET /metrics.
+int open_connections(unsigned short port) {
+    return json::parse(http_get(port, "/metrics").second)["connections"].get<int>();
+}
+
+/// Polls until the server has `n` WebSocket connections or `timeout` passed; returns whether it has.
+bool wait_connections(unsigned short port, int n, std::chrono::seconds timeout) {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (open_connections(port) != n) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+}
+
+/// Polls `done` until it holds or a generous 30 s passed; returns done().
+bool wait_for(const std::function<bool()>& done) {
+    const auto end = std::chrono::steady_clock::now() + 30s;
+    while (!done() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(20ms);
+    return done();
+}
+
+/// One guest creates `n` public tables (and disconnects).
+void create_tables(unsigned short port, int n) {
+    net::io_context ioc;
+    Client c(ioc, port);
+    ASSERT_FALSE(sign_in(ioc, c, "Builder").empty());
+    for (int i = 0; i < n; ++i) {
+        const std::size_t before = c.frames.size();
+        c.send({{"type", "create"}});
+        ASSERT_TRUE(pump(ioc, [&] { return c.frames.size() > before; }));
+        ASSERT_EQ(json::parse(c.frames.back())["type"], "created") << c.frames.back();
+    }
+    c.close();
+}
+
+std::size_t proc_status_kb(pid_t pid, const std::string& key) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key + ":", 0) == 0) return std::stoul(line.substr(key.size() + 1));
+    return 0;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+const std::vector<std::string> kRoomy{"--rate", "100000", "--max-waiting-tables-per-guest", "100000",
+                                      "--max-waiting-tables-per-address", "100000"};
+
+// A client that stops reading (4 KiB receive buffer) while it floods requests: the server
+// closes it at once when its queue passes the limit (not a close handshake queued behind data
+// it cannot send), and every frame it did get is whole JSON: the frame being written when the
+// queue overflowed stays alive until its write ends (ASan in CI catches a use after free).
+TEST(Security, ASlowReaderIsClosedAtOnceAndGetsOnlyWholeFrames) {
+    const std::string db = temp_db("slow-reader");
+    ServerProcess server(db, kRoomy);
+    ASSERT_NE(server.port(), 0);
+    create_tables(server.port(), 50);  // a full page of tables: each `tables` frame is several KB
+    ASSERT_TRUE(wait_connections(server.port(), 0, 30s));
+
+    SlowClient slow(server.port());
+    ASSERT_TRUE(slow.send({{"type", "hello"}, {"name", "Sloth"}}));
+    // Flood until the server gives up on the client (its log says so, or it cut the socket).
+    int sent = 0;
+    bool full = false;
+    while (sent < 20000 && !full && slow.send({{"type", "list"}, {"id", sent}})) {
+        if (++sent % 50 == 0) full = read_file(server.log_path()).find("event=send_queue_full") != std::string::npos;
+    }
+    ASSERT_TRUE(wait_for([&] { return read_file(server.log_path()).find("event=send_queue_full") != std::string::npos; }))
+        << "sent " << sent;
+    // Now the client reads everything it can: only whole JSON messages (the old server went on
+    // writing the frame in flight from freed memory), and no close handshake (the old server
+    // queued a graceful close behind the data the client could not take, and kept it open).
+    const auto frames = slow.read_all();
+    for (const auto& f : frames) {
+        const json j = json::parse(f, nullptr, false);
+        ASSERT_TRUE(j.is_object() && j.contains("type")) << "not a whole JSON message: " << f.substr(0, 200);
+    }
+    EXPECT_FALSE(slow.got_close_frame) << "a slow consumer must be cut off, not closed with a handshake";
+    EXPECT_TRUE(wait_connections(server.port(), 0, 30s));
+    // The server is fine: another client is served.
+    net::io_context ioc;
+    Client ok(ioc, server.port());
+    EXPECT_FALSE(sign_in(ioc, ok, "Fine").empty());
+}
+
+// Ten clients that request the lobby as fast as they can and never read, with 1,000 public
+// tables in ~156 KB `tables` frames (--list-page 1000, as the unpaged lobby of the old server):
+// the byte-capped send queue alone keeps the server's memory bounded (the old server, capped at
+// 512 frames, grew by ~80 MB per such client), and every flooding client is closed.
+TEST(Security, FloodingNonReadersKeepServerMemoryBounded) {
+    const std::string db = temp_db("flood-memory");
+    auto args = kRoomy;
+    args.insert(args.end(), {"--list-page", "1000"});
+    ServerProcess server(db, args);
+    ASSERT_NE(server.port(), 0);
+    create_tables(server.port(), 1000);
+    ASSERT_TRUE(wait_connections(server.port(), 0, 30s));
+    const std::size_t before_kb = proc_status_kb(server.pid(), "VmRSS");
+    ASSERT_GT(before_kb, 0u);
+
+    std::vector<std::unique_ptr<SlowClient>> clients;
+    for (int i = 0; i < 10; ++i) {
+        clients.push_back(std::make_unique<SlowClient>(server.port()));
+        ASSERT_TRUE(clients.back()->send({{"type", "hello"}, {"name", "Flood" + std::to_string(i)}}));
+    }
+    for (int round = 0; round < 700; ++round)
+        for (auto& c : clients) c->send({{"type", "list"}});
+    EXPECT_TRUE(wait_connections(server.port(), 0, 30s));
+    const std::size_t peak_kb = proc_status_kb(server.pid(), "VmHWM");
+    // Generous: 10 queues of at most 1 MiB, plus the sanitizers' shadow memory in CI.
+    EXPECT_LT(peak_kb, before_kb + 200 * 1024) << "VmRSS before " << before_kb << " kB, peak " << peak_kb << " kB";
+}
+
+// Connections per address: an upgrade over the limit is refused with 503 too_many_connections;
+// a closed connection frees its place.
+TEST(Security, UpgradesOverThePerAddressLimitAreRefused) {
+    const std::string db = temp_db("per-address");
+    ServerProcess server(db, {"--max-connections-per-address", "3"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 3; ++i) {
+        clients.push_back(std::make_unique<Client>(ioc, server.port()));
+        ASSERT_FALSE(sign_in(ioc, *clients.back(), "Near" + std::to_string(i)).empty());
+    }
+    const auto upgrade = [&] {
+        net::io_context io;
+        beast::tcp_stream stream(io);
+        stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server.port()));
+        http::request<http::empty_body> req{http::verb::get, "/ws", 11};
+        req.set(http::field::host, "127.0.0.1");
+        req.set(http::field::upgrade, "websocket");
+        req.set(http::field::connection, "Upgrade");
+        req.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
+        req.set(http::field::sec_websocket_version, "13");
+        http::write(stream, req);
+        beast::flat_buffer buf;
+        http::response<http::string_body> res;
+        http::read(stream, buf, res);
+        return std::pair<int, std::string>{static_cast<int>(res.result_int()), res.body()};
+    };
+    const auto [status, body] = upgrade();
+    EXPECT_EQ(status, 503);
+    EXPECT_EQ(json::parse(body)["error"], "too_many_connections");
+    EXPECT_EQ(open_connections(server.port()), 3);
+    clients[0]->close();
+    ASSERT_TRUE(wait_connections(server.port(), 2, 30s));
+    EXPECT_EQ(upgrade().first, 101);
 }
 
 }  // namespace

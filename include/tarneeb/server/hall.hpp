@@ -9,7 +9,8 @@
 // chosen by the transport; the hall answers through the Outbox callbacks.
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
-// rate limit (token bucket), malformed messages (3 close the connection).
+// rate limit (token bucket), malformed messages (3 close the connection), connections per
+// address and per token, waiting tables per guest and per address, the lobby's page size.
 //
 // Storage errors (StorageError: disk full, read-only file...): every table writes its journal
 // entry before it changes, so a failed write leaves the table as it was. The request gets the
@@ -50,6 +51,13 @@ struct HallConfig {
     double rate_burst = 40;             ///< ...with this burst
     int max_bad_messages = 3;           ///< malformed messages before the connection is closed
     int max_rate_rejections = 200;      ///< rate-limited messages before it is closed
+    // Per-guest and per-address limits (one client must not fill the server; security #11).
+    // An address is the peer's IP address as the transport gives it to open().
+    int max_waiting_tables_per_guest = 1;    ///< tables a guest created that have not started yet
+    int max_waiting_tables_per_address = 10; ///< the same, over every guest of one address
+    int max_connections_per_guest = 8;       ///< connections signed in with one token at once
+    int max_connections_per_address = 64;    ///< connections from one address at once
+    std::size_t list_page_max = 50;     ///< tables in one `tables` page at most (and by default)
     std::uint64_t seed = 0;             ///< seeds of deals, bots, tokens and join codes; 0 = from std::random_device
 };
 
@@ -79,8 +87,13 @@ public:
     /// disconnected from `now` (the grace period starts). Returns the number of tables.
     int resume(Millis now);
 
-    /// A connection opened / closed.
-    void open(ConnId conn, Millis now);
+    /// Whether a new connection from `address` (the peer's IP address) is within
+    /// max_connections_per_address; the transport refuses the upgrade when it is not.
+    bool admits(const std::string& address) const;
+    /// A connection opened from `address` (the peer's IP address; tests may pass any string).
+    /// Over max_connections_per_address it gets the error `too_many_connections` and is closed
+    /// (1008); it is not registered and its messages are ignored.
+    void open(ConnId conn, const std::string& address, Millis now);
     void closed(ConnId conn, Millis now);
     /// One text frame from a connection.
     void message(ConnId conn, std::string_view text, Millis now);
@@ -112,6 +125,7 @@ public:
 private:
     struct Conn {
         std::string name;          ///< signed-in guest, "" before hello
+        std::string address;       ///< the peer's address given to open()
         double tokens = 0;         ///< rate-limit bucket
         Millis refilled = 0;
         int bad = 0;
@@ -127,7 +141,11 @@ private:
         std::set<std::string> watchers;  ///< guests at the table (players and spectators)
         int spectators = 0;
         std::optional<Millis> abandoned_since;
+        std::string creator;          ///< the guest that created it ("" after a restart)
+        std::string creator_address;  ///< that guest's connection's address
     };
+    /// The error code when `c` may not create another table (waiting-table limits), else nullopt.
+    std::optional<ProtocolError> create_limit(const Conn& c) const;
     void sweep(Millis now);
     Millis last_sweep_ = 0;
 
@@ -146,6 +164,8 @@ private:
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
     void dispatch(ConnId conn, Conn& c, const nlohmann::json& msg, Millis now);
     void hello(ConnId conn, Conn& c, const nlohmann::json& msg, Millis now);
+    /// `list`: one page of public tables (docs/protocol.md "list").
+    void list_tables(ConnId conn, const nlohmann::json& id, const nlohmann::json& msg);
     void leave_table(const std::string& name, Millis now);
     /// Sends each watcher its table message with the pending events; stores a finished match.
     void publish(TableEntry& t);
@@ -162,6 +182,7 @@ private:
     Outbox out_;
     std::uint64_t rng_state_;
     std::unordered_map<ConnId, Conn> conns_;
+    std::unordered_map<std::string, int> conns_per_address_;  ///< open connections by address
     std::unordered_map<std::string, Guest> guests_;
     std::map<std::string, TableEntry> tables_;
 
