@@ -76,6 +76,10 @@ struct Shared {
     std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
     ConnId next_id = 1;
     std::size_t http_sessions = 0;
+    /// Open HTTP sessions (TCP connections not upgraded to a WebSocket) by peer address: a TCP
+    /// connection over HallConfig::max_connections_per_address of them is closed at once, so
+    /// silent sockets from one address cannot hold every descriptor.
+    std::unordered_map<std::string, int> http_by_address;
 
     Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots);
 };
@@ -281,16 +285,16 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
-    HttpSession(tcp::socket&& socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {
-        beast::error_code ec;
-        const auto ep = stream_.socket().remote_endpoint(ec);
-        if (!ec) {
-            address_ = ep.address().to_string();
-            remote_ = address_ + ":" + std::to_string(ep.port());
-        }
+    HttpSession(tcp::socket&& socket, Shared& shared, std::string address, std::string remote)
+        : stream_(std::move(socket)), shared_(shared), remote_(std::move(remote)), address_(std::move(address)) {
         ++shared_.http_sessions;
+        ++shared_.http_by_address[address_];
     }
-    ~HttpSession() { --shared_.http_sessions; }
+    ~HttpSession() {
+        --shared_.http_sessions;
+        if (auto it = shared_.http_by_address.find(address_); it != shared_.http_by_address.end() && --it->second <= 0)
+            shared_.http_by_address.erase(it);
+    }
 
     void run() { read(); }
 
@@ -397,7 +401,20 @@ private:
         acceptor_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
             if (!ec) {
                 socket.set_option(tcp::no_delay(true), ec);
-                std::make_shared<HttpSession>(std::move(socket), self->shared_)->run();
+                std::string address = "?", remote = "?";
+                if (const auto ep = socket.remote_endpoint(ec); !ec) {
+                    address = ep.address().to_string();
+                    remote = address + ":" + std::to_string(ep.port());
+                }
+                const auto& by = self->shared_.http_by_address;
+                if (auto it = by.find(address); it != by.end() && it->second >= self->shared_.config.hall.max_connections_per_address) {
+                    spdlog::warn("event=address_refused remote={} reason=too_many_http_connections", remote);
+                    beast::error_code ignored;
+                    socket.shutdown(tcp::socket::shutdown_both, ignored);
+                    socket.close(ignored);
+                } else {
+                    std::make_shared<HttpSession>(std::move(socket), self->shared_, std::move(address), std::move(remote))->run();
+                }
             } else if (ec == net::error::operation_aborted) {
                 return;
             }

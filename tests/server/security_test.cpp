@@ -62,11 +62,13 @@ TEST(Security, StaticFilesStayInsideTheRootAndNeverServeTheDatabase) {
 /// connecting, so the TCP window stays small): the slow consumer of issue #11.
 class SlowClient {
 public:
-    SlowClient(unsigned short port, int receive_buffer = 4096) : ws_(ioc_) {
+    /// `source`: the local address to connect from (any of 127.0.0.0/8 reaches the server).
+    SlowClient(unsigned short port, int receive_buffer = 4096, const std::string& source = "127.0.0.1") : ws_(ioc_) {
         ::signal(SIGPIPE, SIG_IGN);
         auto& sock = ws_.next_layer();
         sock.open(tcp::v4());
         sock.set_option(net::socket_base::receive_buffer_size(receive_buffer));
+        sock.bind(tcp::endpoint(net::ip::make_address(source), 0));
         sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
         ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
     }
@@ -78,6 +80,13 @@ public:
         ws_.write(net::buffer(msg.dump()), ec);
         broken_ = static_cast<bool>(ec);
         return !broken_;
+    }
+    /// Reads one frame ("" when the connection ended).
+    std::string read_one() {
+        beast::flat_buffer buf;
+        beast::error_code ec;
+        ws_.read(buf, ec);
+        return ec ? std::string() : beast::buffers_to_string(buf.data());
     }
     /// Reads every frame until the connection ends.
     std::vector<std::string> read_all() {
@@ -256,6 +265,36 @@ TEST(Security, UpgradesOverThePerAddressLimitAreRefused) {
     clients[0]->close();
     ASSERT_TRUE(wait_connections(server.port(), 2, 30s));
     EXPECT_EQ(upgrade().first, 101);
+}
+
+// Silent TCP connections (never an HTTP request) from one address: over the per-address limit
+// the server closes new ones from that address at once, and another address is still served.
+TEST(Security, SilentSocketsFromOneAddressDoNotLockOutOthers) {
+    const std::string db = temp_db("silent-sockets");
+    ServerProcess server(db, {"--max-connections-per-address", "3"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    const tcp::endpoint ep(net::ip::make_address("127.0.0.1"), server.port());
+    std::vector<std::unique_ptr<tcp::socket>> silent;
+    for (int i = 0; i < 3; ++i) {
+        silent.push_back(std::make_unique<tcp::socket>(ioc));
+        silent.back()->connect(ep);
+    }
+    // The fourth from 127.0.0.1 is closed by the server without a word (sessions are made in
+    // accept order, so the three before it are counted).
+    tcp::socket fourth(ioc);
+    fourth.connect(ep);
+    char byte;
+    beast::error_code ec;
+    fourth.read_some(net::buffer(&byte, 1), ec);
+    EXPECT_TRUE(ec == net::error::eof || ec == net::error::connection_reset) << ec.message();
+    // Another address is served meanwhile: a WebSocket from 127.0.0.2 signs in.
+    SlowClient other(server.port(), 1 << 16, "127.0.0.2");
+    ASSERT_TRUE(other.send({{"type", "hello"}, {"name", "Other"}}));
+    EXPECT_EQ(json::parse(other.read_one())["type"], "welcome");
+    // Once the silent sockets close, 127.0.0.1 is served again.
+    for (auto& s : silent) s->close();
+    EXPECT_TRUE(wait_for([&] { return raw_get(server.port(), "/healthz").first == 200; }));
 }
 
 }  // namespace
