@@ -164,7 +164,7 @@ struct Session {
         ids[static_cast<std::size_t>(slot)] = id;
         open[static_cast<std::size_t>(slot)] = true;
         last_table[static_cast<std::size_t>(slot)] = nullptr;
-        hall->open(id, now);
+        hall->open(id, "10.0.0." + std::to_string(slot % 2), now);  // two addresses share the per-address limits
         return id;
     }
 

@@ -42,7 +42,7 @@ sanitizer_build build/tsan thread
 cmake --build build/tsan -j "$jobs" --target tarneeb server_tests server_ws_tests bots_tests pimc_tests
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
-    -R '^(Hall|Protocol|Serve|Fault|Simulate|Pimc\.SameSeedSameCardWhateverTheThreads)'
+    -R '^(Hall|Protocol|Serve|Fault|Security|StaticFiles|Simulate|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"
 bash scripts/fuzz.sh "${TARNEEB_FUZZ_SECONDS:-15}"

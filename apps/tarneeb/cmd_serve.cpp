@@ -48,6 +48,19 @@ void add_serve(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(1, 86400));
     cmd->add_option("--max-tables", o->config.hall.max_tables, "live tables at once")->capture_default_str();
     cmd->add_option("--max-connections", o->config.max_connections, "WebSocket connections at once")->capture_default_str();
+    cmd->add_option("--max-waiting-tables-per-guest", o->config.hall.max_waiting_tables_per_guest,
+                    "tables one guest created that have not started yet")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--max-waiting-tables-per-address", o->config.hall.max_waiting_tables_per_address,
+                    "tables not started yet created from one IP address")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--max-connections-per-guest", o->config.hall.max_connections_per_guest,
+                    "WebSocket connections signed in with one token at once")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--max-connections-per-address", o->config.hall.max_connections_per_address,
+                    "WebSocket connections from one IP address at once")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--list-page", o->config.hall.list_page_max, "tables in one `tables` page at most")
+        ->capture_default_str()->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+    cmd->add_option("--max-queue-bytes", o->config.max_queue_bytes,
+                    "bytes queued for one slow WebSocket before it is closed")->capture_default_str()
+        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
     cmd->add_option("--rate", o->config.hall.rate_per_second, "messages per second per connection")->capture_default_str()
         ->check(CLI::PositiveNumber);
     cmd->add_option("--rate-burst", o->rate_burst, "messages a connection may send at once (default: 2 x --rate)")

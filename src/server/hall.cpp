@@ -81,15 +81,15 @@ std::uint64_t Hall::next_seed() {
 
 // ---- off the hall's thread --------------------------------------------------------------
 
-void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done done) {
+void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write) {
     ++outstanding_;
     auto alive = std::weak_ptr<bool>(alive_);
-    auto finish = [this, alive, op = std::move(op), done = std::move(done)](std::optional<StorageError> e) mutable {
-        out_.post([this, alive, op, done = std::move(done), e = std::move(e)] {
+    auto finish = [this, alive, op = std::move(op), done = std::move(done), write](std::optional<StorageError> e) mutable {
+        out_.post([this, alive, op, done = std::move(done), e = std::move(e), write] {
             if (alive.expired()) return;
             --outstanding_;
             if (e) storage_failed(*e, op);
-            else storage_worked();
+            else if (write) storage_worked();  // a read that works says nothing of writes
             if (done) done(e);
             run_pumps();
         });
@@ -329,13 +329,29 @@ int Hall::resume(Millis now) {
 
 // ---- connections and messages -------------------------------------------------------------
 
-void Hall::open(ConnId conn, Millis now) {
+bool Hall::admits(const std::string& address) const {
+    const auto it = conns_per_address_.find(address);
+    return it == conns_per_address_.end() || it->second < config_.max_connections_per_address;
+}
+
+void Hall::open(ConnId conn, const std::string& address, Millis now) {
     now_ = std::max(now_, now);
     if (started_ == 0) started_ = now;
+    if (!admits(address)) {
+        // Not registered, so told directly (reply() answers registered connections only).
+        out_.send(conn, json{{"type", "error"}, {"code", to_string(ProtocolError::too_many_connections)},
+                             {"message", "too many connections from this address (at most " +
+                                             std::to_string(config_.max_connections_per_address) + ")"}}
+                            .dump());
+        out_.close(conn, 1008, "too many connections");
+        return;
+    }
     Conn c;
+    c.address = address;
     c.tokens = config_.rate_burst;
     c.refilled = now;
     conns_[conn] = c;
+    ++conns_per_address_[address];
 }
 
 void Hall::closed(ConnId conn, Millis now) {
@@ -343,6 +359,8 @@ void Hall::closed(ConnId conn, Millis now) {
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;
     const std::string name = it->second.name;
+    if (auto a = conns_per_address_.find(it->second.address); a != conns_per_address_.end() && --a->second <= 0)
+        conns_per_address_.erase(a);
     conns_.erase(it);
     if (name.empty()) return;
     auto g = guests_.find(name);
@@ -447,7 +465,8 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg) {
                       if (e) storage_error(conn, id, *e, "hello");
                       else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
                       else signed_in(conn, id, **found, token);
-                  });
+                  },
+                  /*write=*/false);
         return;
     }
     if (auto n = msg.find("name"); n != msg.end() && n->is_string()) {
@@ -473,6 +492,10 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg) {
 void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token) {
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;  // closed meanwhile
+    if (auto known = guests_.find(name);
+        known != guests_.end() && static_cast<int>(known->second.conns.size()) >= config_.max_connections_per_guest)
+        return error(conn, id, to_string(ProtocolError::too_many_connections),
+                     "too many connections with this token (at most " + std::to_string(config_.max_connections_per_guest) + ")");
     it->second.name = name;
     Guest& g = guests_[name];
     g.conns.insert(conn);
@@ -573,16 +596,12 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         return static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), -1, 4));
     };
 
-    if (type == "list") {
-        json list = json::array();
-        for (auto& [tid, t] : tables_)
-            if (!t.table->settings().is_private) list.push_back(t.table->summary_json(t.spectators));
-        return reply(conn, id, {{"type", "tables"}, {"tables", std::move(list)}});
-    }
+    if (type == "list") return list_tables(conn, id, msg);
     if (type == "create") {
         auto settings = TableSettings::from_json(msg);
         if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
         if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
+        if (const auto limit = create_limit(c)) return error(conn, id, to_string(*limit), "start or leave your waiting table first");
         settings->code.clear();
         settings->code_hash.clear();
         if (settings->is_private) {
@@ -592,13 +611,15 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         auto tid = std::make_shared<std::string>();
         hold(conn);
         on_writer("create", [s = settings->to_json(), tid](Storage& st) { *tid = st.create_table(s); },
-                  [this, conn, id, settings = *settings, tid](const std::optional<StorageError>& e) {
+                  [this, conn, id, settings = *settings, tid, creator = name, address = c.address](const std::optional<StorageError>& e) {
                       release(conn);
                       if (e) {
                           storage_error(conn, id, *e, "create");
                       } else {
                           TableEntry entry;
                           entry.table = std::make_unique<Table>(*tid, settings, config_.timing, bots_);
+                          entry.creator = creator;
+                          entry.creator_address = address;
                           tables_.emplace(*tid, std::move(entry));
                           reply(conn, id, {{"type", "created"}, {"table", *tid},
                                            {"code", settings.is_private ? json(settings.code) : json(nullptr)}});
@@ -754,6 +775,45 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
             reply(conn, id, {{"type", "ok"}});
         }
     });
+}
+
+std::optional<ProtocolError> Hall::create_limit(const Conn& c) const {
+    int by_guest = 0, by_address = 0;
+    for (const auto& [tid, t] : tables_) {
+        if (t.table->state() != TableState::waiting) continue;
+        by_guest += !t.creator.empty() && t.creator == c.name;
+        by_address += !t.creator.empty() && t.creator_address == c.address;
+    }
+    if (by_guest >= config_.max_waiting_tables_per_guest || by_address >= config_.max_waiting_tables_per_address)
+        return ProtocolError::too_many_waiting_tables;
+    return std::nullopt;
+}
+
+void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
+    // One page of public tables in id order after `cursor` (docs/protocol.md "list").
+    const auto cursor = msg.find("cursor");
+    if (cursor != msg.end() && !cursor->is_null() && !cursor->is_string())
+        return error(conn, id, to_string(ProtocolError::bad_message), "cursor must be a string or null");
+    const auto limit_field = msg.find("limit");
+    const std::int64_t max = static_cast<std::int64_t>(std::max<std::size_t>(1, config_.list_page_max));
+    std::int64_t limit = max;
+    if (limit_field != msg.end() && !limit_field->is_null()) {
+        if (!limit_field->is_number_integer() || limit_field->get<std::int64_t>() < 1)
+            return error(conn, id, to_string(ProtocolError::bad_message), "limit must be an integer of at least 1");
+        limit = std::min(max, limit_field->get<std::int64_t>());
+    }
+    auto it = cursor == msg.end() || cursor->is_null() ? tables_.begin() : tables_.upper_bound(cursor->get<std::string>());
+    json list = json::array();
+    json next = nullptr;
+    for (; it != tables_.end(); ++it) {
+        if (it->second.table->settings().is_private) continue;
+        if (static_cast<std::int64_t>(list.size()) == limit) {
+            next = list.back()["table"];
+            break;
+        }
+        list.push_back(it->second.table->summary_json(it->second.spectators));
+    }
+    reply(conn, id, {{"type", "tables"}, {"tables", std::move(list)}, {"next", std::move(next)}});
 }
 
 void Hall::send_table(const std::string& name, TableEntry& t, const json& events) {
@@ -912,7 +972,8 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
                   if (e) done(HttpReply{503, "application/json", json{{"error", "storage_unavailable"}, {"code", e->code()}}.dump()});
                   else if (*reply) done(std::move(**reply));
                   else done(HttpReply{404, "application/json", R"({"error":"not_found"})"});
-              });
+              },
+              /*write=*/false);
 }
 
 std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path) {

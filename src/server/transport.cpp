@@ -12,11 +12,14 @@
 // Scaling past one core is a sharding question (tables by id to io_contexts), left for later.
 //
 // Limits: request body 8 KiB, header 8 KiB, HTTP timeout 30 s; WebSocket message at most
-// HallConfig::max_message_bytes (Beast closes with 1009 above it), idle timeout, a capped
-// single-writer send queue per connection (a slow reader is closed, never buffered without
-// bound), origin check, connection cap. Tokens never reach a log line: only connection ids,
+// HallConfig::max_message_bytes (Beast closes with 1009 above it), idle timeout, a
+// single-writer send queue per connection capped in frames and bytes (a slow reader is cut off
+// at once, never buffered without bound; the frame in flight is owned by its write handler),
+// origin check, connection cap, per-address connection cap (Hall::admits), static files only
+// inside --static (resolve_static). Tokens never reach a log line: only connection ids,
 // addresses, names and error codes are logged.
 #include "tarneeb/server/serve.hpp"
+#include "tarneeb/server/static_files.hpp"
 
 #include <sys/resource.h>
 
@@ -74,14 +77,18 @@ struct Shared {
     std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
     ConnId next_id = 1;
     std::size_t http_sessions = 0;
+    /// Open HTTP sessions (TCP connections not upgraded to a WebSocket) by peer address: a TCP
+    /// connection over HallConfig::max_connections_per_address of them is closed at once, so
+    /// silent sockets from one address cannot hold every descriptor.
+    std::unordered_map<std::string, int> http_by_address;
 
     Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots);
 };
 
 class WsSession : public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(tcp::socket&& socket, Shared& shared, ConnId id, std::string remote)
-        : ws_(std::move(socket)), shared_(shared), id_(id), remote_(std::move(remote)) {}
+    WsSession(tcp::socket&& socket, Shared& shared, ConnId id, std::string remote, std::string address)
+        : ws_(std::move(socket)), shared_(shared), id_(id), remote_(std::move(remote)), address_(std::move(address)) {}
 
     void start(http::request<http::string_body> req) {
         websocket::stream_base::timeout t{};
@@ -98,24 +105,38 @@ public:
         ws_.async_accept(req, [self = shared_from_this()](beast::error_code ec) { self->on_accept(ec); });
     }
 
+    /// Queues one text frame. A connection whose queue would pass --max-queue (frames) or
+    /// --max-queue-bytes (one frame is always accepted into an empty queue) has fallen behind:
+    /// it is closed at once (the socket is shut, no close handshake behind the data it cannot
+    /// take), never buffered without bound.
     void send(std::string text) {
         if (closing_) return;
-        if (queue_.size() >= shared_.config.max_queue) {
-            spdlog::warn("conn={} event=send_queue_full action=close", id_);
-            close(1008, "send queue full");
+        if (queue_.size() >= shared_.config.max_queue ||
+            (!queue_.empty() && queued_bytes_ + text.size() > shared_.config.max_queue_bytes)) {
+            spdlog::warn("conn={} event=send_queue_full frames={} bytes={} action=close", id_, queue_.size(), queued_bytes_);
+            abort();
             return;
         }
+        queued_bytes_ += text.size();
         queue_.push_back(std::make_shared<const std::string>(std::move(text)));
-        if (queue_.size() == 1) write_next();
+        if (!writing_) write_next();
     }
 
+    /// The hall's close (rate limit, malformed messages...): the frames already queued are sent
+    /// (they are bounded, see send), then the close handshake; a peer that does not take them
+    /// within kCloseSeconds is cut off.
     void close(int code, std::string reason) {
         if (closing_) return;
         closing_ = true;
-        queue_.clear();
-        spdlog::info("conn={} event=close code={} reason=\"{}\"", id_, code, reason);
-        ws_.async_close(websocket::close_reason(static_cast<websocket::close_code>(code), reason),
-                        [self = shared_from_this()](beast::error_code) {});
+        close_code_ = code;
+        close_reason_ = std::move(reason);
+        spdlog::info("conn={} event=close code={} reason=\"{}\"", id_, code, close_reason_);
+        close_timer_.expires_after(std::chrono::seconds(kCloseSeconds));
+        close_timer_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+            if (ec) return;
+            if (auto self = weak.lock()) self->cut();
+        });
+        if (!writing_) start_close();
     }
 
 private:
@@ -125,8 +146,8 @@ private:
             return;
         }
         shared_.sessions[id_] = weak_from_this();
-        shared_.hall.open(id_, unix_ms());
         spdlog::info("conn={} event=open remote={}", id_, remote_);
+        shared_.hall.open(id_, address_, unix_ms());  // over the per-address limit: closed at once
         read();
     }
 
@@ -155,15 +176,63 @@ private:
     }
 
     void write_next() {
+        writing_ = true;
+        // The frame in flight is owned by the handler too: whatever happens to the queue
+        // meanwhile (abort clears it), Beast reads from live memory until the write completes.
+        auto frame = queue_.front();
         ws_.text(true);
-        ws_.async_write(net::buffer(*queue_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            if (ec) {
-                self->queue_.clear();
-                return;
-            }
-            if (!self->queue_.empty()) self->queue_.pop_front();
-            if (!self->queue_.empty()) self->write_next();
+        ws_.async_write(net::buffer(*frame), [self = shared_from_this(), frame](beast::error_code ec, std::size_t) {
+            self->on_write(ec);
         });
+    }
+
+    void on_write(beast::error_code ec) {
+        writing_ = false;
+        if (!queue_.empty()) {
+            queued_bytes_ -= queue_.front()->size();
+            queue_.pop_front();
+        }
+        if (ec || cut_) {
+            queue_.clear();
+            queued_bytes_ = 0;
+            return;
+        }
+        if (!queue_.empty()) write_next();
+        else if (closing_) start_close();
+    }
+
+    void start_close() {
+        if (close_started_ || cut_) return;
+        close_started_ = true;
+        ws_.async_close(websocket::close_reason(static_cast<websocket::close_code>(close_code_), close_reason_),
+                        [self = shared_from_this()](beast::error_code) { self->close_timer_.cancel(); });
+    }
+
+    /// Closes at once: pending frames are dropped, the socket is shut and closed, every pending
+    /// operation ends with an error (the read's ends the session: finish()).
+    void abort() {
+        closing_ = true;
+        cut();
+    }
+
+    void cut() {
+        if (cut_) return;
+        cut_ = true;
+        close_timer_.cancel();
+        // Frames not yet handed to Beast go; the one in flight (if any) stays alive in its handler.
+        if (writing_ && !queue_.empty()) {
+            auto front = queue_.front();
+            queue_.clear();
+            queue_.push_back(std::move(front));
+            queued_bytes_ = queue_.front()->size();
+        } else {
+            queue_.clear();
+            queued_bytes_ = 0;
+        }
+        auto& sock = beast::get_lowest_layer(ws_).socket();
+        beast::error_code ignored;
+        sock.shutdown(tcp::socket::shutdown_both, ignored);
+        beast::get_lowest_layer(ws_).close();
     }
 
     void finish() {
@@ -182,9 +251,18 @@ private:
     beast::flat_buffer buffer_;
     Shared& shared_;
     ConnId id_;
-    std::string remote_;
-    std::deque<std::shared_ptr<const std::string>> queue_;
-    bool closing_ = false;
+    std::string remote_;   ///< address:port, for the log
+    std::string address_;  ///< the peer's IP address (the hall's per-address limits)
+    std::deque<std::shared_ptr<const std::string>> queue_;  ///< front: the frame in flight while writing_
+    std::size_t queued_bytes_ = 0;                          ///< bytes of the frames in queue_
+    bool writing_ = false;         ///< an async_write is in flight
+    bool closing_ = false;         ///< close() or abort() was called: no more frames are queued
+    bool close_started_ = false;   ///< the close handshake was started
+    bool cut_ = false;             ///< the socket was shut (abort, or the close took too long)
+    int close_code_ = 1000;
+    std::string close_reason_;
+    net::steady_timer close_timer_{ws_.get_executor()};
+    static constexpr int kCloseSeconds = 5;
     bool finished_ = false;
 };
 
@@ -210,13 +288,16 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
-    HttpSession(tcp::socket&& socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {
-        beast::error_code ec;
-        const auto ep = stream_.socket().remote_endpoint(ec);
-        if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
+    HttpSession(tcp::socket&& socket, Shared& shared, std::string address, std::string remote)
+        : stream_(std::move(socket)), shared_(shared), remote_(std::move(remote)), address_(std::move(address)) {
         ++shared_.http_sessions;
+        ++shared_.http_by_address[address_];
     }
-    ~HttpSession() { --shared_.http_sessions; }
+    ~HttpSession() {
+        --shared_.http_sessions;
+        if (auto it = shared_.http_by_address.find(address_); it != shared_.http_by_address.end() && --it->second <= 0)
+            shared_.http_by_address.erase(it);
+    }
 
     void run() { read(); }
 
@@ -257,9 +338,13 @@ private:
             }
             if (shared_.sessions.size() >= shared_.config.max_connections)
                 return respond(req, 503, "application/json", R"({"error":"too_many_connections"})");
+            if (!shared_.hall.admits(address_)) {
+                spdlog::warn("event=address_refused remote={} reason=too_many_connections", remote_);
+                return respond(req, 503, "application/json", R"({"error":"too_many_connections","scope":"address"})");
+            }
             stream_.expires_never();
             const ConnId id = shared_.next_id++;
-            std::make_shared<WsSession>(stream_.release_socket(), shared_, id, remote_)->start(std::move(req));
+            std::make_shared<WsSession>(stream_.release_socket(), shared_, id, remote_, address_)->start(std::move(req));
             return;
         }
         if (req.method() != http::verb::get && req.method() != http::verb::head)
@@ -276,18 +361,16 @@ private:
         serve_file(req, target);
     }
 
-    void serve_file(const http::request<http::string_body>& req, std::string target) {
-        const auto& root = shared_.config.static_dir;
-        if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
-        if (root.empty() || target.empty() || target[0] != '/' || target.find("..") != std::string::npos)
-            return respond(req, 404, "application/json", R"({"error":"not_found"})");
-        if (target.back() == '/') target += "index.html";
-        const std::filesystem::path p = std::filesystem::path(root) / target.substr(1);
-        std::ifstream in(p, std::ios::binary);
-        if (!in || std::filesystem::is_directory(p)) return respond(req, 404, "application/json", R"({"error":"not_found"})");
+    /// A file of --static: only a regular file that resolves inside the root, never the
+    /// database or its companions (resolve_static); anything else is 404.
+    void serve_file(const http::request<http::string_body>& req, const std::string& target) {
+        const auto path = resolve_static(shared_.config.static_dir, target, {shared_.config.db});
+        std::ifstream in;
+        if (path) in.open(*path, std::ios::binary);
+        if (!path || !in) return respond(req, 404, "application/json", R"({"error":"not_found"})");
         std::ostringstream body;
         body << in.rdbuf();
-        respond(req, 200, std::string(mime_type(p.string())), body.str());
+        respond(req, 200, std::string(mime_type(path->string())), body.str());
     }
 
     void respond(const http::request<http::string_body>& req, unsigned status, const std::string& type, std::string body) {
@@ -313,6 +396,7 @@ private:
     Shared& shared_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::string remote_ = "?";
+    std::string address_ = "?";
 };
 
 class Listener : public std::enable_shared_from_this<Listener> {
@@ -326,7 +410,20 @@ private:
         acceptor_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
             if (!ec) {
                 socket.set_option(tcp::no_delay(true), ec);
-                std::make_shared<HttpSession>(std::move(socket), self->shared_)->run();
+                std::string address = "?", remote = "?";
+                if (const auto ep = socket.remote_endpoint(ec); !ec) {
+                    address = ep.address().to_string();
+                    remote = address + ":" + std::to_string(ep.port());
+                }
+                const auto& by = self->shared_.http_by_address;
+                if (auto it = by.find(address); it != by.end() && it->second >= self->shared_.config.hall.max_connections_per_address) {
+                    spdlog::warn("event=address_refused remote={} reason=too_many_http_connections", remote);
+                    beast::error_code ignored;
+                    socket.shutdown(tcp::socket::shutdown_both, ignored);
+                    socket.close(ignored);
+                } else {
+                    std::make_shared<HttpSession>(std::move(socket), self->shared_, std::move(address), std::move(remote))->run();
+                }
             } else if (ec == net::error::operation_aborted) {
                 return;
             }

@@ -332,18 +332,21 @@ TEST(Fault, DiskFullRefusesChangesKeepsTheTablesAndRecovers) {
     const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
     ASSERT_EQ(::prlimit(server->pid(), RLIMIT_FSIZE, &unlimited, nullptr), 0);
     const std::uint64_t frozen = c.last("table")["version"];
+    bool went_on = false;  // pump() asks once more after the last true: answer that without acting again
     ASSERT_TRUE(pump(ioc, [&] {
+        if (went_on) return true;
         const auto t = c.last("table");
         if (!t["legal"].empty()) {
             // Only a change after the limit was raised shows a write that worked (an "ok" from
             // before the failure does not: the check used to pass on it and race the recovery).
-            if (t["version"].get<std::uint64_t>() != frozen) return true;
+            if (t["version"].get<std::uint64_t>() != frozen) return went_on = true;
             c.send({{"type", "act"}, {"id", ++id}, {"version", t["version"]}, {"action", choose(t)}});
             pump(ioc, [&] { return !answer(c, id).is_null(); }, 5s);
-            return answer(c, id)["type"] == "ok";
+            return went_on = answer(c, id)["type"] == "ok";
         }
-        return t["version"].get<std::uint64_t>() > frozen;  // a stuck bot went on by itself
-    }, 20s));
+        return went_on = t["version"].get<std::uint64_t>() > frozen;  // a stuck bot went on by itself
+    }, 20s)) << "last table: " << c.last("table").dump().substr(0, 400) << "\nlast answer: " << answer(c, id).dump()
+             << "\nhealthz: " << http_get(server->port(), "/healthz").second << "\nlog: " << read_file(server->log_path());
     EXPECT_EQ(http_get(server->port(), "/healthz").first, 200);
     EXPECT_NE(read_file(server->log_path()).find("event=storage_recovered"), std::string::npos);
     const json before_stop = c.last("table");
@@ -487,6 +490,7 @@ TEST(Fault, VersionsSeenByAClientNeverGoDownAcrossMatchesAndKills) {
     ASSERT_NE(server->port(), 0);
     net::io_context ioc;
     auto c = std::make_unique<Client>(ioc, server->port());
+    std::vector<std::unique_ptr<Client>> retired;  // closed, kept: their reads may still be queued
     sign_in(ioc, *c, "Layla");
     const std::string token = c->last("welcome")["token"];
     c->send({{"type", "create"}, {"turn_seconds", 0}, {"target", 1}});
@@ -526,6 +530,8 @@ TEST(Fault, VersionsSeenByAClientNeverGoDownAcrossMatchesAndKills) {
         server->stop(SIGKILL);
         server = std::make_unique<ServerProcess>(db);
         ASSERT_NE(server->port(), 0) << read_file(server->log_path());
+        c->close();
+        retired.push_back(std::move(c));
         c = std::make_unique<Client>(ioc, server->port());
         checked = 0;
         c->send({{"type", "hello"}, {"token", token}});

@@ -43,9 +43,10 @@ struct Harness {
                            loop.poster()});
     }
 
-    ConnId connect() {
+    /// A new connection from `address` (the peer's IP address the transport would give).
+    ConnId connect(const std::string& address = "127.0.0.1") {
         const ConnId c = next++;
-        hall.open(c, now);
+        hall.open(c, address, now);
         return c;
     }
     void send(ConnId c, const json& msg) { raw(c, msg.dump()); }
@@ -692,6 +693,9 @@ TEST(Hall, AFailedJournalWriteRefusesTheActionChangesNothingAndRecovers) {
         for (ConnId c : cs) EXPECT_EQ(h.frames[c].size(), heard[c] + (c == actor ? 1 : 0));
         EXPECT_EQ(h.get("/healthz")->status, 503);
         EXPECT_EQ(json::parse(h.get("/metrics")->body)["storage"], "storage_full");
+        // Reads still work, and a read that works does not say the disk takes writes again.
+        EXPECT_EQ(h.get("/api/leaderboard")->status, 200);
+        EXPECT_EQ(h.get("/healthz")->status, 503);
         // Every other write is refused the same way, and nothing is logged twice.
         const ConnId guest = h.connect();
         h.send(guest, {{"type", "hello"}, {"name", "Newcomer"}});
@@ -879,6 +883,168 @@ TEST(Hall, AGuestWhoseConnectionClosesWhileItsRequestIsInFlightIsNotStuck) {
     EXPECT_EQ(h.last_reply(c2)["type"], "tables");
     EXPECT_EQ(h.last_reply(c2)["id"], 3);
     EXPECT_EQ(h.last(c2, "table")["seats"][0]["connected"], true);
+}
+
+// ---- security issue #11: limits per guest and per address, the paginated lobby -------------
+
+/// A config whose per-guest and per-address limits do not get in the way of creating many tables.
+HallConfig roomy() {
+    HallConfig c = Harness::config();
+    c.max_waiting_tables_per_guest = 1000;
+    c.max_waiting_tables_per_address = 1000;
+    return c;
+}
+
+TEST(Hall, ListIsPagedWithACursorOverPublicTablesOnly) {
+    Harness h(":memory:", roomy());
+    const ConnId c = h.connect();
+    h.sign_in(c, "Layla");
+    std::set<std::string> made;
+    for (int i = 0; i < 120; ++i) {
+        h.send(c, {{"type", "create"}, {"private", i % 7 == 3}});
+        const json created = h.last(c, "created");
+        ASSERT_FALSE(created.is_null());
+        if (i % 7 != 3) made.insert(created["table"].get<std::string>());
+    }
+    ASSERT_EQ(h.hall.tables(), 120);
+    // Default page: 50 tables and a cursor; following the cursors lists every public table once.
+    std::set<std::string> seen;
+    json cursor = nullptr;
+    int pages = 0;
+    do {
+        json req{{"type", "list"}, {"id", pages}};
+        if (!cursor.is_null()) req["cursor"] = cursor;
+        h.send(c, req);
+        const json page = h.last_reply(c);
+        ASSERT_EQ(page["type"], "tables");
+        EXPECT_EQ(page["id"], pages);
+        EXPECT_LE(page["tables"].size(), 50u);
+        for (const auto& t : page["tables"]) {
+            EXPECT_FALSE(t["private"].get<bool>());
+            EXPECT_TRUE(seen.insert(t["table"].get<std::string>()).second) << "listed twice: " << t["table"];
+        }
+        cursor = page["next"];
+        if (!cursor.is_null()) {
+            EXPECT_EQ(page["tables"].size(), 50u);
+        }
+        ++pages;
+    } while (!cursor.is_null() && pages < 10);
+    EXPECT_EQ(seen, made);
+    EXPECT_EQ(pages, 3);  // 103 public tables: 50 + 50 + 3
+    // A smaller limit, a limit above the maximum (clamped), and the wrong shapes.
+    h.send(c, {{"type", "list"}, {"limit", 7}});
+    EXPECT_EQ(h.last_reply(c)["tables"].size(), 7u);
+    EXPECT_FALSE(h.last_reply(c)["next"].is_null());
+    h.send(c, {{"type", "list"}, {"limit", 100000}});
+    EXPECT_EQ(h.last_reply(c)["tables"].size(), 50u);
+    const json before = h.hall.snapshot();
+    for (const json& bad : {json{{"type", "list"}, {"limit", 0}}, json{{"type", "list"}, {"limit", -3}},
+                            json{{"type", "list"}, {"limit", "10"}}, json{{"type", "list"}, {"limit", 2.5}},
+                            json{{"type", "list"}, {"cursor", 5}}, json{{"type", "list"}, {"cursor", json::array()}}}) {
+        h.send(c, bad);
+        EXPECT_EQ(h.last_reply(c)["code"], "bad_message") << bad.dump();
+    }
+    EXPECT_EQ(h.hall.snapshot(), before);
+    // A cursor past the end, or of a table that has gone, still pages on.
+    h.send(c, {{"type", "list"}, {"cursor", "~~~~"}});
+    EXPECT_TRUE(h.last_reply(c)["tables"].empty());
+    EXPECT_TRUE(h.last_reply(c)["next"].is_null());
+}
+
+TEST(Hall, AGuestMayHaveOneWaitingTable) {
+    Harness h;
+    const ConnId c = h.connect(), d = h.connect();
+    h.sign_in(c, "Layla");
+    h.sign_in(d, "Omar");
+    h.send(c, {{"type", "create"}});
+    const std::string first = h.last(c, "created")["table"];
+    const json before = h.hall.snapshot();
+    h.send(c, {{"type", "create"}, {"id", 9}});
+    EXPECT_EQ(h.last_reply(c)["code"], "too_many_waiting_tables");
+    EXPECT_EQ(h.last_reply(c)["id"], 9);
+    EXPECT_EQ(h.hall.snapshot(), before);  // refused: nothing changed
+    EXPECT_EQ(h.hall.tables(), 1);
+    // Another guest (another token) is not held back by it.
+    h.send(d, {{"type", "create"}});
+    EXPECT_FALSE(h.last(d, "created").is_null());
+    // Once the first table has started, it no longer waits: the guest may create again.
+    h.send(c, {{"type", "join"}, {"table", first}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}});
+    h.send(c, {{"type", "start"}});
+    ASSERT_EQ(h.hall.table(first)->state(), TableState::playing);
+    h.send(c, {{"type", "create"}});
+    EXPECT_EQ(h.last_reply(c)["type"], "created");
+    h.send(c, {{"type", "create"}});
+    EXPECT_EQ(h.last_reply(c)["code"], "too_many_waiting_tables");
+}
+
+TEST(Hall, WaitingTablesAreLimitedPerAddress) {
+    HallConfig cfg = Harness::config();
+    cfg.max_waiting_tables_per_address = 3;
+    Harness h(":memory:", cfg);
+    std::vector<ConnId> same;
+    for (int i = 0; i < 4; ++i) {
+        same.push_back(h.connect("192.0.2.7"));
+        h.sign_in(same.back(), "Guest" + std::to_string(i));
+    }
+    for (int i = 0; i < 3; ++i) {
+        h.send(same[static_cast<std::size_t>(i)], {{"type", "create"}});
+        EXPECT_EQ(h.last_reply(same[static_cast<std::size_t>(i)])["type"], "created") << i;
+    }
+    const json before = h.hall.snapshot();
+    h.send(same[3], {{"type", "create"}});
+    EXPECT_EQ(h.last_reply(same[3])["code"], "too_many_waiting_tables");
+    EXPECT_EQ(h.hall.snapshot(), before);
+    const ConnId other = h.connect("198.51.100.1");
+    h.sign_in(other, "Elsewhere");
+    h.send(other, {{"type", "create"}});
+    EXPECT_EQ(h.last_reply(other)["type"], "created");
+}
+
+TEST(Hall, ConnectionsAreLimitedPerAddress) {
+    HallConfig cfg = Harness::config();
+    cfg.max_connections_per_address = 3;
+    Harness h(":memory:", cfg);
+    std::vector<ConnId> cs;
+    for (int i = 0; i < 3; ++i) cs.push_back(h.connect("192.0.2.7"));
+    EXPECT_FALSE(h.hall.admits("192.0.2.7"));
+    EXPECT_TRUE(h.hall.admits("198.51.100.1"));
+    const ConnId extra = h.connect("192.0.2.7");
+    EXPECT_EQ(h.closed_with[extra], 1008);
+    EXPECT_EQ(h.last_reply(extra)["code"], "too_many_connections");
+    EXPECT_EQ(h.hall.connections(), 3);
+    h.send(extra, {{"type", "hello"}, {"name", "Sneaky"}});  // not registered: ignored
+    EXPECT_EQ(h.frames[extra].size(), 1u);
+    h.hall.closed(extra, h.now);  // the transport reports the refused connection closed: no effect
+    EXPECT_EQ(h.hall.connections(), 3);
+    EXPECT_FALSE(h.hall.admits("192.0.2.7"));
+    // Another address is not affected; a closed connection frees its place.
+    const ConnId other = h.connect("198.51.100.1");
+    EXPECT_EQ(h.closed_with.count(other), 0u);
+    h.hall.closed(cs[0], h.now);
+    EXPECT_TRUE(h.hall.admits("192.0.2.7"));
+    const ConnId again = h.connect("192.0.2.7");
+    EXPECT_EQ(h.closed_with.count(again), 0u);
+    EXPECT_FALSE(h.sign_in(again, "Welcome").empty());
+}
+
+TEST(Hall, ConnectionsAreLimitedPerToken) {
+    HallConfig cfg = Harness::config();
+    cfg.max_connections_per_guest = 2;
+    Harness h(":memory:", cfg);
+    const ConnId a = h.connect(), b = h.connect("198.51.100.1"), c = h.connect("203.0.113.5");
+    const std::string token = h.sign_in(a, "Layla");
+    h.send(b, {{"type", "hello"}, {"token", token}});
+    EXPECT_EQ(h.last_reply(b)["type"], "welcome");
+    const json before = h.hall.snapshot();
+    h.send(c, {{"type", "hello"}, {"token", token}, {"id", "h"}});
+    EXPECT_EQ(h.last_reply(c)["code"], "too_many_connections");
+    EXPECT_EQ(h.last_reply(c)["id"], "h");
+    EXPECT_EQ(h.hall.snapshot(), before);
+    EXPECT_FALSE(h.hall.where(c));  // not signed in
+    h.hall.closed(a, h.now);
+    h.send(c, {{"type", "hello"}, {"token", token}});
+    EXPECT_EQ(h.last_reply(c)["type"], "welcome");
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ struct ChildLimits {
 };
 
 /// The real `tarneeb serve` in a child process, on a free port of 127.0.0.1.
-/// `--rate 1000` unless `extra` sets --rate; the log (warn and above) goes to DB.log.
+/// `--rate 1000` unless `extra` sets --rate, `--no-static` unless it sets --static; the log
+/// (warn and above) goes to DB.log.
 class ServerProcess {
 public:
     ServerProcess(std::string db, std::vector<std::string> extra = {}, ChildLimits limits = {})
@@ -84,7 +85,8 @@ public:
             }
             if (limits_.as_nobody && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
             std::vector<std::string> args{"tarneeb", "serve", "--address", "127.0.0.1", "--port", "0", "--db", db_,
-                                          "--bot-delay-ms", "0", "--no-static", "--log-level", "warn"};
+                                          "--bot-delay-ms", "0", "--log-level", "warn"};
+            if (std::find(extra_.begin(), extra_.end(), "--static") == extra_.end()) args.push_back("--no-static");
             if (std::find(extra_.begin(), extra_.end(), "--rate") == extra_.end()) {
                 args.push_back("--rate");
                 args.push_back("1000");
@@ -228,6 +230,27 @@ inline std::pair<int, std::string> http_get(unsigned short port, const std::stri
     http::response<http::string_body> res;
     http::read(stream, buf, res);
     return {static_cast<int>(res.result_int()), res.body()};
+}
+
+/// One raw HTTP/1.1 GET with `target` sent byte for byte (no normalisation, as
+/// `curl --path-as-is`): the status (0 when the server answered nothing) and the whole response.
+inline std::pair<int, std::string> raw_get(unsigned short port, const std::string& target) {
+    net::io_context ioc;
+    tcp::socket s(ioc);
+    s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    const std::string req = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    beast::error_code ec;
+    net::write(s, net::buffer(req), ec);
+    std::string out;
+    char buf[4096];
+    for (;;) {
+        const auto n = s.read_some(net::buffer(buf), ec);
+        out.append(buf, n);
+        if (ec) break;
+    }
+    int status = 0;
+    if (out.rfind("HTTP/1.1 ", 0) == 0 && out.size() >= 12) status = std::atoi(out.substr(9, 3).c_str());
+    return {status, out};
 }
 
 /// A fresh database path (and log) in a directory of this test process.

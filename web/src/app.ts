@@ -26,6 +26,10 @@ export interface State {
   welcomed: boolean;
   busy: boolean;
   tables: TableSummary[];
+  /** The lobby page shown: its cursor (null: the first page), the cursors of the pages before it, the next page's. */
+  listCursor: string | null;
+  listPrev: (string | null)[];
+  listNext: string | null;
   table: TableView | null;
   codes: Record<string, string>;
   sheet: Sheet;
@@ -64,6 +68,9 @@ export class App {
       welcomed: false,
       busy: false,
       tables: [],
+      listCursor: null,
+      listPrev: [],
+      listNext: null,
       table: null,
       codes: load<Record<string, string>>(LS, 'tarneeb.codes', {}),
       sheet: load<Sheet>(LS, 'tarneeb.sheet', emptySheet('', 0)),
@@ -148,7 +155,13 @@ export class App {
         this.onTable(m);
         break;
       case 'tables':
-        this.update({ tables: m.tables });
+        if (m.tables.length === 0 && this.state.listCursor !== null) {
+          // The tables of this page have gone: back to the first page.
+          this.update({ listCursor: null, listPrev: [], listNext: null });
+          this.refreshTables();
+          break;
+        }
+        this.update({ tables: m.tables, listNext: m.next ?? null });
         break;
       default:
         break;
@@ -265,7 +278,23 @@ export class App {
   }
 
   refreshTables(): void {
-    if (this.state.welcomed) this.conn.send({ type: 'list' });
+    if (!this.state.welcomed) return;
+    const cursor = this.state.listCursor;
+    this.conn.send(cursor === null ? { type: 'list' } : { type: 'list', cursor });
+  }
+
+  /** The lobby's next page of tables (the server sends at most 50 per page). */
+  nextPage(): void {
+    if (this.state.listNext === null) return;
+    this.update({ listPrev: [...this.state.listPrev, this.state.listCursor], listCursor: this.state.listNext });
+    this.refreshTables();
+  }
+
+  prevPage(): void {
+    const prev = this.state.listPrev;
+    if (prev.length === 0) return;
+    this.update({ listPrev: prev.slice(0, -1), listCursor: prev[prev.length - 1] });
+    this.refreshTables();
   }
 
   saveForm(): void {

@@ -125,7 +125,8 @@ export type ServerMessage =
   | ErrorMsg
   | { type: 'ok'; id?: unknown; version?: number }
   | { type: 'pong'; id?: unknown }
-  | { type: 'tables'; id?: unknown; tables: TableSummary[] }
+  /** One page of the lobby: `next` is the cursor of the following page, null on the last one. */
+  | { type: 'tables'; id?: unknown; tables: TableSummary[]; next?: string | null }
   | { type: 'created'; id?: unknown; table: string; code: string | null };
 
 export const teamOf = (seat: number): 0 | 1 => (seat % 2) as 0 | 1;

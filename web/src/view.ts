@@ -112,6 +112,13 @@ function lobbyScreen(s: State): string {
       <section class="panel tables">
         <h2>${t('openTables')} <button class="small ghost" data-act="refresh">${t('refresh')}</button></h2>
         ${tables ? `<ul class="table-list">${tables}</ul>` : `<p class="muted">${t('noTables')}</p>`}
+        ${
+          s.listPrev.length || s.listNext !== null
+            ? `<div class="row pager">${
+                s.listPrev.length ? `<button class="small ghost" data-act="prevpage">${t('prevPage')}</button>` : ''
+              }${s.listNext !== null ? `<button class="small ghost" data-act="nextpage">${t('nextPage')}</button>` : ''}</div>`
+            : ''
+        }
       </section>
     </div>
   </main>`;
@@ -612,6 +619,12 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'refresh':
       app.refreshTables();
+      break;
+    case 'nextpage':
+      app.nextPage();
+      break;
+    case 'prevpage':
+      app.prevPage();
       break;
     case 'join':
       app.join(d.table!, Number(d.seat));

@@ -31,7 +31,7 @@ const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableVi
 });
 
 const state = (tv: TableView | null, over: Partial<State> = {}): State => ({
-  conn: 'open', lang: 'en', name: 'Me', token: 'x', welcomed: true, busy: false, tables: [], table: tv, codes: {},
+  conn: 'open', lang: 'en', name: 'Me', token: 'x', welcomed: true, busy: false, tables: [], listCursor: null, listPrev: [], listNext: null, table: tv, codes: {},
   sheet: emptySheet('t9', 1), summary: null, matchOver: null, log: [], error: null, showLastTrick: false,
   showSheet: false, actedVersion: null, form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true },
   nameInput: '', joinId: '', joinCode: '', watching: null, ...over,
@@ -139,5 +139,17 @@ describe('the countdown as rendered', () => {
     tv.local_deadline_ms = localDeadline(tv.deadline_ms, tv.now_ms, client);
     const out = html(state(tv));
     expect(/<span class="secs">([^<]*)<\/span>/.exec(out)?.[1]).toMatch(/^0:(20|19)$/);
+  });
+});
+
+describe('the lobby pages', () => {
+  it('offers the next page only when the server sent a cursor, and the previous one after paging', () => {
+    const first = html(state(null, { listNext: 't57' }));
+    expect(first).toContain('data-act="nextpage"');
+    expect(first).not.toContain('data-act="prevpage"');
+    const last = html(state(null, { listCursor: 't57', listPrev: [null], listNext: null }));
+    expect(last).toContain('data-act="prevpage"');
+    expect(last).not.toContain('data-act="nextpage"');
+    expect(html(state(null))).not.toContain('pager');
   });
 });

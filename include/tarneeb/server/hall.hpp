@@ -16,7 +16,8 @@
 // Connections are opaque ids chosen by the transport; the hall answers through the Outbox.
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
-// rate limit (token bucket), malformed messages (3 close the connection).
+// rate limit (token bucket), malformed messages (3 close the connection), connections per
+// address and per token, waiting tables per guest and per address, the lobby's page size.
 //
 // Storage errors (StorageError: disk full, read-only file, locked...): every table writes its
 // journal entry before it changes, so a failed write leaves the table as it was. The request gets the
@@ -62,6 +63,13 @@ struct HallConfig {
     double rate_burst = 40;             ///< ...with this burst (`tarneeb serve`: --rate-burst, default 2 x --rate)
     int max_bad_messages = 3;           ///< malformed messages before the connection is closed
     int max_rate_rejections = 200;      ///< rate-limited messages before it is closed
+    // Per-guest and per-address limits (one client must not fill the server; security #11).
+    // An address is the peer's IP address as the transport gives it to open().
+    int max_waiting_tables_per_guest = 1;    ///< tables a guest created that have not started yet
+    int max_waiting_tables_per_address = 10; ///< the same, over every guest of one address
+    int max_connections_per_guest = 8;       ///< connections signed in with one token at once
+    int max_connections_per_address = 64;    ///< connections from one address at once
+    std::size_t list_page_max = 50;     ///< tables in one `tables` page at most (and by default)
     /// 0 (the default, and the only setting for a server on the internet): every deal's seed, and
     /// every bot's, is drawn from the OS CSPRNG, independently. Any other value is a test-only
     /// deterministic mode: seeds follow from it, so the same moves give the same cards.
@@ -113,8 +121,13 @@ public:
     /// disconnected from `now` (the grace period starts). Returns the number of tables.
     int resume(Millis now);
 
-    /// A connection opened / closed.
-    void open(ConnId conn, Millis now);
+    /// Whether a new connection from `address` (the peer's IP address) is within
+    /// max_connections_per_address; the transport refuses the upgrade when it is not.
+    bool admits(const std::string& address) const;
+    /// A connection opened from `address` (the peer's IP address; tests may pass any string).
+    /// Over max_connections_per_address it gets the error `too_many_connections` and is closed
+    /// (1008); it is not registered and its messages are ignored.
+    void open(ConnId conn, const std::string& address, Millis now);
     void closed(ConnId conn, Millis now);
     /// One text frame from a connection.
     void message(ConnId conn, std::string_view text, Millis now);
@@ -150,6 +163,7 @@ public:
 private:
     struct Conn {
         std::string name;          ///< signed-in guest, "" before hello
+        std::string address;       ///< the peer's address given to open()
         double tokens = 0;         ///< rate-limit bucket
         Millis refilled = 0;
         int bad = 0;
@@ -171,7 +185,11 @@ private:
         bool busy = false;               ///< a journal write is in flight
         bool due_failed = false;         ///< a due action's write failed: retried at the next tick
         std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
+        std::string creator;          ///< the guest that created it ("" after a restart)
+        std::string creator_address;  ///< that guest's connection's address
     };
+    /// The error code when `c` may not create another table (waiting-table limits), else nullopt.
+    std::optional<ProtocolError> create_limit(const Conn& c) const;
     using Done = std::function<void(const std::optional<StorageError>&)>;
 
     void sweep(Millis now);
@@ -180,7 +198,8 @@ private:
     // ---- off the hall's thread --------------------------------------------------------
     /// Runs `job` on the writer thread, then `done` (the error, if the job threw one) on the
     /// hall's thread. When the queue is full, `done` gets storage_busy. `op` names it in logs.
-    void on_writer(std::string op, std::function<void(Storage&)> job, Done done);
+    /// `write`: a job that writes (its success ends a storage failure; a read's does not).
+    void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true);
     /// Writes `change` to table `tid`'s journal, commits it, then runs `then(error)`; the
     /// table is busy meanwhile. Then publishes and lets the table's waiting requests in.
     void change_table(const std::string& tid, Change change, Done then);
@@ -220,6 +239,8 @@ private:
     /// A spectator stops watching its table (published; the table closes when nobody is left).
     void forget_watcher(const std::string& name);
     void close_if_empty(const std::string& tid);
+    /// `list`: one page of public tables (docs/protocol.md "list").
+    void list_tables(ConnId conn, const nlohmann::json& id, const nlohmann::json& msg);
     /// Sends each watcher its table message with the pending events; stores a finished match.
     void publish(TableEntry& t);
     void send_table(const std::string& name, TableEntry& t, const nlohmann::json& events);
@@ -239,6 +260,7 @@ private:
     /// Shared with the posted results: false once the hall is gone (they then do nothing).
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     std::unordered_map<ConnId, Conn> conns_;
+    std::unordered_map<std::string, int> conns_per_address_;  ///< open connections by address
     std::unordered_map<std::string, Guest> guests_;
     std::map<std::string, TableEntry> tables_;
 

@@ -40,6 +40,8 @@ enum class ProtocolError : unsigned char {
     bad_action,         ///< the action object is unreadable
     rate_limited,
     storage_unavailable, ///< the database refused the write (disk full, read-only...): nothing changed
+    too_many_waiting_tables, ///< the guest (or its address) has as many tables not started yet as allowed
+    too_many_connections,    ///< the guest (or its address) has as many connections open as allowed
 };
 
 /// The stable snake_case name, e.g. "stale".

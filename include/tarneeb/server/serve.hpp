@@ -20,6 +20,9 @@ struct ServeConfig {
     HallConfig hall;
     int idle_seconds = 60;               ///< a WebSocket that sends nothing this long is closed
     std::size_t max_queue = 512;         ///< frames queued for one slow connection before it is closed
+    /// Bytes queued for one connection (frames not yet written to its socket) before it is
+    /// closed at once as too slow; one frame is always accepted into an empty queue.
+    std::size_t max_queue_bytes = 1024 * 1024;
     std::size_t max_connections = 20000;
 };
 

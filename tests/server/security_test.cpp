@@ -1,0 +1,330 @@
+// Security issue #11 against the real `tarneeb serve`: static files, slow and flooding
+// clients, per-guest and per-address limits. Part of the server_ws_tests unity build.
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include "ws_harness.hpp"
+
+namespace tarneeb::server::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// --static DIR with the database inside DIR (as `--static . --db ./tarneeb.db`): hostile targets
+// sent as-is get no file outside the root, and never the database or its WAL.
+TEST(Security, StaticFilesStayInsideTheRootAndNeverServeTheDatabase) {
+    const std::string db = temp_db("static-root");
+    const fs::path root = fs::path(db).parent_path() / "static-root";
+    fs::remove_all(root);
+    fs::create_directories(root / "assets");
+    std::ofstream(root / "index.html") << "<html>tarneeb-index</html>";
+    std::ofstream(root / "assets" / "app.js") << "tarneeb-app-js";
+    std::ofstream(fs::path(db).parent_path() / "outside-secret.txt") << "tarneeb-outside-secret";
+    fs::create_symlink(fs::path(db).parent_path() / "outside-secret.txt", root / "link-out");
+    const std::string root_db = (root / "tarneeb.db").string();
+    ServerProcess server(root_db, {"--static", root.string()});
+    ASSERT_NE(server.port(), 0);
+    {
+        // A guest makes the database hold something worth stealing (a token), and a WAL.
+        net::io_context ioc;
+        Client c(ioc, server.port());
+        ASSERT_FALSE(sign_in(ioc, c, "Victim").empty());
+    }
+    ASSERT_TRUE(fs::exists(root_db));
+
+    EXPECT_EQ(raw_get(server.port(), "/").first, 200);
+    EXPECT_NE(raw_get(server.port(), "/").second.find("tarneeb-index"), std::string::npos);
+    EXPECT_EQ(raw_get(server.port(), "/assets/app.js?v=1").first, 200);
+
+    const std::string abs_root = fs::canonical(root).string();
+    const std::string hostile[] = {
+        "//etc/passwd", "//proc/self/cmdline", "//proc/self/environ", "/" + abs_root + "/tarneeb.db",
+        "/" + fs::path(db).parent_path().string() + "/outside-secret.txt", "/./../outside-secret.txt",
+        "/../outside-secret.txt", "/assets/../../outside-secret.txt", "/%2e%2e/outside-secret.txt",
+        "/%2e%2e%2foutside-secret.txt", "/%252e%252e/outside-secret.txt", "/..%5coutside-secret.txt",
+        "/assets\\..\\..\\outside-secret.txt", "/index.html%00.js", "/" + std::string(4000, 'a'), "/link-out",
+        "/tarneeb.db", "/tarneeb.db-wal", "/tarneeb.db-shm", "/tarneeb.db-journal", "/tarneeb%2edb",
+        "//" + abs_root + "/tarneeb.db-wal",
+    };
+    for (const auto& target : hostile) {
+        const auto [status, response] = raw_get(server.port(), target);
+        EXPECT_NE(status, 200) << target;
+        EXPECT_EQ(response.find("root:"), std::string::npos) << target;
+        EXPECT_EQ(response.find("tarneeb-outside-secret"), std::string::npos) << target;
+        EXPECT_EQ(response.find("SQLite format"), std::string::npos) << target;
+        EXPECT_EQ(response.find("Victim"), std::string::npos) << target;
+        EXPECT_EQ(response.find("serve"), std::string::npos) << target;  // /proc/self/cmdline
+    }
+    fs::remove_all(root);
+}
+
+/// A WebSocket client that reads only when told to, with a small receive buffer (set before
+/// connecting, so the TCP window stays small): the slow consumer of issue #11.
+class SlowClient {
+public:
+    /// `source`: the local address to connect from (any of 127.0.0.0/8 reaches the server).
+    SlowClient(unsigned short port, int receive_buffer = 4096, const std::string& source = "127.0.0.1") : ws_(ioc_) {
+        ::signal(SIGPIPE, SIG_IGN);
+        auto& sock = ws_.next_layer();
+        sock.open(tcp::v4());
+        sock.set_option(net::socket_base::receive_buffer_size(receive_buffer));
+        sock.bind(tcp::endpoint(net::ip::make_address(source), 0));
+        sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+        ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+    }
+    /// Sends one text frame; false once the server has closed the connection.
+    bool send(const json& msg) {
+        if (broken_) return false;
+        beast::error_code ec;
+        ws_.text(true);
+        ws_.write(net::buffer(msg.dump()), ec);
+        broken_ = static_cast<bool>(ec);
+        return !broken_;
+    }
+    /// Reads one frame ("" when the connection ended).
+    std::string read_one() {
+        beast::flat_buffer buf;
+        beast::error_code ec;
+        ws_.read(buf, ec);
+        return ec ? std::string() : beast::buffers_to_string(buf.data());
+    }
+    /// Reads every frame until the connection ends.
+    std::vector<std::string> read_all() {
+        std::vector<std::string> out;
+        beast::flat_buffer buf;
+        for (;;) {
+            beast::error_code ec;
+            ws_.read(buf, ec);
+            if (ec) {
+                got_close_frame = ec == websocket::error::closed;
+                return out;
+            }
+            out.push_back(beast::buffers_to_string(buf.data()));
+            buf.consume(buf.size());
+        }
+    }
+
+    /// After read_all: whether the server ended with a close frame (a close handshake).
+    bool got_close_frame = false;
+
+private:
+    net::io_context ioc_;
+    websocket::stream<tcp::socket> ws_;
+    bool broken_ = false;
+};
+
+/// `connections` of GET /metrics.
+int open_connections(unsigned short port) {
+    return json::parse(http_get(port, "/metrics").second)["connections"].get<int>();
+}
+
+/// Polls until the server has `n` WebSocket connections or `timeout` passed; returns whether it has.
+bool wait_connections(unsigned short port, int n, std::chrono::seconds timeout) {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (open_connections(port) != n) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+}
+
+/// Polls `done` until it holds or a generous 30 s passed; returns done().
+bool wait_for(const std::function<bool()>& done) {
+    const auto end = std::chrono::steady_clock::now() + 30s;
+    while (!done() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(20ms);
+    return done();
+}
+
+/// One guest creates `n` public tables (and disconnects).
+void create_tables(unsigned short port, int n) {
+    net::io_context ioc;
+    Client c(ioc, port);
+    ASSERT_FALSE(sign_in(ioc, c, "Builder").empty());
+    for (int i = 0; i < n; ++i) {
+        const std::size_t before = c.frames.size();
+        c.send({{"type", "create"}});
+        ASSERT_TRUE(pump(ioc, [&] { return c.frames.size() > before; }));
+        ASSERT_EQ(json::parse(c.frames.back())["type"], "created") << c.frames.back();
+    }
+    c.close();
+}
+
+std::size_t proc_status_kb(pid_t pid, const std::string& key) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key + ":", 0) == 0) return std::stoul(line.substr(key.size() + 1));
+    return 0;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Adds options to ASAN_OPTIONS for the server processes started while it lives (the test
+/// process's own sanitizer has read its options already); no effect without ASan.
+class ChildAsanOptions {
+public:
+    explicit ChildAsanOptions(const std::string& options) {
+        const char* old = std::getenv("ASAN_OPTIONS");
+        had_ = old != nullptr;
+        saved_ = old ? old : "";
+        ::setenv("ASAN_OPTIONS", (saved_.empty() ? options : saved_ + ":" + options).c_str(), 1);
+    }
+    ~ChildAsanOptions() {
+        if (had_) ::setenv("ASAN_OPTIONS", saved_.c_str(), 1);
+        else ::unsetenv("ASAN_OPTIONS");
+    }
+    ChildAsanOptions(const ChildAsanOptions&) = delete;
+    ChildAsanOptions& operator=(const ChildAsanOptions&) = delete;
+
+private:
+    bool had_ = false;
+    std::string saved_;
+};
+
+const std::vector<std::string> kRoomy{"--rate", "100000", "--max-waiting-tables-per-guest", "100000",
+                                      "--max-waiting-tables-per-address", "100000"};
+
+// A client that stops reading (4 KiB receive buffer) while it floods requests: the server
+// closes it at once when its queue passes the limit (not a close handshake queued behind data
+// it cannot send), and every frame it did get is whole JSON: the frame being written when the
+// queue overflowed stays alive until its write ends (ASan in CI catches a use after free).
+TEST(Security, ASlowReaderIsClosedAtOnceAndGetsOnlyWholeFrames) {
+    const std::string db = temp_db("slow-reader");
+    // Under ASan freed memory is filled with zeros: a frame written from freed memory (the bug:
+    // the kernel reads it, which ASan does not see) then carries NUL bytes and is not JSON.
+    const ChildAsanOptions fill_freed("max_free_fill_size=4194304:free_fill_byte=0");
+    ServerProcess server(db, kRoomy);
+    ASSERT_NE(server.port(), 0);
+    create_tables(server.port(), 50);  // a full page of tables: each `tables` frame is several KB
+    ASSERT_TRUE(wait_connections(server.port(), 0, 30s));
+
+    SlowClient slow(server.port());
+    ASSERT_TRUE(slow.send({{"type", "hello"}, {"name", "Sloth"}}));
+    // Flood until the server gives up on the client (its log says so, or it cut the socket).
+    int sent = 0;
+    bool full = false;
+    while (sent < 20000 && !full && slow.send({{"type", "list"}, {"id", sent}})) {
+        if (++sent % 50 == 0) full = read_file(server.log_path()).find("event=send_queue_full") != std::string::npos;
+    }
+    ASSERT_TRUE(wait_for([&] { return read_file(server.log_path()).find("event=send_queue_full") != std::string::npos; }))
+        << "sent " << sent;
+    // Now the client reads everything it can: only whole JSON messages (the old server went on
+    // writing the frame in flight from freed memory), and no close handshake (the old server
+    // queued a graceful close behind the data the client could not take, and kept it open).
+    const auto frames = slow.read_all();
+    for (const auto& f : frames) {
+        const json j = json::parse(f, nullptr, false);
+        ASSERT_TRUE(j.is_object() && j.contains("type")) << "not a whole JSON message: " << f.substr(0, 200);
+    }
+    EXPECT_FALSE(slow.got_close_frame) << "a slow consumer must be cut off, not closed with a handshake";
+    EXPECT_TRUE(wait_connections(server.port(), 0, 30s));
+    // The server is fine: another client is served.
+    net::io_context ioc;
+    Client ok(ioc, server.port());
+    EXPECT_FALSE(sign_in(ioc, ok, "Fine").empty());
+}
+
+// Ten clients that request the lobby as fast as they can and never read, with 1,000 public
+// tables in ~156 KB `tables` frames (--list-page 1000, as the unpaged lobby of the old server):
+// the byte-capped send queue alone keeps the server's memory bounded (the old server, capped at
+// 512 frames, grew by ~80 MB per such client), and every flooding client is closed.
+TEST(Security, FloodingNonReadersKeepServerMemoryBounded) {
+    const std::string db = temp_db("flood-memory");
+    auto args = kRoomy;
+    args.insert(args.end(), {"--list-page", "1000"});
+    // Under ASan (CI) freed memory waits in a quarantine of up to 256 MB, which would count as
+    // RSS: the server of this test gets a small one.
+    const ChildAsanOptions small_quarantine("quarantine_size_mb=8");
+    ServerProcess server(db, args);
+    ASSERT_NE(server.port(), 0);
+    create_tables(server.port(), 1000);
+    ASSERT_TRUE(wait_connections(server.port(), 0, 30s));
+    const std::size_t before_kb = proc_status_kb(server.pid(), "VmRSS");
+    ASSERT_GT(before_kb, 0u);
+
+    std::vector<std::unique_ptr<SlowClient>> clients;
+    for (int i = 0; i < 10; ++i) {
+        clients.push_back(std::make_unique<SlowClient>(server.port()));
+        ASSERT_TRUE(clients.back()->send({{"type", "hello"}, {"name", "Flood" + std::to_string(i)}}));
+    }
+    for (int round = 0; round < 700; ++round)
+        for (auto& c : clients) c->send({{"type", "list"}});
+    EXPECT_TRUE(wait_connections(server.port(), 0, 30s));
+    const std::size_t peak_kb = proc_status_kb(server.pid(), "VmHWM");
+    // Generous: 10 queues of at most 1 MiB, plus the sanitizers' shadow memory in CI.
+    EXPECT_LT(peak_kb, before_kb + 200 * 1024) << "VmRSS before " << before_kb << " kB, peak " << peak_kb << " kB";
+}
+
+// Connections per address: an upgrade over the limit is refused with 503 too_many_connections;
+// a closed connection frees its place.
+TEST(Security, UpgradesOverThePerAddressLimitAreRefused) {
+    const std::string db = temp_db("per-address");
+    ServerProcess server(db, {"--max-connections-per-address", "3"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 3; ++i) {
+        clients.push_back(std::make_unique<Client>(ioc, server.port()));
+        ASSERT_FALSE(sign_in(ioc, *clients.back(), "Near" + std::to_string(i)).empty());
+    }
+    const auto upgrade = [&] {
+        net::io_context io;
+        beast::tcp_stream stream(io);
+        stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server.port()));
+        http::request<http::empty_body> req{http::verb::get, "/ws", 11};
+        req.set(http::field::host, "127.0.0.1");
+        req.set(http::field::upgrade, "websocket");
+        req.set(http::field::connection, "Upgrade");
+        req.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
+        req.set(http::field::sec_websocket_version, "13");
+        http::write(stream, req);
+        beast::flat_buffer buf;
+        http::response<http::string_body> res;
+        http::read(stream, buf, res);
+        return std::pair<int, std::string>{static_cast<int>(res.result_int()), res.body()};
+    };
+    const auto [status, body] = upgrade();
+    EXPECT_EQ(status, 503);
+    EXPECT_EQ(json::parse(body)["error"], "too_many_connections");
+    EXPECT_EQ(open_connections(server.port()), 3);
+    clients[0]->close();
+    ASSERT_TRUE(wait_connections(server.port(), 2, 30s));
+    EXPECT_EQ(upgrade().first, 101);
+}
+
+// Silent TCP connections (never an HTTP request) from one address: over the per-address limit
+// the server closes new ones from that address at once, and another address is still served.
+TEST(Security, SilentSocketsFromOneAddressDoNotLockOutOthers) {
+    const std::string db = temp_db("silent-sockets");
+    ServerProcess server(db, {"--max-connections-per-address", "3"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    const tcp::endpoint ep(net::ip::make_address("127.0.0.1"), server.port());
+    std::vector<std::unique_ptr<tcp::socket>> silent;
+    for (int i = 0; i < 3; ++i) {
+        silent.push_back(std::make_unique<tcp::socket>(ioc));
+        silent.back()->connect(ep);
+    }
+    // The fourth from 127.0.0.1 is closed by the server without a word (sessions are made in
+    // accept order, so the three before it are counted).
+    tcp::socket fourth(ioc);
+    fourth.connect(ep);
+    char byte;
+    beast::error_code ec;
+    fourth.read_some(net::buffer(&byte, 1), ec);
+    EXPECT_TRUE(ec == net::error::eof || ec == net::error::connection_reset) << ec.message();
+    // Another address is served meanwhile: a WebSocket from 127.0.0.2 signs in.
+    SlowClient other(server.port(), 1 << 16, "127.0.0.2");
+    ASSERT_TRUE(other.send({{"type", "hello"}, {"name", "Other"}}));
+    EXPECT_EQ(json::parse(other.read_one())["type"], "welcome");
+    // Once the silent sockets close, 127.0.0.1 is served again.
+    for (auto& s : silent) s->close();
+    EXPECT_TRUE(wait_for([&] { return raw_get(server.port(), "/healthz").first == 200; }));
+}
+
+}  // namespace
+}  // namespace tarneeb::server::testing
