@@ -392,8 +392,7 @@ void Hall::error(ConnId conn, const json& id, std::string_view code, std::string
     reply(conn, id, std::move(body));
 }
 
-void Hall::storage_error(ConnId conn, const json& id, const StorageError& e, std::string_view op) {
-    (void)op;
+void Hall::storage_error(ConnId conn, const json& id, const StorageError& e) {
     error(conn, id, to_string(ProtocolError::storage_unavailable),
           "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
 }
@@ -462,7 +461,7 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg) {
         on_writer("hello", [token, found](Storage& s) { *found = s.name_for_token(token); },
                   [this, conn, id, token, found](const std::optional<StorageError>& e) {
                       release(conn);
-                      if (e) storage_error(conn, id, *e, "hello");
+                      if (e) storage_error(conn, id, *e);
                       else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
                       else signed_in(conn, id, **found, token);
                   },
@@ -480,7 +479,7 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg) {
         on_writer("hello", [name, token, registered](Storage& s) { *registered = s.register_name(name, token); },
                   [this, conn, id, name, token, registered](const std::optional<StorageError>& e) {
                       release(conn);
-                      if (e) storage_error(conn, id, *e, "hello");
+                      if (e) storage_error(conn, id, *e);
                       else if (!*registered) error(conn, id, to_string(ProtocolError::name_taken));
                       else signed_in(conn, id, name, token);
                   });
@@ -614,7 +613,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
                   [this, conn, id, settings = *settings, tid, creator = name, address = c.address](const std::optional<StorageError>& e) {
                       release(conn);
                       if (e) {
-                          storage_error(conn, id, *e, "create");
+                          storage_error(conn, id, *e);
                       } else {
                           TableEntry entry;
                           entry.table = std::make_unique<Table>(*tid, settings, config_.timing, bots_);
@@ -656,14 +655,14 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
                 // by handling this join again. Each write comes before its change, so when the
                 // database fails the guest is at one table or at none.
                 return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
-                    if (e) return storage_error(conn, id, *e, "join");
+                    if (e) return storage_error(conn, id, *e);
                     handle(conn, msg);
                 });
             }
             hold(conn);
             change_table(tid, std::move(change), [this, conn, id, name, tid, here, s](const std::optional<StorageError>& e) {
                 release(conn);
-                if (e) return storage_error(conn, id, *e, "join");
+                if (e) return storage_error(conn, id, *e);
                 Guest& sat = guests_[name];
                 TableEntry* at = find_table(tid);
                 if (here && !sat.seat) --at->spectators;
@@ -686,7 +685,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
             hold(conn);
             change_table(tid, std::move(change), [this, conn, id, name, tid](const std::optional<StorageError>& e) {
                 release(conn);
-                if (e) return storage_error(conn, id, *e, "join");
+                if (e) return storage_error(conn, id, *e);
                 guests_[name].seat.reset();
                 ++find_table(tid)->spectators;
                 reply(conn, id, {{"type", "ok"}});
@@ -695,7 +694,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         }
         if (!g.table.empty()) {
             return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
-                if (e) return storage_error(conn, id, *e, "join");
+                if (e) return storage_error(conn, id, *e);
                 handle(conn, msg);
             });
         }
@@ -711,7 +710,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         if (g.table.empty()) return error(conn, id, to_string(ProtocolError::not_at_table));
         if (TableEntry* t = find_table(g.table); t && t->busy) return park(*t, conn, msg);
         return leave_table(conn, name, [this, conn, id](const std::optional<StorageError>& e) {
-            if (e) return storage_error(conn, id, *e, "leave");
+            if (e) return storage_error(conn, id, *e);
             reply(conn, id, {{"type", "ok"}});
         });
     }
@@ -757,7 +756,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
                   },
                   [this, conn, id, tid, msg](const std::optional<StorageError>& e) {
                       release(conn);
-                      if (e) return storage_error(conn, id, *e, "start");
+                      if (e) return storage_error(conn, id, *e);
                       std::erase_if(pending_matches_, [&](const MatchRow& r) { return r.table == tid; });
                       handle(conn, msg);
                   });
@@ -767,7 +766,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
     hold(conn);
     change_table(tid, std::move(change), [this, conn, id, tid, is_act, t0](const std::optional<StorageError>& e) {
         release(conn);
-        if (e) return storage_error(conn, id, *e, "change");
+        if (e) return storage_error(conn, id, *e);
         if (is_act) {
             reply(conn, id, {{"type", "ok"}, {"version", find_table(tid)->table->version()}});
             record_latency(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), now_);

@@ -229,7 +229,8 @@ private:
 
     void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
-    void storage_error(ConnId conn, const nlohmann::json& id, const StorageError& e, std::string_view op);
+    /// Answers a request whose database job failed: `storage_unavailable`, nothing changed.
+    void storage_error(ConnId conn, const nlohmann::json& id, const StorageError& e);
     void dispatch(ConnId conn, Conn& c, const nlohmann::json& msg);
     void hello(ConnId conn, Conn& c, const nlohmann::json& msg);
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token);
