@@ -256,6 +256,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cfg.timing.grace_ms = 1000;
     cfg.seed = 7;
     cfg.max_tables = 4;
+    cfg.bot_threads = 1;  // a whole hall per input: one bot thread is enough and starts faster
     if (!(setup & 8)) {
         cfg.rate_per_second = 1e9;
         cfg.rate_burst = 1e9;
