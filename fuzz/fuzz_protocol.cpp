@@ -67,7 +67,8 @@ const std::set<std::string>& documented_codes() {
         "no_such_table", "bad_code", "seat_taken", "bad_seat", "not_seated", "table_playing", "not_enough_players",
         "unknown_bot", "bad_settings", "too_many_tables", "not_at_table", "spectator", "stale", "out_of_turn",
         "no_deal", "match_over", "bad_action", "bad_bid", "bid_too_low", "auction_closed", "auction_open",
-        "no_contract", "trump_missing", "bad_trump", "trump_named", "card_not_held", "must_follow_suit", "deal_over"};
+        "no_contract", "trump_missing", "bad_trump", "trump_named", "card_not_held", "must_follow_suit", "deal_over",
+        "too_many_waiting_tables", "too_many_connections", "storage_unavailable"};
     return codes;
 }
 
