@@ -11,7 +11,9 @@
 //   pimc     --pimc-tables tables, each one player (played by this program, the first legal
 //            action) and three pimc bots, playing;
 //   locked   the same, while this program holds the database's write lock (BEGIN IMMEDIATE on
-//            --db; skipped without --db).
+//            --db; skipped without --db);
+//   flood    the pimc tables play on while another client floods the server with messages as
+//            fast as it can write them (cut off by the rate limit, it connects again).
 // Prints one JSON line: per phase the pings answered, p50, p99, max (ms), and p99 / goal.
 #include <algorithm>
 #include <chrono>
@@ -201,6 +203,26 @@ int main(int argc, char** argv) {
         sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
         sqlite3_close(other);
     }
+    // A client writing as fast as it can; when the server closes it, a new one takes its place.
+    std::unique_ptr<Client> flood;
+    std::vector<std::unique_ptr<Client>> closed;  // kept: their reads may still be queued
+    std::uint64_t flood_sent = 0, flood_connections = 0;
+    int flood_id = 0;
+    phase("flood", [&] {
+        play();
+        try {
+            if (!flood) {
+                flood = std::make_unique<Client>(ioc, host, port, [](const json&) {});
+                ++flood_connections;
+            }
+            for (int i = 0; i < 50; ++i, ++flood_sent) flood->send({{"type", "list"}, {"id", ++flood_id}});
+        } catch (const std::exception&) {
+            if (flood) closed.push_back(std::move(flood));  // closed by the server: connect again next time
+        }
+    });
+    result["flood"]["messages_sent"] = flood_sent;
+    result["flood"]["connections"] = flood_connections;
+
     result["goal_p99_ms"] = goal_ms;
     result["pimc_tables"] = tables;
     result["seconds_per_phase"] = seconds;
