@@ -36,4 +36,12 @@ std::optional<std::pair<double, double>> mean_ci95(long long n, double sum, doub
     return std::pair{mean - half, mean + half};
 }
 
+double percentile(std::vector<double> samples, double p) {
+    if (samples.empty()) return 0;
+    const double k = std::floor(p * static_cast<double>(samples.size()));
+    const auto i = static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(samples.size() - 1)));
+    std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(i), samples.end());
+    return samples[i];
+}
+
 }  // namespace tarneeb

@@ -2,8 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <variant>
 
 namespace tarneeb::server {
+
+namespace {
+/// Tricks in a deal (docs/rules.md).
+constexpr int kTricksPerDeal = 13;
+}  // namespace
 
 std::string_view to_string(ProtocolError e) {
     static constexpr std::array<std::string_view, 24> kNames{
@@ -14,6 +20,10 @@ std::string_view to_string(ProtocolError e) {
         "too_many_waiting_tables", "too_many_connections"};
     const auto i = static_cast<std::size_t>(e);
     return i < kNames.size() ? kNames[i] : "unknown";
+}
+
+std::string_view to_string(const Refusal& r) {
+    return std::visit([](auto code) { return to_string(code); }, r);
 }
 
 std::string suit_text(Suit s) { return std::string(1, suit_letter(s)); }
@@ -54,32 +64,6 @@ std::optional<Action> parse_action(const nlohmann::json& j) {
     return std::nullopt;
 }
 
-std::string action_text(Action a) {
-    switch (a.kind) {
-        case ActionKind::call: return a.is_pass() ? "pass" : std::to_string(a.bid_value());
-        case ActionKind::trump: return std::string{'t', suit_letter(a.suit())};
-        case ActionKind::play: return to_string(a.card());
-    }
-    return "?";
-}
-
-std::optional<Action> parse_action_text(std::string_view text) {
-    if (text == "pass") return Action::pass();
-    if (text.size() == 2 && text[0] == 't') {
-        const auto s = parse_suit(text.substr(1));
-        if (s) return Action::name_trump(*s);
-        return std::nullopt;
-    }
-    if (!text.empty() && text.size() <= 2 && std::all_of(text.begin(), text.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
-        int v = 0;
-        for (char ch : text) v = v * 10 + (ch - '0');
-        return Action::bid(v);
-    }
-    const auto c = parse_card(text);
-    if (c) return Action::play(*c);
-    return std::nullopt;
-}
-
 std::string_view to_string(Phase p) {
     switch (p) {
         case Phase::auction: return "auction";
@@ -115,8 +99,19 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
                          {"call", value == 0 ? nlohmann::json("pass") : nlohmann::json(value)}});
     }
     r["calls"] = std::move(calls);
-    r["contract"] = v.has_contract() ? nlohmann::json{{"seat", index(v.declarer())}, {"bid", v.bid()}}
+    // "defenders_need": the tricks that set the contract, 14 - bid (docs/rules.md "Scoring": the
+    // declarers need their bid of the 13 tricks).
+    r["contract"] = v.has_contract() ? nlohmann::json{{"seat", index(v.declarer())}, {"bid", v.bid()},
+                                                      {"defenders_need", kTricksPerDeal + 1 - v.bid()}}
                                      : nlohmann::json(nullptr);
+    // "lowest_bid": the lowest bid the seat to act may make now (the engine's legal calls; the
+    // auction is public), null outside the auction or when no bid is left.
+    nlohmann::json lowest = nullptr;
+    if (v.phase() == Phase::auction)
+        for (Action a : v.legal_actions())
+            if (a.kind == ActionKind::call && !a.is_pass() && (lowest.is_null() || a.bid_value() < lowest.get<int>()))
+                lowest = a.bid_value();
+    r["lowest_bid"] = std::move(lowest);
     r["trump"] = v.trump_named() ? nlohmann::json(suit_text(v.trump())) : nlohmann::json(nullptr);
     auto plays = nlohmann::json::array();
     const auto ps = v.plays();
@@ -127,10 +122,214 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
     const int first = static_cast<int>(ps.size() - ct.size());
     for (int i = 0; i < static_cast<int>(ct.size()); ++i) trick.push_back(seat_card(v.played_by(first + i), ct[static_cast<std::size_t>(i)]));
     r["trick"] = std::move(trick);
+    // Every finished trick: its leader, its cards in order and its winner (the engine's: the
+    // winner of trick t leads trick t + 1, and the 13th's is recorded too). Played cards are public.
+    auto finished = nlohmann::json::array();
+    for (int t = 0; t < v.tricks_played(); ++t) {
+        auto cards = nlohmann::json::array();
+        for (int i = 4 * t; i < 4 * t + 4; ++i) cards.push_back(seat_card(v.played_by(i), ps[static_cast<std::size_t>(i)]));
+        finished.push_back({{"leader", index(v.played_by(4 * t))}, {"cards", std::move(cards)},
+                            {"winner", index(v.played_by(4 * t + 4))}});
+    }
+    r["finished_tricks"] = std::move(finished);
     r["tricks"] = {v.tricks(Team::t0), v.tricks(Team::t1)};
     r["cards_left"] = {v.cards_left(Seat::s0), v.cards_left(Seat::s1), v.cards_left(Seat::s2), v.cards_left(Seat::s3)};
     r["points"] = {v.points(Team::t0), v.points(Team::t1)};
     return r;
+}
+
+namespace {
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+nlohmann::json pair_json(const std::array<int, 2>& a) { return {a[0], a[1]}; }
+}  // namespace
+
+nlohmann::json event_json(const TableEvent& event) {
+    using nlohmann::json;
+    return std::visit(
+        Overloaded{
+            [](const event::Seated& e) { return json{{"event", "seated"}, {"seat", index(e.seat)}, {"name", e.name}, {"bot", e.bot}}; },
+            [](const event::Left& e) { return json{{"event", "left"}, {"seat", index(e.seat)}, {"name", e.name}}; },
+            [](const event::MatchStarted& e) { return json{{"event", "match_started"}, {"match", e.match}}; },
+            [](const event::Deal& e) { return json{{"event", "deal"}, {"number", e.number}, {"dealer", index(e.dealer)}}; },
+            [](const event::Acted& e) {
+                const Action a = e.action;
+                switch (a.kind) {
+                    case ActionKind::call:
+                        return json{{"event", "call"}, {"seat", index(e.seat)},
+                                    {"call", a.is_pass() ? json("pass") : json(a.bid_value())}, {"timeout", e.timeout}};
+                    case ActionKind::trump:
+                        return json{{"event", "trump"}, {"seat", index(e.seat)}, {"trump", suit_text(a.suit())}, {"timeout", e.timeout}};
+                    case ActionKind::play: break;
+                }
+                return json{{"event", "card"}, {"seat", index(e.seat)}, {"card", to_string(a.card())}, {"timeout", e.timeout}};
+            },
+            [](const event::TrickWon& e) {
+                return json{{"event", "trick_won"}, {"seat", index(e.seat)}, {"trick", e.trick}, {"tricks", pair_json(e.tricks)}};
+            },
+            [](const event::RoundScored& e) {
+                return json{{"event", "round_scored"}, {"contract", {{"seat", index(e.declarer)}, {"bid", e.bid}}},
+                            {"made", e.made}, {"tricks", pair_json(e.tricks)}, {"points", pair_json(e.points)},
+                            {"scores", pair_json(e.scores)}};
+            },
+            [](const event::PassedOut& e) { return json{{"event", "passed_out"}, {"number", e.number}}; },
+            [](const event::MatchOver& e) {
+                return json{{"event", "match_over"}, {"status", std::string(to_string(e.status))},
+                            {"winner", e.winner ? json(index(*e.winner)) : json(nullptr)},
+                            {"scores", pair_json(e.scores)}, {"record", e.record}};
+            },
+            [](const event::Disconnected& e) { return json{{"event", "disconnected"}, {"seat", index(e.seat)}}; },
+            [](const event::BotTookOver& e) { return json{{"event", "bot_took_over"}, {"seat", index(e.seat)}}; },
+            [](const event::Reclaimed& e) { return json{{"event", "reclaimed"}, {"seat", index(e.seat)}}; },
+        },
+        event);
+}
+
+nlohmann::json events_json(const std::vector<TableEvent>& events) {
+    auto j = nlohmann::json::array();
+    for (const auto& e : events) j.push_back(event_json(e));
+    return j;
+}
+
+nlohmann::json seat_json(const SeatInfo& h) {
+    if (h.kind == SeatInfo::Kind::empty) return nullptr;
+    const bool bot = h.kind == SeatInfo::Kind::bot;
+    nlohmann::json j{{"name", h.name}, {"bot", bot}, {"connected", bot || h.connected}};
+    if (h.standin) j["standin"] = true;
+    return j;
+}
+
+nlohmann::json summary_json(const Table& t, int spectators) {
+    auto seats = nlohmann::json::array();
+    for (Seat s : kSeats) seats.push_back(seat_json(t.seat_info(s)));
+    const TableSettings& st = t.settings();
+    return {{"table", t.id()}, {"preset", std::string(to_string(st.preset))}, {"target", st.target},
+            {"turn_seconds", st.turn_seconds}, {"private", st.is_private},
+            {"state", std::string(to_string(t.state()))}, {"seats", std::move(seats)}, {"spectators", spectators},
+            {"match", t.match_number()}};
+}
+
+namespace {
+
+bool has_round(const Table& t) { return t.match_number() != 0 && t.match().has_round(); }
+
+/// The keys of a table message that differ between recipients, but the hand: "legal",
+/// "timeout_action" (with a turn timer), "default_action" (the rules' default: what the
+/// timer would play; docs/rules.md "Turn timer") and "you". Only from `seat`'s SeatView.
+struct SeatKeys {
+    nlohmann::json legal = nlohmann::json::array();
+    nlohmann::json timeout_action = nullptr;
+    nlohmann::json default_action = nullptr;
+    nlohmann::json you = nullptr;
+};
+
+SeatKeys seat_keys(const Table& t, std::optional<Seat> seat) {
+    SeatKeys k;
+    if (!seat) return k;
+    k.you = index(*seat);
+    if (t.state() != TableState::playing || !has_round(t)) return k;
+    const SeatView view = SeatView::of(t.match(), *seat);
+    if (!view.my_turn()) return k;
+    for (Action a : view.legal_actions()) k.legal.push_back(action_json(a));
+    k.default_action = action_json(view.default_action());
+    if (t.deadline()) k.timeout_action = k.default_action;
+    return k;
+}
+
+nlohmann::json hand_json(const Table& t, Seat seat) {
+    auto hand = nlohmann::json::array();
+    for (Card c : SeatView::of(t.match(), seat).hand()) hand.push_back(to_string(c));
+    return hand;
+}
+
+/// Everything every recipient shares: the spectator's message without the per-seat keys.
+nlohmann::json shared_json(const Table& t, int spectators, const std::vector<TableEvent>& events, Millis now) {
+    nlohmann::json j = summary_json(t, spectators);
+    j["type"] = "table";
+    j["version"] = t.version();
+    const auto totals = t.match().totals();
+    j["scores"] = {totals[0], totals[1]};
+    j["deadline_ms"] = t.deadline() ? nlohmann::json(*t.deadline()) : nlohmann::json(nullptr);
+    const Rules rules = t.settings().rules();
+    j["bid_range"] = {rules.min_bid, rules.max_bid};
+    j["result"] = nullptr;
+    if (t.state() == TableState::finished && t.match().over()) {
+        const auto w = t.match().winner();
+        j["result"] = {{"status", std::string(to_string(t.match().status()))},
+                       {"winner", w ? nlohmann::json(index(*w)) : nlohmann::json(nullptr)}};
+    }
+    // A spectator's view: its hand is never written (round_json with with_hand = false).
+    j["round"] = has_round(t) ? round_json(SeatView::of(t.match(), Seat::s0), static_cast<int>(t.match().rounds().size()), false)
+                              : nlohmann::json(nullptr);
+    j["events"] = events_json(events);
+    j["now_ms"] = now;
+    return j;
+}
+
+}  // namespace
+
+nlohmann::json table_message_json(const Table& t, std::optional<Seat> seat, int spectators,
+                                  const std::vector<TableEvent>& events, Millis now) {
+    nlohmann::json j = shared_json(t, spectators, events, now);
+    SeatKeys k = seat_keys(t, seat);
+    j["legal"] = std::move(k.legal);
+    j["timeout_action"] = std::move(k.timeout_action);
+    j["default_action"] = std::move(k.default_action);
+    j["you"] = std::move(k.you);
+    if (seat && j["round"].is_object()) j["round"]["hand"] = hand_json(t, *seat);
+    return j;
+}
+
+TableMessage::TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now)
+    : table_(table) {
+    // Serialised key by key exactly as dump() does (compact, keys in order), noting where the
+    // round object's members start: a seat's hand goes there. Found while writing, never searched.
+    const nlohmann::json shared = shared_json(table, spectators, events, now);
+    shared_ = "{";
+    bool first = true;
+    for (auto it = shared.begin(); it != shared.end(); ++it) {
+        if (!first) shared_ += ',';
+        first = false;
+        shared_ += nlohmann::json(it.key()).dump();
+        shared_ += ':';
+        if (it.key() == "round" && it->is_object() && !it->empty()) {
+            shared_ += '{';
+            round_at_ = shared_.size();
+            shared_.append(it->dump(), 1);
+        } else {
+            shared_ += it->dump();
+        }
+    }
+    shared_ += '}';
+}
+
+std::string TableMessage::to(std::optional<Seat> seat) const {
+    const SeatKeys k = seat_keys(table_, seat);
+    std::string out = "{\"default_action\":" + k.default_action.dump() + ",\"legal\":" + k.legal.dump() +
+                      ",\"timeout_action\":" + k.timeout_action.dump() + ",\"you\":" + k.you.dump() + ",";
+    if (seat && round_at_ != std::string::npos) {
+        out.append(shared_, 1, round_at_ - 1);
+        out += "\"hand\":" + hand_json(table_, *seat).dump() + ",";
+        out.append(shared_, round_at_);
+    } else {
+        out.append(shared_, 1);
+    }
+    return out;
+}
+
+nlohmann::json request_id(const nlohmann::json& msg) {
+    nlohmann::json id = msg.value("id", nlohmann::json(nullptr));
+    if (!(id.is_null() || id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= 64))) id = nullptr;
+    return id;
+}
+
+nlohmann::json error_json(std::string_view code, std::string message) {
+    return {{"type", "error"}, {"code", code}, {"message", message.empty() ? std::string(code) : message}};
 }
 
 }  // namespace tarneeb::server

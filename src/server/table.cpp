@@ -57,11 +57,6 @@ std::string_view to_string(TableState s) {
     return "?";
 }
 
-namespace {
-std::string err(ProtocolError e) { return std::string(to_string(e)); }
-std::string err(ErrorCode e) { return std::string(to_string(e)); }
-}  // namespace
-
 Table::Table(std::string id, TableSettings settings, TableTiming timing, BotFactory bots)
     : id_(std::move(id)), settings_(std::move(settings)), timing_(std::move(timing)), make_bot_(std::move(bots)),
       match_(settings_.rules(), Seat::s0) {}
@@ -89,7 +84,7 @@ bool Table::bot_controlled(Seat s) const {
 }
 
 namespace {
-Change one(json entry) {
+Change one(JournalEntry entry) {
     Change c;
     c.entries.push_back(std::move(entry));
     return c;
@@ -99,37 +94,37 @@ Change one(json entry) {
 // ---- changes: prepare ---------------------------------------------------------------------
 
 Change Table::prepare_sit(Seat seat, const std::string& name) const {
-    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
     if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty)
-        return Change::refused(err(ProtocolError::seat_taken));
-    return one({{"op", "sit"}, {"seat", index(seat)}, {"name", name}});
+        return Change::refused(ProtocolError::seat_taken);
+    return one(journal::Sit{seat, name});
 }
 
 Change Table::prepare_leave(const std::string& name) const {
     const auto seat = seat_of(name);
-    if (!seat) return Change::refused(err(ProtocolError::not_seated));
-    return one({{"op", "leave"}, {"seat", index(*seat)}});
+    if (!seat) return Change::refused(ProtocolError::not_seated);
+    return one(journal::Leave{*seat});
 }
 
 Change Table::prepare_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) const {
-    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
     if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty)
-        return Change::refused(err(ProtocolError::seat_taken));
-    if (!make_bot_ || !make_bot_(bot, seed)) return Change::refused(err(ProtocolError::unknown_bot));
-    return one({{"op", "bot"}, {"seat", index(seat)}, {"bot", bot}, {"seed", seed}});
+        return Change::refused(ProtocolError::seat_taken);
+    if (!make_bot_ || !make_bot_(bot, seed)) return Change::refused(ProtocolError::unknown_bot);
+    return one(journal::AddBot{seat, bot, seed});
 }
 
 Change Table::prepare_remove_bot(Seat seat) const {
-    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
     if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::bot)
-        return Change::refused(err(ProtocolError::bad_seat));
-    return one({{"op", "unbot"}, {"seat", index(seat)}});
+        return Change::refused(ProtocolError::bad_seat);
+    return one(journal::RemoveBot{seat});
 }
 
 Change Table::prepare_start(std::uint64_t seed, std::uint64_t deal_seed) const {
-    if (state_ == TableState::playing) return Change::refused(err(ProtocolError::table_playing));
+    if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
     for (const auto& h : seats_)
-        if (h.kind == SeatHolder::Kind::empty) return Change::refused(err(ProtocolError::not_enough_players));
+        if (h.kind == SeatHolder::Kind::empty) return Change::refused(ProtocolError::not_enough_players);
     // Compaction: the journal of a new match is its seats and its start. The start carries the
     // version, which the seats' entries alone would not reach again.
     Change c;
@@ -137,32 +132,30 @@ Change Table::prepare_start(std::uint64_t seed, std::uint64_t deal_seed) const {
     for (Seat s : kSeats) {
         const auto& h = seats_[static_cast<std::size_t>(index(s))];
         if (h.kind == SeatHolder::Kind::human)
-            c.entries.push_back({{"op", "sit"}, {"seat", index(s)}, {"name", h.name}});
+            c.entries.push_back(journal::Sit{s, h.name});
         else
-            c.entries.push_back({{"op", "bot"}, {"seat", index(s)}, {"bot", h.name}, {"seed", h.bot_seed}});
+            c.entries.push_back(journal::AddBot{s, h.name, h.bot_seed});
     }
-    c.entries.push_back({{"op", "start"}, {"seed", seed}, {"match", match_number_ + 1}, {"version", version_ + 1},
-                         {"deal", deal_seed}});
+    c.entries.push_back(journal::Start{seed, match_number_ + 1, version_ + 1, deal_seed});
     return c;
 }
 
 Change Table::prepare_act(Seat seat, Action action, std::uint64_t version, std::uint64_t deal_seed) const {
-    if (version != version_) return Change::refused(err(ProtocolError::stale));
-    if (state_ != TableState::playing) return Change::refused(err(match_.over() ? ErrorCode::match_over : ErrorCode::no_deal));
-    if (match_.awaiting_deal() || !match_.has_round()) return Change::refused(err(ErrorCode::no_deal));
+    if (version != version_) return Change::refused(ProtocolError::stale);
+    if (state_ != TableState::playing) return Change::refused(match_.over() ? ErrorCode::match_over : ErrorCode::no_deal);
+    if (match_.awaiting_deal() || !match_.has_round()) return Change::refused(ErrorCode::no_deal);
     const Round& round = match_.round();
-    if (round.over()) return Change::refused(err(ErrorCode::deal_over));
-    if (round.to_act() != seat) return Change::refused(err(ErrorCode::out_of_turn));
-    if (const ErrorCode e = round.check(action); e != ErrorCode::ok) return Change::refused(err(e));
+    if (round.over()) return Change::refused(ErrorCode::deal_over);
+    if (round.to_act() != seat) return Change::refused(ErrorCode::out_of_turn);
+    if (const ErrorCode e = round.check(action); e != ErrorCode::ok) return Change::refused(e);
     return act_change(seat, action, false, [deal_seed] { return deal_seed; });
 }
 
 Change Table::act_change(Seat seat, Action a, bool timeout, const std::function<std::uint64_t()>& deal_seed) const {
-    json entry{{"op", "act"}, {"seat", index(seat)}, {"a", action_text(a)}};
+    journal::Act entry{seat, a, std::nullopt, timeout};
     // The next deal's seed goes with the action that ends a round (drawn per deal, never sent).
     Round after = match_.round();
-    if (after.apply(seat, a) == ErrorCode::ok && after.over()) entry["deal"] = deal_seed();
-    if (timeout) entry["timeout"] = true;
+    if (after.apply(seat, a) == ErrorCode::ok && after.over()) entry.deal = deal_seed();
     return one(std::move(entry));
 }
 
@@ -181,61 +174,50 @@ std::optional<Change> Table::prepare_due(Millis now, const std::function<std::ui
 
 // ---- changes: commit ----------------------------------------------------------------------
 
-void Table::commit(const json& entry, Millis now) {
+void Table::commit(const JournalEntry& entry, Millis now) {
     apply_entry(entry, now);
     // A player who sits down is there.
-    if (entry.value("op", "") == "sit") seats_[static_cast<std::size_t>(entry.value("seat", 0) & 3)].connected = true;
+    if (const auto* sit = std::get_if<journal::Sit>(&entry)) seats_[static_cast<std::size_t>(index(sit->seat))].connected = true;
     schedule(now);
 }
 
-bool Table::replay(const json& entry, Millis now) {
+bool Table::replay(const JournalEntry& entry, Millis now) {
     const bool ok = apply_entry(entry, now);
     events_.clear();
     schedule(now);
     return ok;
 }
 
-bool Table::apply_entry(const json& e, Millis now) {
+bool Table::apply_entry(const JournalEntry& entry, Millis now) {
     try {
-        const std::string op = e.at("op").get<std::string>();
-        const auto seat_at = [&] { return tarneeb::seat(e.at("seat").get<int>() & 3); };
-        const auto deal = [&]() -> std::optional<std::uint64_t> {
-            if (auto it = e.find("deal"); it != e.end() && it->is_number_unsigned()) return it->get<std::uint64_t>();
-            return std::nullopt;
-        };
-        if (op == "sit") {
-            do_sit(seat_at(), e.at("name").get<std::string>());
+        if (const auto* e = std::get_if<journal::Sit>(&entry)) {
+            do_sit(e->seat, e->name);
             return true;
         }
-        if (op == "leave") {
-            const Seat s = seat_at();
-            if (seats_[static_cast<std::size_t>(index(s))].kind != SeatHolder::Kind::human) return false;
-            do_leave(s);
+        if (const auto* e = std::get_if<journal::Leave>(&entry)) {
+            if (seats_[static_cast<std::size_t>(index(e->seat))].kind != SeatHolder::Kind::human) return false;
+            do_leave(e->seat);
             return true;
         }
-        if (op == "bot") return do_add_bot(seat_at(), e.at("bot").get<std::string>(), e.at("seed").get<std::uint64_t>());
-        if (op == "unbot") {
-            auto& h = seats_[static_cast<std::size_t>(index(seat_at()))];
+        if (const auto* e = std::get_if<journal::AddBot>(&entry)) return do_add_bot(e->seat, e->bot, e->seed);
+        if (const auto* e = std::get_if<journal::RemoveBot>(&entry)) {
+            auto& h = seats_[static_cast<std::size_t>(index(e->seat))];
             const std::string name = h.name;
             h = SeatHolder{};
             ++version_;
-            events_.push_back({{"event", "left"}, {"seat", index(seat_at())}, {"name", name}});
+            events_.push_back(event::Left{e->seat, name});
             return true;
         }
-        if (op == "start") {
-            match_number_ = e.value("match", match_number_ + 1) - 1;
-            std::optional<std::uint64_t> version;
-            if (auto it = e.find("version"); it != e.end() && it->is_number_unsigned()) version = it->get<std::uint64_t>();
-            do_start(e.at("seed").get<std::uint64_t>(), deal(), version);
+        if (const auto* e = std::get_if<journal::Start>(&entry)) {
+            match_number_ = e->match.value_or(match_number_ + 1) - 1;
+            do_start(e->seed, e->deal, e->version);
             return true;
         }
-        if (op == "act") {
-            const auto a = parse_action_text(e.at("a").get<std::string>());
-            const Seat s = seat_at();
-            if (!a || state_ != TableState::playing || !match_.has_round() || match_.round().over() ||
-                match_.round().to_act() != s || match_.round().check(*a) != ErrorCode::ok)
+        if (const auto* e = std::get_if<journal::Act>(&entry)) {
+            if (state_ != TableState::playing || !match_.has_round() || match_.round().over() ||
+                match_.round().to_act() != e->seat || match_.round().check(e->action) != ErrorCode::ok)
                 return false;
-            apply_action(s, *a, e.value("timeout", false), deal(), now);
+            apply_action(e->seat, e->action, e->timeout, e->deal, now);
             return true;
         }
     } catch (const std::exception&) {
@@ -246,7 +228,7 @@ bool Table::apply_entry(const json& e, Millis now) {
 void Table::do_sit(Seat seat, const std::string& name) {
     if (auto old = seat_of(name)) {
         seats_[static_cast<std::size_t>(index(*old))] = SeatHolder{};
-        events_.push_back({{"event", "left"}, {"seat", index(*old)}, {"name", name}});
+        events_.push_back(event::Left{*old, name});
     }
     auto& h = seats_[static_cast<std::size_t>(index(seat))];
     h = SeatHolder{};
@@ -254,7 +236,7 @@ void Table::do_sit(Seat seat, const std::string& name) {
     h.name = name;
     h.connected = false;
     ++version_;
-    events_.push_back({{"event", "seated"}, {"seat", index(seat)}, {"name", name}, {"bot", false}});
+    events_.push_back(event::Seated{seat, name, false});
 }
 
 void Table::do_leave(Seat seat) {
@@ -276,9 +258,8 @@ void Table::do_leave(Seat seat) {
         h = SeatHolder{};
     }
     ++version_;
-    events_.push_back({{"event", "left"}, {"seat", index(seat)}, {"name", name}});
-    if (h.kind == SeatHolder::Kind::bot)
-        events_.push_back({{"event", "bot_took_over"}, {"seat", index(seat)}});
+    events_.push_back(event::Left{seat, name});
+    if (h.kind == SeatHolder::Kind::bot) events_.push_back(event::BotTookOver{seat});
 }
 
 bool Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
@@ -291,7 +272,7 @@ bool Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
     h.bot = std::move(made);
     h.bot_seed = seed;
     ++version_;
-    events_.push_back({{"event", "seated"}, {"seat", index(seat)}, {"name", bot}, {"bot", true}});
+    events_.push_back(event::Seated{seat, bot, true});
     return true;
 }
 
@@ -301,7 +282,7 @@ void Table::do_start(std::uint64_t seed, std::optional<std::uint64_t> deal_seed,
     match_ = Match(settings_.rules(), seat(static_cast<int>(seed % 4)));
     state_ = TableState::playing;
     version_ = std::max(version_ + 1, version.value_or(0));
-    events_.push_back({{"event", "match_started"}, {"match", match_number_}});
+    events_.push_back(event::MatchStarted{match_number_});
     deal_if_needed(deal_seed);
 }
 
@@ -313,23 +294,11 @@ void Table::apply_action(Seat seat, Action a, bool timeout, std::optional<std::u
     ++version_;
     ++actions_applied_;
     const Round& round = match_.rounds()[static_cast<std::size_t>(round_index)];
-    switch (a.kind) {
-        case ActionKind::call:
-            events_.push_back({{"event", "call"}, {"seat", index(seat)},
-                               {"call", a.is_pass() ? json("pass") : json(a.bid_value())}, {"timeout", timeout}});
-            break;
-        case ActionKind::trump:
-            events_.push_back({{"event", "trump"}, {"seat", index(seat)}, {"trump", suit_text(a.suit())}, {"timeout", timeout}});
-            break;
-        case ActionKind::play:
-            events_.push_back({{"event", "card"}, {"seat", index(seat)}, {"card", to_string(a.card())}, {"timeout", timeout}});
-            if (round.tricks_played() > trick_before) {
-                // The trick's winner leads the next one (the engine records the 13th too).
-                const Seat w = round.leader_of_trick(round.tricks_played());
-                events_.push_back({{"event", "trick_won"}, {"seat", index(w)}, {"trick", round.tricks_played()},
-                                   {"tricks", {round.tricks(Team::t0), round.tricks(Team::t1)}}});
-            }
-            break;
+    events_.push_back(event::Acted{seat, a, timeout});
+    if (a.kind == ActionKind::play && round.tricks_played() > trick_before) {
+        // The trick's winner leads the next one (the engine records the 13th too).
+        const Seat w = round.leader_of_trick(round.tricks_played());
+        events_.push_back(event::TrickWon{w, round.tricks_played(), {round.tricks(Team::t0), round.tricks(Team::t1)}});
     }
     // Bots observe every action, with their view after it. No bot of this table is thinking:
     // the seat that acted was the one to act, and a bot thinks only on its own turn.
@@ -338,12 +307,12 @@ void Table::apply_action(Seat seat, Action a, bool timeout, std::optional<std::u
         if (h.bot) h.bot->observe(SeatView(round, s, match_.totals()), seat, a);
     }
     if (round.phase() == Phase::scored) {
-        events_.push_back({{"event", "round_scored"}, {"contract", {{"seat", index(round.declarer())}, {"bid", round.bid()}}},
-                           {"made", round.made()}, {"tricks", {round.tricks(Team::t0), round.tricks(Team::t1)}},
-                           {"points", {round.points(Team::t0), round.points(Team::t1)}},
-                           {"scores", {match_.total(Team::t0), match_.total(Team::t1)}}});
+        events_.push_back(event::RoundScored{round.declarer(), round.bid(), round.made(),
+                                             {round.tricks(Team::t0), round.tricks(Team::t1)},
+                                             {round.points(Team::t0), round.points(Team::t1)},
+                                             {match_.total(Team::t0), match_.total(Team::t1)}});
     } else if (round.phase() == Phase::passed_out) {
-        events_.push_back({{"event", "passed_out"}, {"number", round_index + 1}});
+        events_.push_back(event::PassedOut{round_index + 1});
     }
     if (match_.over()) {
         finish_match();
@@ -360,8 +329,7 @@ void Table::deal_if_needed(std::optional<std::uint64_t> deal_seed) {
     const ErrorCode e = deal_seed ? match_.start_round(deal_from_seed(*deal_seed, match_.next_dealer()))
                                   : deal_next_from_seed(match_, match_seed_);
     if (e != ErrorCode::ok) return;
-    events_.push_back({{"event", "deal"}, {"number", static_cast<int>(match_.rounds().size())},
-                       {"dealer", index(match_.round().dealer())}});
+    events_.push_back(event::Deal{static_cast<int>(match_.rounds().size()), match_.round().dealer()});
 }
 
 void Table::finish_match() {
@@ -383,9 +351,7 @@ void Table::finish_match() {
     f.status = std::string(to_string(match_.status()));
     f.winner = match_.winner() ? index(*match_.winner()) : -1;
     f.scores = match_.totals();
-    events_.push_back({{"event", "match_over"}, {"status", f.status},
-                       {"winner", f.winner < 0 ? json(nullptr) : json(f.winner)},
-                       {"scores", {f.scores[0], f.scores[1]}}, {"record", f.id}});
+    events_.push_back(event::MatchOver{match_.status(), match_.winner(), f.scores, f.id});
     finished_ = std::move(f);
 }
 
@@ -451,11 +417,11 @@ void Table::connected(const std::string& name, Millis now) {
         h.bot.reset();
         if (state_ == TableState::playing && match_.has_round() && !match_.round().over() && match_.round().to_act() == *seat)
             drop_decision();  // the stand-in's decision, if it comes, is the player's no more
-        events_.push_back({{"event", "reclaimed"}, {"seat", index(*seat)}});
+        events_.push_back(event::Reclaimed{*seat});
         if (state_ == TableState::playing && match_.has_round() && !match_.round().over() && match_.round().to_act() == *seat)
             schedule(now);
     } else if (was_away && state_ == TableState::playing) {
-        events_.push_back({{"event", "reclaimed"}, {"seat", index(*seat)}});
+        events_.push_back(event::Reclaimed{*seat});
     }
 }
 
@@ -466,7 +432,7 @@ void Table::disconnected(const std::string& name, Millis now) {
     h.connected = false;
     if (state_ == TableState::playing && !h.standin) {
         h.disconnected_since = now;
-        events_.push_back({{"event", "disconnected"}, {"seat", index(*seat)}});
+        events_.push_back(event::Disconnected{*seat});
     }
 }
 
@@ -492,78 +458,27 @@ void Table::tick(Millis now) {
             h.disconnected_since.reset();
             h.bot = make_bot_ ? std::shared_ptr<bots::Bot>(make_bot_(timing_.standin_bot, derive_seed(match_seed_, 200 + static_cast<std::uint64_t>(index(s)))))
                               : nullptr;
-            events_.push_back({{"event", "bot_took_over"}, {"seat", index(s)}});
+            events_.push_back(event::BotTookOver{s});
             if (match_.has_round() && !match_.round().over() && match_.round().to_act() == s) schedule(now);
         }
     }
 }
 
-// ---- messages ---------------------------------------------------------------------------
+// ---- seats and events ---------------------------------------------------------------------
 
-json Table::seat_json(Seat s) const {
+SeatInfo Table::seat_info(Seat s) const {
     const auto& h = seats_[static_cast<std::size_t>(index(s))];
-    if (h.kind == SeatHolder::Kind::empty) return nullptr;
-    json j{{"name", h.name}, {"bot", h.kind == SeatHolder::Kind::bot}, {"connected", h.kind == SeatHolder::Kind::bot || h.connected}};
-    if (h.standin) j["standin"] = true;
-    return j;
+    SeatInfo info;
+    info.kind = h.kind == SeatHolder::Kind::empty ? SeatInfo::Kind::empty
+                : h.kind == SeatHolder::Kind::human ? SeatInfo::Kind::human
+                                                    : SeatInfo::Kind::bot;
+    info.name = h.name;
+    info.connected = h.connected;
+    info.standin = h.standin;
+    return info;
 }
 
-json Table::summary_json(int spectators) const {
-    json seats = json::array();
-    for (Seat s : kSeats) seats.push_back(seat_json(s));
-    return {{"table", id_}, {"preset", std::string(to_string(settings_.preset))}, {"target", settings_.target},
-            {"turn_seconds", settings_.turn_seconds}, {"private", settings_.is_private},
-            {"state", std::string(to_string(state_))}, {"seats", std::move(seats)}, {"spectators", spectators},
-            {"match", match_number_}};
-}
-
-json Table::view_json(std::optional<Seat> seat, int spectators) const {
-    json j = summary_json(spectators);
-    j["version"] = version_;
-    j["you"] = seat ? json(index(*seat)) : json(nullptr);
-    const auto totals = match_.totals();
-    j["scores"] = {totals[0], totals[1]};
-    j["legal"] = json::array();
-    j["deadline_ms"] = turn_deadline_ ? json(*turn_deadline_) : json(nullptr);
-    j["timeout_action"] = nullptr;
-    if (match_number_ == 0 || !match_.has_round()) {
-        j["round"] = nullptr;
-        return j;
-    }
-    const int number = static_cast<int>(match_.rounds().size());
-    // Every seat's message comes from that seat's SeatView; a spectator's from a view whose
-    // hand is never written.
-    const SeatView view = SeatView::of(match_, seat.value_or(Seat::s0));
-    j["round"] = round_json(view, number, seat.has_value());
-    if (seat && state_ == TableState::playing && view.my_turn()) {
-        for (Action a : view.legal_actions()) j["legal"].push_back(action_json(a));
-        if (turn_deadline_) j["timeout_action"] = action_json(view.default_action());
-    }
-    return j;
-}
-
-std::string Table::seat_prefix(std::optional<Seat> seat) const {
-    json legal = json::array();
-    json timeout_action = nullptr;
-    if (seat && state_ == TableState::playing && match_.has_round()) {
-        const SeatView view = SeatView::of(match_, *seat);
-        if (view.my_turn()) {
-            for (Action a : view.legal_actions()) legal.push_back(action_json(a));
-            if (turn_deadline_) timeout_action = action_json(view.default_action());
-        }
-    }
-    return "\"legal\":" + legal.dump() + ",\"timeout_action\":" + timeout_action.dump() +
-           ",\"you\":" + (seat ? std::to_string(index(*seat)) : std::string("null")) + ",";
-}
-
-std::string Table::hand_text(Seat seat) const {
-    if (match_number_ == 0 || !match_.has_round()) return "";
-    json hand = json::array();
-    for (Card c : SeatView::of(match_, seat).hand()) hand.push_back(to_string(c));
-    return "\"hand\":" + hand.dump() + ",";
-}
-
-std::vector<json> Table::take_events() { return std::exchange(events_, {}); }
+std::vector<TableEvent> Table::take_events() { return std::exchange(events_, {}); }
 
 std::optional<FinishedMatch> Table::take_finished() { return std::exchange(finished_, std::nullopt); }
 

@@ -170,7 +170,17 @@ TEST(Serve, TimerRaceAtTheDeadlineAppliesExactlyOneAction) {
             auto last = c.last("table");
             return last["version"].get<std::uint64_t>() > v && (!c.last("ok").is_null() || !c.last("error").is_null());
         }));
-        pump(ioc, [] { return false; }, 50ms);
+        // A barrier instead of a wait: the server handles the act and the timer on one thread,
+        // in order, and both were settled before it answered the act (a change in flight keeps
+        // the table busy and the act waits for it). A ping sent now is answered after anything it
+        // sent before, on this connection's one queue: once its pong is here, a duplicate action
+        // of seat 0 would have arrived.
+        c.send({{"type", "ping"}, {"id", "barrier"}});
+        ASSERT_TRUE(pump(ioc, [&] {
+            for (const auto& f : c.frames)
+                if (auto j = json::parse(f); j["type"] == "pong" && j.contains("id") && j["id"] == "barrier") return true;
+            return false;
+        }));
         // Exactly one action of seat 0 at version v: count seat 0's events after it.
         int mine = 0;
         for (const auto& f : c.frames) {

@@ -161,8 +161,14 @@ test('a private table: not listed, its code shown to the creator, joined with th
     const id = await createTable(a, { target: 7, timer: 0, bots: false, priv: true });
     const code = (await a.textContent('.code b')).trim();
     assert.match(code, /^\S{4,}$/);
+    // Wait for the answer to this refresh (a positive event, not a fixed time): every `list`
+    // B sent so far has its answer, and the server answers a connection's messages in order.
+    const asked = await b.evaluate(() => window.tarneeb.state.listsAsked);
     await b.click('[data-act=refresh]');
-    await b.waitForTimeout(300);
+    await b.waitForFunction(
+      (n) => window.tarneeb.state.listsAsked > n && window.tarneeb.state.listsAnswered === window.tarneeb.state.listsAsked,
+      asked,
+    );
     assert.equal(await b.locator(`[data-table="${id}"]`).count(), 0, 'a private table is not listed');
     // a wrong code is refused, the right one seats B
     await b.fill('form[data-form=private] input[name=table]', id);

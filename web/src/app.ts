@@ -30,6 +30,9 @@ export interface State {
   listCursor: string | null;
   listPrev: (string | null)[];
   listNext: string | null;
+  /** Lobby pages asked for and answered on this connection: equal once every `list` sent so far has its answer (the server answers in order). */
+  listsAsked: number;
+  listsAnswered: number;
   table: TableView | null;
   codes: Record<string, string>;
   sheet: Sheet;
@@ -71,6 +74,8 @@ export class App {
       listCursor: null,
       listPrev: [],
       listNext: null,
+      listsAsked: 0,
+      listsAnswered: 0,
       table: null,
       codes: load<Record<string, string>>(LS, 'tarneeb.codes', {}),
       sheet: load<Sheet>(LS, 'tarneeb.sheet', emptySheet('', 0)),
@@ -112,6 +117,8 @@ export class App {
     this.state.conn = s;
     if (s === 'open') {
       this.state.welcomed = false;
+      this.state.listsAsked = 0;
+      this.state.listsAnswered = 0;
       if (this.state.token) this.hello({ token: this.state.token });
     }
     this.update();
@@ -155,6 +162,7 @@ export class App {
         this.onTable(m);
         break;
       case 'tables':
+        this.state.listsAnswered++;
         if (m.tables.length === 0 && this.state.listCursor !== null) {
           // The tables of this page have gone: back to the first page.
           this.update({ listCursor: null, listPrev: [], listNext: null });
@@ -202,11 +210,9 @@ export class App {
       }
     }
     if (t.state === 'playing') s.matchOver = null;
-    if (t.state === 'finished' && !s.matchOver) {
-      // joined or reloaded after the end: the status is not in the table message, read it off the table
-      const closed = t.round?.phase === 'passed_out';
-      if (closed) s.matchOver = { event: 'match_over', status: 'closed', winner: null, scores: t.scores };
-      else s.matchOver = { event: 'match_over', status: 'won', winner: t.scores[0] > t.scores[1] ? 0 : t.scores[1] > t.scores[0] ? 1 : null, scores: t.scores };
+    if (t.state === 'finished' && !s.matchOver && t.result) {
+      // joined or reloaded after the end: the server says how the match ended
+      s.matchOver = { event: 'match_over', status: t.result.status, winner: t.result.winner, scores: t.scores };
     }
     s.log = [...s.log, ...events.filter((e) => e.event !== 'deal')].slice(-6);
     s.table = t;
@@ -280,7 +286,7 @@ export class App {
   refreshTables(): void {
     if (!this.state.welcomed) return;
     const cursor = this.state.listCursor;
-    this.conn.send(cursor === null ? { type: 'list' } : { type: 'list', cursor });
+    if (this.conn.send(cursor === null ? { type: 'list' } : { type: 'list', cursor }) !== null) this.state.listsAsked++;
   }
 
   /** The lobby's next page of tables (the server sends at most 50 per page). */

@@ -49,51 +49,6 @@ export function suitLengths(hand: Card[]): Record<Suit, number> {
   return n;
 }
 
-/**
- * The suit to suggest as trump: the longest; ties to the suit with the higher cards
- * (compared from the top down), then S > H > D > C (docs/rules.md, "Turn timer").
- */
-export function suggestTrump(hand: Card[]): Suit {
-  const ranks = (s: Suit) =>
-    hand.filter((c) => suitOf(c) === s).map(rankValue).sort((a, b) => b - a);
-  let best: Suit = 'S';
-  for (const s of SUITS) {
-    if (s === best) continue;
-    const a = ranks(s);
-    const b = ranks(best);
-    if (a.length !== b.length) {
-      if (a.length > b.length) best = s;
-      continue;
-    }
-    for (let i = 0; i < a.length; i++) {
-      if (a[i] !== b[i]) {
-        if (a[i] > b[i]) best = s;
-        break;
-      }
-    }
-  }
-  return best;
-}
-
-/** The seat that wins a complete (or partial) trick, by the rules. */
-export function trickWinner(trick: { seat: number; card: Card }[], trump: Suit | null): number | null {
-  if (trick.length === 0) return null;
-  const led = suitOf(trick[0].card);
-  let best = trick[0];
-  for (const p of trick.slice(1)) {
-    const s = suitOf(p.card);
-    const bs = suitOf(best.card);
-    if (s === bs) {
-      if (rankValue(p.card) > rankValue(best.card)) best = p;
-    } else if (trump && s === trump && bs !== trump) {
-      best = p;
-    } else if (s === led && bs !== led && bs !== trump) {
-      best = p;
-    }
-  }
-  return best.seat;
-}
-
 // ---- SVG ----------------------------------------------------------------------------
 
 /** Suit shapes in a 100 x 100 box. */

@@ -13,11 +13,16 @@ export interface BidOptions {
   bids: { bid: number; enabled: boolean }[];
 }
 
-/** The auction buttons 7..13 and pass, enabled when the server lists them. */
-export function bidOptions(legal: Action[] | undefined): BidOptions {
+/**
+ * The auction buttons and pass: a button for each bid of the table's range (the server's
+ * `bid_range`), enabled when the server lists it. Without a range (an older server), the bids listed.
+ */
+export function bidOptions(legal: Action[] | undefined, range?: [number, number]): BidOptions {
   const calls = (legal ?? []).filter((a): a is { call: 'pass' | number } => 'call' in a).map((a) => a.call);
+  const listed = calls.filter((c): c is number => typeof c === 'number');
+  const [lo, hi] = range ?? [Math.min(...listed), Math.max(...listed)];
   const bids = [];
-  for (let b = 7; b <= 13; b++) bids.push({ bid: b, enabled: calls.includes(b) });
+  for (let b = lo; b <= hi; b++) bids.push({ bid: b, enabled: calls.includes(b) });
   return { pass: calls.includes('pass'), bids };
 }
 

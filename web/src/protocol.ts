@@ -31,6 +31,13 @@ export interface Play {
   card: Card;
 }
 
+/** A finished trick as the server sends it: its leader, its four cards in order, its winner (by the rules engine). */
+export interface FinishedTrick {
+  leader: Seat;
+  cards: Play[];
+  winner: Seat;
+}
+
 export interface RoundView {
   number: number;
   dealer: Seat;
@@ -38,13 +45,18 @@ export interface RoundView {
   to_act: Seat | null;
   hand?: Card[];
   calls: { seat: Seat; call: Call }[];
-  contract: { seat: Seat; bid: number } | null;
+  /** `defenders_need`: the tricks that set the contract (servers from issue #12 on). */
+  contract: { seat: Seat; bid: number; defenders_need?: number } | null;
+  /** The lowest bid the seat to act may make now; null outside the auction (servers from issue #12 on). */
+  lowest_bid?: number | null;
   trump: Suit | null;
   plays: Play[];
   trick: Play[];
   tricks: [number, number];
   cards_left: number[];
   points: [number, number];
+  /** Every finished trick of the round, in order (servers from issue #12 on). */
+  finished_tricks?: FinishedTrick[];
 }
 
 export type GameEvent =
@@ -92,7 +104,13 @@ export interface TableView {
   match: number;
   scores: [number, number];
   round: RoundView | null;
+  /** The lowest and highest bid of the table's rules (servers from issue #12 on). */
+  bid_range?: [number, number];
+  /** How the match ended, once the table is finished (servers from issue #12 on). */
+  result?: { status: 'won' | 'drawn' | 'closed'; winner: 0 | 1 | null } | null;
   legal: Action[];
+  /** Your turn only: the rules' default action, what the timer would play (servers from issue #12 on). */
+  default_action?: Action | null;
   deadline_ms: number | null;
   /** The server's Unix ms when it built this message (servers from issue #11 on). */
   now_ms?: number;

@@ -1,6 +1,6 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
 import type { App, State } from './app';
-import { cardBackSvg, cardSvg, sortHand, suggestTrump, suitIcon, suitLengths, trickWinner } from './cards';
+import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { num, suitName, t, type Key } from './i18n';
 import { positionOf, ourTeam, seatsAround, type Position } from './layout';
 import { bidOptions, handCards, highBid, legalTrumps, needOf } from './legal';
@@ -187,8 +187,9 @@ function tableTopbar(s: State, tv: TableView): string {
         r.trump ? ` · ${t('trump')} ${suitIcon(r.trump, 16)}<span class="sr">${suitName(r.trump)}</span>` : ''
       }</span>`
     : '';
-  // tricks per team against what each needs: the declarers their bid, the defenders 14 - bid to set them
-  const need = (team: 0 | 1) => (r && r.contract ? (teamOf(r.contract.seat) === team ? r.contract.bid : 14 - r.contract.bid) : 0);
+  // tricks per team against what each needs: the declarers their bid, the defenders what sets them (sent by the server)
+  const need = (team: 0 | 1) =>
+    r && r.contract ? (teamOf(r.contract.seat) === team ? r.contract.bid : (r.contract.defenders_need ?? 0)) : 0;
   const tricks =
     r && r.contract
       ? `<span class="stat tricks" data-testid="tricks">${t('tricks')}: ${teamLabel(us, tv)} <b>${num(r.tricks[us])}</b><span class="muted">/${num(
@@ -263,20 +264,18 @@ function trickView(tv: TableView, plays: Play[], cls: string, caption: string): 
   </div>`;
 }
 
-/** The last complete trick of the round and its winner, if any. */
+/** The last finished trick of the round and its winner (both as the server sent them), if any. */
 export function lastTrickOf(tv: TableView): { plays: Play[]; winner: number | null } | null {
-  const r = tv.round;
-  if (!r) return null;
-  const done = r.plays.length - r.trick.length;
-  if (done < 4) return null;
-  const plays = r.plays.slice(done - 4, done);
-  return { plays, winner: trickWinner(plays, r.trump) };
+  const done = tv.round?.finished_tricks ?? [];
+  if (done.length === 0) return null;
+  const last = done[done.length - 1];
+  return { plays: last.cards, winner: last.winner };
 }
 
 function auctionPanel(tv: TableView, s: State): string {
   const r = tv.round!;
   const myTurn = needOf(tv) === 'call';
-  const opts = bidOptions(tv.legal);
+  const opts = bidOptions(tv.legal, tv.bid_range);
   const hi = highBid(r.calls);
   const waiting = s.actedVersion === tv.version;
   const byPos = seatsAround(tv.you).map((seat) => {
@@ -312,9 +311,9 @@ function trumpPanel(tv: TableView, s: State): string {
     return `<div class="trump-wait panel-in"><p>${seatLabel(r.contract?.seat ?? 0, tv)}: ${t('chooseTrump')}…</p></div>`;
   }
   const hand = r.hand ?? [];
-  // the server's timeout action is its own longest-suit pick; the client's matches it otherwise
-  const ta = tv.timeout_action;
-  const sugg = ta && 'trump' in ta ? ta.trump : suggestTrump(hand);
+  // the suggestion is the rules' default trump, sent by the server (what the timer would name)
+  const da = tv.default_action ?? tv.timeout_action;
+  const sugg = da && 'trump' in da ? da.trump : null;
   const lens = suitLengths(hand);
   const allowed = legalTrumps(tv.legal);
   const waiting = s.actedVersion === tv.version;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardSvg, isRed, sortHand, suggestTrump, suitOf, suitOrder, trickWinner } from '../src/cards';
+import { cardSvg, isRed, sortHand, suitOf, suitOrder } from '../src/cards';
 
 const colours = (hand: string[]) => {
   const suits = hand.map(suitOf).filter((s, i, a) => i === 0 || a[i - 1] !== s);
@@ -24,26 +24,6 @@ describe('hand order', () => {
     expect(suitOrder(['S', 'H', 'D', 'C'], 'D')[0]).toBe('D');
     const h = sortHand(['2C', 'AH', 'TS', 'KD'], 'H');
     expect(colours(h)[0]).toBe('H');
-  });
-});
-
-describe('trump suggestion (the longest suit)', () => {
-  it('suggests the longest suit', () => {
-    expect(suggestTrump(['2C', '3C', '4C', 'AS', 'KS', 'AH'])).toBe('C');
-  });
-  it('breaks ties by the higher cards, then S > H > D > C', () => {
-    expect(suggestTrump(['AH', '2H', 'KS', 'QS'])).toBe('H');
-    expect(suggestTrump(['AH', '5H', 'AS', '5S'])).toBe('S');
-    expect(suggestTrump(['AD', '5D', 'AC', '5C'])).toBe('D');
-  });
-});
-
-describe('trick winner', () => {
-  it('highest card of the suit led without trump', () => {
-    expect(trickWinner([{ seat: 0, card: '9S' }, { seat: 1, card: 'AH' }, { seat: 2, card: 'KS' }, { seat: 3, card: '2S' }], 'D')).toBe(2);
-  });
-  it('highest trump wins', () => {
-    expect(trickWinner([{ seat: 1, card: 'AS' }, { seat: 2, card: '2H' }, { seat: 3, card: '5H' }, { seat: 0, card: 'KS' }], 'H')).toBe(3);
   });
 });
 

@@ -32,13 +32,13 @@ describe('legal-card highlighting from the server list', () => {
 
 describe('auction buttons', () => {
   it('enables pass and the listed bids only', () => {
-    const o = bidOptions([{ call: 'pass' }, { call: 9 }, { call: 10 }, { call: 11 }, { call: 12 }, { call: 13 }]);
+    const o = bidOptions([{ call: 'pass' }, { call: 9 }, { call: 10 }, { call: 11 }, { call: 12 }, { call: 13 }], [7, 13]);
     expect(o.pass).toBe(true);
     expect(o.bids.map((b) => b.bid)).toEqual([7, 8, 9, 10, 11, 12, 13]);
     expect(o.bids.filter((b) => b.enabled).map((b) => b.bid)).toEqual([9, 10, 11, 12, 13]);
   });
   it('disables everything when nothing is legal', () => {
-    const o = bidOptions([]);
+    const o = bidOptions([], [7, 13]);
     expect(o.pass).toBe(false);
     expect(o.bids.some((b) => b.enabled)).toBe(false);
   });

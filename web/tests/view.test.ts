@@ -24,6 +24,9 @@ const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableVi
       { seat: 3, card: 'TS' },
     ],
     trick: [{ seat: 3, card: 'TS' }],
+    finished_tricks: [
+      { leader: 1, cards: [{ seat: 1, card: 'QS' }, { seat: 2, card: '4S' }, { seat: 3, card: '7H' }, { seat: 0, card: 'JS' }], winner: 3 },
+    ],
     tricks: [0, 1], cards_left: [12, 12, 12, 11], points: [0, 0], ...round,
   },
   legal: [{ card: 'AS' }, { card: '2S' }],
@@ -31,7 +34,7 @@ const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableVi
 });
 
 const state = (tv: TableView | null, over: Partial<State> = {}): State => ({
-  conn: 'open', lang: 'en', name: 'Me', token: 'x', welcomed: true, busy: false, tables: [], listCursor: null, listPrev: [], listNext: null, table: tv, codes: {},
+  conn: 'open', lang: 'en', name: 'Me', token: 'x', welcomed: true, busy: false, tables: [], listCursor: null, listPrev: [], listNext: null, listsAsked: 0, listsAnswered: 0, table: tv, codes: {},
   sheet: emptySheet('t9', 1), summary: null, matchOver: null, log: [], error: null, showLastTrick: false,
   showSheet: false, actedVersion: null, form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true },
   nameInput: '', joinId: '', joinCode: '', watching: null, ...over,
@@ -108,7 +111,7 @@ describe('the last trick', () => {
     expect(lt?.winner).toBe(3); // the only trump
   });
   it('is none before the first trick is complete', () => {
-    expect(lastTrickOf(table({}, { plays: [{ seat: 1, card: 'QS' }], trick: [{ seat: 1, card: 'QS' }] }))).toBeNull();
+    expect(lastTrickOf(table({}, { plays: [{ seat: 1, card: 'QS' }], trick: [{ seat: 1, card: 'QS' }], finished_tricks: [] }))).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace tarneeb {
 
@@ -17,5 +18,12 @@ double t_quantile_975(int df);
 /// squares (Student's t with n - 1 degrees of freedom and the sample standard deviation).
 /// nullopt when n < 2: one sample gives no interval.
 std::optional<std::pair<double, double>> mean_ci95(long long n, double sum, double sum_sq);
+
+/// The p-quantile (0 <= p <= 1) of `samples` by nearest rank: the value of rank
+/// min(n, floor(p * n) + 1) in increasing order (p = 0.5: the median, the upper of the two
+/// middle values when n is even; p = 1: the maximum); 0 when there are none. Takes a copy (it
+/// reorders it): O(n). (The hall's metrics; the bots engineer's version of this file adds the
+/// same function for the benchmarks and the load generator.)
+double percentile(std::vector<double> samples, double p);
 
 }  // namespace tarneeb

@@ -15,6 +15,11 @@
 // guest's own messages are handled in order, one at a time (`ping` is answered at once).
 // Connections are opaque ids chosen by the transport; the hall answers through the Outbox.
 //
+// One role per file: src/server/hall.cpp (the writer and bot threads, tables' changes, fan-out,
+// timers), hall_admission.cpp (connections and limits), hall_lobby.cpp (sign-in, the dispatcher
+// and the lobby's requests), hall_http.cpp (the HTTP API), hall_metrics.cpp (metrics). Every
+// message's JSON is built by protocol.hpp.
+//
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
 // rate limit (token bucket), malformed messages (3 close the connection), connections per
 // address and per token, waiting tables per guest and per address, the lobby's page size.
@@ -43,6 +48,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tarneeb/server/protocol.hpp"
 #include "tarneeb/server/storage.hpp"
 #include "tarneeb/server/table.hpp"
 #include "tarneeb/server/workers.hpp"
@@ -231,8 +237,17 @@ private:
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
     /// Answers a request whose database job failed: `storage_unavailable`, nothing changed.
     void storage_error(ConnId conn, const nlohmann::json& id, const StorageError& e);
+    /// Routes a client message to its handler (a table: type → handler, in hall_lobby.cpp).
     void dispatch(ConnId conn, Conn& c, const nlohmann::json& msg);
-    void hello(ConnId conn, Conn& c, const nlohmann::json& msg);
+    // The handlers: the message and its request id (to echo).
+    void on_ping(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void hello(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_list(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_create(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_join(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_leave(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// add_bot, remove_bot, start and act: requests of a player seated at its table.
+    void on_seat_request(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token);
     /// Leaves the guest's table (a journal write when seated), then runs `then` (the error when
     /// the write failed: the guest is still at its table).
@@ -244,10 +259,13 @@ private:
     void list_tables(ConnId conn, const nlohmann::json& id, const nlohmann::json& msg);
     /// Sends each watcher its table message with the pending events; stores a finished match.
     void publish(TableEntry& t);
-    void send_table(const std::string& name, TableEntry& t, const nlohmann::json& events);
+    /// Sends one guest its table's message (no events: it just arrived).
+    void send_table(const std::string& name, TableEntry& t);
     std::uint64_t next_seed();
     TableEntry* find_table(const std::string& id);
     void record_latency(double ms, Millis now);
+    /// The GET /metrics answer (hall_metrics.cpp).
+    nlohmann::json metrics_json(Millis now);
 
     Storage& storage_;
     BotFactory bots_;

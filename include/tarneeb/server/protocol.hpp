@@ -1,62 +1,33 @@
-// The JSON shapes of docs/protocol.md that more than one part of the server needs: actions,
-// the round as one seat may see it, and the server's own error codes.
+// The protocol adapter (docs/protocol.md): every JSON shape the server sends about tables is
+// built here, from the table's typed state and events (table.hpp, events.hpp), and the server's
+// other messages (welcome, errors, lobby pages) too. The table and the hall write no JSON.
 //
 // Everything a connection receives about a round is built here from a SeatView, the type
 // that holds only what one seat may know (include/tarneeb/core/seat_view.hpp). A spectator's
-// message is built from a view with `with_hand = false`, so no hand is ever written for it.
+// message is built from a view whose hand is never written. One function builds a table
+// message for a seat or a spectator (TableMessage::to); it shares the serialised text of
+// everything but the per-seat parts between the recipients of one change, and
+// table_message_json is its plain, reference encoding (tests check the two are equal).
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "tarneeb/core/seat_view.hpp"
+#include "tarneeb/server/events.hpp"
+#include "tarneeb/server/table.hpp"
 
 namespace tarneeb::server {
-
-/// Protocol errors that are not rule errors (docs/protocol.md lists each with its meaning).
-/// Rule errors keep their tarneeb::ErrorCode names. Names are stable; never rename one.
-enum class ProtocolError : unsigned char {
-    bad_message,        ///< not a JSON object with a string "type", or a field of the wrong shape
-    unknown_type,       ///< "type" names no client message
-    not_signed_in,      ///< a message other than hello/ping before hello
-    bad_name,           ///< display name refused by normalize_name (names.hpp)
-    name_taken,         ///< the name, or one with the same key (names.hpp), belongs to another token
-    unknown_token,      ///< no guest has this token
-    no_such_table,
-    bad_code,           ///< wrong join code for a private table
-    seat_taken,
-    bad_seat,           ///< not 0..3
-    not_seated,         ///< the request needs a seat at the table
-    not_at_table,       ///< the guest is at no table
-    spectator,          ///< spectators cannot act
-    table_playing,      ///< seats cannot change during a match
-    not_enough_players, ///< start needs four seated
-    unknown_bot,
-    bad_settings,
-    too_many_tables,
-    stale,              ///< the action's version is not the table's version
-    bad_action,         ///< the action object is unreadable
-    rate_limited,
-    storage_unavailable, ///< the database refused the write (disk full, read-only...): nothing changed
-    too_many_waiting_tables, ///< the guest (or its address) has as many tables not started yet as allowed
-    too_many_connections,    ///< the guest (or its address) has as many connections open as allowed
-};
-
-/// The stable snake_case name, e.g. "stale".
-std::string_view to_string(ProtocolError e);
 
 /// {"call":"pass"}, {"call":8}, {"trump":"H"} or {"card":"QS"}.
 nlohmann::json action_json(Action a);
 /// Reads an action object; nullopt when it is not one of the four shapes (bids 0..255 are read
 /// as given: the engine rejects a bid outside the rules with bad_bid).
 std::optional<Action> parse_action(const nlohmann::json& j);
-/// Compact journal form of an action: "pass", "8", "tH", "QS".
-std::string action_text(Action a);
-/// Inverse of action_text; nullopt when unreadable.
-std::optional<Action> parse_action_text(std::string_view text);
-
 /// "auction", "trump", "play", "scored" or "passed_out".
 std::string_view to_string(Phase p);
 /// "S", "H", "D" or "C".
@@ -66,5 +37,41 @@ std::string suit_text(Suit s);
 /// `number` is the deal's number in the match (1-based). The hand is written only when
 /// `with_hand` is true (a seated player); a spectator's object has no "hand" key at all.
 nlohmann::json round_json(const SeatView& view, int number, bool with_hand);
+
+/// An event object (docs/protocol.md "Events"), e.g. {"event":"call","seat":1,"call":8,"timeout":false}.
+nlohmann::json event_json(const TableEvent& e);
+nlohmann::json events_json(const std::vector<TableEvent>& events);
+
+/// A seat of a table summary: null (free) or {"name","bot","connected"[,"standin":true]}.
+nlohmann::json seat_json(const SeatInfo& s);
+/// The lobby summary of a table (docs/protocol.md "tables").
+nlohmann::json summary_json(const Table& table, int spectators);
+
+/// The `table` message of one change of `table` (docs/protocol.md "table"), for every recipient.
+/// Build it once per change; to(seat) gives each recipient its bytes: the part every recipient
+/// shares is serialised once, and a seat's own parts (its legal actions, default actions, seat
+/// number and hand, all from its SeatView) are added to it. A spectator (nullopt) gets no hand.
+class TableMessage {
+public:
+    TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now);
+    /// The message's text for `seat` or a spectator (nullopt). Equal, as JSON, to table_message_json.
+    std::string to(std::optional<Seat> seat) const;
+
+private:
+    const Table& table_;
+    std::string shared_;                   ///< the spectator's message without its per-seat keys
+    std::size_t round_at_ = std::string::npos;  ///< just after `"round":{` in shared_ (npos: no round)
+};
+
+/// The plain encoding of the same message (one JSON value built for that recipient): the
+/// reference TableMessage::to is checked against.
+nlohmann::json table_message_json(const Table& table, std::optional<Seat> seat, int spectators,
+                                  const std::vector<TableEvent>& events, Millis now);
+
+/// The "id" of a client message to echo in its answer: a number or a string of at most 64
+/// characters, else null (docs/protocol.md "Framing").
+nlohmann::json request_id(const nlohmann::json& msg);
+/// {"type":"error","code":…,"message":…} (the message defaults to the code).
+nlohmann::json error_json(std::string_view code, std::string message = {});
 
 }  // namespace tarneeb::server

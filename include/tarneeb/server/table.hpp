@@ -1,14 +1,16 @@
 // A table: four seats, a match run authoritatively by the rules engine, turn timers, bot
 // seats, disconnected players' seats held then played by a stand-in bot, and several matches
-// in a row (docs/protocol.md). No sockets, no clock and no database of its own: the caller
-// passes the time (Unix ms) into every call and calls tick() when next_wakeup() comes.
+// in a row (docs/protocol.md). No sockets, no clock, no database and no JSON of its own: the
+// caller passes the time (Unix ms) into every call and calls tick() when next_wakeup() comes.
+// The table is the engine; src/server/protocol.cpp is its adapter to the protocol's bytes.
 //
 // Changes are made in two steps so that the journal is written before a change and off the
 // event loop (docs/architecture.md "Server threads"): prepare_*() checks a request and returns
-// the Change (the journal entry) without changing anything; the caller writes the entry to the
-// journal and then calls commit(entry), which makes the change. Between the two the caller
-// must not prepare another change of the same table (the hall keeps the table busy). A failed
-// write is simply never committed: the table is as it was.
+// the Change (the journal entry, journal.hpp) without changing anything; the caller writes the
+// entry to the journal and then calls commit(entry), which makes the change. Between the two
+// the caller must not prepare another change of the same table (the hall keeps the table
+// busy). A failed write is simply never committed: the table is as it was. A refused request
+// carries a typed Refusal (events.hpp: a protocol error or a rule error, stable codes).
 //
 // Versions: every journaled change increases version() by one; a start entry carries the
 // version it leaves the table at, so that a table rebuilt from a compacted journal never goes
@@ -16,22 +18,17 @@
 // stand-in, reclaimed) are not journaled and keep the version: they do not change what a seat
 // may do.
 //
-// Journal entry shapes: {"op":"sit","seat","name"}, {"op":"leave","seat"},
-// {"op":"bot","seat","bot","seed"}, {"op":"unbot","seat"},
-// {"op":"start","seed","match","version","deal"}, {"op":"act","seat","a":action_text[,"deal"][,"timeout"]}.
-// "deal" is the seed of the next deal (drawn by the caller from the OS CSPRNG for each deal
-// online), present on a start and on an action that ends a round; entries without it (older
-// journals) deal from the match seed. replay(entry) applies an entry without events (restart);
-// a table rebuilt from its settings and entries is in the same state (bots are recreated from
-// their seeds).
+// Events: every change emits typed events (events.hpp) in order, taken with take_events().
+// replay(entry) applies an entry without events (restart); a table rebuilt from its settings
+// and entries is in the same state (bots are recreated from their seeds).
 //
 // Bots: a bot-controlled seat to act is offered once through bot_turn() (the bot and the
 // seat's view, by value, for a worker thread); the decision comes back through decided() and
 // is applied by prepare_due() once the bot delay has passed. A decision for a turn that is
 // gone (the table moved on, the seat was reclaimed) is dropped.
 //
-// Hidden information: view_json() builds a seat's message only from SeatView::of(match, seat);
-// a spectator's has no hand; a bot gets only its seat's SeatView.
+// Hidden information: the table hands out SeatView::of(match, seat) only (a bot's turn; the
+// protocol builds each seat's message from it); events carry public information only.
 #pragma once
 
 #include <array>
@@ -47,7 +44,9 @@
 
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/core/match.hpp"
-#include "tarneeb/server/protocol.hpp"
+#include "tarneeb/core/seat_view.hpp"
+#include "tarneeb/server/events.hpp"
+#include "tarneeb/server/journal.hpp"
 
 namespace tarneeb::server {
 
@@ -86,15 +85,23 @@ enum class TableState : std::uint8_t { waiting, playing, finished };
 /// A change of a table, checked and ready to journal (Table::prepare_*()): write `entries` to
 /// the table's journal (append the one entry, or replace the whole journal by them when
 /// `rewrite`: a compaction), then Table::commit(entry()). When the request is refused, `error`
-/// holds the stable error code (docs/protocol.md "Errors") and there is nothing to write.
+/// holds why (a stable code, docs/protocol.md "Errors") and there is nothing to write.
 struct Change {
-    std::string error;
-    std::vector<nlohmann::json> entries;
+    std::optional<Refusal> error;
+    std::vector<JournalEntry> entries;
     bool rewrite = false;
 
-    bool ok() const { return error.empty(); }
-    const nlohmann::json& entry() const { return entries.back(); }
-    static Change refused(std::string code) { return Change{std::move(code), {}, false}; }
+    bool ok() const { return !error; }
+    const JournalEntry& entry() const { return entries.back(); }
+    static Change refused(Refusal why) { return Change{why, {}, false}; }
+};
+
+/// Who holds a seat, as everyone at the table may see it.
+struct SeatInfo {
+    enum class Kind : std::uint8_t { empty, human, bot } kind = Kind::empty;
+    std::string name;        ///< the player's or the bot's name
+    bool connected = false;  ///< human: has an open connection
+    bool standin = false;    ///< human: a bot plays the seat meanwhile
 };
 
 /// A bot's turn, handed to a worker thread: the bot and its seat's view, owned by value (the
@@ -128,6 +135,10 @@ public:
     std::uint64_t version() const { return version_; }
     int match_number() const { return match_number_; }
     const Match& match() const { return match_; }
+    /// Who holds `seat`.
+    SeatInfo seat_info(Seat seat) const;
+    /// When the human seat to act runs out of time (Unix ms), if a turn timer runs.
+    std::optional<Millis> deadline() const { return turn_deadline_; }
     /// The seat held by player `name` (a human), if any.
     std::optional<Seat> seat_of(const std::string& name) const;
     /// True when no human holds a seat.
@@ -158,7 +169,7 @@ public:
     /// `deal_seed` is called only when the action ends a round.
     std::optional<Change> prepare_due(Millis now, const std::function<std::uint64_t()>& deal_seed) const;
     /// Makes a change whose entry was written to the journal (events for the clients).
-    void commit(const nlohmann::json& entry, Millis now);
+    void commit(const JournalEntry& entry, Millis now);
 
     // ---- bots -----------------------------------------------------------------------
     /// The bot-controlled seat to act, offered once per turn; nullopt when there is none or it
@@ -179,22 +190,11 @@ public:
 
     // ---- journal --------------------------------------------------------------------
     /// Applies a journal entry without events (restart). False if it was rejected.
-    bool replay(const nlohmann::json& entry, Millis now);
+    bool replay(const JournalEntry& entry, Millis now);
 
-    // ---- messages -------------------------------------------------------------------
-    /// The table message (docs/protocol.md "table") for `seat`, or for a spectator (nullopt),
-    /// without "type" and "events". `spectators` is the count to show.
-    nlohmann::json view_json(std::optional<Seat> seat, int spectators) const;
-    /// The parts of a table message that differ between seats, for a message built once and
-    /// shared (Hall::publish): `"legal":[...],"timeout_action":...,"you":...,` (with the
-    /// trailing comma) for `seat` or a spectator (nullopt), and `"hand":[...],` for a seat
-    /// ("" before the first deal). Both come from that seat's SeatView only.
-    std::string seat_prefix(std::optional<Seat> seat) const;
-    std::string hand_text(Seat seat) const;
-    /// The lobby summary of the table.
-    nlohmann::json summary_json(int spectators) const;
+    // ---- events -----------------------------------------------------------------------
     /// Events since the last call, in order.
-    std::vector<nlohmann::json> take_events();
+    std::vector<TableEvent> take_events();
     /// True when there are events to take.
     bool has_events() const { return !events_.empty(); }
     /// The match that ended since the last call, if any.
@@ -219,13 +219,12 @@ private:
     bool bot_controlled(Seat s) const;
     /// Applies a journal entry; false when it does not apply. Events are made either way
     /// (replay() drops them).
-    bool apply_entry(const nlohmann::json& entry, Millis now);
+    bool apply_entry(const JournalEntry& entry, Millis now);
     Change act_change(Seat seat, Action a, bool timeout, const std::function<std::uint64_t()>& deal_seed) const;
     void apply_action(Seat seat, Action a, bool timeout, std::optional<std::uint64_t> deal_seed, Millis now);
     void deal_if_needed(std::optional<std::uint64_t> deal_seed);
     void schedule(Millis now);
     void finish_match();
-    nlohmann::json seat_json(Seat s) const;
     void do_sit(Seat seat, const std::string& name);
     void do_leave(Seat seat);
     bool do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed);
@@ -253,7 +252,7 @@ private:
     TurnKey offered_key_{-1, 0, 0};         ///< the turn it was offered for
     std::uint64_t thinking_ = 0;            ///< the request a worker still holds a bot for (0: none)
     std::optional<Action> bot_decision_;    ///< the decision for offered_
-    std::vector<nlohmann::json> events_;
+    std::vector<TableEvent> events_;
     std::optional<FinishedMatch> finished_;
     std::uint64_t actions_applied_ = 0;
 };

@@ -1,0 +1,125 @@
+// The hall, admission: connections per address, message size,
+// the per-connection rate limit (a token bucket), malformed messages, the queue of a busy
+// guest's messages, and the waiting-table limits of create (the hall's other roles: hall.cpp, hall_admission.cpp, hall_lobby.cpp,
+// hall_http.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
+#include <algorithm>
+
+#include "tarneeb/server/hall.hpp"
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+bool Hall::admits(const std::string& address) const {
+    const auto it = conns_per_address_.find(address);
+    return it == conns_per_address_.end() || it->second < config_.max_connections_per_address;
+}
+
+void Hall::open(ConnId conn, const std::string& address, Millis now) {
+    now_ = std::max(now_, now);
+    if (started_ == 0) started_ = now;
+    if (!admits(address)) {
+        // Not registered, so told directly (reply() answers registered connections only).
+        out_.send(conn, error_json(to_string(ProtocolError::too_many_connections),
+                                   "too many connections from this address (at most " +
+                                       std::to_string(config_.max_connections_per_address) + ")")
+                            .dump());
+        out_.close(conn, 1008, "too many connections");
+        return;
+    }
+    Conn c;
+    c.address = address;
+    c.tokens = config_.rate_burst;
+    c.refilled = now;
+    conns_[conn] = c;
+    ++conns_per_address_[address];
+}
+
+void Hall::closed(ConnId conn, Millis now) {
+    now_ = std::max(now_, now);
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;
+    const std::string name = it->second.name;
+    if (auto a = conns_per_address_.find(it->second.address); a != conns_per_address_.end() && --a->second <= 0)
+        conns_per_address_.erase(a);
+    conns_.erase(it);
+    if (name.empty()) return;
+    auto g = guests_.find(name);
+    if (g == guests_.end()) return;
+    g->second.conns.erase(conn);
+    if (!g->second.conns.empty()) return;
+    TableEntry* t = g->second.table.empty() ? nullptr : find_table(g->second.table);
+    if (t && g->second.seat) {
+        t->table->disconnected(name, now);
+        publish(*t);
+        return;  // the guest keeps its seat (and its entry) for a reconnect
+    }
+    if (t) {
+        // A spectator with no connection left stops watching.
+        t->watchers.erase(name);
+        --t->spectators;
+    }
+    guests_.erase(g);  // nothing to keep: a later hello with the token starts afresh
+}
+
+void Hall::message(ConnId conn, std::string_view text, Millis now) {
+    now_ = std::max(now_, now);
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;
+    Conn& c = it->second;
+    if (text.size() > config_.max_message_bytes) {
+        out_.close(conn, 1009, "message too big");
+        return;
+    }
+    // Token bucket.
+    c.tokens = std::min(config_.rate_burst, c.tokens + static_cast<double>(now - c.refilled) * config_.rate_per_second / 1000.0);
+    c.refilled = now;
+    if (c.tokens < 1.0) {
+        if (++c.limited >= config_.max_rate_rejections) {
+            out_.close(conn, 1008, "rate limit");
+            return;
+        }
+        // The request's id, so that a client waiting on it hears the answer (the parse is
+        // bounded by max_message_bytes; nothing else of the message is looked at).
+        const json peek = json::parse(text, nullptr, false);
+        error(conn, peek.is_object() ? request_id(peek) : json(nullptr), to_string(ProtocolError::rate_limited),
+              "too many messages");
+        return;
+    }
+    c.tokens -= 1.0;
+    json msg = json::parse(text, nullptr, false);
+    if (msg.is_discarded() || !msg.is_object() || !msg.contains("type") || !msg["type"].is_string()) {
+        if (++c.bad >= config_.max_bad_messages) {
+            out_.close(conn, 1008, "malformed messages");
+            return;
+        }
+        error(conn, nullptr, to_string(ProtocolError::bad_message), "expected a JSON object with a string \"type\"");
+        return;
+    }
+    // A ping never waits; everything else is handled in order, after the guest's request in flight.
+    if (msg["type"] == "ping") return reply(conn, request_id(msg), {{"type", "pong"}});
+    if (busy(c) || !c.waiting.empty()) {
+        if (c.waiting.size() >= config_.max_waiting_messages) {
+            out_.close(conn, 1008, "too many messages waiting");
+            return;
+        }
+        c.waiting.push_back(std::move(msg));
+        return;
+    }
+    handle(conn, std::move(msg));
+    run_pumps();
+}
+
+std::optional<ProtocolError> Hall::create_limit(const Conn& c) const {
+    int by_guest = 0, by_address = 0;
+    for (const auto& [tid, t] : tables_) {
+        if (t.table->state() != TableState::waiting) continue;
+        by_guest += !t.creator.empty() && t.creator == c.name;
+        by_address += !t.creator.empty() && t.creator_address == c.address;
+    }
+    if (by_guest >= config_.max_waiting_tables_per_guest || by_address >= config_.max_waiting_tables_per_address)
+        return ProtocolError::too_many_waiting_tables;
+    return std::nullopt;
+}
+
+}  // namespace tarneeb::server

@@ -1,0 +1,399 @@
+// The hall, signing in and the lobby: hello, the
+// message dispatcher (a table of handlers, one per client message), list, create, join, leave
+// and the requests of a seated player (add_bot, remove_bot, start, act) (the hall's other roles: hall.cpp, hall_admission.cpp, hall_lobby.cpp,
+// hall_http.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
+#include <algorithm>
+#include <chrono>
+#include <iterator>
+
+#include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/names.hpp"
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+void Hall::hello(ConnId conn, Conn& c, const json& msg, const json& id) {
+    if (!c.name.empty()) return error(conn, id, to_string(ProtocolError::bad_message), "already signed in");
+    if (auto t = msg.find("token"); t != msg.end() && t->is_string()) {
+        const std::string token = t->get<std::string>();
+        auto found = std::make_shared<std::optional<std::string>>();
+        hold(conn);
+        on_writer("hello", [token, found](Storage& s) { *found = s.name_for_token(token); },
+                  [this, conn, id, token, found](const std::optional<StorageError>& e) {
+                      release(conn);
+                      if (e) storage_error(conn, id, *e);
+                      else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
+                      else signed_in(conn, id, **found, token);
+                  },
+                  /*write=*/false);
+        return;
+    }
+    if (auto n = msg.find("name"); n != msg.end() && n->is_string()) {
+        // Any script, NFC; unique by confusable skeleton and case (names.hpp, docs/protocol.md).
+        const NameResult checked = normalize_name(n->get_ref<const std::string&>(), config_.reserved_names);
+        if (!checked.name) return error(conn, id, to_string(ProtocolError::bad_name), std::string(describe(checked.problem)));
+        const std::string name = checked.name->text;
+        const std::string token = secure_random_string(32, "0123456789abcdef");
+        auto registered = std::make_shared<bool>(false);
+        hold(conn);
+        on_writer("hello", [name, token, registered](Storage& s) { *registered = s.register_name(name, token); },
+                  [this, conn, id, name, token, registered](const std::optional<StorageError>& e) {
+                      release(conn);
+                      if (e) storage_error(conn, id, *e);
+                      else if (!*registered) error(conn, id, to_string(ProtocolError::name_taken));
+                      else signed_in(conn, id, name, token);
+                  });
+        return;
+    }
+    error(conn, id, to_string(ProtocolError::bad_message), "hello needs a name or a token");
+}
+
+void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token) {
+    auto it = conns_.find(conn);
+    if (it == conns_.end()) return;  // closed meanwhile
+    if (auto known = guests_.find(name);
+        known != guests_.end() && static_cast<int>(known->second.conns.size()) >= config_.max_connections_per_guest)
+        return error(conn, id, to_string(ProtocolError::too_many_connections),
+                     "too many connections with this token (at most " + std::to_string(config_.max_connections_per_guest) + ")");
+    it->second.name = name;
+    Guest& g = guests_[name];
+    g.conns.insert(conn);
+    if (g.table.empty()) {
+        // After a restart the guest's seat is known only to its table.
+        for (auto& [tid, t] : tables_)
+            if (auto s = t.table->seat_of(name)) {
+                g.table = tid;
+                g.seat = s;
+                t.watchers.insert(name);
+                break;
+            }
+    }
+    json welcome{{"type", "welcome"}, {"name", name}, {"token", token}, {"protocol", 1},
+                 {"table", g.table.empty() ? json(nullptr) : json(g.table)},
+                 {"seat", g.seat && !g.table.empty() ? json(index(*g.seat)) : json(nullptr)}};
+    reply(conn, id, std::move(welcome));
+    if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
+        t->table->connected(name, now_);
+        publish(*t);
+        advance(g.table);
+    }
+}
+
+void Hall::forget_watcher(const std::string& name) {
+    Guest& g = guests_[name];
+    const std::string tid = g.table;
+    g.table.clear();
+    g.seat.reset();
+    TableEntry* t = tid.empty() ? nullptr : find_table(tid);
+    if (!t) return;
+    --t->spectators;
+    t->watchers.erase(name);
+    publish(*t);  // the others see one spectator less
+    close_if_empty(tid);
+}
+
+void Hall::close_if_empty(const std::string& tid) {
+    TableEntry* t = find_table(tid);
+    if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
+    close_table_in_storage(tid);
+    tables_.erase(tid);
+}
+
+void Hall::leave_table(ConnId conn, const std::string& name, Done then) {
+    Guest& g = guests_[name];
+    TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
+    if (!t || !g.seat) {
+        // A spectator (or a guest whose table is gone) leaves without a write.
+        if (t) forget_watcher(name);
+        else g.table.clear();
+        if (then) then(std::nullopt);
+        return;
+    }
+    const std::string tid = g.table;
+    auto change = t->table->prepare_leave(name);
+    if (!change.ok()) {  // unreachable: the guest is seated there
+        g.table.clear();
+        g.seat.reset();
+        if (then) then(std::nullopt);
+        return;
+    }
+    hold(conn);
+    change_table(tid, std::move(change), [this, conn, name, then = std::move(then)](const std::optional<StorageError>& e) {
+        release(conn);
+        if (!e) {
+            // Still watching? No: the guest leaves the table altogether.
+            Guest& left = guests_[name];
+            if (TableEntry* at = find_table(left.table)) at->watchers.erase(name);
+            left.table.clear();
+            left.seat.reset();
+            if (left.conns.empty()) guests_.erase(name);  // closed meanwhile: nothing to keep
+        }
+        if (then) then(e);
+    });
+}
+
+void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
+    // The client messages (docs/protocol.md), each with its handler; all but ping and hello
+    // need the guest to be signed in.
+    struct Route {
+        std::string_view type;
+        bool signed_in;
+        void (Hall::*handle)(ConnId, Conn&, const json& msg, const json& id);
+    };
+    static constexpr Route kRoutes[] = {
+        {"ping", false, &Hall::on_ping},          {"hello", false, &Hall::hello},
+        {"list", true, &Hall::on_list},           {"create", true, &Hall::on_create},
+        {"join", true, &Hall::on_join},           {"leave", true, &Hall::on_leave},
+        {"add_bot", true, &Hall::on_seat_request}, {"remove_bot", true, &Hall::on_seat_request},
+        {"start", true, &Hall::on_seat_request},  {"act", true, &Hall::on_seat_request},
+    };
+    const std::string& type = msg["type"].get_ref<const std::string&>();
+    const json id = request_id(msg);
+    const auto route = std::find_if(std::begin(kRoutes), std::end(kRoutes), [&](const Route& r) { return r.type == type; });
+    // An unknown type is `unknown_type` wherever the guest is (before hello, at no table...).
+    if (route == std::end(kRoutes)) {
+        // At most 32 bytes of the type, cut at a character boundary (the answer must stay UTF-8).
+        std::size_t n = std::min<std::size_t>(type.size(), 32);
+        while (n > 0 && n < type.size() && (static_cast<unsigned char>(type[n]) & 0xC0) == 0x80) --n;
+        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, n));
+    }
+    if (route->signed_in) {
+        if (c.name.empty()) return error(conn, id, to_string(ProtocolError::not_signed_in));
+        guests_[c.name];  // the guest's entry (every signed-in guest has one)
+    }
+    (this->*route->handle)(conn, c, msg, id);
+}
+
+void Hall::on_ping(ConnId conn, Conn&, const json&, const json& id) { reply(conn, id, {{"type", "pong"}}); }
+
+void Hall::on_list(ConnId conn, Conn&, const json& msg, const json& id) { list_tables(conn, id, msg); }
+
+namespace {
+/// A seat number field clamped to -1..4 (out of range either way: bad_seat), nullopt when absent
+/// or not an integer.
+std::optional<int> seat_field(const json& msg, const char* key) {
+    auto it = msg.find(key);
+    if (it == msg.end() || !it->is_number_integer()) return std::nullopt;
+    return static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), -1, 4));
+}
+}  // namespace
+
+void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
+    const std::string name = c.name;
+    auto settings = TableSettings::from_json(msg);
+    if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
+    if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
+    if (const auto limit = create_limit(c)) return error(conn, id, to_string(*limit), "start or leave your waiting table first");
+    settings->code.clear();
+    settings->code_hash.clear();
+    if (settings->is_private) {
+        settings->code = secure_random_string(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+        settings->code_hash = hash_token(settings->code);  // the database keeps only this
+    }
+    auto tid = std::make_shared<std::string>();
+    hold(conn);
+    on_writer("create", [s = settings->to_json(), tid](Storage& st) { *tid = st.create_table(s); },
+              [this, conn, id, settings = *settings, tid, creator = name, address = c.address](const std::optional<StorageError>& e) {
+                  release(conn);
+                  if (e) {
+                      storage_error(conn, id, *e);
+                  } else {
+                      TableEntry entry;
+                      entry.table = std::make_unique<Table>(*tid, settings, config_.timing, bots_);
+                      entry.creator = creator;
+                      entry.creator_address = address;
+                      tables_.emplace(*tid, std::move(entry));
+                      reply(conn, id, {{"type", "created"}, {"table", *tid},
+                                       {"code", settings.is_private ? json(settings.code) : json(nullptr)}});
+                  }
+              });
+}
+
+void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
+    const std::string name = c.name;
+    Guest& g = guests_[name];
+    auto tf = msg.find("table");
+    if (tf == msg.end() || !tf->is_string()) return error(conn, id, to_string(ProtocolError::bad_message), "join needs a table");
+    const std::string tid = tf->get<std::string>();
+    TableEntry* t = find_table(tid);
+    if (!t) return error(conn, id, to_string(ProtocolError::no_such_table));
+    if (t->table->settings().is_private) {
+        auto code = msg.find("code");
+        const TableSettings& ts = t->table->settings();
+        const bool good = code != msg.end() && code->is_string() &&
+                          (ts.code_hash.empty() ? code->get<std::string>() == ts.code
+                                                : hash_token(code->get<std::string>()) == ts.code_hash);
+        if (!good) return error(conn, id, to_string(ProtocolError::bad_code));
+    }
+    if (t->busy) return park(*t, conn, msg);
+    if (TableEntry* old = g.table.empty() || g.table == tid ? nullptr : find_table(g.table); old && old->busy)
+        return park(*old, conn, msg);
+    if (msg.contains("seat") && !msg["seat"].is_null()) {
+        const auto s = seat_field(msg, "seat");
+        if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
+        const bool here = g.table == tid;
+        if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, {{"type", "ok"}});
+        auto change = t->table->prepare_sit(seat(*s), name);
+        if (!change.ok()) return error(conn, id, to_string(*change.error));
+        if (!here && !g.table.empty()) {
+            // Leave the other table first (a journal write), then sit here (another one),
+            // by handling this join again. Each write comes before its change, so when the
+            // database fails the guest is at one table or at none.
+            return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
+                if (e) return storage_error(conn, id, *e);
+                handle(conn, msg);
+            });
+        }
+        hold(conn);
+        change_table(tid, std::move(change), [this, conn, id, name, tid, here, s](const std::optional<StorageError>& e) {
+            release(conn);
+            if (e) return storage_error(conn, id, *e);
+            Guest& sat = guests_[name];
+            TableEntry* at = find_table(tid);
+            if (here && !sat.seat) --at->spectators;
+            sat.table = tid;
+            sat.seat = seat(*s);
+            at->watchers.insert(name);
+            // Closed while the write was in flight: the grace period starts now.
+            if (sat.conns.empty()) at->table->disconnected(name, now_);
+            reply(conn, id, {{"type", "ok"}});
+        });
+        return;
+    }
+    // Watch as a spectator.
+    if (g.table == tid && !g.seat) return reply(conn, id, {{"type", "ok"}});
+    if (g.table == tid) {
+        // From a seat of this table to watching it: the guest stays at the table, so it must
+        // not be left on the way (a table with no human and no watcher is closed).
+        auto change = t->table->prepare_leave(name);
+        if (!change.ok()) return error(conn, id, to_string(*change.error));
+        hold(conn);
+        change_table(tid, std::move(change), [this, conn, id, name, tid](const std::optional<StorageError>& e) {
+            release(conn);
+            if (e) return storage_error(conn, id, *e);
+            guests_[name].seat.reset();
+            ++find_table(tid)->spectators;
+            reply(conn, id, {{"type", "ok"}});
+        });
+        return;
+    }
+    if (!g.table.empty()) {
+        return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
+            if (e) return storage_error(conn, id, *e);
+            handle(conn, msg);
+        });
+    }
+    g.table = tid;
+    g.seat.reset();
+    t->watchers.insert(name);
+    ++t->spectators;
+    reply(conn, id, {{"type", "ok"}});
+    send_table(name, *t);
+}
+
+void Hall::on_leave(ConnId conn, Conn& c, const json& msg, const json& id) {
+    const std::string name = c.name;
+    Guest& g = guests_[name];
+    if (g.table.empty()) return error(conn, id, to_string(ProtocolError::not_at_table));
+    if (TableEntry* t = find_table(g.table); t && t->busy) return park(*t, conn, msg);
+    return leave_table(conn, name, [this, conn, id](const std::optional<StorageError>& e) {
+        if (e) return storage_error(conn, id, *e);
+        reply(conn, id, {{"type", "ok"}});
+    });
+}
+
+void Hall::on_seat_request(ConnId conn, Conn& c, const json& msg, const json& id) {
+    const std::string& type = msg["type"].get_ref<const std::string&>();
+    const std::string name = c.name;
+    Guest& g = guests_[name];
+    TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
+    if (!t) return error(conn, id, to_string(ProtocolError::not_at_table));
+    if (!g.seat) return error(conn, id, to_string(type == "act" ? ProtocolError::spectator : ProtocolError::not_seated));
+    if (t->busy) return park(*t, conn, msg);
+    const std::string tid = g.table;
+    const auto t0 = std::chrono::steady_clock::now();
+    Change change;
+    std::vector<MatchRow> pending;
+    if (type == "start") {
+        change = t->table->prepare_start(next_seed(), next_seed());
+        // The journal of a finished match is dropped by the start: its record is stored first.
+        for (const auto& row : pending_matches_)
+            if (row.table == tid) pending.push_back(row);
+    } else if (type == "act") {
+        auto v = msg.find("version");
+        if (v == msg.end() || !v->is_number_unsigned()) return error(conn, id, to_string(ProtocolError::bad_message), "act needs a version");
+        auto a = msg.find("action");
+        const auto action = a == msg.end() ? std::nullopt : parse_action(*a);
+        if (!action) return error(conn, id, to_string(ProtocolError::bad_action));
+        change = t->table->prepare_act(*g.seat, *action, v->get<std::uint64_t>(), next_seed());
+        if (change.error == Refusal{ProtocolError::stale})
+            return error(conn, id, to_string(*change.error), "table is at version " + std::to_string(t->table->version()));
+    } else {
+        const auto s = seat_field(msg, "seat");
+        if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
+        if (type == "add_bot") {
+            std::string bot = config_.default_bot;
+            if (auto b = msg.find("bot"); b != msg.end() && b->is_string()) bot = b->get<std::string>();
+            change = t->table->prepare_add_bot(seat(*s), bot, next_seed());
+        } else {
+            change = t->table->prepare_remove_bot(seat(*s));
+        }
+    }
+    if (!change.ok()) return error(conn, id, to_string(*change.error));
+    if (!pending.empty()) {
+        // Stored before the start's rewrite (the writer runs in order); a failure refuses the start.
+        hold(conn);
+        on_writer("store_match", [pending](Storage& s) {
+                      for (const auto& row : pending) s.store_match(row);
+                  },
+                  [this, conn, id, tid, msg](const std::optional<StorageError>& e) {
+                      release(conn);
+                      if (e) return storage_error(conn, id, *e);
+                      std::erase_if(pending_matches_, [&](const MatchRow& r) { return r.table == tid; });
+                      handle(conn, msg);
+                  });
+        return;
+    }
+    const bool is_act = type == "act";
+    hold(conn);
+    change_table(tid, std::move(change), [this, conn, id, tid, is_act, t0](const std::optional<StorageError>& e) {
+        release(conn);
+        if (e) return storage_error(conn, id, *e);
+        if (is_act) {
+            reply(conn, id, {{"type", "ok"}, {"version", find_table(tid)->table->version()}});
+            record_latency(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), now_);
+        } else {
+            reply(conn, id, {{"type", "ok"}});
+        }
+    });
+}
+
+void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
+    // One page of public tables in id order after `cursor` (docs/protocol.md "list").
+    const auto cursor = msg.find("cursor");
+    if (cursor != msg.end() && !cursor->is_null() && !cursor->is_string())
+        return error(conn, id, to_string(ProtocolError::bad_message), "cursor must be a string or null");
+    const auto limit_field = msg.find("limit");
+    const std::int64_t max = static_cast<std::int64_t>(std::max<std::size_t>(1, config_.list_page_max));
+    std::int64_t limit = max;
+    if (limit_field != msg.end() && !limit_field->is_null()) {
+        if (!limit_field->is_number_integer() || limit_field->get<std::int64_t>() < 1)
+            return error(conn, id, to_string(ProtocolError::bad_message), "limit must be an integer of at least 1");
+        limit = std::min(max, limit_field->get<std::int64_t>());
+    }
+    auto it = cursor == msg.end() || cursor->is_null() ? tables_.begin() : tables_.upper_bound(cursor->get<std::string>());
+    json list = json::array();
+    json next = nullptr;
+    for (; it != tables_.end(); ++it) {
+        if (it->second.table->settings().is_private) continue;
+        if (static_cast<std::int64_t>(list.size()) == limit) {
+            next = list.back()["table"];
+            break;
+        }
+        list.push_back(summary_json(*it->second.table, it->second.spectators));
+    }
+    reply(conn, id, {{"type", "tables"}, {"tables", std::move(list)}, {"next", std::move(next)}});
+}
+
+}  // namespace tarneeb::server

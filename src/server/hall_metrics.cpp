@@ -1,0 +1,42 @@
+// The hall, its metrics (GET /metrics, docs/protocol.md "HTTP endpoints"): actions per second
+// over the last 10 s and the latency of `act` (receive → every update written to the send
+// queues) over the last 10,000 actions (the hall's other roles: hall.cpp, hall_admission.cpp,
+// hall_lobby.cpp, hall_http.cpp).
+#include <algorithm>
+
+#include "tarneeb/core/stats.hpp"
+#include "tarneeb/server/hall.hpp"
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+void Hall::record_latency(double ms, Millis now) {
+    ++actions_total_;
+    recent_actions_.push_back(now);
+    while (!recent_actions_.empty() && recent_actions_.front() < now - 10000) recent_actions_.pop_front();
+    if (ms >= 0) {
+        latencies_ms_.push_back(ms);
+        if (latencies_ms_.size() > 10000) latencies_ms_.pop_front();
+    }
+}
+
+json Hall::metrics_json(Millis now) {
+    while (!recent_actions_.empty() && recent_actions_.front() < now - 10000) recent_actions_.pop_front();
+    int playing = 0;
+    for (const auto& [tid, t] : tables_) playing += t.table->state() == TableState::playing;
+    int signed_in = 0;
+    for (const auto& [id, c] : conns_) signed_in += !c.name.empty();
+    const std::vector<double> lat(latencies_ms_.begin(), latencies_ms_.end());
+    const double window = std::max<double>(1.0, std::min<double>(10.0, static_cast<double>(now - started_) / 1000.0));
+    return {{"tables", tables_.size()}, {"tables_playing", playing}, {"connections", conns_.size()},
+            {"signed_in", signed_in}, {"actions_total", actions_total_},
+            {"actions_per_second", static_cast<double>(recent_actions_.size()) / window},
+            {"latency_ms", {{"p50", percentile(lat, 0.5)}, {"p90", percentile(lat, 0.9)}, {"p99", percentile(lat, 0.99)},
+                            {"max", lat.empty() ? 0.0 : *std::max_element(lat.begin(), lat.end())}}},
+            {"uptime_s", (now - started_) / 1000}, {"storage_errors", storage_errors_},
+            {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")},
+            {"write_queue", writer_ ? writer_->waiting() : 0}};
+}
+
+}  // namespace tarneeb::server

@@ -1,0 +1,124 @@
+// The protocol adapter (include/tarneeb/server/protocol.hpp): the table message every recipient
+// gets is the plain encoding, whatever the sharing does; hands go only to their seats; the
+// journal's stored form reads back as the same entry.
+#include <gtest/gtest.h>
+
+#include "tarneeb/bots/bot.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/server/protocol.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+using nlohmann::json;
+
+/// Checks every recipient's message of the table's current change (the events just taken)
+/// against the plain encoding: seats 0..3 and a spectator.
+void check_messages(const Table& t, const std::vector<TableEvent>& events, Millis now, int& checked) {
+    const TableMessage message(t, 2, events, now);
+    for (int s = -1; s < 4; ++s) {
+        const std::optional<Seat> seat = s < 0 ? std::nullopt : std::optional<Seat>(tarneeb::seat(s));
+        const std::string text = message.to(seat);
+        const json plain = table_message_json(t, seat, 2, events, now);
+        ASSERT_EQ(json::parse(text), plain) << "seat " << s << " version " << t.version() << "\n" << text;
+        if (plain["round"].is_object()) {
+            EXPECT_EQ(plain["round"].contains("hand"), seat.has_value());
+        }
+        ++checked;
+    }
+}
+
+TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
+    TableSettings settings;
+    settings.target = 41;
+    settings.turn_seconds = 30;  // timeout_action is sent
+    Table t("t1", settings, TableTiming{}, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
+    Millis now = 1'767'225'600'000;
+    int checked = 0;
+    const std::array<std::string, 4> names{"Layla", "Omar", "Dina", "Eli"};
+    for (Seat s : kSeats) {
+        const Change c = t.prepare_sit(s, names[static_cast<std::size_t>(index(s))]);
+        ASSERT_TRUE(c.ok());
+        t.commit(c.entry(), now);
+        check_messages(t, t.take_events(), now, checked);
+    }
+    Rng rng(7);
+    const Change start = t.prepare_start(rng.next(), rng.next());
+    ASSERT_TRUE(start.ok());
+    t.commit(start.entry(), now);
+    check_messages(t, t.take_events(), now, checked);
+    bool finished_trick_seen = false;
+    while (t.state() == TableState::playing) {
+        ASSERT_LT(checked, 100000);
+        const Round& r = t.match().round();
+        const SeatView view = SeatView::of(t.match(), r.to_act());
+        const auto legal = view.legal_actions();
+        const Action a = legal[static_cast<int>(rng.below(static_cast<std::uint64_t>(legal.size())))];
+        const Change c = t.prepare_act(r.to_act(), a, t.version(), rng.next());
+        ASSERT_TRUE(c.ok()) << to_string(*c.error);
+        now += 1000;
+        t.commit(c.entry(), now);
+        check_messages(t, t.take_events(), now, checked);
+        if (t.state() == TableState::playing && t.match().round().tricks_played() > 0) finished_trick_seen = true;
+    }
+    EXPECT_TRUE(finished_trick_seen);
+    // The finished table says how the match ended, as the match_over event did.
+    const json spectator = table_message_json(t, std::nullopt, 0, {}, now);
+    ASSERT_TRUE(spectator["result"].is_object());
+    EXPECT_EQ(spectator["result"]["status"], std::string(to_string(t.match().status())));
+    EXPECT_GT(checked, 500);
+}
+
+TEST(Protocol, FinishedTricksCarryTheEnginesWinner) {
+    TableSettings settings;
+    settings.turn_seconds = 0;
+    Table t("t1", settings, TableTiming{}, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
+    for (Seat s : kSeats) t.commit(t.prepare_sit(s, "p" + std::to_string(index(s))).entry(), 0);
+    Rng rng(11);
+    t.commit(t.prepare_start(rng.next(), rng.next()).entry(), 0);
+    int tricks_checked = 0;
+    while (t.state() == TableState::playing && tricks_checked < 30) {
+        const Round& r = t.match().round();
+        const auto legal = r.legal_actions();
+        const Action a = legal[static_cast<int>(rng.below(static_cast<std::uint64_t>(legal.size())))];
+        t.commit(t.prepare_act(r.to_act(), a, t.version(), rng.next()).entry(), 0);
+        for (const TableEvent& e : t.take_events()) {
+            const auto* won = std::get_if<event::TrickWon>(&e);
+            if (!won || won->trick == 13) continue;  // after the 13th the next round is dealt at once
+            const json round = round_json(SeatView(t.match().round(), Seat::s0), 1, false);
+            const auto& tricks = round["finished_tricks"];
+            ASSERT_EQ(tricks.size(), static_cast<std::size_t>(won->trick));
+            EXPECT_EQ(tricks.back()["winner"], index(won->seat));
+            EXPECT_EQ(tricks.back()["cards"].size(), 4u);
+            ++tricks_checked;
+        }
+    }
+    EXPECT_GT(tricks_checked, 0);
+}
+
+TEST(Protocol, JournalEntriesReadBackAsWritten) {
+    const std::vector<JournalEntry> entries{
+        journal::Sit{Seat::s2, "Layla"},
+        journal::Leave{Seat::s1},
+        journal::AddBot{Seat::s3, "heuristic", 42},
+        journal::RemoveBot{Seat::s0},
+        journal::Start{7, 2, 58, 99},
+        journal::Act{Seat::s1, Action::bid(8), std::nullopt, false},
+        journal::Act{Seat::s2, Action::play(*parse_card("QS")), 123, true},
+    };
+    for (const auto& e : entries) {
+        const json j = journal_json(e);
+        const auto back = parse_journal_entry(j);
+        ASSERT_TRUE(back) << j.dump();
+        EXPECT_EQ(journal_json(*back), j);
+        EXPECT_EQ(j["op"], std::string(journal_op(e)));
+    }
+    EXPECT_EQ(journal_json(entries[5]).dump(), R"({"a":"8","op":"act","seat":1})");
+    EXPECT_EQ(journal_json(entries[6]).dump(), R"({"a":"QS","deal":123,"op":"act","seat":2,"timeout":true})");
+    EXPECT_FALSE(parse_journal_entry(json{{"op", "fly"}}));
+    EXPECT_FALSE(parse_journal_entry(json{{"op", "act"}, {"seat", 1}, {"a", "t?"}}));
+    EXPECT_FALSE(parse_journal_entry(json{{"op", "sit"}, {"seat", 1}, {"name", 3}}));
+}
+
+}  // namespace
+}  // namespace tarneeb::server
