@@ -18,7 +18,7 @@ const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableVi
   round: {
     number: 2, dealer: 0, phase: 'play', to_act: 1, hand: ['AS', '2S', 'KH', '3D', '9C'],
     calls: [{ seat: 1, call: 8 }, { seat: 2, call: 'pass' }, { seat: 3, call: 'pass' }, { seat: 0, call: 'pass' }],
-    contract: { seat: 1, bid: 8 }, trump: 'H',
+    contract: { seat: 1, bid: 8, defenders_need: 6 }, trump: 'H',
     plays: [
       { seat: 1, card: 'QS' }, { seat: 2, card: '4S' }, { seat: 3, card: '7H' }, { seat: 0, card: 'JS' },
       { seat: 3, card: 'TS' },
@@ -30,7 +30,7 @@ const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableVi
     tricks: [0, 1], cards_left: [12, 12, 12, 11], points: [0, 0], ...round,
   },
   legal: [{ card: 'AS' }, { card: '2S' }],
-  deadline_ms: Date.now() + 20000, timeout_action: { card: '2S' }, events: [], ...over,
+  deadline_ms: Date.now() + 20000, timeout_action: { card: '2S' }, default_action: { card: '2S' }, bid_range: [7, 13], events: [], ...over,
 });
 
 const state = (tv: TableView | null, over: Partial<State> = {}): State => ({
@@ -90,7 +90,7 @@ describe('the table as rendered', () => {
   });
   it('suggests the longest suit to the declarer', () => {
     const tv = table(
-      { legal: [{ trump: 'S' }, { trump: 'H' }, { trump: 'D' }, { trump: 'C' }], timeout_action: null },
+      { legal: [{ trump: 'S' }, { trump: 'H' }, { trump: 'D' }, { trump: 'C' }], timeout_action: null, default_action: { trump: 'C' } },
       { phase: 'trump', trump: null, plays: [], trick: [], hand: ['2C', '3C', '4C', 'AS', 'KH'] },
     );
     expect(html(state(tv))).toMatch(/suit-btn suggested" data-act="trump" data-suit="C"/);
