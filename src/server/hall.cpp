@@ -120,6 +120,10 @@ void Hall::think(const std::string& tid, BotTurn turn) {
     auto alive = std::weak_ptr<bool>(alive_);
     const bool queued = thinkers_->submit([this, alive, tid, turn = std::move(turn)]() mutable {
         Action a = turn.view.default_action();
+        // The bots library's decision (tarneeb_bots, linked explicitly); Table::prepare_due checks
+        // it when it is applied (the turn may have moved on) and falls back to the default.
+        // TODO(issue 12, at merge): bots::decide_or_default(*turn.bot, turn.view) from the one bot
+        // loop (bots/loop.hpp) does this catch and check; call it here instead.
         try {
             a = turn.bot->decide(turn.view);
         } catch (const std::exception&) {

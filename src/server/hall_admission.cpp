@@ -97,7 +97,7 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
         return;
     }
     // A ping never waits; everything else is handled in order, after the guest's request in flight.
-    if (msg["type"] == "ping") return reply(conn, request_id(msg), {{"type", "pong"}});
+    if (msg["type"] == "ping") return reply(conn, request_id(msg), pong_json());
     if (busy(c) || !c.waiting.empty()) {
         if (c.waiting.size() >= config_.max_waiting_messages) {
             out_.close(conn, 1008, "too many messages waiting");

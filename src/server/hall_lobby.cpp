@@ -69,10 +69,7 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
                 break;
             }
     }
-    json welcome{{"type", "welcome"}, {"name", name}, {"token", token}, {"protocol", 1},
-                 {"table", g.table.empty() ? json(nullptr) : json(g.table)},
-                 {"seat", g.seat && !g.table.empty() ? json(index(*g.seat)) : json(nullptr)}};
-    reply(conn, id, std::move(welcome));
+    reply(conn, id, welcome_json(name, token, g.table, g.table.empty() ? std::nullopt : g.seat));
     if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
         t->table->connected(name, now_);
         publish(*t);
@@ -165,7 +162,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
     (this->*route->handle)(conn, c, msg, id);
 }
 
-void Hall::on_ping(ConnId conn, Conn&, const json&, const json& id) { reply(conn, id, {{"type", "pong"}}); }
+void Hall::on_ping(ConnId conn, Conn&, const json&, const json& id) { reply(conn, id, pong_json()); }
 
 void Hall::on_list(ConnId conn, Conn&, const json& msg, const json& id) { list_tables(conn, id, msg); }
 
@@ -204,8 +201,7 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
                       entry.creator = creator;
                       entry.creator_address = address;
                       tables_.emplace(*tid, std::move(entry));
-                      reply(conn, id, {{"type", "created"}, {"table", *tid},
-                                       {"code", settings.is_private ? json(settings.code) : json(nullptr)}});
+                      reply(conn, id, created_json(*tid, settings.is_private ? std::optional<std::string>(settings.code) : std::nullopt));
                   }
               });
 }
@@ -233,7 +229,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
         const auto s = seat_field(msg, "seat");
         if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
         const bool here = g.table == tid;
-        if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, {{"type", "ok"}});
+        if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, ok_json());
         auto change = t->table->prepare_sit(seat(*s), name);
         if (!change.ok()) return error(conn, id, to_string(*change.error));
         if (!here && !g.table.empty()) {
@@ -257,12 +253,12 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
             at->watchers.insert(name);
             // Closed while the write was in flight: the grace period starts now.
             if (sat.conns.empty()) at->table->disconnected(name, now_);
-            reply(conn, id, {{"type", "ok"}});
+            reply(conn, id, ok_json());
         });
         return;
     }
     // Watch as a spectator.
-    if (g.table == tid && !g.seat) return reply(conn, id, {{"type", "ok"}});
+    if (g.table == tid && !g.seat) return reply(conn, id, ok_json());
     if (g.table == tid) {
         // From a seat of this table to watching it: the guest stays at the table, so it must
         // not be left on the way (a table with no human and no watcher is closed).
@@ -274,7 +270,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
             if (e) return storage_error(conn, id, *e);
             guests_[name].seat.reset();
             ++find_table(tid)->spectators;
-            reply(conn, id, {{"type", "ok"}});
+            reply(conn, id, ok_json());
         });
         return;
     }
@@ -288,7 +284,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
     g.seat.reset();
     t->watchers.insert(name);
     ++t->spectators;
-    reply(conn, id, {{"type", "ok"}});
+    reply(conn, id, ok_json());
     send_table(name, *t);
 }
 
@@ -299,7 +295,7 @@ void Hall::on_leave(ConnId conn, Conn& c, const json& msg, const json& id) {
     if (TableEntry* t = find_table(g.table); t && t->busy) return park(*t, conn, msg);
     return leave_table(conn, name, [this, conn, id](const std::optional<StorageError>& e) {
         if (e) return storage_error(conn, id, *e);
-        reply(conn, id, {{"type", "ok"}});
+        reply(conn, id, ok_json());
     });
 }
 
@@ -361,10 +357,10 @@ void Hall::on_seat_request(ConnId conn, Conn& c, const json& msg, const json& id
         release(conn);
         if (e) return storage_error(conn, id, *e);
         if (is_act) {
-            reply(conn, id, {{"type", "ok"}, {"version", find_table(tid)->table->version()}});
+            reply(conn, id, ok_json(find_table(tid)->table->version()));
             record_latency(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), now_);
         } else {
-            reply(conn, id, {{"type", "ok"}});
+            reply(conn, id, ok_json());
         }
     });
 }
@@ -393,7 +389,7 @@ void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
         }
         list.push_back(summary_json(*it->second.table, it->second.spectators));
     }
-    reply(conn, id, {{"type", "tables"}, {"tables", std::move(list)}, {"next", std::move(next)}});
+    reply(conn, id, tables_json(std::move(list), std::move(next)));
 }
 
 }  // namespace tarneeb::server

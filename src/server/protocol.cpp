@@ -322,6 +322,29 @@ std::string TableMessage::to(std::optional<Seat> seat) const {
     return out;
 }
 
+nlohmann::json ok_json(std::optional<std::uint64_t> version) {
+    nlohmann::json j{{"type", "ok"}};
+    if (version) j["version"] = *version;
+    return j;
+}
+
+nlohmann::json pong_json() { return {{"type", "pong"}}; }
+
+nlohmann::json welcome_json(const std::string& name, const std::string& token, const std::string& table,
+                            std::optional<Seat> seat) {
+    return {{"type", "welcome"}, {"name", name}, {"token", token}, {"protocol", 1},
+            {"table", table.empty() ? nlohmann::json(nullptr) : nlohmann::json(table)},
+            {"seat", seat ? nlohmann::json(index(*seat)) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json created_json(const std::string& table, const std::optional<std::string>& code) {
+    return {{"type", "created"}, {"table", table}, {"code", code ? nlohmann::json(*code) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json tables_json(nlohmann::json summaries, nlohmann::json next) {
+    return {{"type", "tables"}, {"tables", std::move(summaries)}, {"next", std::move(next)}};
+}
+
 nlohmann::json request_id(const nlohmann::json& msg) {
     nlohmann::json id = msg.value("id", nlohmann::json(nullptr));
     if (!(id.is_null() || id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= 64))) id = nullptr;

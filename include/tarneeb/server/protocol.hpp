@@ -10,6 +10,7 @@
 // table_message_json is its plain, reference encoding (tests check the two are equal).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,6 +68,18 @@ private:
 /// reference TableMessage::to is checked against.
 nlohmann::json table_message_json(const Table& table, std::optional<Seat> seat, int spectators,
                                   const std::vector<TableEvent>& events, Millis now);
+
+// ---- the hall's other answers (docs/protocol.md) ------------------------------------------
+/// {"type":"ok"} or, for act, {"type":"ok","version":…}.
+nlohmann::json ok_json(std::optional<std::uint64_t> version = std::nullopt);
+nlohmann::json pong_json();
+/// {"type":"welcome","name","token","protocol":1,"table":id|null,"seat":0..3|null}; `table` "" = none.
+nlohmann::json welcome_json(const std::string& name, const std::string& token, const std::string& table,
+                            std::optional<Seat> seat);
+/// {"type":"created","table","code":code|null}.
+nlohmann::json created_json(const std::string& table, const std::optional<std::string>& code);
+/// {"type":"tables","tables":[summary…],"next":cursor|null}.
+nlohmann::json tables_json(nlohmann::json summaries, nlohmann::json next);
 
 /// The "id" of a client message to echo in its answer: a number or a string of at most 64
 /// characters, else null (docs/protocol.md "Framing").
