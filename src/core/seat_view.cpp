@@ -11,7 +11,7 @@ SeatView::SeatView(const Round& round, Seat seat, std::array<int, 2> scores)
     for (int i = 0; i < static_cast<int>(plays.size()); ++i) {
         const Suit led = plays[static_cast<std::size_t>(i & ~3)].suit();
         if (plays[static_cast<std::size_t>(i)].suit() != led)
-            voids_[index(round.played_by(i))] |= static_cast<std::uint8_t>(1u << index(led));
+            voids_[round.played_by(i)] |= static_cast<std::uint8_t>(1u << index(led));
     }
 }
 
@@ -32,7 +32,7 @@ int SeatView::cards_left(Seat s) const {
 AuctionRead read_auction(const SeatView& v) {
     AuctionRead a;
     const auto calls = v.calls();
-    std::array<bool, 4> bid{};
+    BySeat<bool> bid{};
     for (int i = 0; i < static_cast<int>(calls.size()); ++i) {
         const Seat s = v.caller(i);
         const int c = calls[static_cast<std::size_t>(i)];
@@ -41,10 +41,9 @@ AuctionRead read_auction(const SeatView& v) {
             if (a.partner_bid == 0) a.partner_bid = c;
         }
         if (s == v.seat()) a.my_bid = std::max(a.my_bid, c);
-        if (c != 0) bid[static_cast<std::size_t>(index(s))] = true;
+        if (c != 0) bid[s] = true;
     }
-    a.opponent_bids = bid[static_cast<std::size_t>(index(next(v.seat(), 1)))] +
-                      bid[static_cast<std::size_t>(index(next(v.seat(), 3)))];
+    a.opponent_bids = bid[next(v.seat(), 1)] + bid[next(v.seat(), 3)];
     return a;
 }
 

@@ -6,10 +6,6 @@
 
 namespace tarneeb::server {
 
-namespace {
-/// Tricks in a deal (docs/rules.md).
-constexpr int kTricksPerDeal = 13;
-}  // namespace
 
 std::string_view to_string(ProtocolError e) {
     static constexpr std::array<std::string_view, 24> kNames{
@@ -99,19 +95,15 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
                          {"call", value == 0 ? nlohmann::json("pass") : nlohmann::json(value)}});
     }
     r["calls"] = std::move(calls);
-    // "defenders_need": the tricks that set the contract, 14 - bid (docs/rules.md "Scoring": the
-    // declarers need their bid of the 13 tricks).
-    r["contract"] = v.has_contract() ? nlohmann::json{{"seat", index(v.declarer())}, {"bid", v.bid()},
-                                                      {"defenders_need", kTricksPerDeal + 1 - v.bid()}}
+    // "defenders_need": the tricks that set the contract (the engine's Contract::tricks_to_set).
+    const auto contract = v.contract();
+    r["contract"] = contract ? nlohmann::json{{"seat", index(contract->declarer)}, {"bid", contract->bid},
+                                              {"defenders_need", contract->tricks_to_set()}}
                                      : nlohmann::json(nullptr);
-    // "lowest_bid": the lowest bid the seat to act may make now (the engine's legal calls; the
-    // auction is public), null outside the auction or when no bid is left.
-    nlohmann::json lowest = nullptr;
-    if (v.phase() == Phase::auction)
-        for (Action a : v.legal_actions())
-            if (a.kind == ActionKind::call && !a.is_pass() && (lowest.is_null() || a.bid_value() < lowest.get<int>()))
-                lowest = a.bid_value();
-    r["lowest_bid"] = std::move(lowest);
+    // "lowest_bid": the lowest bid the seat to act may make now (the engine's; the auction is
+    // public), null outside the auction or when no bid is left.
+    const auto lowest = v.lowest_bid();
+    r["lowest_bid"] = lowest ? nlohmann::json(*lowest) : nlohmann::json(nullptr);
     r["trump"] = v.trump_named() ? nlohmann::json(suit_text(v.trump())) : nlohmann::json(nullptr);
     auto plays = nlohmann::json::array();
     const auto ps = v.plays();
@@ -122,14 +114,14 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
     const int first = static_cast<int>(ps.size() - ct.size());
     for (int i = 0; i < static_cast<int>(ct.size()); ++i) trick.push_back(seat_card(v.played_by(first + i), ct[static_cast<std::size_t>(i)]));
     r["trick"] = std::move(trick);
-    // Every finished trick: its leader, its cards in order and its winner (the engine's: the
-    // winner of trick t leads trick t + 1, and the 13th's is recorded too). Played cards are public.
+    // Every finished trick: its leader, its cards in order and its winner (the engine's,
+    // Round::trick_winner). Played cards are public.
     auto finished = nlohmann::json::array();
     for (int t = 0; t < v.tricks_played(); ++t) {
         auto cards = nlohmann::json::array();
         for (int i = 4 * t; i < 4 * t + 4; ++i) cards.push_back(seat_card(v.played_by(i), ps[static_cast<std::size_t>(i)]));
         finished.push_back({{"leader", index(v.played_by(4 * t))}, {"cards", std::move(cards)},
-                            {"winner", index(v.played_by(4 * t + 4))}});
+                            {"winner", index(v.trick_winner(t))}});
     }
     r["finished_tricks"] = std::move(finished);
     r["tricks"] = {v.tricks(Team::t0), v.tricks(Team::t1)};

@@ -63,7 +63,7 @@ Table::Table(std::string id, TableSettings settings, TableTiming timing, BotFact
 
 std::optional<Seat> Table::seat_of(const std::string& name) const {
     for (Seat s : kSeats) {
-        const auto& h = seats_[static_cast<std::size_t>(index(s))];
+        const auto& h = seats_[s];
         if (h.kind == SeatHolder::Kind::human && h.name == name) return s;
     }
     return std::nullopt;
@@ -79,7 +79,7 @@ bool Table::humans_connected() const {
 }
 
 bool Table::bot_controlled(Seat s) const {
-    const auto& h = seats_[static_cast<std::size_t>(index(s))];
+    const auto& h = seats_[s];
     return h.kind == SeatHolder::Kind::bot || (h.kind == SeatHolder::Kind::human && h.standin);
 }
 
@@ -95,7 +95,7 @@ Change one(JournalEntry entry) {
 
 Change Table::prepare_sit(Seat seat, const std::string& name) const {
     if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
-    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty)
+    if (seats_[seat].kind != SeatHolder::Kind::empty)
         return Change::refused(ProtocolError::seat_taken);
     return one(journal::Sit{seat, name});
 }
@@ -108,7 +108,7 @@ Change Table::prepare_leave(const std::string& name) const {
 
 Change Table::prepare_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) const {
     if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
-    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::empty)
+    if (seats_[seat].kind != SeatHolder::Kind::empty)
         return Change::refused(ProtocolError::seat_taken);
     if (!make_bot_ || !make_bot_(bot, seed)) return Change::refused(ProtocolError::unknown_bot);
     return one(journal::AddBot{seat, bot, seed});
@@ -116,7 +116,7 @@ Change Table::prepare_add_bot(Seat seat, const std::string& bot, std::uint64_t s
 
 Change Table::prepare_remove_bot(Seat seat) const {
     if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
-    if (seats_[static_cast<std::size_t>(index(seat))].kind != SeatHolder::Kind::bot)
+    if (seats_[seat].kind != SeatHolder::Kind::bot)
         return Change::refused(ProtocolError::bad_seat);
     return one(journal::RemoveBot{seat});
 }
@@ -130,7 +130,7 @@ Change Table::prepare_start(std::uint64_t seed, std::uint64_t deal_seed) const {
     Change c;
     c.rewrite = true;
     for (Seat s : kSeats) {
-        const auto& h = seats_[static_cast<std::size_t>(index(s))];
+        const auto& h = seats_[s];
         if (h.kind == SeatHolder::Kind::human)
             c.entries.push_back(journal::Sit{s, h.name});
         else
@@ -177,7 +177,7 @@ std::optional<Change> Table::prepare_due(Millis now, const std::function<std::ui
 void Table::commit(const JournalEntry& entry, Millis now) {
     apply_entry(entry, now);
     // A player who sits down is there.
-    if (const auto* sit = std::get_if<journal::Sit>(&entry)) seats_[static_cast<std::size_t>(index(sit->seat))].connected = true;
+    if (const auto* sit = std::get_if<journal::Sit>(&entry)) seats_[sit->seat].connected = true;
     schedule(now);
 }
 
@@ -195,13 +195,13 @@ bool Table::apply_entry(const JournalEntry& entry, Millis now) {
             return true;
         }
         if (const auto* e = std::get_if<journal::Leave>(&entry)) {
-            if (seats_[static_cast<std::size_t>(index(e->seat))].kind != SeatHolder::Kind::human) return false;
+            if (seats_[e->seat].kind != SeatHolder::Kind::human) return false;
             do_leave(e->seat);
             return true;
         }
         if (const auto* e = std::get_if<journal::AddBot>(&entry)) return do_add_bot(e->seat, e->bot, e->seed);
         if (const auto* e = std::get_if<journal::RemoveBot>(&entry)) {
-            auto& h = seats_[static_cast<std::size_t>(index(e->seat))];
+            auto& h = seats_[e->seat];
             const std::string name = h.name;
             h = SeatHolder{};
             ++version_;
@@ -227,10 +227,10 @@ bool Table::apply_entry(const JournalEntry& entry, Millis now) {
 
 void Table::do_sit(Seat seat, const std::string& name) {
     if (auto old = seat_of(name)) {
-        seats_[static_cast<std::size_t>(index(*old))] = SeatHolder{};
+        seats_[*old] = SeatHolder{};
         events_.push_back(event::Left{*old, name});
     }
-    auto& h = seats_[static_cast<std::size_t>(index(seat))];
+    auto& h = seats_[seat];
     h = SeatHolder{};
     h.kind = SeatHolder::Kind::human;
     h.name = name;
@@ -240,7 +240,7 @@ void Table::do_sit(Seat seat, const std::string& name) {
 }
 
 void Table::do_leave(Seat seat) {
-    auto& h = seats_[static_cast<std::size_t>(index(seat))];
+    auto& h = seats_[seat];
     const std::string name = h.name;
     if (state_ == TableState::playing) {
         // The match goes on: a bot takes the seat for good, but the seat's result stays with
@@ -265,7 +265,7 @@ void Table::do_leave(Seat seat) {
 bool Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
     std::shared_ptr<bots::Bot> made = make_bot_ ? make_bot_(bot, seed) : nullptr;
     if (!made) return false;
-    auto& h = seats_[static_cast<std::size_t>(index(seat))];
+    auto& h = seats_[seat];
     h = SeatHolder{};
     h.kind = SeatHolder::Kind::bot;
     h.name = bot;
@@ -296,18 +296,18 @@ void Table::apply_action(Seat seat, Action a, bool timeout, std::optional<std::u
     const Round& round = match_.rounds()[static_cast<std::size_t>(round_index)];
     events_.push_back(event::Acted{seat, a, timeout});
     if (a.kind == ActionKind::play && round.tricks_played() > trick_before) {
-        // The trick's winner leads the next one (the engine records the 13th too).
-        const Seat w = round.leader_of_trick(round.tricks_played());
+        const Seat w = round.trick_winner(round.tricks_played() - 1);
         events_.push_back(event::TrickWon{w, round.tricks_played(), {round.tricks(Team::t0), round.tricks(Team::t1)}});
     }
     // Bots observe every action, with their view after it. No bot of this table is thinking:
     // the seat that acted was the one to act, and a bot thinks only on its own turn.
     for (Seat s : kSeats) {
-        auto& h = seats_[static_cast<std::size_t>(index(s))];
+        auto& h = seats_[s];
         if (h.bot) h.bot->observe(SeatView(round, s, match_.totals()), seat, a);
     }
     if (round.phase() == Phase::scored) {
-        events_.push_back(event::RoundScored{round.declarer(), round.bid(), round.made(),
+        const Contract contract = *round.contract();
+        events_.push_back(event::RoundScored{contract.declarer, contract.bid, round.made(),
                                              {round.tricks(Team::t0), round.tricks(Team::t1)},
                                              {round.points(Team::t0), round.points(Team::t1)},
                                              {match_.total(Team::t0), match_.total(Team::t1)}});
@@ -385,7 +385,7 @@ std::optional<BotTurn> Table::bot_turn() {
         match_.round().over())
         return std::nullopt;
     const Seat s = match_.round().to_act();
-    auto& h = seats_[static_cast<std::size_t>(index(s))];
+    auto& h = seats_[s];
     if (!bot_controlled(s)) return std::nullopt;
     offered_ = ++requests_made_;
     offered_key_ = turn_key();
@@ -407,7 +407,7 @@ void Table::decided(std::uint64_t request, Action action) {
 void Table::connected(const std::string& name, Millis now) {
     const auto seat = seat_of(name);
     if (!seat) return;
-    auto& h = seats_[static_cast<std::size_t>(index(*seat))];
+    auto& h = seats_[*seat];
     const bool was_away = !h.connected;
     h.connected = true;
     h.disconnected_since.reset();
@@ -428,7 +428,7 @@ void Table::connected(const std::string& name, Millis now) {
 void Table::disconnected(const std::string& name, Millis now) {
     const auto seat = seat_of(name);
     if (!seat) return;
-    auto& h = seats_[static_cast<std::size_t>(index(*seat))];
+    auto& h = seats_[*seat];
     h.connected = false;
     if (state_ == TableState::playing && !h.standin) {
         h.disconnected_since = now;
@@ -451,7 +451,7 @@ std::optional<Millis> Table::next_wakeup() const {
 void Table::tick(Millis now) {
     if (state_ != TableState::playing) return;
     for (Seat s : kSeats) {
-        auto& h = seats_[static_cast<std::size_t>(index(s))];
+        auto& h = seats_[s];
         if (h.kind == SeatHolder::Kind::human && !h.standin && h.disconnected_since &&
             now >= *h.disconnected_since + timing_.grace_ms) {
             h.standin = true;
@@ -467,7 +467,7 @@ void Table::tick(Millis now) {
 // ---- seats and events ---------------------------------------------------------------------
 
 SeatInfo Table::seat_info(Seat s) const {
-    const auto& h = seats_[static_cast<std::size_t>(index(s))];
+    const auto& h = seats_[s];
     SeatInfo info;
     info.kind = h.kind == SeatHolder::Kind::empty ? SeatInfo::Kind::empty
                 : h.kind == SeatHolder::Kind::human ? SeatInfo::Kind::human

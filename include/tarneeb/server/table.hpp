@@ -240,7 +240,7 @@ private:
     int match_number_ = 0;
     std::uint64_t match_seed_ = 0;
     Match match_;
-    std::array<SeatHolder, 4> seats_;
+    BySeat<SeatHolder> seats_;
     std::optional<Millis> turn_deadline_;   ///< a human seat to act runs out of time
     std::optional<Millis> bot_due_;         ///< a bot-controlled seat to act acts (once decided)
     /// A turn: the match, the deal and the actions so far.
