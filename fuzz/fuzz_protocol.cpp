@@ -42,9 +42,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../tests/server/hall_loop.hpp"
-#include "../tests/server/test_bot.hpp"
+#include "tarneeb/bots/bot.hpp"
 #include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/hall_loop.hpp"
 
 namespace {
 
@@ -79,7 +79,7 @@ const std::set<std::string> kFreeText{"name", "table", "id", "message", "record"
 constexpr int kConns = 7;
 
 struct Session {
-    testing::HallLoop loop;  // the hall's thread: outlives the hall's workers
+    HallLoop loop;  // the hall's thread: outlives the hall's workers
     Storage storage{":memory:"};
     std::optional<Hall> hall;
     Millis now = 1'700'000'000'000;
@@ -262,7 +262,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         cfg.rate_per_second = 1e9;
         cfg.rate_burst = 1e9;
     }
-    s.hall.emplace(s.storage, testing::default_bots(), cfg,
+    // The real random and heuristic bots (pimc is too slow for a fuzzer's inputs per second).
+    const BotFactory bot_factory = [](std::string_view name, std::uint64_t seed) -> std::unique_ptr<bots::Bot> {
+        if (name != "random" && name != "heuristic") return nullptr;
+        return bots::make_bot(name, seed);
+    };
+    s.hall.emplace(s.storage, bot_factory, cfg,
                    Outbox{[&s](ConnId c, std::string text) { s.on_send(c, text); },
                           [&s](ConnId c, int, std::string) { s.closed.insert(c); }, nullptr, s.loop.poster()});
     for (int i = 0; i < kConns; ++i) s.connect(i);

@@ -157,7 +157,7 @@ TEST(Registry, KnowsEveryBotByName) {
 
 TEST(Arena, EveryBotPlaysOnlyLegalActionsInWholeMatches) {
     for (const auto& info : bots::registry()) {
-        // pimc solves every decision with DDS (seconds per round here): tests/solver/test_pimc.cpp
+        // pimc solves every decision with DDS (seconds per round here): tests/bots/pimc_test.cpp
         // plays it through whole rounds instead of 40 whole matches.
         if (info.name == "pimc") continue;
         for (const Rules& rules : {kLevantine, kClassic}) {

@@ -12,10 +12,10 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "hall_loop.hpp"
 #include "hidden_check.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/hall_loop.hpp"
 #include "test_bot.hpp"
 
 namespace tarneeb::server {
@@ -105,7 +105,7 @@ struct Harness {
         return sent;
     }
 
-    testing::HallLoop loop;  // before the hall: outlives its workers
+    HallLoop loop;  // before the hall: outlives its workers
     Storage storage;
     Millis now = 1'700'000'000'000;
     Hall hall;

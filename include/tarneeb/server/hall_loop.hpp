@@ -1,7 +1,9 @@
-// The hall's thread for tests and fuzzing without sockets: Outbox::post queues a job here and
-// settle() runs the queued jobs on the calling thread until the hall has nothing outstanding
-// (its database writes and bot decisions, which run on the hall's real worker threads, have
-// all come back). With it, a test sends a message, settles, and sees every answer.
+// HallLoop: a Hall driven on the calling thread, without sockets or an io_context (used by the
+// tests, the protocol fuzzer and anyone embedding the hall synchronously). Outbox::post queues
+// a job here and settle() runs the queued jobs on the calling thread until the hall has nothing
+// outstanding (its database writes and bot decisions, which run on the hall's real worker
+// threads, have all come back). With it, a caller sends a message, settles, and sees every
+// answer. Thread-safety: poster() may be called from any thread; settle() from one.
 #pragma once
 
 #include <chrono>
@@ -13,7 +15,7 @@
 
 #include "tarneeb/server/hall.hpp"
 
-namespace tarneeb::server::testing {
+namespace tarneeb::server {
 
 class HallLoop {
 public:
@@ -50,4 +52,4 @@ private:
     std::deque<std::function<void()>> jobs_;
 };
 
-}  // namespace tarneeb::server::testing
+}  // namespace tarneeb::server

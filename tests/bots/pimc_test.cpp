@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "helpers.hpp"
+#include "../solver/helpers.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
