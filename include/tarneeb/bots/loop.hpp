@@ -1,7 +1,8 @@
 // The one loop for players: ask the seat to act, check its answer, fall back to the default
-// action (rules.md "Turn timer"), apply it, tell every seat and the observers. A bot, a person
-// at a terminal (`tarneeb play`), and (through decide_or_default) the server's bot seats are
-// all players of this loop; arena.hpp plays whole matches and deals of bots with it.
+// action (rules.md "Turn timer"), apply it, tell every seat and the observers. A bot and a
+// person at a terminal (`tarneeb play`) are players of this loop; arena.hpp plays whole
+// matches and deals of bots with it; decide_or_default is its check-and-fallback step for
+// callers that run their own table (the server's bot workers).
 //
 // Every player receives only SeatView::of(match, its seat) (hidden information stays hidden).
 // A player's answer that the round does not accept (or a bot that throws) is replaced by the
@@ -49,8 +50,9 @@ struct LoopHooks {
 /// The checked decision of `bot` for `view` (precondition: view.my_turn()): bot.decide(view)
 /// if the round accepts it (view.check(a) == ok), otherwise, or if the bot throws a
 /// std::exception, view.default_action() (rules.md "Turn timer"). `replaced` (if given) tells
-/// which. Thread-safe as far as `bot` is: the server calls it on a worker thread with a view
-/// taken on its event loop.
+/// which. Touches nothing but `bot`, so a worker thread may call it with a view taken
+/// elsewhere (the server's bot seats); the caller still re-checks if the round may have
+/// moved on meanwhile.
 Action decide_or_default(Bot& bot, const SeatView& view, bool* replaced = nullptr);
 
 /// Asks `lineup[to_act]` for the next action of the match's current round
