@@ -400,7 +400,7 @@ TEST(Fault, DiskFullWhileAMatchEndsStoresTheMatchLater) {
     }, 20s));
     const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
     ASSERT_EQ(::prlimit(server.pid(), RLIMIT_FSIZE, &unlimited, nullptr), 0);
-    ASSERT_TRUE(play(ioc, {&c}, [&] { return c.last("table")["state"] == "finished"; }, 60s));
+    ASSERT_TRUE(play(ioc, {&c}, [&] { return c.last("table")["state"] == "finished"; }));
     ASSERT_TRUE(pump(ioc, [&] { return http_get(server.port(), "/api/matches/" + tid + "-1").first == 200; }, 5s));
     EXPECT_FALSE(records::replay(http_get(server.port(), "/api/matches/" + tid + "-1").second).error.has_value());
 }
@@ -516,7 +516,7 @@ TEST(Fault, VersionsSeenByAClientNeverGoDownAcrossMatchesAndKills) {
             seen = std::max(seen, v);
         }
     };
-    ASSERT_TRUE(play(ioc, {c.get()}, [&] { auto t = c->last("table"); return !t.is_null() && t["state"] == "finished"; }, 120s));
+    ASSERT_TRUE(play(ioc, {c.get()}, [&] { auto t = c->last("table"); return !t.is_null() && t["state"] == "finished"; }));
     int id = 0;
     for (int kill = 0; kill < 4; ++kill) {
         // A new match (after the first kill the table is mid-match: start is refused, fine).

@@ -270,9 +270,10 @@ inline std::string sign_in(net::io_context& ioc, Client& c, const std::string& n
 }
 
 /// Every client whose latest table offers actions plays (the lowest bid to open the
-/// auction, else the timeout action) until `done()`.
+/// auction, else the timeout action) until `done()`. The timeout is a liveness bound (a match
+/// under ASan on a loaded machine takes tens of seconds), not a measure of speed.
 inline bool play(net::io_context& ioc, std::vector<Client*> players, const std::function<bool()>& done,
-          std::chrono::milliseconds timeout = 60s) {
+          std::chrono::milliseconds timeout = 300s) {
     std::vector<std::uint64_t> acted(players.size(), ~std::uint64_t{0});
     return pump(ioc, [&] {
         if (done()) return true;
