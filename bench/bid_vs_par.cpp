@@ -38,34 +38,34 @@ int main(int argc, char** argv) {
         for (Suit su : kSuits)
             for (std::size_t s = 0; s < 4; ++s) t.tricks[static_cast<std::size_t>(index(su))][s] = j["tricks"][std::string(1, suit_letter(su))][s];
         const Seat dealer = seat(id);
-        std::array<std::unique_ptr<bots::Bot>, 4> b;
+        BySeat<std::unique_ptr<bots::Bot>> b;
         for (int s = 0; s < 4; ++s) b[static_cast<std::size_t>(s)] = bots::make_bot(name, static_cast<std::uint64_t>(id * 4 + s));
         if (!b[0]) { std::cerr << "unknown bot\n"; return 2; }
         Round r(kLevantine, dealer, hands);
         while (r.phase() == Phase::auction || r.phase() == Phase::trump) {
             const Seat s = r.to_act();
-            r.apply(b[static_cast<std::size_t>(index(s))]->decide(SeatView(r, s)));
+            r.apply(b[s]->decide(SeatView(r, s)));
         }
         const solver::Par p = solver::par(t, kLevantine, dealer);
         ++n;
         par_passed += p.passed_out;
         const Team ps = team_of(p.declarer);
-        const double par_net = p.passed_out ? 0 : p.points[static_cast<std::size_t>(index(ps))];
+        const double par_net = p.passed_out ? 0 : p.points[ps];
         if (r.phase() == Phase::passed_out) {
             ++passed;
             shortfall += par_net;
             continue;
         }
         ++contracts;
-        const Team dt = team_of(r.declarer());
-        const int tricks = t.at(r.trump(), r.declarer());
-        const bool made = tricks >= r.bid();
+        const Team dt = team_of(r.contract()->declarer);
+        const int tricks = t.at(r.trump(), r.contract()->declarer);
+        const bool made = tricks >= r.contract()->bid;
         makeable += made;
-        const int decl = made ? r.bid() : -r.bid(), def = made ? 0 : 13 - tricks;
+        const int decl = made ? r.contract()->bid : -r.contract()->bid, def = made ? 0 : 13 - tricks;
         if (!p.passed_out) shortfall += par_net - (dt == ps ? 1 : -1) * (decl - def);
         if (p.passed_out || team_of(p.declarer) != dt) ++side;
-        else if (r.bid() > p.bid) ++above;
-        else if (r.bid() == p.bid) ++at;
+        else if (r.contract()->bid > p.bid) ++above;
+        else if (r.contract()->bid == p.bid) ++at;
         else ++below;
     }
     std::cout << name << ": " << n << " deals (ids " << first << ".." << first + count - 1 << "), passed out " << passed

@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
                                  opponent, st);
             net += r.points(pt) - r.points(other(pt));
             if (r.phase() == Phase::passed_out) { ++st.passed_out; continue; }
-            const bool pimc_decl = team_of(r.declarer()) == pt;
+            const bool pimc_decl = team_of(r.contract()->declarer) == pt;
             (pimc_decl ? st.pimc_contracts : st.other_contracts)++;
             if (r.made()) (pimc_decl ? st.pimc_made : st.other_made)++;
             if (with_par && pimc_decl) {
@@ -208,8 +208,8 @@ int main(int argc, char** argv) {
                     const solver::Par p = solver::par(t, rules, dealer);
                     ++st.par_compared;
                     if (p.passed_out || team_of(p.declarer) != pt) ++st.wrong_side;
-                    else if (r.bid() > p.bid) ++st.above_par;
-                    else if (r.bid() == p.bid) ++st.at_par;
+                    else if (r.contract()->bid > p.bid) ++st.above_par;
+                    else if (r.contract()->bid == p.bid) ++st.at_par;
                     else ++st.below_par;
                 }
             }

@@ -10,14 +10,9 @@
 namespace tarneeb::test {
 
 inline CardSet cards(const std::string& text) {
-    CardSet set;
-    std::istringstream in(text);
-    for (std::string w; in >> w;) {
-        auto c = parse_card(w);
-        if (!c) throw std::invalid_argument("bad card " + w);
-        set |= *c;
-    }
-    return set;
+    const ParsedHand hand = parse_hand(text);
+    if (hand.error == ErrorCode::bad_card) throw std::invalid_argument("bad cards " + text);
+    return hand.cards;
 }
 
 inline Card card(const std::string& text) { return cards(text).lowest(); }

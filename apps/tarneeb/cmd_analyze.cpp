@@ -18,20 +18,17 @@ namespace {
 
 using nlohmann::json;
 
-/// "a|b|c|d" in record hand notation → four hands partitioning the deck, or nullopt.
+/// "a|b|c|d" in record hand notation (core's parse_hand) → four hands partitioning the deck,
+/// or nullopt.
 std::optional<Hands> parse_hands(const std::string& text) {
     Hands hands{};
     std::size_t start = 0;
-    for (std::size_t s = 0; s < 4; ++s) {
+    for (Seat s : kSeats) {
         const std::size_t bar = text.find('|', start);
-        if ((s < 3) == (bar == std::string::npos)) return std::nullopt;
-        std::istringstream in(text.substr(start, s < 3 ? bar - start : std::string::npos));
-        std::string word;
-        while (in >> word) {
-            const auto c = parse_card(word);
-            if (!c || hands[s].contains(*c)) return std::nullopt;
-            hands[s] |= *c;
-        }
+        if ((s != Seat::s3) == (bar == std::string::npos)) return std::nullopt;
+        const ParsedHand hand = parse_hand(std::string_view(text).substr(start, s != Seat::s3 ? bar - start : std::string::npos));
+        if (hand.error != ErrorCode::ok) return std::nullopt;
+        hands[s] = hand.cards;
         start = bar + 1;
     }
     CardSet all;
@@ -80,7 +77,7 @@ void print_table(const solver::DdTable& t, const solver::Par& p, Preset preset, 
     } else {
         std::cout << "seat " << index(p.declarer) << " bids " << p.bid << " with trump " << suit_letter(p.trump)
                   << " and takes " << p.tricks << ": team " << index(team_of(p.declarer)) << " +"
-                  << p.points[static_cast<std::size_t>(index(team_of(p.declarer)))] << "\n";
+                  << p.points[team_of(p.declarer)] << "\n";
     }
 }
 
@@ -194,23 +191,23 @@ int run(const Options& o) {
             return kExitRejected;
         }
         const Seat to_play = r.to_act();
-        const Team decl = team_of(r.declarer());
+        const Team decl = team_of(r.contract()->declarer);
         const int left = 13 - r.tricks_played();
         json cards = json::array();
         for (const auto& cs : scores.cards()) {
             const int decl_total = r.tricks(decl) + (team_of(to_play) == decl ? cs.tricks : left - cs.tricks);
             cards.push_back({{"card", to_string(cs.card)}, {"tricks", cs.tricks}, {"declarer_tricks", decl_total},
-                             {"makes", decl_total >= r.bid()}});
+                             {"makes", decl_total >= r.contract()->bid}});
         }
         out["position"] = {{"deal", o.deal}, {"after", o.after}, {"to_play", index(to_play)},
-                           {"declarer", index(r.declarer())}, {"bid", r.bid()},
+                           {"declarer", index(r.contract()->declarer)}, {"bid", r.contract()->bid},
                            {"trump", std::string(1, suit_letter(r.trump()))},
                            {"tricks_won", {r.tricks(Team::t0), r.tricks(Team::t1)}}, {"tricks_left", left},
                            {"cards", cards}};
         if (!o.json) {
             std::cout << "Position after card " << o.after << " of deal " << o.deal << ": seat " << index(to_play)
-                      << " to play; contract " << r.bid() << " " << suit_letter(r.trump()) << " by seat "
-                      << index(r.declarer()) << "; tricks won " << r.tricks(Team::t0) << "-" << r.tricks(Team::t1)
+                      << " to play; contract " << r.contract()->bid << " " << suit_letter(r.trump()) << " by seat "
+                      << index(r.contract()->declarer) << "; tricks won " << r.tricks(Team::t0) << "-" << r.tricks(Team::t1)
                       << ", " << left << " left\n"
                       << "card  tricks(side to play, of those left)  declarer's team total\n";
             for (const auto& c : cards)

@@ -214,11 +214,11 @@ void Game::show_auction(const Round& r) const {
 }
 
 void Game::show_contract(const Round& r) const {
-    const Team decl = team_of(r.declarer());
-    out_ << w_.contract << ": " << r.bid() << " (" << who(r.declarer()) << ", " << team_name(decl) << ")";
+    const Team decl = team_of(r.contract()->declarer);
+    out_ << w_.contract << ": " << r.contract()->bid << " (" << who(r.contract()->declarer) << ", " << team_name(decl) << ")";
     if (r.trump_named()) out_ << "  " << w_.trump << " " << ltr(suit(r.trump()));
     out_ << "   " << w_.tricks << ": " << w_.us << " " << r.tricks(team_of(me_)) << ", " << w_.them << " "
-         << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << r.bid() << "\n";
+         << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << r.contract()->bid << "\n";
 }
 
 void Game::show_trick(const Round& r) const {
@@ -359,7 +359,7 @@ void Game::narrate(Seat actor, Action a) {
         case ActionKind::call:
             out_ << who(actor) << ": " << call_text(a.bid_value()) << "\n";
             if (r.phase() == Phase::trump || r.phase() == Phase::play) {
-                out_ << w_.contract << ": " << r.bid() << " (" << who(r.declarer()) << ", " << team_name(team_of(r.declarer()))
+                out_ << w_.contract << ": " << r.contract()->bid << " (" << who(r.contract()->declarer) << ", " << team_name(team_of(r.contract()->declarer))
                      << ")\n";
             }
             break;
@@ -370,25 +370,12 @@ void Game::narrate(Seat actor, Action a) {
             out_ << who(actor) << ": " << card(a.card()) << "\n";
             if (r.cards_played() % 4 == 0) {
                 const int t = r.tricks_played() - 1;
-                const auto plays = r.plays();
-                const Seat leader = r.leader_of_trick(t);
-                Card best = plays[static_cast<std::size_t>(t * 4)];
-                int bi = 0;
-                for (int i = 1; i < 4; ++i) {
-                    const Card c = plays[static_cast<std::size_t>(t * 4 + i)];
-                    if ((c.suit() == best.suit() && c.rank() > best.rank()) ||
-                        (c.suit() == r.trump() && best.suit() != r.trump())) {
-                        best = c;
-                        bi = i;
-                    }
-                }
-                const Seat win = next(leader, bi);
+                const Trick trick = r.trick(t);
                 out_ << bold(std::string(w_.trick) + " " + std::to_string(t + 1) + ": ");
-                for (int i = 0; i < 4; ++i)
-                    out_ << (i ? ", " : "") << who(next(leader, i)) << " " << card(plays[static_cast<std::size_t>(t * 4 + i)]);
-                out_ << "  -> " << who(win) << " " << w_.wins_trick << ".  " << w_.tricks << ": " << w_.us << " "
+                for (int i = 0; i < 4; ++i) out_ << (i ? ", " : "") << who(trick.player(i)) << " " << card(trick[i]);
+                out_ << "  -> " << who(r.trick_winner(t)) << " " << w_.wins_trick << ".  " << w_.tricks << ": " << w_.us << " "
                      << r.tricks(team_of(me_)) << ", " << w_.them << " " << r.tricks(other(team_of(me_))) << "; "
-                     << team_name(team_of(r.declarer())) << " " << w_.need << " " << r.bid() << "\n";
+                     << team_name(team_of(r.contract()->declarer)) << " " << w_.need << " " << r.contract()->bid << "\n";
             }
             break;
         }
@@ -401,12 +388,12 @@ void Game::round_summary(const Round& r) const {
         out_ << bold(w_.passed_out) << "\n";
         return;
     }
-    const Team decl = team_of(r.declarer());
+    const Team decl = team_of(r.contract()->declarer);
     const Team us = team_of(me_);
     const auto signed_points = [&](Team t) { return ltr((r.points(t) >= 0 ? "+" : "") + std::to_string(r.points(t))); };
     out_ << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size()) + ": ") << w_.contract << " "
-         << ltr(std::to_string(r.bid()) + " " + suit(r.trump())) << " (" << who(r.declarer()) << ", " << team_name(decl) << ") "
-         << (r.made() ? w_.made : w_.set) << " " << ltr(std::to_string(r.tricks(decl)) + "/" + std::to_string(r.bid()))
+         << ltr(std::to_string(r.contract()->bid) + " " + suit(r.trump())) << " (" << who(r.contract()->declarer) << ", " << team_name(decl) << ") "
+         << (r.made() ? w_.made : w_.set) << " " << ltr(std::to_string(r.tricks(decl)) + "/" + std::to_string(r.contract()->bid))
          << ".  " << w_.us << " " << signed_points(us) << ", " << w_.them << " " << signed_points(other(us)) << ".  "
          << score_line() << "\n";
 }

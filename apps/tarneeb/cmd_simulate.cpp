@@ -66,12 +66,12 @@ void count_round(const Round& r, UnitResult& u, bool swapped = false) {
         ++u.passed_out;
         return;
     }
-    const auto side = static_cast<std::size_t>(index(team_of(r.declarer())) ^ static_cast<int>(swapped));
+    const auto side = static_cast<std::size_t>(index(team_of(r.contract()->declarer)) ^ static_cast<int>(swapped));
     ++u.declared[side];
     u.made_by[side] += r.made();
     ++u.contracts;
     u.made += r.made();
-    u.bid_sum += r.bid();
+    u.bid_sum += r.contract()->bid;
 }
 
 bool write_record(const std::string& dir, const std::string& name, const Match& m) {

@@ -21,19 +21,13 @@ constexpr std::uint32_t bit_of(Rank r) { return 1u << index(r); }
 
 int suit_length(CardSet set, Suit s) { return std::popcount(set.ranks(s)); }
 
-/// True when `a` beats `b`, `b` being the card now winning a trick (rules.md "Play").
-bool beats(Card a, Card b, Suit trump) {
-    if (a.suit() == b.suit()) return a.rank() > b.rank();
-    return a.suit() == trump;
-}
-
 /// No unseen card of its suit ranks higher.
 bool is_master(Card c, CardSet unseen) { return (unseen.ranks(c.suit()) >> (index(c.rank()) + 1)) == 0; }
 
-/// The lowest card of `set` (cards of one suit) that beats `w`, if any.
-std::optional<Card> cheapest_beating(CardSet set, Card w, Suit trump) {
+/// The lowest card of `set` (cards of one suit) that beats `w` (core's rule, rules.md "Play").
+std::optional<Card> cheapest_beating(CardSet set, Card w, Suit led, Suit trump) {
     for (Card c : set)  // ascending ranks within a suit
-        if (beats(c, w, trump)) return c;
+        if (beats(c, w, led, trump)) return c;
     return std::nullopt;
 }
 
@@ -48,7 +42,7 @@ struct Decision {
 
     explicit Decision(const SeatView& v)
         : view(v), me(v.seat()), hand(v.hand()), unseen(v.unseen()), trump(v.trump()),
-          declaring(team_of(v.declarer()) == team_of(v.seat())) {}
+          declaring(v.contract()->team() == team_of(v.seat())) {}
 
     bool is_opponent(Seat s) const { return team_of(s) != team_of(me); }
 
@@ -189,19 +183,12 @@ Card Decision::lead() const {
 }
 
 Card Decision::follow() const {
-    const auto trick = view.current_trick();
-    const int k = static_cast<int>(trick.size());  // cards already played: 1..3
+    const Trick trick = view.trick(view.tricks_played());
+    const int k = trick.size();  // cards already played: 1..3
     const int after = 3 - k;
-    const Suit led = trick[0].suit();
-    Card w = trick[0];
-    int wi = 0;
-    for (int i = 1; i < k; ++i)
-        if (beats(trick[static_cast<std::size_t>(i)], w, trump)) {
-            w = trick[static_cast<std::size_t>(i)];
-            wi = i;
-        }
-    const Seat winner = next(view.trick_leader(), wi);
-    const bool partner_winning = winner == partner(me);
+    const Suit led = trick.led();
+    const Card w = trick.winning_card();
+    const bool partner_winning = trick.winner() == partner(me);
     const CardSet follow_cards = hand.of(led);
 
     if (!follow_cards.empty()) {
@@ -210,14 +197,14 @@ Card Decision::follow() const {
             if (after == 0 || safe(w, led, after)) return low;
             // Third hand: partner's card may be beaten; take over only with a safe card.
             for (Card c : follow_cards)
-                if (beats(c, w, trump) && safe(c, led, after)) return c;
+                if (beats(c, w, led, trump) && safe(c, led, after)) return c;
             return low;
         }
-        const auto win = cheapest_beating(follow_cards, w, trump);
+        const auto win = cheapest_beating(follow_cards, w, led, trump);
         if (!win) return low;          // cannot win: lowest
         if (after == 0) return *win;   // fourth hand: win cheaply
         for (Card c : follow_cards)
-            if (beats(c, w, trump) && safe(c, led, after)) {
+            if (beats(c, w, led, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
                 // the suit is short enough that the winner might be ruffed later.
                 if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return low;
@@ -236,14 +223,14 @@ Card Decision::follow() const {
     if (partner_winning) {
         if (after == 0 || safe(w, led, after)) return discard();
         for (Card c : trumps)
-            if (beats(c, w, trump) && safe(c, led, after)) return c;
+            if (beats(c, w, led, trump) && safe(c, led, after)) return c;
         return discard();
     }
-    const auto over = cheapest_beating(trumps, w, trump);
+    const auto over = cheapest_beating(trumps, w, led, trump);
     if (!over) return discard();  // cannot over-ruff
     if (after == 0) return *over;
     for (Card c : trumps)
-        if (beats(c, w, trump) && safe(c, led, after)) return c;
+        if (beats(c, w, led, trump) && safe(c, led, after)) return c;
     return *over;  // may be over-ruffed, but a trick not contested is lost for sure
 }
 
@@ -313,14 +300,12 @@ Action HeuristicBot::decide_call(const SeatView& view) {
     team -= p.opponent_bid * a.opponent_bids;
     const int high = view.high_bid();
     const bool partner_high = high > 0 && view.high_bidder() == partner(view.seat());
+    const std::optional<int> need = view.lowest_bid();  // rules.md "Auction", from core
 
     if (rules.scoring == ScoringStyle::tricks_won) {
         // Classic: a made contract pays the tricks won, so bid only what wins the auction.
         if (partner_high) return Action::pass();
-        const bool may_equal = rules.auction == AuctionStyle::single_round_dealer_equals &&
-                               view.seat() == view.dealer() && high > 0;
-        const int need = std::max(rules.min_bid, may_equal ? high : high + 1);
-        if (need <= rules.max_bid && team - p.margin_classic >= need) return Action::bid(need);
+        if (need && team - p.margin_classic >= *need) return Action::bid(*need);
         return Action::pass();
     }
     // Levantine: a made contract pays the bid, overtricks nothing, a set costs the bid and
@@ -332,8 +317,7 @@ Action HeuristicBot::decide_call(const SeatView& view) {
         if (a.my_bid == 0 && own >= p.raise_min_own && most >= high + 1) return Action::bid(most);
         return Action::pass();
     }
-    const int need = std::max(rules.min_bid, high + 1);
-    if (need <= rules.max_bid && most >= need) return Action::bid(most);
+    if (need && most >= *need) return Action::bid(most);
     return Action::pass();
 }
 

@@ -25,7 +25,7 @@ double auction_fit(const SeatView& view, const Hands& layout, double slack, doub
         if (s == view.seat() || b == 0) continue;
         const CardSet h = dealt[static_cast<std::size_t>(index(s))];
         double est = 0;
-        if (view.phase() == Phase::play && s == view.declarer()) {
+        if (view.phase() == Phase::play && s == view.contract()->declarer) {
             est = model_tricks(h, view.trump());
         } else {
             for (Suit su : kSuits) est = std::max(est, model_tricks(h, su));

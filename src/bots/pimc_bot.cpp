@@ -148,9 +148,8 @@ Action PimcBot::decide_call(const SeatView& view) {
         // Classic pays the tricks won: bid only the least that wins the auction, never over
         // the partner.
         if (partner_high) return Action::pass();
-        const bool may_equal = rules.auction == AuctionStyle::single_round_dealer_equals && view.seat() == view.dealer() && high > 0;
-        const int need = std::max(rules.min_bid, may_equal ? high : high + 1);
-        if (need <= rules.max_bid && best_chance(need) >= b.classic_threshold) return Action::bid(need);
+        const std::optional<int> need = view.lowest_bid();  // rules.md "Auction", from core
+        if (need && best_chance(*need) >= b.classic_threshold) return Action::bid(*need);
         return Action::pass();
     }
     // Levantine pays the bid: bid the most whose chance reaches the threshold.
@@ -163,14 +162,14 @@ Action PimcBot::decide_call(const SeatView& view) {
         if (read_auction(view).my_bid == 0 && own >= b.raise_min && most > high) return Action::bid(most);
         return Action::pass();
     }
-    if (most > high && most >= rules.min_bid) return Action::bid(most);
+    if (const std::optional<int> need = view.lowest_bid(); need && most >= *need) return Action::bid(most);
     return Action::pass();
 }
 
 Action PimcBot::decide_trump(const SeatView& view) {
     const auto m = team_means(view);
     std::array<double, 4> p{};  // per trump: the chance of making the contract
-    for (Suit su : kSuits) p[static_cast<std::size_t>(index(su))] = chance(su, view.bid(), m[static_cast<std::size_t>(index(su))]);
+    for (Suit su : kSuits) p[static_cast<std::size_t>(index(su))] = chance(su, view.contract()->bid, m[static_cast<std::size_t>(index(su))]);
     Suit best = Suit::spades;
     for (int s = 3; s >= 0; --s) {
         const auto i = static_cast<std::size_t>(s), b = static_cast<std::size_t>(index(best));
@@ -186,9 +185,10 @@ Action PimcBot::decide_card(const SeatView& view) {
 
     // What the contract still needs from the side to play (this seat's team).
     const Team us = team_of(view.seat());
-    const bool declaring = us == team_of(view.declarer());
+    const Contract contract = *view.contract();
+    const bool declaring = us == contract.team();
     const int left = 13 - view.tricks_played();
-    const int need = declaring ? view.bid() - view.tricks(us) : 14 - view.bid() - view.tricks(us);
+    const int need = (declaring ? contract.bid : contract.tricks_to_set()) - view.tricks(us);
     const bool open = need > 0 && need <= left;
     const bool null_window = open && options_.null_window;
 

@@ -1,7 +1,6 @@
 #include "tarneeb/core/cards.hpp"
 
-#include "tarneeb/core/error.hpp"
-#include "tarneeb/core/rules.hpp"
+#include <algorithm>
 
 namespace tarneeb {
 namespace {
@@ -62,39 +61,26 @@ std::string to_string(CardSet set) {
     return out;
 }
 
-std::optional<Preset> parse_preset(std::string_view name) {
-    if (name == "levantine") return Preset::levantine;
-    if (name == "classic") return Preset::classic;
-    return std::nullopt;
-}
-
-std::string_view to_string(Preset p) { return p == Preset::classic ? "classic" : "levantine"; }
-
-std::string_view to_string(ErrorCode code) {
-    switch (code) {
-        case ErrorCode::ok: return "ok";
-        case ErrorCode::bad_format: return "bad_format";
-        case ErrorCode::unknown_rules: return "unknown_rules";
-        case ErrorCode::bad_dealer: return "bad_dealer";
-        case ErrorCode::bad_card: return "bad_card";
-        case ErrorCode::bad_hands: return "bad_hands";
-        case ErrorCode::bad_bid: return "bad_bid";
-        case ErrorCode::bid_too_low: return "bid_too_low";
-        case ErrorCode::auction_closed: return "auction_closed";
-        case ErrorCode::auction_open: return "auction_open";
-        case ErrorCode::no_contract: return "no_contract";
-        case ErrorCode::trump_missing: return "trump_missing";
-        case ErrorCode::bad_trump: return "bad_trump";
-        case ErrorCode::card_not_held: return "card_not_held";
-        case ErrorCode::must_follow_suit: return "must_follow_suit";
-        case ErrorCode::deal_over: return "deal_over";
-        case ErrorCode::deal_incomplete: return "deal_incomplete";
-        case ErrorCode::match_over: return "match_over";
-        case ErrorCode::out_of_turn: return "out_of_turn";
-        case ErrorCode::trump_named: return "trump_named";
-        case ErrorCode::no_deal: return "no_deal";
+ParsedHand parse_hand(std::string_view text) {
+    // The white space of the C locale's isspace, as the stream readers this replaces used.
+    constexpr std::string_view space = " \t\n\r\v\f";
+    ParsedHand out;
+    bool repeated = false;
+    std::size_t at = text.find_first_not_of(space);
+    while (at != std::string_view::npos) {
+        const std::size_t end = std::min(text.find_first_of(space, at), text.size());
+        const auto card = parse_card(text.substr(at, end - at));
+        ++out.count;
+        if (!card) {
+            out.error = ErrorCode::bad_card;
+            return out;
+        }
+        repeated = repeated || out.cards.contains(*card);
+        out.cards |= *card;
+        at = text.find_first_not_of(space, end);
     }
-    return "unknown";
+    if (repeated) out.error = ErrorCode::bad_hands;
+    return out;
 }
 
 }  // namespace tarneeb

@@ -14,7 +14,7 @@ Deck shuffled_deck(Rng& rng) {
 
 Hands deal_hands(const Deck& deck, Seat dealer) {
     Hands hands{};
-    for (int i = 0; i < 52; ++i) hands[static_cast<std::size_t>(index(next(dealer, 1 + i)))] |= deck[static_cast<std::size_t>(i)];
+    for (int i = 0; i < 52; ++i) hands[next(dealer, 1 + i)] |= deck[static_cast<std::size_t>(i)];
     return hands;
 }
 

@@ -1,5 +1,7 @@
 #include "tarneeb/core/round.hpp"
 
+#include <algorithm>
+
 namespace tarneeb {
 
 std::string to_string(Action a) {
@@ -23,8 +25,8 @@ Round::Round(const Rules& rules, Seat dealer, const Hands& hands)
 void Round::erase_hands_except(Seat keep) {
     for (Seat s : kSeats) {
         if (s == keep) continue;
-        hands_[index(s)] = CardSet();
-        dealt_[index(s)] = CardSet();
+        hands_[s] = CardSet();
+        dealt_[s] = CardSet();
     }
 }
 
@@ -34,31 +36,18 @@ ErrorCode Round::check_call(int value) const {
     if (value == 0) return ErrorCode::ok;
     if (value < rules_.min_bid || value > rules_.max_bid) return ErrorCode::bad_bid;
     // rules.md: a bid must be higher than the standing high bid; in the classic preset the
-    // dealer, who speaks last, may equal it.
-    const bool dealer_may_equal =
-        rules_.auction == AuctionStyle::single_round_dealer_equals && to_act_ == dealer_;
-    if (value < high_bid_ || (value == high_bid_ && !dealer_may_equal)) return ErrorCode::bid_too_low;
+    // dealer, who speaks last, may equal it (lowest_bid_value).
+    if (value < lowest_bid_value()) return ErrorCode::bid_too_low;
     return ErrorCode::ok;
 }
 
 // ---- play -----------------------------------------------------------------------------------
 
-CardSet Round::legal_cards() const {
-    const CardSet hand = hands_[index(to_act_)];
-    if (num_played_ % 4 == 0) return hand;
-    const CardSet follow = hand.of(plays_[num_played_ & ~3].suit());
-    return follow.empty() ? hand : follow;
-}
-
-ErrorCode Round::check_play(Card c) const {
-    if (c.bit() >= 64 || !CardSet::deck().contains(c)) return ErrorCode::bad_card;
-    const CardSet hand = hands_[index(to_act_)];
-    if (!hand.contains(c)) return ErrorCode::card_not_held;
-    if (num_played_ % 4 != 0) {
-        const Suit led = plays_[num_played_ & ~3].suit();
-        if (c.suit() != led && !hand.of(led).empty()) return ErrorCode::must_follow_suit;
-    }
-    return ErrorCode::ok;
+Trick Round::trick(int t) const {
+    Trick trick(leader_of_trick(t), trump_);
+    const int end = std::min<int>(num_played_, 4 * t + 4);
+    for (int i = 4 * t; i < end; ++i) trick.add(plays_[static_cast<std::size_t>(i)]);
+    return trick;
 }
 
 // ---- actions --------------------------------------------------------------------------------
@@ -92,12 +81,8 @@ ErrorCode Round::apply(Seat seat, Action a) {
     return apply(a);
 }
 
-ErrorCode Round::apply(Action a) {
-    if (a.kind == ActionKind::play && phase_ == Phase::play) {  // the hot path: one check
-        if (const ErrorCode e = check_play(a.card()); e != ErrorCode::ok) return e;
-    } else if (const ErrorCode e = check(a); e != ErrorCode::ok) {
-        return e;
-    }
+ErrorCode Round::apply_other(Action a) {
+    if (const ErrorCode e = check(a); e != ErrorCode::ok) return e;
     switch (a.kind) {
         case ActionKind::call: {
             const int value = a.bid_value();
@@ -133,29 +118,9 @@ ErrorCode Round::apply(Action a) {
             to_act_ = high_bidder_;  // rules.md: the declarer leads the first trick
             trick_leaders_[0] = high_bidder_;
             return ErrorCode::ok;
-        case ActionKind::play: {
-            const Card c = a.card();
-            const bool leading = num_played_ % 4 == 0;
-            hands_[index(to_act_)] -= c;
-            played_ |= c;
-            plays_[num_played_++] = c;
-            // rules.md: the highest trump wins; with no trump in it, the highest card of the
-            // suit led; a card of any other suit never wins.
-            if (leading || (c.suit() == winning_card_.suit() && c.rank() > winning_card_.rank()) ||
-                (c.suit() == trump_ && winning_card_.suit() != trump_)) {
-                winning_card_ = c;
-                winning_seat_ = to_act_;
-            }
-            if (num_played_ % 4 != 0) {
-                to_act_ = next(to_act_);
-                return ErrorCode::ok;
-            }
-            ++tricks_[index(team_of(winning_seat_))];
-            to_act_ = winning_seat_;  // the winner leads the next trick
-            trick_leaders_[num_played_ / 4] = winning_seat_;
-            if (num_played_ == 52) score();
+        case ActionKind::play:  // only reached in phase play, which apply() handles inline
+            play(a.card());
             return ErrorCode::ok;
-        }
     }
     return ErrorCode::bad_format;
 }
@@ -169,10 +134,10 @@ RoundScore score_round(const Rules& rules, int bid, int declarer_tricks) {
 void Round::score() {
     phase_ = Phase::scored;
     const Team declaring = team_of(high_bidder_);
-    const RoundScore s = score_round(rules_, high_bid_, tricks_[index(declaring)]);
+    const RoundScore s = score_round(rules_, high_bid_, tricks_[declaring]);
     made_ = s.made;
-    points_[index(declaring)] = static_cast<std::int8_t>(s.declarers);
-    points_[index(other(declaring))] = static_cast<std::int8_t>(s.defenders);
+    points_[declaring] = static_cast<std::int8_t>(s.declarers);
+    points_[other(declaring)] = static_cast<std::int8_t>(s.defenders);
 }
 
 ActionList Round::legal_actions() const {
@@ -196,7 +161,7 @@ ActionList Round::legal_actions() const {
 
 Action Round::default_action() const {
     switch (phase_) {
-        case Phase::trump: return Action::name_trump(default_trump(hands_[index(to_act_)]));
+        case Phase::trump: return Action::name_trump(default_trump(hands_[to_act_]));
         case Phase::play: return Action::play(weakest_card(legal_cards(), trump_));
         default: return Action::pass();
     }

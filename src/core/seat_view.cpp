@@ -11,7 +11,7 @@ SeatView::SeatView(const Round& round, Seat seat, std::array<int, 2> scores)
     for (int i = 0; i < static_cast<int>(plays.size()); ++i) {
         const Suit led = plays[static_cast<std::size_t>(i & ~3)].suit();
         if (plays[static_cast<std::size_t>(i)].suit() != led)
-            voids_[index(round.played_by(i))] |= static_cast<std::uint8_t>(1u << index(led));
+            voids_[round.played_by(i)] |= static_cast<std::uint8_t>(1u << index(led));
     }
 }
 

@@ -1,7 +1,5 @@
 #include "tarneeb/records/record.hpp"
 
-#include <sstream>
-
 namespace tarneeb::records {
 namespace {
 
@@ -26,28 +24,26 @@ std::optional<Preset> preset_of(const Rules& r) {
     return std::nullopt;
 }
 
-/// One seat's hand: a string of white-space separated cards or a list of card strings.
+/// One seat's hand: a string of white-space separated cards (core's parse_hand) or a list of
+/// card strings; 13 different cards.
 CardSet read_hand(const json& j, int deal, int seat) {
-    std::vector<std::string> words;
+    ParsedHand hand;
     if (j.is_string()) {
-        std::istringstream in(j.get<std::string>());
-        for (std::string w; in >> w;) words.push_back(w);
+        hand = parse_hand(j.get<std::string>());
     } else if (j.is_array()) {
         for (const json& c : j) {
             if (!c.is_string()) stop(ErrorCode::bad_card, deal, "hands", seat);
-            words.push_back(c.get<std::string>());
+            const auto card = parse_card(c.get<std::string>());
+            if (!card) stop(ErrorCode::bad_card, deal, "hands", seat);
+            ++hand.count;
+            hand.cards |= *card;
         }
     } else {
         stop(ErrorCode::bad_hands, deal, "hands", seat);
     }
-    CardSet hand;
-    for (const std::string& w : words) {
-        auto card = parse_card(w);
-        if (!card) stop(ErrorCode::bad_card, deal, "hands", seat);
-        hand |= *card;
-    }
-    if (words.size() != 13 || hand.size() != 13) stop(ErrorCode::bad_hands, deal, "hands", seat);
-    return hand;
+    if (hand.error != ErrorCode::ok) stop(hand.error, deal, "hands", seat);
+    if (hand.count != 13 || hand.cards.size() != 13) stop(ErrorCode::bad_hands, deal, "hands", seat);
+    return hand.cards;
 }
 
 Hands read_hands(const json& deal_obj, int deal) {
@@ -234,8 +230,8 @@ json deal_json(const Match& match, int i) {
     return {
         {"dealer", index(r.dealer())},
         {"passed_out", r.phase() == Phase::passed_out},
-        {"declarer", contract ? json(index(r.declarer())) : json(nullptr)},
-        {"bid", contract ? json(r.bid()) : json(nullptr)},
+        {"declarer", contract ? json(index(r.contract()->declarer)) : json(nullptr)},
+        {"bid", contract ? json(r.contract()->bid) : json(nullptr)},
         {"trump", r.trump_named() ? json(std::string(1, suit_letter(r.trump()))) : json(nullptr)},
         {"tricks", {r.tricks(Team::t0), r.tricks(Team::t1)}},
         {"made", scored ? json(r.made()) : json(nullptr)},

@@ -115,7 +115,7 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
                          {"call", value == 0 ? nlohmann::json("pass") : nlohmann::json(value)}});
     }
     r["calls"] = std::move(calls);
-    r["contract"] = v.has_contract() ? nlohmann::json{{"seat", index(v.declarer())}, {"bid", v.bid()}}
+    r["contract"] = v.has_contract() ? nlohmann::json{{"seat", index(v.contract()->declarer)}, {"bid", v.contract()->bid}}
                                      : nlohmann::json(nullptr);
     r["trump"] = v.trump_named() ? nlohmann::json(suit_text(v.trump())) : nlohmann::json(nullptr);
     auto plays = nlohmann::json::array();

@@ -338,7 +338,7 @@ void Table::apply_action(Seat seat, Action a, bool timeout, std::optional<std::u
         if (h.bot) h.bot->observe(SeatView(round, s, match_.totals()), seat, a);
     }
     if (round.phase() == Phase::scored) {
-        events_.push_back({{"event", "round_scored"}, {"contract", {{"seat", index(round.declarer())}, {"bid", round.bid()}}},
+        events_.push_back({{"event", "round_scored"}, {"contract", {{"seat", index(round.contract()->declarer)}, {"bid", round.contract()->bid}}},
                            {"made", round.made()}, {"tricks", {round.tricks(Team::t0), round.tricks(Team::t1)}},
                            {"points", {round.points(Team::t0), round.points(Team::t1)}},
                            {"scores", {match_.total(Team::t0), match_.total(Team::t1)}}});

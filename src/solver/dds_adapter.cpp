@@ -223,7 +223,7 @@ SolveError tables(std::span<const Hands> deals, std::span<DdTable> out) {
             const Hands& h = deals[start + k];
             for (Seat s : kSeats)
                 for (Suit su : kSuits)
-                    in->deals[k].cards[dds_hand(s)][dds_suit(su)] = dds_holding(h[static_cast<std::size_t>(index(s))], su);
+                    in->deals[k].cards[dds_hand(s)][dds_suit(su)] = dds_holding(h[s], su);
         }
         const int rc = CalcAllTables(in.get(), /*mode: no par*/ -1, filter, res.get(), par.get());
         if (rc != RETURN_NO_FAULT) return SolveError::dds_failure;

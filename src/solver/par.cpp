@@ -32,7 +32,7 @@ Par par(const DdTable& table, const Rules& rules, Seat dealer) {
     p.bid = best;
     p.tricks = table.at(p.trump, p.declarer);
     const int score = rules.scoring == ScoringStyle::bid_value ? p.bid : p.tricks;
-    p.points[static_cast<std::size_t>(index(team_of(p.declarer)))] = score;
+    p.points[team_of(p.declarer)] = score;
     return p;
 }
 

@@ -21,12 +21,12 @@ std::string_view to_string(SolveError e) {
 }
 
 int Position::tricks_left() const {
-    const int n = hands[static_cast<std::size_t>(index(to_play()))].size();
+    const int n = hands[to_play()].size();
     return n;  // the seat to play holds one card per trick left, the current one included
 }
 
 CardSet Position::legal_cards() const {
-    const CardSet hand = hands[static_cast<std::size_t>(index(to_play()))];
+    const CardSet hand = hands[to_play()];
     if (trick_size == 0) return hand;
     const CardSet follow = hand.of(trick[0].suit());
     return follow.empty() ? hand : follow;
@@ -34,7 +34,7 @@ CardSet Position::legal_cards() const {
 
 Position position_of(const Round& round) {
     Position p;
-    for (Seat s : kSeats) p.hands[static_cast<std::size_t>(index(s))] = round.hand(s);
+    for (Seat s : kSeats) p.hands[s] = round.hand(s);
     p.trump = round.trump();
     p.leader = round.trick_leader();
     const auto trick = round.current_trick();
@@ -65,7 +65,7 @@ SolveError validate(const Position& p) {
         if (seen.contains(c)) return SolveError::duplicate_card;
         seen |= c;
     }
-    const int n = p.hands[static_cast<std::size_t>(index(p.to_play()))].size();
+    const int n = p.hands[p.to_play()].size();
     if (n == 0 && p.trick_size == 0) {
         for (CardSet h : p.hands)
             if (!h.empty()) return SolveError::bad_card_count;
@@ -75,14 +75,14 @@ SolveError validate(const Position& p) {
     for (int i = 0; i < 4; ++i) {
         const Seat s = next(p.leader, i);
         const int want = i < p.trick_size ? n - 1 : n;
-        if (p.hands[static_cast<std::size_t>(index(s))].size() != want) return SolveError::bad_card_count;
+        if (p.hands[s].size() != want) return SolveError::bad_card_count;
     }
     if (p.trick_size > 0) {
         const Suit led = p.trick[0].suit();
         for (int i = 1; i < p.trick_size; ++i) {
             const Seat s = next(p.leader, i);
             if (p.trick[static_cast<std::size_t>(i)].suit() != led &&
-                !p.hands[static_cast<std::size_t>(index(s))].of(led).empty())
+                !p.hands[s].of(led).empty())
                 return SolveError::revoke_in_trick;
         }
     }
@@ -100,7 +100,7 @@ DdsDeal to_dds(const Position& p) {
     for (Seat s : kSeats)
         for (Suit su : kSuits)
             d.remain[static_cast<std::size_t>(dds_hand(s))][static_cast<std::size_t>(dds_suit(su))] =
-                dds_holding(p.hands[static_cast<std::size_t>(index(s))], su);
+                dds_holding(p.hands[s], su);
     return d;
 }
 
@@ -115,7 +115,7 @@ Position from_dds(const DdsDeal& d) {
     }
     for (int h = 0; h < 4; ++h)
         for (int su = 0; su < 4; ++su)
-            p.hands[static_cast<std::size_t>(index(seat_from_dds(h)))] |=
+            p.hands[seat_from_dds(h)] |=
                 from_dds_holding(d.remain[static_cast<std::size_t>(h)][static_cast<std::size_t>(su)], suit_from_dds(su));
     return p;
 }

@@ -26,7 +26,7 @@ TEST(Pimc, LayoutsRespectTheView) {
             ASSERT_TRUE(h.has_value()) << seed;
             CardSet all;
             for (Seat s : kSeats) {
-                const CardSet hand = (*h)[static_cast<std::size_t>(index(s))];
+                const CardSet hand = (*h)[s];
                 EXPECT_TRUE((all & hand).empty());
                 all |= hand;
                 EXPECT_EQ(hand.size(), v.cards_left(s));
@@ -36,7 +36,7 @@ TEST(Pimc, LayoutsRespectTheView) {
                         EXPECT_TRUE(hand.of(su).empty()) << "seed " << seed;
                     }
             }
-            EXPECT_EQ((*h)[static_cast<std::size_t>(index(v.seat()))], r.hand(v.seat()));
+            EXPECT_EQ((*h)[v.seat()], r.hand(v.seat()));
             EXPECT_EQ(all, v.unseen() | v.hand());
         }
     }

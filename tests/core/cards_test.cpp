@@ -19,6 +19,30 @@ TEST(Cards, RejectsUnreadableCards) {
         EXPECT_FALSE(parse_card(bad).has_value()) << bad;
 }
 
+TEST(Hands, ParseWhiteSpaceSeparatedCards) {
+    const ParsedHand h = parse_hand("  AS 10h\tkd\n2c ");
+    EXPECT_EQ(h.error, ErrorCode::ok);
+    EXPECT_EQ(h.count, 4);
+    EXPECT_EQ(to_string(h.cards), "2C KD TH AS");
+    EXPECT_EQ(parse_hand("").count, 0);
+    EXPECT_EQ(parse_hand("").error, ErrorCode::ok);
+}
+
+TEST(Hands, AnUnreadableCardWinsOverARepeatedOne) {
+    EXPECT_EQ(parse_hand("AS AS").error, ErrorCode::bad_hands);
+    EXPECT_EQ(parse_hand("AS AS XX").error, ErrorCode::bad_card);
+    EXPECT_EQ(parse_hand("AS,KS").error, ErrorCode::bad_card);
+    EXPECT_EQ(parse_hand("1S").error, ErrorCode::bad_card);
+}
+
+TEST(Hands, EveryCanonicalHandRoundTrips) {
+    const CardSet set = test::cards("2C 5C AD 3H TH QS AS");
+    const ParsedHand h = parse_hand(to_string(set));
+    EXPECT_EQ(h.cards, set);
+    EXPECT_EQ(h.count, set.size());
+    EXPECT_EQ(parse_hand(to_string(CardSet::deck())).cards, CardSet::deck());
+}
+
 TEST(Cards, CanonicalFormRoundTripsForAll52) {
     int n = 0;
     for (Card c : CardSet::deck()) {

@@ -40,8 +40,8 @@ TEST(LevantineAuction, ThreePassesAfterTheHighBidCloseIt) {
     EXPECT_EQ(r.phase(), Phase::auction);
     ASSERT_EQ(auction(r, {"pass"}), ErrorCode::ok);
     EXPECT_EQ(r.phase(), Phase::trump);
-    EXPECT_EQ(r.declarer(), Seat::s1);
-    EXPECT_EQ(r.bid(), 8);
+    EXPECT_EQ(r.contract().value().declarer, Seat::s1);
+    EXPECT_EQ(r.contract().value().bid, 8);
     EXPECT_EQ(r.to_act(), Seat::s1);  // the declarer names trump
     expect_apply(r, Action::pass(), ErrorCode::auction_closed);
 }
@@ -52,8 +52,8 @@ TEST(LevantineAuction, APlayerWhoPassedMayBidAgainLater) {
     EXPECT_EQ(r.to_act(), Seat::s1);  // s1 passed first; the turn is back
     EXPECT_TRUE(r.legal_actions().contains(Action::bid(9)));
     ASSERT_EQ(auction(r, {"9", "pass", "pass", "pass"}), ErrorCode::ok);
-    EXPECT_EQ(r.declarer(), Seat::s1);
-    EXPECT_EQ(r.bid(), 9);
+    EXPECT_EQ(r.contract().value().declarer, Seat::s1);
+    EXPECT_EQ(r.contract().value().bid, 9);
 }
 
 TEST(LevantineAuction, ThirteenLeavesOnlyPasses) {
@@ -109,7 +109,7 @@ TEST(LevantineAuction, ThreePassesThenABidKeepGoing) {
     ASSERT_EQ(auction(r, {"pass", "pass", "pass", "7"}), ErrorCode::ok);
     EXPECT_EQ(r.phase(), Phase::auction);
     ASSERT_EQ(auction(r, {"pass", "pass", "pass"}), ErrorCode::ok);
-    EXPECT_EQ(r.declarer(), Seat::s0);
+    EXPECT_EQ(r.contract().value().declarer, Seat::s0);
 }
 
 TEST(LevantineAuction, LegalCallsArePassAndEveryHigherBid) {
@@ -130,7 +130,7 @@ TEST(ClassicAuction, OneCallEachThenClosed) {
     EXPECT_EQ(r.phase(), Phase::auction);
     ASSERT_EQ(auction(r, {"pass"}), ErrorCode::ok);  // the dealer speaks last
     EXPECT_EQ(r.phase(), Phase::trump);
-    EXPECT_EQ(r.declarer(), Seat::s2);
+    EXPECT_EQ(r.contract().value().declarer, Seat::s2);
     expect_apply(r, Action::bid(9), ErrorCode::auction_closed);
 }
 
@@ -141,8 +141,8 @@ TEST(ClassicAuction, TheDealerMayEqualTheHighBid) {
     EXPECT_FALSE(r.legal_actions().contains(Action::bid(8)));
     expect_apply(r, Action::bid(8), ErrorCode::bid_too_low);
     expect_apply(r, Action::bid(9), ErrorCode::ok);
-    EXPECT_EQ(r.declarer(), Seat::s0);
-    EXPECT_EQ(r.bid(), 9);
+    EXPECT_EQ(r.contract().value().declarer, Seat::s0);
+    EXPECT_EQ(r.contract().value().bid, 9);
 }
 
 TEST(ClassicAuction, OthersMayNotEqual) {
@@ -245,7 +245,7 @@ TEST(Play, TheHigherTrumpWins) {
     ASSERT_EQ(r.apply(Action::play(card("3H"))), ErrorCode::ok);  // s2 trumps
     ASSERT_EQ(r.apply(Action::play(card("2D"))), ErrorCode::ok);
     ASSERT_EQ(r.apply(Action::play(card("3D"))), ErrorCode::ok);
-    EXPECT_EQ(r.trick_winner(), Seat::s2);
+    EXPECT_EQ(r.trick_winner(0), Seat::s2);
 }
 
 TEST(Play, AllThirteenTricksArePlayedEvenOnceTheContractIsDecided) {

@@ -28,9 +28,9 @@ void check_round(const Round& r) {
     EXPECT_EQ(r.tricks_played(), 13);
     EXPECT_EQ(r.tricks(Team::t0) + r.tricks(Team::t1), 13);
     for (Seat s : kSeats) EXPECT_TRUE(r.hand(s).empty());
-    EXPECT_EQ(r.leader_of_trick(0), r.declarer());
-    const Team d = team_of(r.declarer());
-    EXPECT_EQ(r.made(), r.tricks(d) >= r.bid());
+    EXPECT_EQ(r.leader_of_trick(0), r.contract().value().declarer);
+    const Team d = team_of(r.contract().value().declarer);
+    EXPECT_EQ(r.made(), r.tricks(d) >= r.contract().value().bid);
     EXPECT_TRUE(r.points(Team::t0) <= 0 || r.points(Team::t1) <= 0) << "only one team gains in a round";
 }
 

@@ -10,7 +10,10 @@
 //   Team  0 = seats 0 and 2, 1 = seats 1 and 3.
 //
 // Text notation (docs/record-format.md "Cards"): rank A K Q J T 9..2 (also 10), suit S H D C,
-// any case; output is always the canonical upper-case two-character form ("TH").
+// any case; output is always the canonical upper-case two-character form ("TH"). A hand is
+// such cards separated by white space (parse_hand).
+//
+// BySeat<T> / ByTeam<T>: std::array<T, 4> / <T, 2> also indexed by Seat / Team directly.
 #pragma once
 
 #include <array>
@@ -19,6 +22,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "tarneeb/core/error.hpp"
 
 namespace tarneeb {
 
@@ -95,8 +100,11 @@ public:
     /// Lowest / highest card by bit order; the set must not be empty.
     constexpr Card lowest() const { return Card::from_bit(std::countr_zero(bits_)); }
     constexpr Card highest() const { return Card::from_bit(63 - std::countl_zero(bits_)); }
-    /// The k-th card (0-based) in iteration order; k < size().
-    Card nth(int k) const {
+    /// The k-th card (0-based) in iteration order; k < size(). Clears the k lowest cards: k is
+    /// small for a hand or the cards of one suit, and a branch-free select by population count
+    /// (halves of 32, 16, ..., 1 bits; x86-64-v2 has no pdep) measured slower in random play
+    /// (docs/performance.md).
+    constexpr Card nth(int k) const {
         std::uint64_t b = bits_;
         for (; k > 0; --k) b &= b - 1;
         return Card::from_bit(std::countr_zero(b));
@@ -130,8 +138,26 @@ private:
     std::uint64_t bits_ = 0;
 };
 
+/// An array with one T per seat, indexed by Seat (and, as a std::array, by 0..3).
+template <class T>
+struct BySeat : std::array<T, 4> {
+    using std::array<T, 4>::operator[];
+    constexpr T& operator[](Seat s) { return (*this)[static_cast<std::size_t>(index(s))]; }
+    constexpr const T& operator[](Seat s) const { return (*this)[static_cast<std::size_t>(index(s))]; }
+    friend constexpr bool operator==(const BySeat&, const BySeat&) = default;
+};
+
+/// An array with one T per team, indexed by Team (and, as a std::array, by 0..1).
+template <class T>
+struct ByTeam : std::array<T, 2> {
+    using std::array<T, 2>::operator[];
+    constexpr T& operator[](Team t) { return (*this)[static_cast<std::size_t>(index(t))]; }
+    constexpr const T& operator[](Team t) const { return (*this)[static_cast<std::size_t>(index(t))]; }
+    friend constexpr bool operator==(const ByTeam&, const ByTeam&) = default;
+};
+
 /// Four hands, by seat.
-using Hands = std::array<CardSet, 4>;
+using Hands = BySeat<CardSet>;
 
 // ---- notation -------------------------------------------------------------------------------
 
@@ -139,6 +165,16 @@ using Hands = std::array<CardSet, 4>;
 std::optional<Card> parse_card(std::string_view text);
 /// Parses a suit letter S/H/D/C (any case) or the symbols ♠ ♥ ♦ ♣. nullopt if unreadable.
 std::optional<Suit> parse_suit(std::string_view text);
+/// A hand in text: cards of parse_card separated by white space (space, tab, CR, LF, VT, FF),
+/// any number of them, e.g. "AS 10h kd" (docs/record-format.md "Cards"; record hands and
+/// `tarneeb analyze --hands`).
+struct ParsedHand {
+    CardSet cards;                    ///< the cards read (meaningful when error is ok)
+    int count = 0;                    ///< words read
+    /// ok; bad_card if a word is not a card (this wins over a repeat); bad_hands if a card repeats.
+    ErrorCode error = ErrorCode::ok;
+};
+ParsedHand parse_hand(std::string_view text);
 /// Canonical two-character form, e.g. "TH".
 std::string to_string(Card c);
 /// "S", "H", "D" or "C".

@@ -3,6 +3,8 @@
 // A Round is a trivially copyable value (about 300 bytes, no heap): bots copy it freely to
 // look ahead, and a copy behaves exactly like the original. Every change goes through
 // apply(), which either succeeds or returns an ErrorCode and leaves the round untouched.
+// Playing a card (the path random play and look-ahead take 52 times a round) is inline here;
+// the auction, trump and errors are in round.cpp.
 //
 // Actions (one byte of kind, one of value):
 //   call  value 0 = pass, 7..13 = bid (tricks for the team)
@@ -13,12 +15,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "tarneeb/core/cards.hpp"
 #include "tarneeb/core/error.hpp"
 #include "tarneeb/core/rules.hpp"
+#include "tarneeb/core/trick.hpp"
 
 namespace tarneeb {
 
@@ -61,6 +65,22 @@ private:
     int size_ = 0;
 };
 
+/// The contract once the auction closes with a bid (rules.md "Common to both presets"): the
+/// declarer (the highest bidder, who names trump and leads first), the bid (tricks the
+/// declaring team undertakes, 7..13) and the trump suit once named.
+struct Contract {
+    Seat declarer = Seat::s0;
+    int bid = 0;
+    std::optional<Suit> trump;
+
+    /// The declaring team.
+    constexpr Team team() const { return team_of(declarer); }
+    /// rules.md each preset's "Scoring": the tricks the defenders need to set the contract
+    /// (14 - bid).
+    constexpr int tricks_to_set() const { return 14 - bid; }
+    friend constexpr bool operator==(const Contract&, const Contract&) = default;
+};
+
 class Round {
 public:
     /// Longest possible levantine auction: 3 passes, 7 bids each but the last followed by up
@@ -81,21 +101,32 @@ public:
     Seat to_act() const { return to_act_; }
 
     /// Cards still held. dealt(): the hand as dealt.
-    CardSet hand(Seat s) const { return hands_[index(s)]; }
-    CardSet dealt(Seat s) const { return dealt_[index(s)]; }
+    CardSet hand(Seat s) const { return hands_[s]; }
+    CardSet dealt(Seat s) const { return dealt_[s]; }
     const Hands& dealt_hands() const { return dealt_; }
 
     // ---- auction --------------------------------------------------------------------
     /// Calls so far in turn order from the player after the dealer (0 = pass, else the bid).
     std::span<const std::uint8_t> calls() const { return {calls_.data(), num_calls_}; }
-    /// Standing high bid (0 if none). After the auction it is the contract.
+    /// Standing high bid during the auction (0 if none); once it closes, see contract().
     int high_bid() const { return high_bid_; }
     /// Seat of the standing high bid; meaningful when high_bid() > 0.
     Seat high_bidder() const { return high_bidder_; }
+    /// rules.md each preset's "Auction": the lowest bid the seat to act may make, higher than
+    /// the standing high bid (or equal to it for the classic preset's dealer) and at least
+    /// rules().min_bid. nullopt outside the auction or when no bid is left (only a pass).
+    std::optional<int> lowest_bid() const {
+        const int low = lowest_bid_value();
+        if (phase_ != Phase::auction || low > rules_.max_bid) return std::nullopt;
+        return low;
+    }
     /// True once the auction closed with a contract.
     bool has_contract() const { return phase_ != Phase::auction && phase_ != Phase::passed_out; }
-    Seat declarer() const { return high_bidder_; }
-    int bid() const { return high_bid_; }
+    /// The contract once has_contract(), else nullopt.
+    std::optional<Contract> contract() const {
+        if (!has_contract()) return std::nullopt;
+        return Contract{high_bidder_, high_bid_, trump_named() ? std::optional<Suit>(trump_) : std::nullopt};
+    }
 
     // ---- trump and play -------------------------------------------------------------
     bool trump_named() const { return phase_ == Phase::play || phase_ == Phase::scored; }
@@ -113,29 +144,45 @@ public:
         return {plays_.data() + (num_played_ / 4) * 4, static_cast<std::size_t>(num_played_ % 4)};
     }
     /// Leader of trick t (0..12); trick t's winner leads trick t+1.
-    Seat leader_of_trick(int t) const { return trick_leaders_[t]; }
+    Seat leader_of_trick(int t) const { return trick_leaders_[static_cast<std::size_t>(t)]; }
+    /// Trick t (0..tricks_played(); the last one is the trick in progress, maybe empty), once
+    /// trump is named. Its winner() is the seat winning so far.
+    Trick trick(int t) const;
+    /// Winner of finished trick t (0..tricks_played() - 1), by Trick's rule (rules.md "Play").
+    Seat trick_winner(int t) const { return trick_leaders_[static_cast<std::size_t>(t) + 1]; }
     /// Tricks completed so far.
     int tricks_played() const { return num_played_ / 4; }
     /// Tricks won so far by a team.
-    int tricks(Team t) const { return tricks_[index(t)]; }
-    /// Seat currently winning the trick in progress (valid when current_trick() is not empty).
-    Seat trick_winner() const { return winning_seat_; }
+    int tricks(Team t) const { return tricks_[t]; }
 
     // ---- outcome (phase scored) -----------------------------------------------------
     /// Declaring team took at least its bid.
     bool made() const { return made_; }
     /// Points for each team this round (rules.md, each preset's "Scoring"); 0 until scored.
-    int points(Team t) const { return points_[index(t)]; }
+    int points(Team t) const { return points_[t]; }
 
     // ---- actions ----------------------------------------------------------------------
-    /// The cards the seat to act may play (only in phase play).
-    CardSet legal_cards() const;
+    /// The cards the seat to act may play (only in phase play): rules.md "Play", follow the suit
+    /// led if you can, otherwise any card.
+    CardSet legal_cards() const {
+        const CardSet hand = hands_[to_act_];
+        const Card lead = plays_[num_played_ & ~3];  // this trick's lead, or a stale card
+        const CardSet follow = num_played_ % 4 == 0 ? CardSet() : hand.of(lead.suit());
+        return follow.empty() ? hand : follow;
+    }
     /// Every legal action for the seat to act; empty once over().
     ActionList legal_actions() const;
     /// ok if apply(a) would succeed, else the error it would return.
     ErrorCode check(Action a) const;
     /// Applies the action of the seat to act. On error nothing changes.
-    ErrorCode apply(Action a);
+    ErrorCode apply(Action a) {
+        if (a.kind == ActionKind::play && phase_ == Phase::play) {  // the hot path: one check
+            if (const ErrorCode e = check_play(a.card()); e != ErrorCode::ok) return e;
+            play(a.card());
+            return ErrorCode::ok;
+        }
+        return apply_other(a);
+    }
     /// As apply(a), but first checks that `seat` is the seat to act (out_of_turn otherwise).
     ErrorCode apply(Seat seat, Action a);
     /// What the table does when the seat to act runs out of time (rules.md "Turn timer"):
@@ -150,8 +197,48 @@ private:
     /// Erases every hand but `keep`'s (current and as dealt): the basis of SeatView.
     void erase_hands_except(Seat keep);
 
+    /// rules.md each preset's "Auction": higher than the standing bid, or equal for the classic
+    /// dealer, and at least min_bid (may exceed max_bid).
+    int lowest_bid_value() const {
+        const bool dealer_may_equal =
+            rules_.auction == AuctionStyle::single_round_dealer_equals && to_act_ == dealer_;
+        const int above = dealer_may_equal ? high_bid_ : high_bid_ + 1;
+        return above > rules_.min_bid ? above : rules_.min_bid;
+    }
     ErrorCode check_call(int value) const;
-    ErrorCode check_play(Card c) const;
+    /// rules.md "Play": the card must be held, and follow the suit led if the hand can.
+    ErrorCode check_play(Card c) const {
+        if (c.bit() >= 64 || !CardSet::deck().contains(c)) return ErrorCode::bad_card;
+        const CardSet hand = hands_[to_act_];
+        if (!hand.contains(c)) return ErrorCode::card_not_held;
+        if (num_played_ % 4 != 0) {
+            const Suit led = plays_[num_played_ & ~3].suit();
+            if (c.suit() != led && !hand.of(led).empty()) return ErrorCode::must_follow_suit;
+        }
+        return ErrorCode::ok;
+    }
+    /// Plays a legal card for the seat to act.
+    void play(Card c) {
+        const bool leading = num_played_ % 4 == 0;
+        hands_[to_act_] -= c;
+        played_ |= c;
+        plays_[num_played_++] = c;
+        // rules.md "Play": who takes the trick is Trick's rule (beats), applied card by card.
+        if (leading || beats(c, winning_card_, plays_[(num_played_ - 1) & ~3].suit(), trump_)) {
+            winning_card_ = c;
+            winning_seat_ = to_act_;
+        }
+        if (num_played_ % 4 != 0) {
+            to_act_ = next(to_act_);
+            return;
+        }
+        ++tricks_[team_of(winning_seat_)];
+        to_act_ = winning_seat_;  // the winner leads the next trick
+        trick_leaders_[num_played_ / 4] = winning_seat_;
+        if (num_played_ == 52) score();
+    }
+    /// apply() for calls, trump and every action out of its phase.
+    ErrorCode apply_other(Action a);
     void score();
 
     Rules rules_{};
@@ -161,8 +248,8 @@ private:
     std::array<std::uint8_t, kMaxCalls> calls_{};
     std::array<Card, 52> plays_{};
     std::array<Seat, 14> trick_leaders_{};
-    std::array<std::int8_t, 2> points_{};
-    std::array<std::uint8_t, 2> tricks_{};
+    ByTeam<std::int8_t> points_{};
+    ByTeam<std::uint8_t> tricks_{};
     Phase phase_ = Phase::auction;
     Seat dealer_ = Seat::s0;
     Seat to_act_ = Seat::s1;

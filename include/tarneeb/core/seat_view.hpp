@@ -40,9 +40,9 @@ public:
     Seat caller(int i) const { return next(round_.dealer(), 1 + i); }
     int high_bid() const { return round_.high_bid(); }
     Seat high_bidder() const { return round_.high_bidder(); }
+    std::optional<int> lowest_bid() const { return round_.lowest_bid(); }
     bool has_contract() const { return round_.has_contract(); }
-    Seat declarer() const { return round_.declarer(); }
-    int bid() const { return round_.bid(); }
+    std::optional<Contract> contract() const { return round_.contract(); }
     bool trump_named() const { return round_.trump_named(); }
     Suit trump() const { return round_.trump(); }
 
@@ -51,7 +51,8 @@ public:
     CardSet played() const { return round_.played(); }
     Seat trick_leader() const { return round_.trick_leader(); }
     std::span<const Card> current_trick() const { return round_.current_trick(); }
-    Seat trick_winner() const { return round_.trick_winner(); }
+    Trick trick(int t) const { return round_.trick(t); }
+    Seat trick_winner(int t) const { return round_.trick_winner(t); }
     int tricks_played() const { return round_.tricks_played(); }
     int tricks(Team t) const { return round_.tricks(t); }
     bool made() const { return round_.made(); }
@@ -60,7 +61,7 @@ public:
     /// Cards this seat has not seen: not in its hand and not played.
     CardSet unseen() const { return CardSet::deck() - round_.hand(seat_) - round_.played(); }
     /// True when `s` failed to follow a suit led, so it holds none of it.
-    bool shown_void(Seat s, Suit suit) const { return (voids_[index(s)] >> index(suit)) & 1; }
+    bool shown_void(Seat s, Suit suit) const { return (voids_[s] >> index(suit)) & 1; }
     /// How many cards `s` still holds.
     int cards_left(Seat s) const;
 
@@ -77,7 +78,7 @@ private:
     Round round_;  ///< the round with every other seat's hand erased
     Seat seat_ = Seat::s0;
     std::array<int, 2> scores_{};
-    std::array<std::uint8_t, 4> voids_{};
+    BySeat<std::uint8_t> voids_{};
 };
 
 }  // namespace tarneeb

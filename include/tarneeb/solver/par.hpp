@@ -29,7 +29,7 @@ struct Par {
     Suit trump = Suit::spades;
     int bid = 0;                    ///< the contract (7..13); 0 when passed out
     int tricks = 0;                 ///< the declaring team's double-dummy tricks
-    std::array<int, 2> points{};    ///< points per team for the round (rules.md "Scoring")
+    ByTeam<int> points{};           ///< points per team for the round (rules.md "Scoring")
     friend bool operator==(const Par&, const Par&) = default;
 };
 
