@@ -107,10 +107,10 @@ private:
 /// Plays one round; pimc sits where `pimc_team` says. Returns the round.
 Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, std::uint64_t seed,
            const PimcOptions& opt, const std::string& opponent, Stats& st) {
-    std::array<std::unique_ptr<Bot>, 4> bots;
+    BySeat<std::unique_ptr<Bot>> bots;
     for (Seat s : kSeats) {
         const std::uint64_t bs = derive_seed(seed, static_cast<std::uint64_t>(index(s)));
-        auto& slot = bots[static_cast<std::size_t>(index(s))];
+        auto& slot = bots[s];
         if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
 #ifdef PIMC_MATCH_HEURISTIC
         if (team_of(s) == pimc_team && (g_cards_only || g_auction_only)) slot = std::make_unique<PimcHalf>(bs, opt, g_cards_only);
@@ -119,12 +119,11 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
     }
     // The seats without a bot share one random player (one Rng, drawn in turn order).
     RandomBot random(derive_seed(seed, 99));
-    std::array<std::unique_ptr<Timed>, 4> timed;
+    BySeat<std::unique_ptr<Timed>> timed;
     Lineup lineup{};
     for (Seat s : kSeats) {
-        const auto i = static_cast<std::size_t>(index(s));
-        lineup[i] = bots[i] ? bots[i].get() : &random;
-        if (bots[i] && team_of(s) == pimc_team) lineup[i] = (timed[i] = std::make_unique<Timed>(*bots[i], st)).get();
+        lineup[s] = bots[s] ? bots[s].get() : &random;
+        if (bots[s] && team_of(s) == pimc_team) lineup[s] = (timed[s] = std::make_unique<Timed>(*bots[s], st)).get();
     }
     LoopStats stats;
     const Match m = play_deal(rules, dealer, hands, lineup, &stats);

@@ -122,7 +122,7 @@ public:
           in_(in), out_(out), colour_(colour), echo_(isatty(STDIN_FILENO) == 0),
           rtl_(o.lang == "ar") {
         for (Seat s : kSeats)
-            if (s != me_) bots_[index(s)] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
+            if (s != me_) bots_[s] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
         hint_ = bots::make_bot(o.hint, 0);
     }
 
@@ -199,7 +199,7 @@ private:
     bool colour_;
     bool echo_;
     bool rtl_;  ///< Arabic output: LTR runs are isolated (ltr())
-    std::array<std::unique_ptr<bots::Bot>, 4> bots_;
+    BySeat<std::unique_ptr<bots::Bot>> bots_;
     std::unique_ptr<bots::Bot> hint_;
 };
 
@@ -441,7 +441,7 @@ bool Game::run() {
          << "\n";
     Terminal person(*this);
     bots::Lineup lineup{};
-    for (Seat s : kSeats) lineup[static_cast<std::size_t>(index(s))] = s == me_ ? &person : bots_[index(s)].get();
+    for (Seat s : kSeats) lineup[s] = s == me_ ? &person : bots_[s].get();
     bots::LoopHooks hooks;
     hooks.dealt = [this](const Match& m) {
         const Round& r = m.round();

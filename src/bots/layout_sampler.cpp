@@ -10,20 +10,20 @@
 namespace tarneeb::bots {
 
 double auction_fit(const SeatView& view, const Hands& layout, double slack, double spread) {
-    std::array<int, 4> bid{};
+    BySeat<int> bid{};
     const auto calls = view.calls();
     for (int i = 0; i < static_cast<int>(calls.size()); ++i) {
-        auto& b = bid[static_cast<std::size_t>(index(view.caller(i)))];
+        auto& b = bid[view.caller(i)];
         b = std::max(b, static_cast<int>(calls[static_cast<std::size_t>(i)]));
     }
-    std::array<CardSet, 4> dealt = layout;
+    Hands dealt = layout;
     const auto plays = view.plays();
-    for (int i = 0; i < static_cast<int>(plays.size()); ++i) dealt[static_cast<std::size_t>(index(view.played_by(i)))] |= plays[static_cast<std::size_t>(i)];
+    for (int i = 0; i < static_cast<int>(plays.size()); ++i) dealt[view.played_by(i)] |= plays[static_cast<std::size_t>(i)];
     double fit = 1;
     for (Seat s : kSeats) {
-        const int b = bid[static_cast<std::size_t>(index(s))];
+        const int b = bid[s];
         if (s == view.seat() || b == 0) continue;
-        const CardSet h = dealt[static_cast<std::size_t>(index(s))];
+        const CardSet h = dealt[s];
         double est = 0;
         if (view.phase() == Phase::play && s == view.contract()->declarer) {
             est = model_tricks(h, view.trump());
@@ -39,19 +39,19 @@ double auction_fit(const SeatView& view, const Hands& layout, double slack, doub
 std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
     const Seat me = view.seat();
     const CardSet unseen = view.unseen();
-    std::array<int, 4> want{};
-    std::array<std::uint8_t, 4> allowed{};  // bit s: may hold suit s
+    BySeat<int> want{};
+    BySeat<std::uint8_t> allowed{};  // bit s: may hold suit s
     for (Seat s : kSeats) {
         if (s == me) continue;
-        want[static_cast<std::size_t>(index(s))] = view.cards_left(s);
+        want[s] = view.cards_left(s);
         for (Suit su : kSuits)
-            if (!view.shown_void(s, su)) allowed[static_cast<std::size_t>(index(s))] |= static_cast<std::uint8_t>(1u << index(su));
+            if (!view.shown_void(s, su)) allowed[s] |= static_cast<std::uint8_t>(1u << index(su));
     }
     std::array<Card, 52> cards{};
     int n = 0;
     for (Card c : unseen) cards[static_cast<std::size_t>(n++)] = c;
     Hands out{};
-    out[static_cast<std::size_t>(index(me))] = view.hand();
+    out[me] = view.hand();
 
     // Rejection sampling: uniform over the layouts that respect the counts and the voids.
     for (int attempt = 0; attempt < 40; ++attempt) {
@@ -62,11 +62,10 @@ std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
         bool ok = true;
         for (Seat s : kSeats) {
             if (s == me) continue;
-            const auto si = static_cast<std::size_t>(index(s));
-            for (int k = 0; k < want[si] && ok; ++k) {
+            for (int k = 0; k < want[s] && ok; ++k) {
                 const Card c = cards[static_cast<std::size_t>(pos++)];
-                ok = (allowed[si] >> index(c.suit())) & 1u;
-                h[si] |= c;
+                ok = (allowed[s] >> index(c.suit())) & 1u;
+                h[s] |= c;
             }
             if (!ok) break;
         }
@@ -77,27 +76,26 @@ std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
     std::array<Suit, 4> order = kSuits;
     auto eligible = [&](Suit su) {
         int e = 0;
-        for (Seat s : kSeats) e += s != me && ((allowed[static_cast<std::size_t>(index(s))] >> index(su)) & 1u);
+        for (Seat s : kSeats) e += s != me && ((allowed[s] >> index(su)) & 1u);
         return e;
     };
     std::stable_sort(order.begin(), order.end(), [&](Suit a, Suit b) { return eligible(a) < eligible(b); });
     for (int attempt = 0; attempt < 200; ++attempt) {
         Hands h = out;
-        std::array<int, 4> room = want;
+        BySeat<int> room = want;
         bool ok = true;
         for (Suit su : order) {
             for (Card c : unseen.of(su)) {
                 std::uint64_t total = 0;
                 for (Seat s : kSeats)
-                    if (s != me && ((allowed[static_cast<std::size_t>(index(s))] >> index(su)) & 1u))
-                        total += static_cast<std::uint64_t>(room[static_cast<std::size_t>(index(s))]);
+                    if (s != me && ((allowed[s] >> index(su)) & 1u))
+                        total += static_cast<std::uint64_t>(room[s]);
                 if (total == 0) { ok = false; break; }
                 std::uint64_t pick = rng.below(total);
                 for (Seat s : kSeats) {
-                    const auto si = static_cast<std::size_t>(index(s));
-                    if (s == me || !((allowed[si] >> index(su)) & 1u)) continue;
-                    const auto r = static_cast<std::uint64_t>(room[si]);
-                    if (pick < r) { h[si] |= c; --room[si]; break; }
+                    if (s == me || !((allowed[s] >> index(su)) & 1u)) continue;
+                    const auto r = static_cast<std::uint64_t>(room[s]);
+                    if (pick < r) { h[s] |= c; --room[s]; break; }
                     pick -= r;
                 }
             }

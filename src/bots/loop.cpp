@@ -32,7 +32,7 @@ Action decide_or_default(Bot& bot, const SeatView& view, bool* replaced) {
 std::optional<Action> play_turn(Match& match, const Lineup& lineup, const LoopHooks& hooks) {
     const Seat actor = match.round().to_act();
     const SeatView view = SeatView::of(match, actor);
-    Bot& player = *lineup[static_cast<std::size_t>(index(actor))];
+    Bot& player = *lineup[actor];
     bool replaced = false;
     Action a{};
     if (hooks.timer) {
@@ -49,7 +49,7 @@ std::optional<Action> play_turn(Match& match, const Lineup& lineup, const LoopHo
     }
     if (hooks.stop && hooks.stop()) return std::nullopt;
     match.apply(a);
-    for (Seat s : kSeats) lineup[static_cast<std::size_t>(index(s))]->observe(SeatView::of(match, s), actor, a);
+    for (Seat s : kSeats) lineup[s]->observe(SeatView::of(match, s), actor, a);
     if (hooks.observe) hooks.observe(match, actor, a);
     return a;
 }

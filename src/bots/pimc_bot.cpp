@@ -72,11 +72,11 @@ void PimcBot::estimate(const SeatView& view) {
         for (int i = n - 1; i > 0; --i)
             std::swap(rest[static_cast<std::size_t>(i)], rest[static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(i) + 1))]);
         Hands h{};
-        h[static_cast<std::size_t>(index(me))] = hand;
+        h[me] = hand;
         int pos = 0;
         for (Seat s : kSeats)
             if (s != me)
-                for (int j = 0; j < 13; ++j) h[static_cast<std::size_t>(index(s))] |= rest[static_cast<std::size_t>(pos++)];
+                for (int j = 0; j < 13; ++j) h[s] |= rest[static_cast<std::size_t>(pos++)];
         layouts.push_back(h);
     }
     std::vector<solver::DdTable> tables(layouts.size());

@@ -9,7 +9,6 @@
 // round's default action and counted in LoopStats, so tests can see it.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,7 +20,7 @@ namespace tarneeb::bots {
 
 /// The four players by seat (not owned). The same Bot may sit in several seats only if it
 /// keeps no per-seat memory.
-using Lineup = std::array<Bot*, 4>;
+using Lineup = BySeat<Bot*>;
 
 /// Counts gathered while playing (summed over calls).
 struct LoopStats {
