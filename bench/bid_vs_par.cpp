@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
             std::istringstream h(j["hands"][s].get<std::string>());
             for (std::string w; h >> w;) hands[s] |= *parse_card(w);
         }
-        solver::Table t;
+        solver::DdTable t;
         for (Suit su : kSuits)
             for (std::size_t s = 0; s < 4; ++s) t.tricks[static_cast<std::size_t>(index(su))][s] = j["tricks"][std::string(1, suit_letter(su))][s];
         const Seat dealer = seat(id);

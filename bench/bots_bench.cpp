@@ -61,11 +61,11 @@ void BM_SeatView(benchmark::State& state) {
 void BM_HeuristicDeal(benchmark::State& state) {
     std::vector<std::unique_ptr<bots::Bot>> b;
     for (int s = 0; s < 4; ++s) b.push_back(bots::make_bot("heuristic", 0));
-    const bots::Table table{b[0].get(), b[1].get(), b[2].get(), b[3].get()};
+    const bots::Lineup lineup{b[0].get(), b[1].get(), b[2].get(), b[3].get()};
     std::uint64_t k = 0;
     for (auto _ : state) {
         const Seat dealer = seat(static_cast<int>(k));
-        benchmark::DoNotOptimize(bots::play_deal(kLevantine, dealer, deal_from_seed(k, dealer), table));
+        benchmark::DoNotOptimize(bots::play_deal(kLevantine, dealer, deal_from_seed(k, dealer), lineup));
         ++k;
     }
 }

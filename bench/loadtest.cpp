@@ -25,6 +25,8 @@
 #include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
+#include "tarneeb/core/stats.hpp"
+
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 namespace net = boost::asio;
@@ -216,13 +218,6 @@ void LoadClient::read() {
     });
 }
 
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    const auto k = static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size() - 1), p * static_cast<double>(v.size())));
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-    return v[k];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -277,8 +272,8 @@ int main(int argc, char** argv) {
 
     json out{{"tables", o.tables}, {"clients", o.tables * 4}, {"interval_ms", o.interval_ms}, {"seconds", secs},
              {"actions", stats.actions}, {"actions_per_second", static_cast<double>(stats.actions) / secs},
-             {"latency_ms", {{"p50", percentile(stats.latency_ms, 0.5)}, {"p90", percentile(stats.latency_ms, 0.9)},
-                             {"p99", percentile(stats.latency_ms, 0.99)},
+             {"latency_ms", {{"p50", tarneeb::percentile(stats.latency_ms, 0.5)}, {"p90", tarneeb::percentile(stats.latency_ms, 0.9)},
+                             {"p99", tarneeb::percentile(stats.latency_ms, 0.99)},
                              {"max", stats.latency_ms.empty() ? 0.0 : *std::max_element(stats.latency_ms.begin(), stats.latency_ms.end())}}},
              {"errors", stats.errors}, {"errors_during_measure", stats.errors - errors_before}, {"frames", stats.frames},
              {"matches_finished", stats.matches}};

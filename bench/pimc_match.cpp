@@ -25,9 +25,11 @@
 #include <string>
 #include <vector>
 
-#include "tarneeb/bots/pimc.hpp"
+#include "tarneeb/bots/arena.hpp"
+#include "tarneeb/bots/pimc_bot.hpp"
+#include "tarneeb/bots/random_bot.hpp"
 #include "tarneeb/core/random.hpp"
-#include "tarneeb/core/simulate.hpp"
+#include "tarneeb/core/stats.hpp"
 #include "tarneeb/solver/par.hpp"
 #ifdef PIMC_MATCH_HEURISTIC  // built by hand with the heuristic bot (docs/analysis.md)
 #include "tarneeb/bots/heuristic_bot.hpp"
@@ -77,50 +79,59 @@ double thread_cpu_ms() {
     return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size()) - 1, std::floor(p * static_cast<double>(v.size()))))];
-}
+/// A pimc seat with its decisions timed (wall and thread CPU) into Stats.
+class Timed final : public Bot {
+public:
+    Timed(Bot& bot, Stats& st) : bot_(bot), st_(st) {}
+    std::string_view name() const override { return bot_.name(); }
+    Action decide_call(const SeatView& v) override { return timed(v, [&] { return bot_.decide_call(v); }); }
+    Action decide_trump(const SeatView& v) override { return timed(v, [&] { return bot_.decide_trump(v); }); }
+    Action decide_card(const SeatView& v) override { return timed(v, [&] { return bot_.decide_card(v); }); }
+    void observe(const SeatView& v, Seat actor, Action a) override { bot_.observe(v, actor, a); }
+
+private:
+    template <class F>
+    Action timed(const SeatView& v, F decide) {
+        const auto t0 = Clock::now();
+        const double c0 = thread_cpu_ms();
+        const Action a = decide();
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        (v.phase() == Phase::play ? st_.card_ms : st_.call_ms).push_back(ms);
+        if (v.phase() == Phase::play) st_.card_cpu_ms.push_back(thread_cpu_ms() - c0);
+        return a;
+    }
+    Bot& bot_;
+    Stats& st_;
+};
 
 /// Plays one round; pimc sits where `pimc_team` says. Returns the round.
 Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, std::uint64_t seed,
            const PimcOptions& opt, const std::string& opponent, Stats& st) {
-    std::array<std::unique_ptr<Bot>, 4> bots;
+    BySeat<std::unique_ptr<Bot>> bots;
     for (Seat s : kSeats) {
         const std::uint64_t bs = derive_seed(seed, static_cast<std::uint64_t>(index(s)));
-        auto& slot = bots[static_cast<std::size_t>(index(s))];
+        auto& slot = bots[s];
         if (team_of(s) == pimc_team || opponent == "pimc") slot = std::make_unique<PimcBot>(bs, opt);
 #ifdef PIMC_MATCH_HEURISTIC
         if (team_of(s) == pimc_team && (g_cards_only || g_auction_only)) slot = std::make_unique<PimcHalf>(bs, opt, g_cards_only);
         else if (team_of(s) != pimc_team && opponent == "heuristic") slot = std::make_unique<HeuristicBot>(bs);
 #endif
     }
-    Rng rng(derive_seed(seed, 99));
-    Round r(rules, dealer, hands);
-    while (!r.over()) {
-        const Seat s = r.to_act();
-        Bot* bot = bots[static_cast<std::size_t>(index(s))].get();
-        Action a;
-        if (!bot) {
-            a = random_action(r, rng);
-        } else {
-            const SeatView v(r, s);
-            const auto t0 = Clock::now();
-            const double c0 = thread_cpu_ms();
-            a = v.phase() == Phase::auction ? bot->decide_call(v)
-                : v.phase() == Phase::trump ? bot->decide_trump(v)
-                                            : bot->decide_card(v);
-            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-            if (team_of(s) == pimc_team) (v.phase() == Phase::play ? st.card_ms : st.call_ms).push_back(ms);
-            if (team_of(s) == pimc_team && v.phase() == Phase::play) st.card_cpu_ms.push_back(thread_cpu_ms() - c0);
-        }
-        if (r.apply(a) != ErrorCode::ok) {
-            std::cerr << "illegal action " << to_string(a) << "\n";
-            std::exit(1);
-        }
+    // The seats without a bot share one random player (one Rng, drawn in turn order).
+    RandomBot random(derive_seed(seed, 99));
+    BySeat<std::unique_ptr<Timed>> timed;
+    Lineup lineup{};
+    for (Seat s : kSeats) {
+        lineup[s] = bots[s] ? bots[s].get() : &random;
+        if (bots[s] && team_of(s) == pimc_team) lineup[s] = (timed[s] = std::make_unique<Timed>(*bots[s], st)).get();
     }
-    return r;
+    LoopStats stats;
+    const Match m = play_deal(rules, dealer, hands, lineup, &stats);
+    if (stats.illegal_actions > 0) {
+        std::cerr << "illegal action (" << stats.illegal_actions << ")\n";
+        std::exit(1);
+    }
+    return m.round();
 }
 
 }  // namespace
@@ -191,7 +202,7 @@ int main(int argc, char** argv) {
             (pimc_decl ? st.pimc_contracts : st.other_contracts)++;
             if (r.made()) (pimc_decl ? st.pimc_made : st.other_made)++;
             if (with_par && pimc_decl) {
-                solver::Table t;
+                solver::DdTable t;
                 if (solver::table(hands, t) == solver::SolveError::ok) {
                     const solver::Par p = solver::par(t, rules, dealer);
                     ++st.par_compared;
@@ -211,7 +222,7 @@ int main(int argc, char** argv) {
             v /= std::max<double>(1, static_cast<double>(results.size()) - 1);
             std::cout << "[" << k + 1 - first << " deals] net " << m << " +- " << 1.96 * std::sqrt(v / static_cast<double>(results.size()))
                       << "  pimc made " << st.pimc_made << "/" << st.pimc_contracts << "  opp made " << st.other_made << "/"
-                      << st.other_contracts << "  card p50 " << pct(st.card_ms, 0.5) << " p99 " << pct(st.card_ms, 0.99)
+                      << st.other_contracts << "  card p50 " << percentile(st.card_ms, 0.5) << " p99 " << percentile(st.card_ms, 0.99)
                       << " ms" << std::endl;
         }
     }
@@ -228,11 +239,11 @@ int main(int argc, char** argv) {
               << (opt.null_window ? " null-window" : "") << " bid " << (opt.bid_samples ? "simulation " + std::to_string(opt.bid_samples) : std::string("model"))
               << " threshold " << opt.bidding.threshold << " vs " << opponent << "\n"
               << "pimc net points per deal: " << mean << " +- " << half << " (95% CI)\n"
-              << "card decision ms: p50 " << pct(st.card_ms, 0.5) << " p90 " << pct(st.card_ms, 0.9) << " p99 "
-              << pct(st.card_ms, 0.99) << " max " << pct(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
-              << "card decision CPU ms (thread): p50 " << pct(st.card_cpu_ms, 0.5) << " p90 " << pct(st.card_cpu_ms, 0.9)
-              << " p99 " << pct(st.card_cpu_ms, 0.99) << " max " << pct(st.card_cpu_ms, 1.0) << "\n"
-              << "call/trump decision ms: p50 " << pct(st.call_ms, 0.5) << " p99 " << pct(st.call_ms, 0.99)
+              << "card decision ms: p50 " << percentile(st.card_ms, 0.5) << " p90 " << percentile(st.card_ms, 0.9) << " p99 "
+              << percentile(st.card_ms, 0.99) << " max " << percentile(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
+              << "card decision CPU ms (thread): p50 " << percentile(st.card_cpu_ms, 0.5) << " p90 " << percentile(st.card_cpu_ms, 0.9)
+              << " p99 " << percentile(st.card_cpu_ms, 0.99) << " max " << percentile(st.card_cpu_ms, 1.0) << "\n"
+              << "call/trump decision ms: p50 " << percentile(st.call_ms, 0.5) << " p99 " << percentile(st.call_ms, 0.99)
               << " (n=" << st.call_ms.size() << ")\n"
               << "contracts: pimc " << st.pimc_made << "/" << st.pimc_contracts << " made, opponent " << st.other_made
               << "/" << st.other_contracts << " made, passed out " << st.passed_out << "\n";

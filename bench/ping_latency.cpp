@@ -29,6 +29,8 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include "tarneeb/core/stats.hpp"
+
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 namespace net = boost::asio;
@@ -76,12 +78,6 @@ void run_for(net::io_context& ioc, Clock::duration d, const std::function<void()
         ioc.run_for(std::chrono::milliseconds(1));
         step();
     }
-}
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
 }
 
 }  // namespace
@@ -137,8 +133,8 @@ int main(int argc, char** argv) {
             ping();
             also();
         });
-        const double p99 = percentile(rtt, 0.99);
-        result[name] = {{"pings", rtt.size()}, {"p50_ms", percentile(rtt, 0.5)}, {"p99_ms", p99},
+        const double p99 = tarneeb::percentile(rtt, 0.99);
+        result[name] = {{"pings", rtt.size()}, {"p50_ms", tarneeb::percentile(rtt, 0.5)}, {"p99_ms", p99},
                         {"max_ms", rtt.empty() ? 0.0 : *std::max_element(rtt.begin(), rtt.end())},
                         {"p99_over_goal", p99 / goal_ms}};
     };

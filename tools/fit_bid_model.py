@@ -3,9 +3,9 @@
 
 Data: tests/data/dd_oracle_2000.jsonl (2,000 deals x 4 declarers x 4 trumps). Deals 0..1499
 fit a least-squares linear model of the declaring team's tricks on the features below (the
-same ones src/bots/pimc_bot.cpp computes); deals 1500..1999 are held out to report its error.
+same ones src/bots/bid_model.cpp computes); deals 1500..1999 are held out to report its error.
 The residual standard deviation turns the mean into P(tricks >= L) (normal approximation).
-Prints the C++ constants to paste into src/bots/pimc_bot.cpp. Standard library only.
+Prints the C++ constants to paste into src/bots/bid_model.cpp. Standard library only.
 """
 import json, math, sys
 

@@ -39,7 +39,7 @@ std::optional<Hands> parse_hands(const std::string& text) {
     return hands;
 }
 
-json table_json(const solver::Table& t) {
+json table_json(const solver::DdTable& t) {
     json tricks = json::object();
     for (int su = 3; su >= 0; --su) {
         const Suit suit = static_cast<Suit>(su);
@@ -62,7 +62,7 @@ json par_json(const solver::Par& p, Preset preset, Seat dealer) {
     return j;
 }
 
-void print_table(const solver::Table& t, const solver::Par& p, Preset preset, Seat dealer) {
+void print_table(const solver::DdTable& t, const solver::Par& p, Preset preset, Seat dealer) {
     std::cout << "Double-dummy tricks of the declarer's team (the declarer leads the first trick)\n"
               << "trump  seat0 seat1 seat2 seat3\n";
     for (int su = 3; su >= 0; --su) {
@@ -173,7 +173,7 @@ int run(const Options& o) {
         }
     }
 
-    solver::Table table;
+    solver::DdTable table;
     if (const auto e = solver::table(hands, table); e != solver::SolveError::ok) {
         std::cerr << "tarneeb analyze: solver error " << solver::to_string(e) << "\n";
         return kExitRejected;

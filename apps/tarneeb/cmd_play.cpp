@@ -5,6 +5,8 @@
 // counter-clockwise, the next player sits to the right). Input is one answer per line, so the
 // game also runs with standard input from a pipe (tests play whole matches that way).
 // The match record (tarneeb-record/1) is written at the end, on `quit` or end of input too.
+// The game is the bots' loop (bots/loop.hpp): the person is a player that reads a line
+// (Terminal), and the narration is the loop's observe hook.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include "commands.hpp"
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/loop.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/records/record.hpp"
 
@@ -119,13 +122,16 @@ public:
           in_(in), out_(out), colour_(colour), echo_(isatty(STDIN_FILENO) == 0),
           rtl_(o.lang == "ar") {
         for (Seat s : kSeats)
-            if (s != me_) bots_[index(s)] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
+            if (s != me_) bots_[s] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
         hint_ = bots::make_bot(o.hint, 0);
     }
 
     /// Plays until the match ends or the person quits. Returns true if the match finished.
     bool run();
     const Match& match() const { return match_; }
+    /// Reads the person's action for round `r` (the match's current one). nullopt: quit or
+    /// end of input.
+    std::optional<Action> ask(const Round& r);
 
 private:
     std::string who(Seat s) const {
@@ -182,8 +188,6 @@ private:
     void round_summary(const Round& r) const;
     void match_summary() const;
     std::string legal_text(const Round& r) const;
-    /// Reads the person's action. nullopt: quit or end of input.
-    std::optional<Action> ask(const Round& r);
 
     PlayOptions o_;
     const Words& w_;
@@ -195,7 +199,7 @@ private:
     bool colour_;
     bool echo_;
     bool rtl_;  ///< Arabic output: LTR runs are isolated (ltr())
-    std::array<std::unique_ptr<bots::Bot>, 4> bots_;
+    BySeat<std::unique_ptr<bots::Bot>> bots_;
     std::unique_ptr<bots::Bot> hint_;
 };
 
@@ -407,37 +411,52 @@ void Game::match_summary() const {
     out_ << ".  " << score_line() << ", " << w_.rounds << " " << match_.scored_rounds() << "/" << match_.rounds().size() << "\n";
 }
 
+/// The person at the terminal as a player of the bots' loop: every decision is a line read
+/// from the terminal (Game::ask). Quitting (or the end of input) sets quit(); the loop then
+/// stops before applying anything.
+class Terminal final : public bots::Bot {
+public:
+    explicit Terminal(Game& game) : game_(game) {}
+    std::string_view name() const override { return "terminal"; }
+    Action decide_call(const SeatView& view) override { return read(view); }
+    Action decide_trump(const SeatView& view) override { return read(view); }
+    Action decide_card(const SeatView& view) override { return read(view); }
+    bool quit() const { return quit_; }
+
+private:
+    Action read(const SeatView& view) {
+        const auto answer = game_.ask(game_.match().round());
+        if (!answer) {
+            quit_ = true;
+            return view.default_action();  // not applied: the loop stops on quit()
+        }
+        return *answer;
+    }
+    Game& game_;
+    bool quit_ = false;
+};
+
 bool Game::run() {
     out_ << "tarneeb play: " << o_.rules << ", " << w_.you << " = seat " << o_.seat << ", bots " << o_.bots << ", seed " << seed_
          << "\n";
-    while (!match_.over()) {
-        if (match_.awaiting_deal()) {
-            deal_next_from_seed(match_, seed_);
-            const Round& r = match_.round();
-            out_ << "\n" << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size())) << " - " << w_.dealer << ": "
-                 << who(r.dealer()) << ".  " << score_line() << "\n";
-            out_ << w_.your_hand << ": " << hand_text(r.hand(me_)) << "\n";
-            continue;
-        }
-        const Round before = match_.round();
-        const Seat actor = before.to_act();
-        Action a{};
-        if (actor == me_) {
-            const auto answer = ask(before);
-            if (!answer) {
-                out_ << w_.goodbye << "\n";
-                return false;
-            }
-            a = *answer;
-        } else {
-            a = bots_[index(actor)]->decide(SeatView::of(match_, actor));
-            if (before.check(a) != ErrorCode::ok) a = before.default_action();
-        }
-        match_.apply(a);
-        for (Seat s : kSeats)
-            if (s != me_) bots_[index(s)]->observe(SeatView::of(match_, s), actor, a);
+    Terminal person(*this);
+    bots::Lineup lineup{};
+    for (Seat s : kSeats) lineup[s] = s == me_ ? &person : bots_[s].get();
+    bots::LoopHooks hooks;
+    hooks.dealt = [this](const Match& m) {
+        const Round& r = m.round();
+        out_ << "\n" << bold(std::string(w_.round) + " " + std::to_string(m.rounds().size())) << " - " << w_.dealer << ": "
+             << who(r.dealer()) << ".  " << score_line() << "\n";
+        out_ << w_.your_hand << ": " << hand_text(r.hand(me_)) << "\n";
+    };
+    hooks.observe = [this](const Match& m, Seat actor, Action a) {
         narrate(actor, a);
-        if (match_.round().over()) round_summary(match_.round());
+        if (m.round().over()) round_summary(m.round());
+    };
+    hooks.stop = [&person] { return person.quit(); };
+    if (!bots::play_on(match_, seed_, lineup, hooks)) {
+        out_ << w_.goodbye << "\n";
+        return false;
     }
     match_summary();
     return true;

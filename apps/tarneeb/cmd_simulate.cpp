@@ -59,43 +59,6 @@ struct UnitResult {
     std::uint64_t illegal = 0;
 };
 
-/// Decision-time histogram: 10 ns buckets below 1 µs, then buckets 1 % wide up to 100 s (the
-/// last bucket holds the rest), so that microsecond rule bots and second-long searches are
-/// both read to about 1 %.
-struct Histogram {
-    static constexpr std::size_t kLinear = 100;  ///< [0, 1000) ns in 10 ns steps
-    static constexpr std::size_t kBuckets = kLinear + 1852;  ///< 1000 ns * 1.01^1852 ≈ 100 s
-    std::vector<std::uint64_t> counts = std::vector<std::uint64_t>(kBuckets, 0);
-    std::uint64_t total = 0;
-    static std::size_t bucket(std::uint64_t ns) {
-        if (ns < 1000) return static_cast<std::size_t>(ns / 10);
-        const auto k = static_cast<std::size_t>(std::log(static_cast<double>(ns) / 1000.0) / std::log(1.01));
-        return std::min(kLinear + k, kBuckets - 1);
-    }
-    void add(std::uint64_t ns) {
-        ++counts[bucket(ns)];
-        ++total;
-    }
-    void merge(const Histogram& o) {
-        for (std::size_t i = 0; i < kBuckets; ++i) counts[i] += o.counts[i];
-        total += o.total;
-    }
-    /// The q-quantile in nanoseconds (the bucket's midpoint).
-    double quantile(double q) const {
-        if (total == 0) return 0;
-        const auto want = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(total)));
-        std::uint64_t seen = 0;
-        for (std::size_t i = 0; i < kBuckets; ++i) {
-            seen += counts[i];
-            if (seen >= want && seen > 0) {
-                if (i < kLinear) return static_cast<double>(i) * 10 + 5;
-                return 1000.0 * std::pow(1.01, static_cast<double>(i - kLinear) + 0.5);
-            }
-        }
-        return 1e11;
-    }
-};
-
 /// Counts a finished round; `side` is the index (team or bot) of the declaring team's side.
 void count_round(const Round& r, UnitResult& u, bool swapped = false) {
     ++u.deals;
@@ -181,10 +144,10 @@ int run_simulate(const SimOptions& o) {
     std::atomic<int> next_unit{0}, done{0};
     std::atomic<bool> write_failed{false};
     std::mutex hist_mutex;
-    std::array<Histogram, 2> hist;  // by bot: team0's, team1's
+    std::array<DurationHistogram, 2> hist;  // by bot: team0's, team1's
 
     auto worker = [&] {
-        std::array<Histogram, 2> local;
+        std::array<DurationHistogram, 2> local;
         for (int k = next_unit++; k < units; k = next_unit++) {
             const std::uint64_t unit_seed = derive_seed(o.seed, static_cast<std::uint64_t>(k));
             UnitResult& u = results[static_cast<std::size_t>(k)];
@@ -192,12 +155,12 @@ int run_simulate(const SimOptions& o) {
             auto y = bots::make_bot(o.team1, derive_seed(unit_seed, 2));
             auto x2 = bots::make_bot(o.team0, derive_seed(unit_seed, 3));
             auto y2 = bots::make_bot(o.team1, derive_seed(unit_seed, 4));
-            bots::ArenaStats stats;
+            bots::LoopStats stats;
             if (!o.duplicate) {
                 // Team 0 (seats 0, 2) is team0's bot; each seat has its own bot object.
-                const bots::Table table{x.get(), y.get(), x2.get(), y2.get()};
+                const bots::Lineup lineup{x.get(), y.get(), x2.get(), y2.get()};
                 const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) { local[index(team_of(s))].add(ns); };
-                const Match m = bots::play_match(rules, seat(k), unit_seed, table, &stats, o.timing ? &timer : nullptr);
+                const Match m = bots::play_match(rules, seat(k), unit_seed, lineup, &stats, o.timing ? &timer : nullptr);
                 for (const Round& r : m.rounds()) {
                     count_round(r, u);
                     for (Team t : {Team::t0, Team::t1}) u.points[index(t)] += r.points(t);
@@ -214,13 +177,13 @@ int run_simulate(const SimOptions& o) {
                 std::array<long long, 2> by_bot{};
                 for (int pass = 0; pass < 2; ++pass) {
                     const bool swapped = pass == 1;
-                    const bots::Table table = swapped ? bots::Table{y.get(), x.get(), y2.get(), x2.get()}
-                                                      : bots::Table{x.get(), y.get(), x2.get(), y2.get()};
+                    const bots::Lineup lineup = swapped ? bots::Lineup{y.get(), x.get(), y2.get(), x2.get()}
+                                                      : bots::Lineup{x.get(), y.get(), x2.get(), y2.get()};
                     // Bot b (0 = team0's bot) sits on team b ^ swapped.
                     const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) {
                         local[static_cast<std::size_t>(index(team_of(s)) ^ static_cast<int>(swapped))].add(ns);
                     };
-                    const Match m = bots::play_deal(rules, dealer, hands, table, &stats, o.timing ? &timer : nullptr);
+                    const Match m = bots::play_deal(rules, dealer, hands, lineup, &stats, o.timing ? &timer : nullptr);
                     const Round& r = m.round();
                     count_round(r, u, swapped);
                     for (Team t : {Team::t0, Team::t1})
@@ -309,7 +272,7 @@ int run_simulate(const SimOptions& o) {
     if (o.timing) {
         nlohmann::json t;
         for (std::size_t b = 0; b < 2; ++b)
-            t[b == 0 ? "team0" : "team1"] = {{"decisions", hist[b].total},
+            t[b == 0 ? "team0" : "team1"] = {{"decisions", hist[b].total()},
                                              {"median_us", round2(hist[b].quantile(0.5) / 1000)},
                                              {"p99_us", round2(hist[b].quantile(0.99) / 1000)}};
         out["decision_time"] = t;

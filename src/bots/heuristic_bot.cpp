@@ -11,6 +11,8 @@
 #include <cmath>
 #include <optional>
 
+#include "tarneeb/bots/auction_read.hpp"
+
 namespace tarneeb::bots {
 
 namespace {

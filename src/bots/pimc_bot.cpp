@@ -1,5 +1,5 @@
-// pimc: perfect-information Monte Carlo (include/tarneeb/bots/pimc.hpp has the method).
-#include "tarneeb/bots/pimc.hpp"
+// pimc: perfect-information Monte Carlo (include/tarneeb/bots/pimc_bot.hpp has the method).
+#include "tarneeb/bots/pimc_bot.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,6 +7,8 @@
 #include <cmath>
 #include <thread>
 
+#include "tarneeb/bots/auction_read.hpp"
+#include "tarneeb/bots/bid_model.hpp"
 #include "tarneeb/solver/solver.hpp"
 
 namespace tarneeb::bots {
@@ -17,53 +19,6 @@ using solver::Position;
 using solver::SolveError;
 using solver::Solver;
 
-// ---- the bidding model (tools/fit_bid_model.py; regenerate there) ------------------------
-// fitted on 24000 (deal, seat, trump) rows; held-out 8000 rows: RMSE 2.359, MAE 1.919;
-// residual sd 2.320
-constexpr std::array<double, 13> kBidWeights{
-    +2.10115,  // intercept
-    +0.56518,  // trump_len
-    +0.23720,  // trump_len_over_4
-    +1.17495,  // trump_A
-    +0.88684,  // trump_K
-    +0.56605,  // trump_Q
-    +0.27808,  // trump_J
-    +0.15231,  // side_hcp
-    +0.45143,  // side_aces
-    +0.14911,  // side_kings
-    +0.80884,  // side_voids
-    +0.31982,  // side_singletons
-    +0.06235,  // longest_side
-};
-
-/// The model's mean best-suit value over random hands (docs/analysis.md "Auction and trump").
-constexpr double kModelMeanBest = 7.9;
-
-/// The model's mean tricks of the declaring team when a seat holding `hand` declares `trump`.
-double model_tricks(CardSet hand, Suit trump) {
-    const std::uint32_t t = hand.ranks(trump);
-    const int tl = std::popcount(t);
-    auto bit = [](std::uint32_t m, Rank r) { return static_cast<double>((m >> index(r)) & 1u); };
-    double side_hcp = 0, aces = 0, kings = 0, voids = 0, singles = 0, longest = 0;
-    for (Suit s : kSuits) {
-        if (s == trump) continue;
-        const std::uint32_t m = hand.ranks(s);
-        side_hcp += 4 * bit(m, Rank::ace) + 3 * bit(m, Rank::king) + 2 * bit(m, Rank::queen) + bit(m, Rank::jack);
-        aces += bit(m, Rank::ace);
-        kings += bit(m, Rank::king);
-        const int len = std::popcount(m);
-        voids += len == 0;
-        singles += len == 1;
-        longest = std::max(longest, static_cast<double>(len));
-    }
-    const std::array<double, 13> x{1.0, static_cast<double>(tl), static_cast<double>(std::max(tl - 4, 0)),
-                                   bit(t, Rank::ace), bit(t, Rank::king), bit(t, Rank::queen), bit(t, Rank::jack),
-                                   side_hcp, aces, kings, voids, singles, longest};
-    double y = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) y += kBidWeights[i] * x[i];
-    return y;
-}
-
 /// A key of everything the view shows that a decision depends on.
 std::uint64_t view_key(const SeatView& view) {
     std::uint64_t k = mix64(view.dealt().bits() ^ (static_cast<std::uint64_t>(index(view.seat())) << 60));
@@ -71,39 +26,6 @@ std::uint64_t view_key(const SeatView& view) {
     k = mix64(k ^ static_cast<std::uint64_t>(view.plays().size()) ^ (static_cast<std::uint64_t>(view.calls().size()) << 8));
     for (std::uint8_t c : view.calls()) k = mix64(k ^ c);
     return k;
-}
-
-/// How well a sampled layout fits the auction (issue 4: samples consistent with "the
-/// declarer's known bid"): the chance, under a soft normal tolerance `spread`, that each
-/// other seat's dealt hand (its cards in the layout plus the ones it played) supports its
-/// highest bid: the model's team tricks, in the named trump for the declarer and in the best
-/// suit for any other bidder, of at least the bid minus `slack`. Passes are not used (a pass
-/// may be a choice of level, not weakness). 1 when no other seat bid.
-double auction_fit(const SeatView& view, const Hands& layout, double slack, double spread) {
-    std::array<int, 4> bid{};
-    const auto calls = view.calls();
-    for (int i = 0; i < static_cast<int>(calls.size()); ++i) {
-        auto& b = bid[static_cast<std::size_t>(index(view.caller(i)))];
-        b = std::max(b, static_cast<int>(calls[static_cast<std::size_t>(i)]));
-    }
-    std::array<CardSet, 4> dealt = layout;
-    const auto plays = view.plays();
-    for (int i = 0; i < static_cast<int>(plays.size()); ++i) dealt[static_cast<std::size_t>(index(view.played_by(i)))] |= plays[static_cast<std::size_t>(i)];
-    double fit = 1;
-    for (Seat s : kSeats) {
-        const int b = bid[static_cast<std::size_t>(index(s))];
-        if (s == view.seat() || b == 0) continue;
-        const CardSet h = dealt[static_cast<std::size_t>(index(s))];
-        double est = 0;
-        if (view.phase() == Phase::play && s == view.contract()->declarer) {
-            est = model_tricks(h, view.trump());
-        } else {
-            for (Suit su : kSuits) est = std::max(est, model_tricks(h, su));
-        }
-        const double z = (est - (b - slack)) / spread;
-        fit *= 0.5 * std::erfc(-z / std::sqrt(2.0));
-    }
-    return fit;
 }
 
 /// Legal cards that are all equivalent: one suit, and between the lowest and the highest of
@@ -119,99 +41,6 @@ bool all_equivalent(CardSet legal, CardSet hand, CardSet played) {
 }
 
 }  // namespace
-
-// ---- sampling --------------------------------------------------------------------------
-
-std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
-    const Seat me = view.seat();
-    const CardSet unseen = view.unseen();
-    std::array<int, 4> want{};
-    std::array<std::uint8_t, 4> allowed{};  // bit s: may hold suit s
-    for (Seat s : kSeats) {
-        if (s == me) continue;
-        want[static_cast<std::size_t>(index(s))] = view.cards_left(s);
-        for (Suit su : kSuits)
-            if (!view.shown_void(s, su)) allowed[static_cast<std::size_t>(index(s))] |= static_cast<std::uint8_t>(1u << index(su));
-    }
-    std::array<Card, 52> cards{};
-    int n = 0;
-    for (Card c : unseen) cards[static_cast<std::size_t>(n++)] = c;
-    Hands out{};
-    out[static_cast<std::size_t>(index(me))] = view.hand();
-
-    // Rejection sampling: uniform over the layouts that respect the counts and the voids.
-    for (int attempt = 0; attempt < 40; ++attempt) {
-        for (int i = n - 1; i > 0; --i)
-            std::swap(cards[static_cast<std::size_t>(i)], cards[static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(i) + 1))]);
-        Hands h = out;
-        int pos = 0;
-        bool ok = true;
-        for (Seat s : kSeats) {
-            if (s == me) continue;
-            const auto si = static_cast<std::size_t>(index(s));
-            for (int k = 0; k < want[si] && ok; ++k) {
-                const Card c = cards[static_cast<std::size_t>(pos++)];
-                ok = (allowed[si] >> index(c.suit())) & 1u;
-                h[si] |= c;
-            }
-            if (!ok) break;
-        }
-        if (ok) return h;
-    }
-    // Constrained greedy: suits with the fewest eligible seats first, each card to an eligible
-    // seat with room, chosen with probability proportional to the room left.
-    std::array<Suit, 4> order = kSuits;
-    auto eligible = [&](Suit su) {
-        int e = 0;
-        for (Seat s : kSeats) e += s != me && ((allowed[static_cast<std::size_t>(index(s))] >> index(su)) & 1u);
-        return e;
-    };
-    std::stable_sort(order.begin(), order.end(), [&](Suit a, Suit b) { return eligible(a) < eligible(b); });
-    for (int attempt = 0; attempt < 200; ++attempt) {
-        Hands h = out;
-        std::array<int, 4> room = want;
-        bool ok = true;
-        for (Suit su : order) {
-            for (Card c : unseen.of(su)) {
-                std::uint64_t total = 0;
-                for (Seat s : kSeats)
-                    if (s != me && ((allowed[static_cast<std::size_t>(index(s))] >> index(su)) & 1u))
-                        total += static_cast<std::uint64_t>(room[static_cast<std::size_t>(index(s))]);
-                if (total == 0) { ok = false; break; }
-                std::uint64_t pick = rng.below(total);
-                for (Seat s : kSeats) {
-                    const auto si = static_cast<std::size_t>(index(s));
-                    if (s == me || !((allowed[si] >> index(su)) & 1u)) continue;
-                    const auto r = static_cast<std::uint64_t>(room[si]);
-                    if (pick < r) { h[si] |= c; --room[si]; break; }
-                    pick -= r;
-                }
-            }
-            if (!ok) break;
-        }
-        if (ok) return h;
-    }
-    return std::nullopt;
-}
-
-std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options) {
-    // Each sample is kept with the chance that it fits the auction (auction_fit), up to
-    // sample_tries candidates per sample; a sample that never fits keeps its last candidate.
-    std::vector<Hands> layouts;
-    layouts.reserve(static_cast<std::size_t>(options.samples));
-    for (int k = 0; k < options.samples; ++k) {
-        std::optional<Hands> h;
-        for (int t = 0; t < std::max(options.sample_tries, 1); ++t) {
-            h = sample_layout(view, rng);
-            if (!h || options.sample_tries <= 1) break;
-            const double fit = auction_fit(view, *h, options.auction_slack, options.auction_spread);
-            if (static_cast<double>(rng.below(1u << 20)) < fit * static_cast<double>(1u << 20)) break;
-        }
-        if (!h) break;
-        layouts.push_back(*h);
-    }
-    return layouts;
-}
 
 // ---- the bot ---------------------------------------------------------------------------
 
@@ -243,14 +72,14 @@ void PimcBot::estimate(const SeatView& view) {
         for (int i = n - 1; i > 0; --i)
             std::swap(rest[static_cast<std::size_t>(i)], rest[static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(i) + 1))]);
         Hands h{};
-        h[static_cast<std::size_t>(index(me))] = hand;
+        h[me] = hand;
         int pos = 0;
         for (Seat s : kSeats)
             if (s != me)
-                for (int j = 0; j < 13; ++j) h[static_cast<std::size_t>(index(s))] |= rest[static_cast<std::size_t>(pos++)];
+                for (int j = 0; j < 13; ++j) h[s] |= rest[static_cast<std::size_t>(pos++)];
         layouts.push_back(h);
     }
-    std::vector<solver::Table> tables(layouts.size());
+    std::vector<solver::DdTable> tables(layouts.size());
     if (solver::tables(layouts, tables) != SolveError::ok) {
         // No solver answer: fall back to the model rather than bid on nothing.
         for (Suit su : kSuits) mean_tricks_[static_cast<std::size_t>(index(su))] = model_tricks(hand, su);

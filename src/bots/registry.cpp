@@ -4,18 +4,10 @@
 
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
-#include "tarneeb/bots/pimc.hpp"
+#include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/bots/random_bot.hpp"
 
 namespace tarneeb::bots {
-
-Action Bot::decide(const SeatView& view) {
-    switch (view.phase()) {
-        case Phase::auction: return decide_call(view);
-        case Phase::trump: return decide_trump(view);
-        default: return decide_card(view);
-    }
-}
 
 const std::vector<BotInfo>& registry() {
     // Built once, never modified afterwards (a function-local constant, not mutable state).

@@ -36,12 +36,49 @@ std::optional<std::pair<double, double>> mean_ci95(long long n, double sum, doub
     return std::pair{mean - half, mean + half};
 }
 
+namespace {
+/// The 0-based index of the nearest-rank p-quantile among n > 0 values.
+std::size_t rank_index(std::uint64_t n, double p) {
+    const double k = std::floor(p * static_cast<double>(n));
+    return static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(n - 1)));
+}
+}  // namespace
+
 double percentile(std::vector<double> samples, double p) {
     if (samples.empty()) return 0;
-    const double k = std::floor(p * static_cast<double>(samples.size()));
-    const auto i = static_cast<std::size_t>(std::clamp(k, 0.0, static_cast<double>(samples.size() - 1)));
-    std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(i), samples.end());
-    return samples[i];
+    const std::size_t k = rank_index(samples.size(), p);
+    std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(k), samples.end());
+    return samples[k];
+}
+
+std::size_t DurationHistogram::bucket(std::uint64_t ns) {
+    if (ns < 1000) return static_cast<std::size_t>(ns / 10);
+    const auto k = static_cast<std::size_t>(std::log(static_cast<double>(ns) / 1000.0) / std::log(1.01));
+    return std::min(kLinear + k, kBuckets - 1);
+}
+
+void DurationHistogram::add(std::uint64_t ns) {
+    ++counts_[bucket(ns)];
+    ++total_;
+}
+
+void DurationHistogram::merge(const DurationHistogram& other) {
+    for (std::size_t i = 0; i < kBuckets; ++i) counts_[i] += other.counts_[i];
+    total_ += other.total_;
+}
+
+double DurationHistogram::quantile(double q) const {
+    if (total_ == 0) return 0;
+    const std::uint64_t want = rank_index(total_, q) + 1;  // the wanted rank, 1-based
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < kBuckets; ++i) {
+        seen += counts_[i];
+        if (seen >= want) {
+            if (i < kLinear) return static_cast<double>(i) * 10 + 5;
+            return 1000.0 * std::pow(1.01, static_cast<double>(i - kLinear) + 0.5);
+        }
+    }
+    return 0;  // unreachable: the buckets hold total_ values
 }
 
 }  // namespace tarneeb

@@ -207,7 +207,7 @@ SolveError check_deal(const Hands& h) {
 }
 }  // namespace
 
-SolveError tables(std::span<const Hands> deals, std::span<Table> out) {
+SolveError tables(std::span<const Hands> deals, std::span<DdTable> out) {
     if (out.size() != deals.size()) return SolveError::too_many_deals;
     for (const Hands& h : deals)
         if (const SolveError e = check_deal(h); e != SolveError::ok) return e;
@@ -228,7 +228,7 @@ SolveError tables(std::span<const Hands> deals, std::span<Table> out) {
         const int rc = CalcAllTables(in.get(), /*mode: no par*/ -1, filter, res.get(), par.get());
         if (rc != RETURN_NO_FAULT) return SolveError::dds_failure;
         for (std::size_t k = 0; k < n; ++k) {
-            Table& t = out[start + k];
+            DdTable& t = out[start + k];
             for (Suit su : kSuits)
                 for (Seat s : kSeats)
                     t.tricks[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(index(s))] =
@@ -238,8 +238,8 @@ SolveError tables(std::span<const Hands> deals, std::span<Table> out) {
     return SolveError::ok;
 }
 
-SolveError table(const Hands& hands, Table& out) {
-    return tables(std::span<const Hands>(&hands, 1), std::span<Table>(&out, 1));
+SolveError table(const Hands& hands, DdTable& out) {
+    return tables(std::span<const Hands>(&hands, 1), std::span<DdTable>(&out, 1));
 }
 
 }  // namespace tarneeb::solver

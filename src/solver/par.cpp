@@ -3,7 +3,7 @@
 
 namespace tarneeb::solver {
 
-Suit best_trump(const Table& table, Seat s) {
+Suit best_trump(const DdTable& table, Seat s) {
     Suit best = Suit::spades;
     for (int su = 3; su >= 0; --su) {  // S, H, D, C: the first maximum wins ties
         const Suit t = static_cast<Suit>(su);
@@ -12,9 +12,9 @@ Suit best_trump(const Table& table, Seat s) {
     return best;
 }
 
-int best_tricks_as_declarer(const Table& table, Seat s) { return table.at(best_trump(table, s), s); }
+int best_tricks_as_declarer(const DdTable& table, Seat s) { return table.at(best_trump(table, s), s); }
 
-Par par(const Table& table, const Rules& rules, Seat dealer) {
+Par par(const DdTable& table, const Rules& rules, Seat dealer) {
     Par p;
     int best = rules.min_bid - 1;
     for (int i = 1; i <= 4; ++i) {  // calling order: the player after the dealer first

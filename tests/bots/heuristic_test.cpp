@@ -163,10 +163,10 @@ TEST(Arena, EveryBotPlaysOnlyLegalActionsInWholeMatches) {
         for (const Rules& rules : {kLevantine, kClassic}) {
             std::array<std::unique_ptr<bots::Bot>, 4> b;
             for (int s = 0; s < 4; ++s) b[static_cast<std::size_t>(s)] = info.make(static_cast<std::uint64_t>(s));
-            const bots::Table table{b[0].get(), b[1].get(), b[2].get(), b[3].get()};
+            const bots::Lineup lineup{b[0].get(), b[1].get(), b[2].get(), b[3].get()};
             for (std::uint64_t seed = 0; seed < 20; ++seed) {
-                bots::ArenaStats stats;
-                const Match m = bots::play_match(rules, Seat::s0, seed, table, &stats);
+                bots::LoopStats stats;
+                const Match m = bots::play_match(rules, Seat::s0, seed, lineup, &stats);
                 EXPECT_TRUE(m.over());
                 EXPECT_EQ(stats.illegal_actions, 0u) << info.name;
             }

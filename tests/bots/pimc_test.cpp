@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../solver/helpers.hpp"
-#include "tarneeb/bots/pimc.hpp"
+#include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
 
@@ -13,14 +13,6 @@ using namespace tarneeb::bots;
 
 namespace {
 using test::random_round_at;
-
-Action decide(Bot& bot, const SeatView& v) {
-    switch (v.phase()) {
-        case Phase::auction: return bot.decide_call(v);
-        case Phase::trump: return bot.decide_trump(v);
-        default: return bot.decide_card(v);
-    }
-}
 }  // namespace
 
 TEST(Pimc, LayoutsRespectTheView) {
@@ -72,7 +64,7 @@ TEST(Pimc, PlaysWholeRoundsLegally) {
         Round r(kLevantine, Seat::s0, deal_from_seed(seed, Seat::s0));
         while (!r.over()) {
             const Seat s = r.to_act();
-            const Action a = decide(bots[static_cast<std::size_t>(index(s))], SeatView(r, s));
+            const Action a = bots[static_cast<std::size_t>(index(s))].decide(SeatView(r, s));
             ASSERT_EQ(r.apply(a), ErrorCode::ok) << to_string(a);
         }
     }

@@ -44,7 +44,7 @@ TEST(AnalyzeCli, SeedMatchesTheLibraryAndPar) {
     const Result r = run("analyze --json --seed 12 --dealer 1 --preset classic");
     ASSERT_EQ(r.status, 0);
     const auto j = nlohmann::json::parse(r.out);
-    solver::Table t;
+    solver::DdTable t;
     ASSERT_EQ(solver::table(deal_from_seed(12, Seat::s1), t), solver::SolveError::ok);
     for (Suit su : kSuits)
         for (Seat s : kSeats) EXPECT_EQ(j["tricks"][std::string(1, suit_letter(su))][index(s)].get<int>(), t.at(su, s));

@@ -22,7 +22,7 @@ void check_tables(std::size_t stride) {
     for (std::size_t i = 0; i < all.size(); i += stride) deals.push_back(all[i]);
     std::vector<Hands> hands;
     for (const auto& d : deals) hands.push_back(d.hands);
-    std::vector<Table> got(hands.size());
+    std::vector<DdTable> got(hands.size());
     const auto t0 = std::chrono::steady_clock::now();
     ASSERT_EQ(tables(hands, got), SolveError::ok);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

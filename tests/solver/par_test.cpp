@@ -8,15 +8,15 @@ using namespace tarneeb::solver;
 
 namespace {
 /// A table where every trump gives seat s `m[s]` tricks, except `best` suits get +bonus.
-Table flat(std::array<int, 4> m) {
-    Table t;
+DdTable flat(std::array<int, 4> m) {
+    DdTable t;
     for (auto& row : t.tricks) row = m;
     return t;
 }
 }  // namespace
 
 TEST(Par, HighestMakeableWins) {
-    Table t = flat({6, 6, 6, 6});
+    DdTable t = flat({6, 6, 6, 6});
     t.tricks[index(Suit::hearts)][1] = 9;  // seat 1 makes 9 with hearts
     t.tricks[index(Suit::clubs)][2] = 8;
     const Par p = par(t, kLevantine, Seat::s0);
@@ -34,7 +34,7 @@ TEST(Par, PassedOutWhenNobodyMakesSeven) {
 }
 
 TEST(Par, TiesGoToTheFirstSpeakerOrTheClassicDealer) {
-    const Table t = flat({8, 6, 6, 8});  // seats 0 and 3 both make 8
+    const DdTable t = flat({8, 6, 6, 8});  // seats 0 and 3 both make 8
     // Dealer 3: seat 0 speaks first.
     EXPECT_EQ(par(t, kLevantine, Seat::s3).declarer, Seat::s0);
     EXPECT_EQ(par(t, kClassic, Seat::s3).declarer, Seat::s3);  // the dealer may equal
@@ -44,7 +44,7 @@ TEST(Par, TiesGoToTheFirstSpeakerOrTheClassicDealer) {
 }
 
 TEST(Par, TrumpTiesGoSpadesFirstAndClassicScoresTricks) {
-    const Table t = flat({10, 3, 3, 3});
+    const DdTable t = flat({10, 3, 3, 3});
     const Par p = par(t, kClassic, Seat::s0);
     EXPECT_EQ(p.trump, Suit::spades);
     EXPECT_EQ(p.bid, 10);

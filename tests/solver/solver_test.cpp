@@ -83,7 +83,7 @@ TEST(Solver, InvalidPositionsNeverReachDds) {
     EXPECT_EQ(solver.all_cards(Position{}, out), SolveError::no_cards);
     Hands dup = deal_from_seed(3, Seat::s0);
     dup[0] |= dup[1].lowest();
-    Table t;
+    DdTable t;
     EXPECT_EQ(table(dup, t), SolveError::duplicate_card);
     EXPECT_FALSE(std::filesystem::exists(dir / "dump.txt"));
     std::filesystem::current_path(cwd);
@@ -102,7 +102,7 @@ TEST(Solver, LeasesDistinctThreadIndices) {
 
 TEST(Solver, TableMatchesSolveBoard) {
     const Hands h = deal_from_seed(99, Seat::s2);
-    Table t;
+    DdTable t;
     ASSERT_EQ(table(h, t), SolveError::ok);
     Solver solver;
     for (Suit su : kSuits)

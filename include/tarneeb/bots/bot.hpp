@@ -35,7 +35,9 @@ public:
         (void)view; (void)actor; (void)action;
     }
 
-    /// Dispatches on view.phase(). Precondition: view.my_turn().
+    /// The one phase dispatch: decide_call, decide_trump or decide_card by view.phase()
+    /// (src/bots/loop.cpp). Precondition: view.my_turn(). Unchecked: the loop
+    /// (decide_or_default in loop.hpp) checks the answer and falls back to the default action.
     Action decide(const SeatView& view);
 };
 

@@ -81,14 +81,4 @@ private:
     BySeat<std::uint8_t> voids_{};
 };
 
-/// What the auction so far shows, seen from `view.seat()` (for computer players' bidding).
-/// Calls are bids 7..13 or 0 for a pass (rules.md "Auction").
-struct AuctionRead {
-    int partner_bid = 0;        ///< the partner's first bid (0 if none): what its own hand showed
-    int my_bid = 0;             ///< this seat's highest bid so far (0 if none)
-    bool partner_passed = false;///< the partner passed at least once
-    int opponent_bids = 0;      ///< opponents (0..2) who bid at least once
-};
-AuctionRead read_auction(const SeatView& view);
-
 }  // namespace tarneeb

@@ -34,11 +34,11 @@ struct Par {
 };
 
 /// m(s): the most tricks `s`'s team takes with `s` declaring, over the four trumps.
-int best_tricks_as_declarer(const Table& table, Seat s);
+int best_tricks_as_declarer(const DdTable& table, Seat s);
 /// The trump giving m(s) (ties S > H > D > C).
-Suit best_trump(const Table& table, Seat s);
+Suit best_trump(const DdTable& table, Seat s);
 
 /// The par result of a deal for `rules` (presets' auction and scoring styles) and `dealer`.
-Par par(const Table& table, const Rules& rules, Seat dealer);
+Par par(const DdTable& table, const Rules& rules, Seat dealer);
 
 }  // namespace tarneeb::solver

@@ -44,10 +44,10 @@ std::string_view dds_version();
 /// Double-dummy table: tricks[suit][seat] = tricks (0..13) taken by the team of `seat` when
 /// `seat` declares and leads the first trick with trump `suit` (our Suit index, C=0..S=3).
 /// This is the oracle's definition (tests/data/dd_oracle_2000.jsonl, `tricks[T][k]`).
-struct Table {
+struct DdTable {
     std::array<std::array<int, 4>, 4> tricks{};
     int at(Suit trump, Seat declarer) const { return tricks[static_cast<std::size_t>(index(trump))][static_cast<std::size_t>(index(declarer))]; }
-    friend bool operator==(const Table&, const Table&) = default;
+    friend bool operator==(const DdTable&, const DdTable&) = default;
 };
 
 /// One legal card and what it leads to.
@@ -102,13 +102,13 @@ private:
 
 /// The double-dummy table of a full deal (13 cards each; CalcDDtable over 4 trumps).
 /// Errors: duplicate_card, bad_card_count, dds_failure.
-SolveError table(const Hands& hands, Table& out);
+SolveError table(const Hands& hands, DdTable& out);
 
 /// Tables for many deals at once (CalcAllTables in batches of up to 50, on all DDS threads;
 /// the fastest way to solve many deals). Blocks until no Solver is alive (file comment);
 /// about 0.4 s of CPU per deal on this machine. `out` must have the size of `deals`.
 /// Errors: as table(), for the first failing deal (nothing in `out` is then reliable).
-SolveError tables(std::span<const Hands> deals, std::span<Table> out);
+SolveError tables(std::span<const Hands> deals, std::span<DdTable> out);
 
 /// The seat whose team takes the tricks DDS reports for a table entry: DDS's table gives the
 /// declarer's tricks with the hand after the declarer on lead, while in Tarneeb the declarer

@@ -33,11 +33,13 @@
 // number of threads, unless a time budget cuts the sampling short.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "tarneeb/bots/bot.hpp"
+#include "tarneeb/bots/layout_sampler.hpp"
 #include "tarneeb/core/random.hpp"
 
 namespace tarneeb::bots {
@@ -70,20 +72,12 @@ struct PimcOptions {
                                  ///< null-window target) instead of every card's exact tricks
 };
 
-/// Deals the cards `view.seat()` has not seen to the other three seats: each gets exactly
-/// view.cards_left(s) cards and none of a suit it has shown out of; the seat's own hand is
-/// its real one. Uniform over such layouts when rejection sampling succeeds within a few
-/// tries, otherwise a constrained greedy deal (most constrained suits first). nullopt only if
-/// no layout exists (an inconsistent view).
-std::optional<Hands> sample_layout(const SeatView& view, Rng& rng);
-
-/// The layouts a card decision solves: options.samples draws of sample_layout(), each kept
-/// with the chance that it fits the auction (every other seat's dealt hand, i.e. its cards in
-/// the layout plus the ones it played, supports its highest bid by the bidding model, within
-/// options.auction_slack and auction_spread tricks; the declarer's in the named trump), trying
-/// up to options.sample_tries candidates per sample (the last one stays if none fits).
-/// Fewer than options.samples only if the view admits no layout at all.
-std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options);
+/// The layouts a card decision solves: sample_layouts(view, rng, options.samples,
+/// options.sample_tries, options.auction_slack, options.auction_spread) (layout_sampler.hpp).
+inline std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options) {
+    return sample_layouts(view, rng, options.samples, options.sample_tries, options.auction_slack,
+                          options.auction_spread);
+}
 
 class PimcBot final : public Bot {
 public:

@@ -1,0 +1,37 @@
+// The layout sampler of pimc, like OpenSpiel's ResampleFromInfostate: deal the cards one seat
+// has not seen to the other seats so that the deal agrees with everything its SeatView shows
+// (docs/analysis.md "pimc"). Hard constraints: each seat's number of cards left and the suits
+// it has shown out of; a soft one: each bidder's dealt hand supports its bid by the bidding
+// model (bid_model.hpp), a layout being kept with the chance that it fits.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/core/seat_view.hpp"
+
+namespace tarneeb::bots {
+
+/// Deals the cards `view.seat()` has not seen to the other three seats: each gets exactly
+/// view.cards_left(s) cards and none of a suit it has shown out of; the seat's own hand is
+/// its real one. Uniform over such layouts when rejection sampling succeeds within a few
+/// tries, otherwise a constrained greedy deal (most constrained suits first). nullopt only if
+/// no layout exists (an inconsistent view).
+std::optional<Hands> sample_layout(const SeatView& view, Rng& rng);
+
+/// How well a sampled layout fits the auction (issue 4: samples consistent with "the
+/// declarer's known bid"), in [0, 1]: the chance, under a soft normal tolerance `spread`
+/// (tricks), that each other seat's dealt hand (its cards in the layout plus the ones it
+/// played) supports its highest bid: the model's team tricks, in the named trump for the
+/// declarer and in the best suit for any other bidder, of at least the bid minus `slack`.
+/// Passes are not used (a pass may be a choice of level, not weakness). 1 when no other seat bid.
+double auction_fit(const SeatView& view, const Hands& layout, double slack, double spread);
+
+/// `samples` draws of sample_layout(), each kept with the chance auction_fit(slack, spread),
+/// trying up to `tries` candidates per sample (the last one stays if none fits; tries <= 1:
+/// the auction is not used). Fewer than `samples` only if the view admits no layout at all.
+std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, int tries, double slack,
+                                  double spread);
+
+}  // namespace tarneeb::bots

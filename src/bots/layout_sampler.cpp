@@ -1,0 +1,129 @@
+// Sampling the hidden cards (include/tarneeb/bots/layout_sampler.hpp).
+#include "tarneeb/bots/layout_sampler.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "tarneeb/bots/bid_model.hpp"
+
+namespace tarneeb::bots {
+
+double auction_fit(const SeatView& view, const Hands& layout, double slack, double spread) {
+    BySeat<int> bid{};
+    const auto calls = view.calls();
+    for (int i = 0; i < static_cast<int>(calls.size()); ++i) {
+        auto& b = bid[view.caller(i)];
+        b = std::max(b, static_cast<int>(calls[static_cast<std::size_t>(i)]));
+    }
+    Hands dealt = layout;
+    const auto plays = view.plays();
+    for (int i = 0; i < static_cast<int>(plays.size()); ++i) dealt[view.played_by(i)] |= plays[static_cast<std::size_t>(i)];
+    double fit = 1;
+    for (Seat s : kSeats) {
+        const int b = bid[s];
+        if (s == view.seat() || b == 0) continue;
+        const CardSet h = dealt[s];
+        double est = 0;
+        if (view.phase() == Phase::play && s == view.contract()->declarer) {
+            est = model_tricks(h, view.trump());
+        } else {
+            for (Suit su : kSuits) est = std::max(est, model_tricks(h, su));
+        }
+        const double z = (est - (b - slack)) / spread;
+        fit *= 0.5 * std::erfc(-z / std::sqrt(2.0));
+    }
+    return fit;
+}
+
+std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
+    const Seat me = view.seat();
+    const CardSet unseen = view.unseen();
+    BySeat<int> want{};
+    BySeat<std::uint8_t> allowed{};  // bit s: may hold suit s
+    for (Seat s : kSeats) {
+        if (s == me) continue;
+        want[s] = view.cards_left(s);
+        for (Suit su : kSuits)
+            if (!view.shown_void(s, su)) allowed[s] |= static_cast<std::uint8_t>(1u << index(su));
+    }
+    std::array<Card, 52> cards{};
+    int n = 0;
+    for (Card c : unseen) cards[static_cast<std::size_t>(n++)] = c;
+    Hands out{};
+    out[me] = view.hand();
+
+    // Rejection sampling: uniform over the layouts that respect the counts and the voids.
+    for (int attempt = 0; attempt < 40; ++attempt) {
+        for (int i = n - 1; i > 0; --i)
+            std::swap(cards[static_cast<std::size_t>(i)], cards[static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(i) + 1))]);
+        Hands h = out;
+        int pos = 0;
+        bool ok = true;
+        for (Seat s : kSeats) {
+            if (s == me) continue;
+            for (int k = 0; k < want[s] && ok; ++k) {
+                const Card c = cards[static_cast<std::size_t>(pos++)];
+                ok = (allowed[s] >> index(c.suit())) & 1u;
+                h[s] |= c;
+            }
+            if (!ok) break;
+        }
+        if (ok) return h;
+    }
+    // Constrained greedy: suits with the fewest eligible seats first, each card to an eligible
+    // seat with room, chosen with probability proportional to the room left.
+    std::array<Suit, 4> order = kSuits;
+    auto eligible = [&](Suit su) {
+        int e = 0;
+        for (Seat s : kSeats) e += s != me && ((allowed[s] >> index(su)) & 1u);
+        return e;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](Suit a, Suit b) { return eligible(a) < eligible(b); });
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        Hands h = out;
+        BySeat<int> room = want;
+        bool ok = true;
+        for (Suit su : order) {
+            for (Card c : unseen.of(su)) {
+                std::uint64_t total = 0;
+                for (Seat s : kSeats)
+                    if (s != me && ((allowed[s] >> index(su)) & 1u))
+                        total += static_cast<std::uint64_t>(room[s]);
+                if (total == 0) { ok = false; break; }
+                std::uint64_t pick = rng.below(total);
+                for (Seat s : kSeats) {
+                    if (s == me || !((allowed[s] >> index(su)) & 1u)) continue;
+                    const auto r = static_cast<std::uint64_t>(room[s]);
+                    if (pick < r) { h[s] |= c; --room[s]; break; }
+                    pick -= r;
+                }
+            }
+            if (!ok) break;
+        }
+        if (ok) return h;
+    }
+    return std::nullopt;
+}
+
+std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, int tries, double slack,
+                                  double spread) {
+    // Each sample is kept with the chance that it fits the auction (auction_fit), up to
+    // sample_tries candidates per sample; a sample that never fits keeps its last candidate.
+    std::vector<Hands> layouts;
+    layouts.reserve(static_cast<std::size_t>(samples));
+    for (int k = 0; k < samples; ++k) {
+        std::optional<Hands> h;
+        for (int t = 0; t < std::max(tries, 1); ++t) {
+            h = sample_layout(view, rng);
+            if (!h || tries <= 1) break;
+            const double fit = auction_fit(view, *h, slack, spread);
+            if (static_cast<double>(rng.below(1u << 20)) < fit * static_cast<double>(1u << 20)) break;
+        }
+        if (!h) break;
+        layouts.push_back(*h);
+    }
+    return layouts;
+}
+
+}  // namespace tarneeb::bots
