@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "tarneeb/bots/loop.hpp"
 #include "tarneeb/core/random.hpp"
 
 namespace tarneeb::server {
@@ -119,16 +120,10 @@ void Hall::think(const std::string& tid, BotTurn turn) {
     ++outstanding_;
     auto alive = std::weak_ptr<bool>(alive_);
     const bool queued = thinkers_->submit([this, alive, tid, turn = std::move(turn)]() mutable {
-        Action a = turn.view.default_action();
-        // The bots library's decision (tarneeb_bots, linked explicitly); Table::prepare_due checks
-        // it when it is applied (the turn may have moved on) and falls back to the default.
-        // TODO(issue 12, at merge): bots::decide_or_default(*turn.bot, turn.view) from the one bot
-        // loop (bots/loop.hpp) does this catch and check; call it here instead.
-        try {
-            a = turn.bot->decide(turn.view);
-        } catch (const std::exception&) {
-            // A bot that fails plays the rules' default action (docs/rules.md "Timer").
-        }
+        // The one bot loop's checked decision (bots/loop.hpp): a bot that throws or answers an
+        // illegal action plays the rules' default action. Table::prepare_due checks it again
+        // when it is applied (the turn may have moved on meanwhile).
+        const Action a = bots::decide_or_default(*turn.bot, turn.view);
         const std::uint64_t request = turn.request;
         turn.bot.reset();  // the worker lets go of the bot before the table may use it again
         out_.post([this, alive, tid, request, a] {

@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "tarneeb/core/random.hpp"
+#include "tarneeb/core/stats.hpp"
 #include "tarneeb/records/record.hpp"
 #include "ws_harness.hpp"
 
@@ -582,12 +583,7 @@ struct PingProbe {
         if (sent) w = std::max(w, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *sent).count());
         return w;
     }
-    double percentile(double p) const {
-        std::vector<double> v = rtt_ms;
-        if (v.empty()) return 0;
-        std::sort(v.begin(), v.end());
-        return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
-    }
+    double percentile(double p) const { return tarneeb::percentile(rtt_ms, p); }
 };
 
 TEST(Fault, PingsStayFastWhilePimcBotsThinkAndTheDatabaseIsLocked) {
