@@ -2,18 +2,11 @@
 
 #include <algorithm>
 
+#include "overloaded.hpp"
+
 namespace tarneeb::server {
 
 using nlohmann::json;
-
-namespace {
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-}  // namespace
 
 json journal_json(const JournalEntry& entry) {
     return std::visit(

@@ -4,6 +4,8 @@
 #include <array>
 #include <variant>
 
+#include "overloaded.hpp"
+
 namespace tarneeb::server {
 
 
@@ -131,13 +133,6 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
 }
 
 namespace {
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 nlohmann::json pair_json(const std::array<int, 2>& a) { return {a[0], a[1]}; }
 }  // namespace
 

@@ -1,0 +1,14 @@
+// Overloaded: a visitor made of lambdas, for std::visit over the server's variants (journal
+// entries, table events). Private to src/server.
+#pragma once
+
+namespace tarneeb::server {
+
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace tarneeb::server
