@@ -260,7 +260,7 @@ int Hall::resume(Millis now) {
     now_ = now;
     int n = 0;
     for (auto& live : storage_.live_tables()) {
-        auto settings = TableSettings::from_json(live.settings);
+        auto settings = parse_settings(live.settings);
         if (!settings) {
             storage_.close_table(live.id);
             continue;

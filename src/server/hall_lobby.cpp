@@ -178,7 +178,7 @@ std::optional<int> seat_field(const json& msg, const char* key) {
 
 void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
     const std::string name = c.name;
-    auto settings = TableSettings::from_json(msg);
+    auto settings = parse_settings(msg);
     if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
     if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
     if (const auto limit = create_limit(c)) return error(conn, id, to_string(*limit), "start or leave your waiting table first");
@@ -190,7 +190,7 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
     }
     auto tid = std::make_shared<std::string>();
     hold(conn);
-    on_writer("create", [s = settings->to_json(), tid](Storage& st) { *tid = st.create_table(s); },
+    on_writer("create", [s = settings_json(*settings), tid](Storage& st) { *tid = st.create_table(s); },
               [this, conn, id, settings = *settings, tid, creator = name, address = c.address](const std::optional<StorageError>& e) {
                   release(conn);
                   if (e) {

@@ -8,6 +8,39 @@
 
 namespace tarneeb::server {
 
+nlohmann::json settings_json(const TableSettings& s) {
+    return {{"preset", std::string(to_string(s.preset))}, {"target", s.target}, {"turn_seconds", s.turn_seconds},
+            {"private", s.is_private}, {"code_hash", s.code_hash}};
+}
+
+std::optional<TableSettings> parse_settings(const nlohmann::json& j) {
+    if (!j.is_object()) return std::nullopt;
+    TableSettings s;
+    if (auto it = j.find("preset"); it != j.end() && !it->is_null()) {
+        if (!it->is_string()) return std::nullopt;
+        const auto p = parse_preset(it->get_ref<const std::string&>());
+        if (!p) return std::nullopt;
+        s.preset = *p;
+    }
+    auto get_int = [&](const char* key, int& out, int lo, int hi) {
+        auto it = j.find(key);
+        if (it == j.end() || it->is_null()) return true;
+        if (!it->is_number_integer()) return false;
+        const auto v = it->get<std::int64_t>();
+        if (v < lo || v > hi) return false;
+        out = static_cast<int>(v);
+        return true;
+    };
+    if (!get_int("target", s.target, 1, 500) || !get_int("turn_seconds", s.turn_seconds, 0, 600)) return std::nullopt;
+    if (auto it = j.find("private"); it != j.end() && !it->is_null()) {
+        if (!it->is_boolean()) return std::nullopt;
+        s.is_private = it->get<bool>();
+    }
+    if (auto it = j.find("code_hash"); it != j.end() && it->is_string()) s.code_hash = it->get<std::string>();
+    if (auto it = j.find("code"); it != j.end() && it->is_string()) s.code = it->get<std::string>();  // older databases
+    return s;
+}
+
 
 std::string_view to_string(ProtocolError e) {
     static constexpr std::array<std::string_view, 24> kNames{
@@ -133,7 +166,7 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
 }
 
 namespace {
-nlohmann::json pair_json(const std::array<int, 2>& a) { return {a[0], a[1]}; }
+nlohmann::json pair_json(const ByTeam<int>& a) { return {a[Team::t0], a[Team::t1]}; }
 }  // namespace
 
 nlohmann::json event_json(const TableEvent& event) {

@@ -15,39 +15,6 @@ Rules TableSettings::rules() const {
     return r;
 }
 
-json TableSettings::to_json() const {
-    return {{"preset", std::string(to_string(preset))}, {"target", target}, {"turn_seconds", turn_seconds},
-            {"private", is_private}, {"code_hash", code_hash}};
-}
-
-std::optional<TableSettings> TableSettings::from_json(const json& j) {
-    if (!j.is_object()) return std::nullopt;
-    TableSettings s;
-    if (auto it = j.find("preset"); it != j.end() && !it->is_null()) {
-        if (!it->is_string()) return std::nullopt;
-        const auto p = parse_preset(it->get_ref<const std::string&>());
-        if (!p) return std::nullopt;
-        s.preset = *p;
-    }
-    auto get_int = [&](const char* key, int& out, int lo, int hi) {
-        auto it = j.find(key);
-        if (it == j.end() || it->is_null()) return true;
-        if (!it->is_number_integer()) return false;
-        const auto v = it->get<std::int64_t>();
-        if (v < lo || v > hi) return false;
-        out = static_cast<int>(v);
-        return true;
-    };
-    if (!get_int("target", s.target, 1, 500) || !get_int("turn_seconds", s.turn_seconds, 0, 600)) return std::nullopt;
-    if (auto it = j.find("private"); it != j.end() && !it->is_null()) {
-        if (!it->is_boolean()) return std::nullopt;
-        s.is_private = it->get<bool>();
-    }
-    if (auto it = j.find("code_hash"); it != j.end() && it->is_string()) s.code_hash = it->get<std::string>();
-    if (auto it = j.find("code"); it != j.end() && it->is_string()) s.code = it->get<std::string>();  // older databases
-    return s;
-}
-
 std::string_view to_string(TableState s) {
     switch (s) {
         case TableState::waiting: return "waiting";

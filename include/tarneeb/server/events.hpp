@@ -68,16 +68,16 @@ struct Deal { int number = 0; Seat dealer; };
 /// A call, a trump or a card (the action's kind says which); `timeout`: the turn timer acted.
 struct Acted { Seat seat; Action action; bool timeout = false; };
 /// Trick `trick` (1..13) was won by `seat`; `tricks`: the tricks per team after it.
-struct TrickWon { Seat seat; int trick = 0; std::array<int, 2> tricks{}; };
+struct TrickWon { Seat seat; int trick = 0; ByTeam<int> tricks{}; };
 struct RoundScored {
     Seat declarer;
     int bid = 0;
     bool made = false;
-    std::array<int, 2> tricks{}, points{}, scores{};
+    ByTeam<int> tricks{}, points{}, scores{};
 };
 struct PassedOut { int number = 0; };
 /// `record`: the stored match's id (GET /api/matches/{id}).
-struct MatchOver { MatchStatus status = MatchStatus::in_progress; std::optional<Team> winner; std::array<int, 2> scores{}; std::string record; };
+struct MatchOver { MatchStatus status = MatchStatus::in_progress; std::optional<Team> winner; ByTeam<int> scores{}; std::string record; };
 struct Disconnected { Seat seat; };
 struct BotTookOver { Seat seat; };
 struct Reclaimed { Seat seat; };

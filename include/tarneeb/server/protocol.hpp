@@ -24,6 +24,13 @@
 
 namespace tarneeb::server {
 
+/// A table's settings as stored and as in `create` (docs/protocol.md "create"): preset, target,
+/// turn_seconds, private and the join code's hash (never the code itself).
+nlohmann::json settings_json(const TableSettings& settings);
+/// From a `create` message or the stored form; nullopt when a field has the wrong type or is out
+/// of range (target 1..500, turn_seconds 0..600, a known preset). Absent fields keep defaults.
+std::optional<TableSettings> parse_settings(const nlohmann::json& j);
+
 /// {"call":"pass"}, {"call":8}, {"trump":"H"} or {"card":"QS"}.
 nlohmann::json action_json(Action a);
 /// Reads an action object; nullopt when it is not one of the four shapes (bids 0..255 are read

@@ -67,11 +67,7 @@ struct TableSettings {
     std::string code_hash;   ///< hash_token(code): what is stored, and what a join is checked against
 
     Rules rules() const;
-    /// The stored form: without the join code itself (only its hash).
-    nlohmann::json to_json() const;
-    /// From the stored or requested JSON; nullopt when a field is out of range.
-    static std::optional<TableSettings> from_json(const nlohmann::json& j);
-};
+};  // JSON forms: settings_json / parse_settings (protocol.hpp)
 
 /// Server-wide timing of tables.
 struct TableTiming {
