@@ -86,15 +86,19 @@ test('two pages at one table and a spectator: plays seen, hands hidden; reload m
     let reloaded = false;
     const loop = async (page, who) => {
       for (let i = 0; i < 3000; i++) {
+        const round = await page.evaluate(() => window.tarneeb.state.table?.round?.number ?? 0);
         const r = await step(page, 30000);
         if (r.kind === 'over') return;
         if (r.kind === 'card' && who === 'A') {
           playedA.push(r.what);
-          // B and the spectator see A's card
-          await b.waitForFunction((card) => window.tarneeb.state.table.round?.plays.some((p) => p.card === card) ||
-            window.tarneeb.state.table.state !== 'playing', r.what);
-          await c.waitForFunction((card) => window.tarneeb.state.table.round?.plays.some((p) => p.card === card) ||
-            window.tarneeb.state.table.state !== 'playing', r.what);
+          // B and the spectator see A's card: in the round's plays, or the round is over and the
+          // next one dealt already (the last card of a round is at once followed by the next deal)
+          const seen = ([card, n]) => {
+            const t = window.tarneeb.state.table;
+            return t.state !== 'playing' || t.round?.number > n || t.round?.plays.some((p) => p.card === card);
+          };
+          await b.waitForFunction(seen, [r.what, round]);
+          await c.waitForFunction(seen, [r.what, round]);
           if (playedA.length === 3 && !reloaded) {
             reloaded = true;
             const before = await a.evaluate(() => window.tarneeb.state.table.round.hand.slice().sort());
