@@ -1,6 +1,6 @@
 // The protocol adapter (include/tarneeb/server/protocol.hpp): the table message every recipient
-// gets is the plain encoding, whatever the sharing does; hands go only to their seats; the
-// journal's stored form reads back as the same entry.
+// gets is the plain encoding, whatever the sharing does; hands, legal and default actions go
+// only to their seats; the journal's stored form reads back as the same entry.
 #include <gtest/gtest.h>
 
 #include "tarneeb/bots/bot.hpp"
@@ -24,6 +24,20 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
         if (plain["round"].is_object()) {
             EXPECT_EQ(plain["round"].contains("hand"), seat.has_value());
         }
+        // The keys drawn from one seat's hand (legal actions, the default action: a default
+        // trump is the hand's longest suit) reach only that seat, and only on its turn.
+        const bool on_turn = seat && t.state() == TableState::playing && t.match().has_round() &&
+                             !t.match().round().over() && t.match().round().to_act() == *seat;
+        if (on_turn) {
+            const SeatView view = SeatView::of(t.match(), *seat);
+            EXPECT_EQ(plain["default_action"], action_json(view.default_action())) << "seat " << s;
+            EXPECT_EQ(plain["legal"].size(), static_cast<std::size_t>(view.legal_actions().size())) << "seat " << s;
+        } else {
+            EXPECT_TRUE(plain["default_action"].is_null()) << "seat " << s << " version " << t.version();
+            EXPECT_TRUE(plain["timeout_action"].is_null()) << "seat " << s << " version " << t.version();
+            EXPECT_TRUE(plain["legal"].empty()) << "seat " << s << " version " << t.version();
+        }
+        EXPECT_EQ(plain["you"].is_null(), !seat.has_value());
         ++checked;
     }
 }
