@@ -214,11 +214,12 @@ void Game::show_auction(const Round& r) const {
 }
 
 void Game::show_contract(const Round& r) const {
-    const Team decl = team_of(r.contract()->declarer);
-    out_ << w_.contract << ": " << r.contract()->bid << " (" << who(r.contract()->declarer) << ", " << team_name(decl) << ")";
+    const Contract c = *r.contract();
+    const Team decl = c.team();
+    out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << ", " << team_name(decl) << ")";
     if (r.trump_named()) out_ << "  " << w_.trump << " " << ltr(suit(r.trump()));
     out_ << "   " << w_.tricks << ": " << w_.us << " " << r.tricks(team_of(me_)) << ", " << w_.them << " "
-         << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << r.contract()->bid << "\n";
+         << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << c.bid << "\n";
 }
 
 void Game::show_trick(const Round& r) const {
@@ -359,8 +360,8 @@ void Game::narrate(Seat actor, Action a) {
         case ActionKind::call:
             out_ << who(actor) << ": " << call_text(a.bid_value()) << "\n";
             if (r.phase() == Phase::trump || r.phase() == Phase::play) {
-                out_ << w_.contract << ": " << r.contract()->bid << " (" << who(r.contract()->declarer) << ", " << team_name(team_of(r.contract()->declarer))
-                     << ")\n";
+                const Contract c = *r.contract();
+                out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << ", " << team_name(c.team()) << ")\n";
             }
             break;
         case ActionKind::trump:
@@ -371,11 +372,12 @@ void Game::narrate(Seat actor, Action a) {
             if (r.cards_played() % 4 == 0) {
                 const int t = r.tricks_played() - 1;
                 const Trick trick = r.trick(t);
+                const Contract c = *r.contract();
                 out_ << bold(std::string(w_.trick) + " " + std::to_string(t + 1) + ": ");
                 for (int i = 0; i < 4; ++i) out_ << (i ? ", " : "") << who(trick.player(i)) << " " << card(trick[i]);
                 out_ << "  -> " << who(r.trick_winner(t)) << " " << w_.wins_trick << ".  " << w_.tricks << ": " << w_.us << " "
                      << r.tricks(team_of(me_)) << ", " << w_.them << " " << r.tricks(other(team_of(me_))) << "; "
-                     << team_name(team_of(r.contract()->declarer)) << " " << w_.need << " " << r.contract()->bid << "\n";
+                     << team_name(c.team()) << " " << w_.need << " " << c.bid << "\n";
             }
             break;
         }
@@ -388,12 +390,13 @@ void Game::round_summary(const Round& r) const {
         out_ << bold(w_.passed_out) << "\n";
         return;
     }
-    const Team decl = team_of(r.contract()->declarer);
+    const Contract c = *r.contract();
+    const Team decl = c.team();
     const Team us = team_of(me_);
     const auto signed_points = [&](Team t) { return ltr((r.points(t) >= 0 ? "+" : "") + std::to_string(r.points(t))); };
     out_ << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size()) + ": ") << w_.contract << " "
-         << ltr(std::to_string(r.contract()->bid) + " " + suit(r.trump())) << " (" << who(r.contract()->declarer) << ", " << team_name(decl) << ") "
-         << (r.made() ? w_.made : w_.set) << " " << ltr(std::to_string(r.tricks(decl)) + "/" + std::to_string(r.contract()->bid))
+         << ltr(std::to_string(c.bid) + " " + suit(r.trump())) << " (" << who(c.declarer) << ", " << team_name(decl) << ") "
+         << (r.made() ? w_.made : w_.set) << " " << ltr(std::to_string(r.tricks(decl)) + "/" + std::to_string(c.bid))
          << ".  " << w_.us << " " << signed_points(us) << ", " << w_.them << " " << signed_points(other(us)) << ".  "
          << score_line() << "\n";
 }
