@@ -12,7 +12,7 @@ shift || true
 targets=("$@")
 ((${#targets[@]})) || targets=(record notation actions protocol)
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTARNEEB_FUZZ=ON \
-  -DTARNEEB_BUILD_TESTS=OFF -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_X86_64_V2=ON >/dev/null
+  -DTARNEEB_BUILD_TESTS=OFF -DTARNEEB_BUILD_BENCH=OFF >/dev/null
 cmake --build build/fuzz -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
 status=0
 for t in "${targets[@]}"; do

@@ -28,7 +28,7 @@ Round play_random_round(const Rules& rules, Seat dealer, Rng& rng) {
     while (round.phase() == Phase::auction || round.phase() == Phase::trump) round.apply(random_action(round, rng));
     // The play: 52 cards, with the generator in a local (registers, not memory).
     Rng local = rng;
-    while (round.phase() == Phase::play) round.apply(random_card(round, local));
+    round.play_out([&local](CardSet legal) { return legal.nth(static_cast<int>(local.below(static_cast<std::uint64_t>(legal.size())))); });
     rng = local;
     return round;
 }

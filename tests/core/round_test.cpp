@@ -1,9 +1,12 @@
 // The auction and the play of one round (docs/rules.md "Common", each preset's "Auction").
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "tarneeb/core/round.hpp"
+#include "tarneeb/core/simulate.hpp"
 #include "../test_util.hpp"
 
 namespace tarneeb {
@@ -279,6 +282,102 @@ TEST(Play, CopiesBehaveIdentically) {
     test::play_out(b);
     EXPECT_EQ(snapshot(a), snapshot(b));
     EXPECT_EQ(a.points(Team::t0), b.points(Team::t0));
+}
+
+// ---- play_out: the rest of the cards in one call ---------------------------------------------
+
+/// A round after a random auction and trump and `cards` random cards (seeded), or nullopt if
+/// the auction passed out.
+std::optional<Round> in_play(std::uint64_t seed, int cards) {
+    Rng rng(seed);
+    Round r(seed % 2 ? kClassic : kLevantine, seat(static_cast<int>(seed)), deal_from_seed(seed, seat(static_cast<int>(seed))));
+    while (r.phase() == Phase::auction || r.phase() == Phase::trump) r.apply(random_action(r, rng));
+    if (r.phase() != Phase::play) return std::nullopt;
+    while (r.cards_played() < cards) r.apply(random_action(r, rng));
+    return r;
+}
+
+/// A chooser that picks the k-th legal card, k from its own generator.
+auto kth_legal(Rng& rng) {
+    return [&rng](CardSet legal) { return legal.nth(static_cast<int>(rng.below(static_cast<std::uint64_t>(legal.size())))); };
+}
+
+TEST(PlayOut, PlaysExactlyAsApplyDoesFromAnyPoint) {
+    int rounds = 0;
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+        const int start = static_cast<int>(seed % 52);  // also in the middle of a trick
+        const auto r = in_play(seed, start);
+        if (!r) continue;
+        ++rounds;
+        Round by_apply = *r, by_play_out = *r;
+        Rng a(seed + 1), b(seed + 1);
+        const auto choose_a = kth_legal(a);
+        while (by_apply.phase() == Phase::play) {
+            const CardSet legal = by_apply.legal_cards();
+            ASSERT_EQ(by_apply.apply(Action::play(choose_a(legal))), ErrorCode::ok);
+        }
+        int asked = 0;
+        EXPECT_EQ(by_play_out.play_out([&](CardSet legal) {
+            ++asked;
+            return kth_legal(b)(legal);
+        }), ErrorCode::ok);
+        EXPECT_EQ(asked, 52 - start);
+        EXPECT_EQ(by_play_out.phase(), Phase::scored);
+        EXPECT_TRUE(by_play_out == by_apply) << "seed " << seed;  // every field, the score too
+    }
+    EXPECT_GT(rounds, 300);
+}
+
+TEST(PlayOut, IsGivenTheSameLegalCardsAsLegalCards) {
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+        const auto r = in_play(seed, 0);
+        if (!r) continue;
+        Round by_apply = *r, by_play_out = *r;
+        std::vector<CardSet> want, got;
+        Rng a(seed), b(seed);
+        const auto choose_a = kth_legal(a);
+        while (by_apply.phase() == Phase::play) {
+            want.push_back(by_apply.legal_cards());
+            by_apply.apply(Action::play(choose_a(want.back())));
+        }
+        by_play_out.play_out([&](CardSet legal) { got.push_back(legal); return kth_legal(b)(legal); });
+        EXPECT_EQ(got, want);
+    }
+}
+
+TEST(PlayOut, StopsBeforeAnIllegalCardWithTheErrorApplyGives) {
+    int checked = 0;
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        const auto r = in_play(seed, 0);
+        if (!r) continue;
+        const int good = static_cast<int>(seed % 52);  // legal cards before the bad one
+        Round expected = *r;
+        Rng a(seed);
+        const auto choose_a = kth_legal(a);
+        for (int i = 0; i < good; ++i) expected.apply(Action::play(choose_a(expected.legal_cards())));
+        // The bad card: one not held, one of another suit when following, or no card at all.
+        const CardSet hand = expected.hand(expected.to_act());
+        const CardSet legal = expected.legal_cards();
+        Card bad = Card::from_bit(15);  // no such card (rank bits 13..15 are unused)
+        if (seed % 3 == 1) bad = (CardSet::deck() - hand).lowest();
+        if (seed % 3 == 2 && legal != hand) bad = (hand - legal).lowest();
+        const ErrorCode want = expected.check(Action::play(bad));
+        ASSERT_NE(want, ErrorCode::ok);
+        Round got = *r;
+        Rng b(seed);
+        int asked = 0;
+        EXPECT_EQ(got.play_out([&](CardSet cards) { return asked++ < good ? kth_legal(b)(cards) : bad; }), want);
+        EXPECT_TRUE(got == expected) << "seed " << seed << ": the round must stand after the last legal card";
+        ++checked;
+    }
+    EXPECT_GT(checked, 150);
+}
+
+TEST(PlayOut, DoesNothingOutsideThePlay) {
+    Round r = levantine();
+    const Round before = r;
+    EXPECT_EQ(r.play_out([](CardSet legal) { return legal.lowest(); }), ErrorCode::ok);
+    EXPECT_TRUE(r == before);
 }
 
 }  // namespace

@@ -22,6 +22,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 #include "tarneeb/core/error.hpp"
 
@@ -75,6 +78,7 @@ private:
 };
 
 /// A set of cards as a 64-bit mask (bit = Card::bit()). Iteration goes from the lowest
+
 /// bit: clubs 2 upward to spades ace.
 class CardSet {
 public:
@@ -100,11 +104,16 @@ public:
     /// Lowest / highest card by bit order; the set must not be empty.
     constexpr Card lowest() const { return Card::from_bit(std::countr_zero(bits_)); }
     constexpr Card highest() const { return Card::from_bit(63 - std::countl_zero(bits_)); }
-    /// The k-th card (0-based) in iteration order; k < size(). Clears the k lowest cards: k is
-    /// small for a hand or the cards of one suit, and a branch-free select by population count
-    /// (halves of 32, 16, ..., 1 bits; x86-64-v2 has no pdep) measured slower in random play
-    /// (docs/performance.md).
+    /// The k-th card (0-based) in iteration order; k < size(). Random play picks the k-th
+    /// legal card for a random k 52 times a round, so this is on its critical path: one pdep
+    /// where the build targets BMI2 (x86-64-v3, CMakeLists.txt TARNEEB_ARCH), else a loop that
+    /// clears the k lowest cards (branch-free selects by population count measured no faster
+    /// without pdep; docs/performance.md). Both give the same card.
     constexpr Card nth(int k) const {
+#if defined(__BMI2__)
+        if (!std::is_constant_evaluated())
+            return Card::from_bit(std::countr_zero(_pdep_u64(std::uint64_t{1} << k, bits_)));
+#endif
         std::uint64_t b = bits_;
         for (; k > 0; --k) b &= b - 1;
         return Card::from_bit(std::countr_zero(b));

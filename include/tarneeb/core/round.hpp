@@ -183,6 +183,16 @@ public:
         }
         return apply_other(a);
     }
+    /// Plays the rest of the round's cards (phase play; does nothing otherwise): for each card,
+    /// `choose(legal)` is given legal_cards() of the seat to act (a CardSet, never empty) and
+    /// returns the Card to play, which is then played exactly as apply(Action::play(card))
+    /// would. The loop keeps the round's hot fields in locals, which is why random play-outs
+    /// (play_random_round, look-ahead) use it rather than 52 calls of apply.
+    /// Returns ok once the round is scored; if `choose` returns a card that is not legal,
+    /// stops before it, with the round as it was after the last legal card, and returns the
+    /// error apply would (card_not_held, must_follow_suit, bad_card).
+    template <class Choose>
+    ErrorCode play_out(Choose&& choose);
     /// As apply(a), but first checks that `seat` is the seat to act (out_of_turn otherwise).
     ErrorCode apply(Seat seat, Action a);
     /// What the table does when the seat to act runs out of time (rules.md "Turn timer"):
@@ -263,6 +273,69 @@ private:
     std::uint8_t num_played_ = 0;
     bool made_ = false;
 };
+
+template <class Choose>
+ErrorCode Round::play_out(Choose&& choose) {
+    if (phase_ != Phase::play) return ErrorCode::ok;
+    // The hot fields in locals: stores into plays_ (bytes) would otherwise make the compiler
+    // reload every byte-sized member after each card.
+    Hands hands = hands_;
+    int n = num_played_;
+    Seat to_act = to_act_;
+    Seat winning_seat = winning_seat_;
+    Card winning = winning_card_;
+    Suit led = plays_[n & ~3].suit();
+    ByTeam<std::uint8_t> tricks = tricks_;
+    const Suit trump = trump_;
+    ErrorCode result = ErrorCode::ok;
+    // One card by the seat to act, as play() does; false (nothing changed) if choose's card
+    // is not legal. `leading` is a constant at each call, so the trick's shape costs no branch.
+    const auto step = [&](bool leading) {
+        const CardSet hand = hands[to_act];
+        const CardSet follow = leading ? CardSet() : hand.of(led);
+        const CardSet legal = follow.empty() ? hand : follow;
+        const Card c = choose(legal);
+        if (!legal.contains(c)) {
+            result = c.bit() >= 64 || !CardSet::deck().contains(c) ? ErrorCode::bad_card
+                     : !hand.contains(c)                          ? ErrorCode::card_not_held
+                                                                  : ErrorCode::must_follow_suit;
+            return false;
+        }
+        hands[to_act] -= c;
+        plays_[n++] = c;
+        if (leading) led = c.suit();
+        // rules.md "Play": who takes the trick is Trick's rule (beats), applied card by card.
+        if (leading || beats(c, winning, led, trump)) {
+            winning = c;
+            winning_seat = to_act;
+        }
+        to_act = next(to_act);
+        return true;
+    };
+    const auto end_trick = [&] {
+        ++tricks[team_of(winning_seat)];
+        to_act = winning_seat;  // the winner leads the next trick
+        trick_leaders_[n / 4] = winning_seat;
+    };
+    bool legal = true;
+    if (n % 4 != 0) {  // the trick in progress
+        while (legal && n % 4 != 0) legal = step(false);
+        if (legal) end_trick();
+    }
+    while (legal && n < 52) {
+        legal = step(true) && step(false) && step(false) && step(false);
+        if (legal) end_trick();
+    }
+    for (Seat s : kSeats) played_ |= hands_[s] - hands[s];
+    hands_ = hands;
+    num_played_ = static_cast<std::uint8_t>(n);
+    to_act_ = to_act;
+    winning_seat_ = winning_seat;
+    winning_card_ = winning;
+    tricks_ = tricks;
+    if (n == 52) score();
+    return result;
+}
 
 /// A scored round's points for the declaring and the defending team.
 struct RoundScore {
