@@ -22,14 +22,6 @@ bool ActionList::contains(Action a) const {
 Round::Round(const Rules& rules, Seat dealer, const Hands& hands)
     : rules_(rules), hands_(hands), dealt_(hands), dealer_(dealer), to_act_(next(dealer)) {}
 
-void Round::erase_hands_except(Seat keep) {
-    for (Seat s : kSeats) {
-        if (s == keep) continue;
-        hands_[s] = CardSet();
-        dealt_[s] = CardSet();
-    }
-}
-
 // ---- auction ------------------------------------------------------------------------------
 
 ErrorCode Round::check_call(int value) const {

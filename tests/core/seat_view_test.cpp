@@ -54,6 +54,32 @@ TEST(SeatView, ShownVoidsAreRecorded) {
     EXPECT_EQ(v.cards_left(Seat::s1), 12);
 }
 
+TEST(SeatView, VoidsAndCardsLeftAgreeWithTheCardsPlayedAtEveryPoint) {
+    // The round keeps shown voids as cards are played and the view counts cards left from the
+    // tricks; both must equal what a scan of every card played says.
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+        Round r(seed % 2 ? kClassic : kLevantine, seat(static_cast<int>(seed)), deal_from_seed(seed, seat(static_cast<int>(seed))));
+        Rng rng(seed);
+        while (!r.over()) {
+            const SeatView v(r, seat(static_cast<int>(seed / 4)));
+            BySeat<std::uint8_t> voids{};
+            BySeat<int> played{};
+            for (int i = 0; i < r.cards_played(); ++i) {
+                const Suit led = r.plays()[static_cast<std::size_t>(i & ~3)].suit();
+                if (r.plays()[static_cast<std::size_t>(i)].suit() != led)
+                    voids[r.played_by(i)] |= static_cast<std::uint8_t>(1u << index(led));
+                ++played[r.played_by(i)];
+            }
+            for (Seat s : kSeats) {
+                for (Suit suit : kSuits) ASSERT_EQ(v.shown_void(s, suit), ((voids[s] >> index(suit)) & 1) != 0);
+                ASSERT_EQ(v.cards_left(s), 13 - played[s]);
+                ASSERT_EQ(r.hand(s).size(), 13 - played[s]);
+            }
+            r.apply(random_action(r, rng));
+        }
+    }
+}
+
 TEST(SeatView, LegalActionsMatchTheRoundOnTheSeatsTurn) {
     for (std::uint64_t seed = 0; seed < 50; ++seed) {
         Round r(kClassic, Seat::s1, deal_from_seed(seed, Seat::s1));

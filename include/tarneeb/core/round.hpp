@@ -138,6 +138,9 @@ public:
     Seat played_by(int i) const { return next(trick_leaders_[i / 4], i % 4); }
     /// Every card played so far.
     CardSet played() const { return played_; }
+    /// True when `s` has failed to follow `suit` when it was led, so it holds none of it
+    /// (rules.md "Play": a seat that can follow suit must). Known to every seat.
+    bool shown_void(Seat s, Suit suit) const { return (voids_ >> (4 * index(s) + index(suit))) & 1; }
     /// The current trick's leader and its cards so far (0..3 of them; empty between tricks).
     Seat trick_leader() const { return trick_leaders_[num_played_ / 4]; }
     std::span<const Card> current_trick() const {
@@ -205,7 +208,13 @@ public:
 private:
     friend class SeatView;
     /// Erases every hand but `keep`'s (current and as dealt): the basis of SeatView.
-    void erase_hands_except(Seat keep);
+    void erase_hands_except(Seat keep) {
+        const CardSet hand = hands_[keep], dealt = dealt_[keep];
+        hands_ = {};
+        dealt_ = {};
+        hands_[keep] = hand;
+        dealt_[keep] = dealt;
+    }
 
     /// rules.md each preset's "Auction": higher than the standing bid, or equal for the classic
     /// dealer, and at least min_bid (may exceed max_bid).
@@ -233,8 +242,10 @@ private:
         hands_[to_act_] -= c;
         played_ |= c;
         plays_[num_played_++] = c;
+        const Suit led = plays_[(num_played_ - 1) & ~3].suit();
+        voids_ |= static_cast<std::uint16_t>((c.suit() != led) << (4 * index(to_act_) + index(led)));
         // rules.md "Play": who takes the trick is Trick's rule (beats), applied card by card.
-        if (leading || beats(c, winning_card_, plays_[(num_played_ - 1) & ~3].suit(), trump_)) {
+        if (leading || beats(c, winning_card_, led, trump_)) {
             winning_card_ = c;
             winning_seat_ = to_act_;
         }
@@ -260,6 +271,7 @@ private:
     std::array<Seat, 14> trick_leaders_{};
     ByTeam<std::int8_t> points_{};
     ByTeam<std::uint8_t> tricks_{};
+    std::uint16_t voids_ = 0;  ///< shown voids: bit 4 * seat + suit
     Phase phase_ = Phase::auction;
     Seat dealer_ = Seat::s0;
     Seat to_act_ = Seat::s1;
@@ -286,6 +298,7 @@ ErrorCode Round::play_out(Choose&& choose) {
     Card winning = winning_card_;
     Suit led = plays_[n & ~3].suit();
     ByTeam<std::uint8_t> tricks = tricks_;
+    std::uint32_t voids = voids_;
     const Suit trump = trump_;
     ErrorCode result = ErrorCode::ok;
     // One card by the seat to act, as play() does; false (nothing changed) if choose's card
@@ -304,6 +317,7 @@ ErrorCode Round::play_out(Choose&& choose) {
         hands[to_act] -= c;
         plays_[n++] = c;
         if (leading) led = c.suit();
+        voids |= std::uint32_t{c.suit() != led} << (4 * index(to_act) + index(led));
         // rules.md "Play": who takes the trick is Trick's rule (beats), applied card by card.
         if (leading || beats(c, winning, led, trump)) {
             winning = c;
@@ -333,6 +347,7 @@ ErrorCode Round::play_out(Choose&& choose) {
     winning_seat_ = winning_seat;
     winning_card_ = winning;
     tricks_ = tricks;
+    voids_ = static_cast<std::uint16_t>(voids);
     if (n == 52) score();
     return result;
 }

@@ -61,7 +61,7 @@ public:
     /// Cards this seat has not seen: not in its hand and not played.
     CardSet unseen() const { return CardSet::deck() - round_.hand(seat_) - round_.played(); }
     /// True when `s` failed to follow a suit led, so it holds none of it.
-    bool shown_void(Seat s, Suit suit) const { return (voids_[s] >> index(suit)) & 1; }
+    bool shown_void(Seat s, Suit suit) const { return round_.shown_void(s, suit); }
     /// How many cards `s` still holds.
     int cards_left(Seat s) const;
 
@@ -78,7 +78,6 @@ private:
     Round round_;  ///< the round with every other seat's hand erased
     Seat seat_ = Seat::s0;
     std::array<int, 2> scores_{};
-    BySeat<std::uint8_t> voids_{};
 };
 
 }  // namespace tarneeb
