@@ -20,7 +20,10 @@ bool ActionList::contains(Action a) const {
 }
 
 Round::Round(const Rules& rules, Seat dealer, const Hands& hands)
-    : rules_(rules), hands_(hands), dealt_(hands), dealer_(dealer), to_act_(next(dealer)) {}
+    : rules_(rules), dealt_(hands), dealer_(dealer) {
+    state_.hands = hands;
+    state_.to_act = next(dealer);
+}
 
 // ---- auction ------------------------------------------------------------------------------
 
@@ -37,7 +40,7 @@ ErrorCode Round::check_call(int value) const {
 
 Trick Round::trick(int t) const {
     Trick trick(leader_of_trick(t), trump_);
-    const int end = std::min<int>(num_played_, 4 * t + 4);
+    const int end = std::min<int>(state_.num_played, 4 * t + 4);
     for (int i = 4 * t; i < end; ++i) trick.add(plays_[static_cast<std::size_t>(i)]);
     return trick;
 }
@@ -69,7 +72,7 @@ ErrorCode Round::check(Action a) const {
 }
 
 ErrorCode Round::apply(Seat seat, Action a) {
-    if (!over() && seat != to_act_) return ErrorCode::out_of_turn;
+    if (!over() && seat != state_.to_act) return ErrorCode::out_of_turn;
     return apply(a);
 }
 
@@ -84,7 +87,7 @@ ErrorCode Round::apply_other(Action a) {
             } else {
                 passes_in_row_ = 0;
                 high_bid_ = static_cast<std::uint8_t>(value);
-                high_bidder_ = to_act_;
+                high_bidder_ = state_.to_act;
             }
             bool closed = false;
             if (rules_.auction == AuctionStyle::open) {
@@ -95,19 +98,19 @@ ErrorCode Round::apply_other(Action a) {
                 closed = num_calls_ == 4;  // classic: one call each, the dealer last
             }
             if (!closed) {
-                to_act_ = next(to_act_);
+                state_.to_act = next(state_.to_act);
             } else if (high_bid_ == 0) {
                 phase_ = Phase::passed_out;
             } else {
                 phase_ = Phase::trump;
-                to_act_ = high_bidder_;
+                state_.to_act = high_bidder_;
             }
             return ErrorCode::ok;
         }
         case ActionKind::trump:
             trump_ = a.suit();
             phase_ = Phase::play;
-            to_act_ = high_bidder_;  // rules.md: the declarer leads the first trick
+            state_.to_act = high_bidder_;  // rules.md: the declarer leads the first trick
             trick_leaders_[0] = high_bidder_;
             return ErrorCode::ok;
         case ActionKind::play:  // only reached in phase play, which apply() handles inline
@@ -126,7 +129,7 @@ RoundScore score_round(const Rules& rules, int bid, int declarer_tricks) {
 void Round::score() {
     phase_ = Phase::scored;
     const Team declaring = team_of(high_bidder_);
-    const RoundScore s = score_round(rules_, high_bid_, tricks_[declaring]);
+    const RoundScore s = score_round(rules_, high_bid_, state_.tricks[declaring]);
     made_ = s.made;
     points_[declaring] = static_cast<std::int8_t>(s.declarers);
     points_[other(declaring)] = static_cast<std::int8_t>(s.defenders);
@@ -153,7 +156,7 @@ ActionList Round::legal_actions() const {
 
 Action Round::default_action() const {
     switch (phase_) {
-        case Phase::trump: return Action::name_trump(default_trump(hands_[to_act_]));
+        case Phase::trump: return Action::name_trump(default_trump(state_.hands[state_.to_act]));
         case Phase::play: return Action::play(weakest_card(legal_cards(), trump_));
         default: return Action::pass();
     }

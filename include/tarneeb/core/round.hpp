@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "tarneeb/core/cards.hpp"
 #include "tarneeb/core/error.hpp"
@@ -98,10 +99,10 @@ public:
     Seat dealer() const { return dealer_; }
     /// The seat whose turn it is (auction: caller, trump: declarer, play: next to play).
     /// Meaningless once over().
-    Seat to_act() const { return to_act_; }
+    Seat to_act() const { return state_.to_act; }
 
     /// Cards still held. dealt(): the hand as dealt.
-    CardSet hand(Seat s) const { return hands_[s]; }
+    CardSet hand(Seat s) const { return state_.hands[s]; }
     CardSet dealt(Seat s) const { return dealt_[s]; }
     const Hands& dealt_hands() const { return dealt_; }
 
@@ -132,19 +133,19 @@ public:
     bool trump_named() const { return phase_ == Phase::play || phase_ == Phase::scored; }
     Suit trump() const { return trump_; }
     /// Cards played so far, in order (the declarer's lead first).
-    std::span<const Card> plays() const { return {plays_.data(), num_played_}; }
-    int cards_played() const { return num_played_; }
+    std::span<const Card> plays() const { return {plays_.data(), state_.num_played}; }
+    int cards_played() const { return state_.num_played; }
     /// Who played the i-th card.
     Seat played_by(int i) const { return next(trick_leaders_[i / 4], i % 4); }
     /// Every card played so far.
-    CardSet played() const { return played_; }
+    CardSet played() const { return state_.played; }
     /// True when `s` has failed to follow `suit` when it was led, so it holds none of it
     /// (rules.md "Play": a seat that can follow suit must). Known to every seat.
-    bool shown_void(Seat s, Suit suit) const { return (voids_ >> (4 * index(s) + index(suit))) & 1; }
+    bool shown_void(Seat s, Suit suit) const { return (state_.voids >> (4 * index(s) + index(suit))) & 1; }
     /// The current trick's leader and its cards so far (0..3 of them; empty between tricks).
-    Seat trick_leader() const { return trick_leaders_[num_played_ / 4]; }
+    Seat trick_leader() const { return trick_leaders_[state_.num_played / 4]; }
     std::span<const Card> current_trick() const {
-        return {plays_.data() + (num_played_ / 4) * 4, static_cast<std::size_t>(num_played_ % 4)};
+        return {plays_.data() + (state_.num_played / 4) * 4, static_cast<std::size_t>(state_.num_played % 4)};
     }
     /// Leader of trick t (0..12); trick t's winner leads trick t+1.
     Seat leader_of_trick(int t) const { return trick_leaders_[static_cast<std::size_t>(t)]; }
@@ -154,9 +155,9 @@ public:
     /// Winner of finished trick t (0..tricks_played() - 1), by Trick's rule (rules.md "Play").
     Seat trick_winner(int t) const { return trick_leaders_[static_cast<std::size_t>(t) + 1]; }
     /// Tricks completed so far.
-    int tricks_played() const { return num_played_ / 4; }
+    int tricks_played() const { return state_.num_played / 4; }
     /// Tricks won so far by a team.
-    int tricks(Team t) const { return tricks_[t]; }
+    int tricks(Team t) const { return state_.tricks[t]; }
 
     // ---- outcome (phase scored) -----------------------------------------------------
     /// Declaring team took at least its bid.
@@ -168,9 +169,8 @@ public:
     /// The cards the seat to act may play (only in phase play): rules.md "Play", follow the suit
     /// led if you can, otherwise any card.
     CardSet legal_cards() const {
-        const CardSet hand = hands_[to_act_];
-        const Card lead = plays_[num_played_ & ~3];  // this trick's lead, or a stale card
-        const CardSet follow = num_played_ % 4 == 0 ? CardSet() : hand.of(lead.suit());
+        const CardSet hand = state_.hands[state_.to_act];
+        const CardSet follow = state_.num_played % 4 == 0 ? CardSet() : hand.of(state_.led);
         return follow.empty() ? hand : follow;
     }
     /// Every legal action for the seat to act; empty once over().
@@ -209,10 +209,10 @@ private:
     friend class SeatView;
     /// Erases every hand but `keep`'s (current and as dealt): the basis of SeatView.
     void erase_hands_except(Seat keep) {
-        const CardSet hand = hands_[keep], dealt = dealt_[keep];
-        hands_ = {};
+        const CardSet hand = state_.hands[keep], dealt = dealt_[keep];
+        state_.hands = {};
         dealt_ = {};
-        hands_[keep] = hand;
+        state_.hands[keep] = hand;
         dealt_[keep] = dealt;
     }
 
@@ -220,7 +220,7 @@ private:
     /// dealer, and at least min_bid (may exceed max_bid).
     int lowest_bid_value() const {
         const bool dealer_may_equal =
-            rules_.auction == AuctionStyle::single_round_dealer_equals && to_act_ == dealer_;
+            rules_.auction == AuctionStyle::single_round_dealer_equals && state_.to_act == dealer_;
         const int above = dealer_may_equal ? high_bid_ : high_bid_ + 1;
         return above > rules_.min_bid ? above : rules_.min_bid;
     }
@@ -228,82 +228,80 @@ private:
     /// rules.md "Play": the card must be held, and follow the suit led if the hand can.
     ErrorCode check_play(Card c) const {
         if (c.bit() >= 64 || !CardSet::deck().contains(c)) return ErrorCode::bad_card;
-        const CardSet hand = hands_[to_act_];
+        const CardSet hand = state_.hands[state_.to_act];
         if (!hand.contains(c)) return ErrorCode::card_not_held;
-        if (num_played_ % 4 != 0) {
-            const Suit led = plays_[num_played_ & ~3].suit();
-            if (c.suit() != led && !hand.of(led).empty()) return ErrorCode::must_follow_suit;
-        }
+        if (state_.num_played % 4 != 0 && c.suit() != state_.led && !hand.of(state_.led).empty())
+            return ErrorCode::must_follow_suit;
         return ErrorCode::ok;
     }
-    /// Plays a legal card for the seat to act.
-    void play(Card c) {
-        const bool leading = num_played_ % 4 == 0;
-        hands_[to_act_] -= c;
-        played_ |= c;
-        plays_[num_played_++] = c;
-        const Suit led = plays_[(num_played_ - 1) & ~3].suit();
-        voids_ |= static_cast<std::uint16_t>((c.suit() != led) << (4 * index(to_act_) + index(led)));
-        // rules.md "Play": who takes the trick is Trick's rule (beats), applied card by card.
-        if (leading || beats(c, winning_card_, led, trump_)) {
-            winning_card_ = c;
-            winning_seat_ = to_act_;
-        }
-        if (num_played_ % 4 != 0) {
-            to_act_ = next(to_act_);
-            return;
-        }
-        ++tricks_[team_of(winning_seat_)];
-        to_act_ = winning_seat_;  // the winner leads the next trick
-        trick_leaders_[num_played_ / 4] = winning_seat_;
-        if (num_played_ == 52) score();
-    }
+    /// The fields a played card changes (and the seat to act, which the auction moves too),
+    /// together so that play_out can hold them in a local.
+    struct PlayState {
+        Hands hands{};
+        CardSet played{};
+        ByTeam<std::uint8_t> tricks{};
+        std::uint16_t voids = 0;  ///< shown voids: bit 4 * seat + suit
+        std::uint8_t num_played = 0;
+        Seat to_act = Seat::s1;
+        Seat winning_seat = Seat::s0;  ///< of the trick in progress (or the last one)
+        Card winning_card{};
+        Suit led = Suit::clubs;        ///< of the trick in progress (or the last one)
+        friend bool operator==(const PlayState&, const PlayState&) = default;
+    };
+    /// Plays a legal card for the seat to act (apply's path): play_cards with one card, so
+    /// that the card rule is written once.
+    void play(Card c) { play_cards([c](CardSet) { return c; }, 1); }
+    /// Plays up to `count` cards, each `choose(legal)` (see play_out): the one place where a
+    /// card is played (rules.md "Play").
+    template <class Choose>
+    ErrorCode play_cards(Choose&& choose, int count);
     /// apply() for calls, trump and every action out of its phase.
     ErrorCode apply_other(Action a);
     void score();
 
     Rules rules_{};
-    Hands hands_{};
+    PlayState state_{};
     Hands dealt_{};
-    CardSet played_{};
     std::array<std::uint8_t, kMaxCalls> calls_{};
     std::array<Card, 52> plays_{};
     std::array<Seat, 14> trick_leaders_{};
     ByTeam<std::int8_t> points_{};
-    ByTeam<std::uint8_t> tricks_{};
-    std::uint16_t voids_ = 0;  ///< shown voids: bit 4 * seat + suit
     Phase phase_ = Phase::auction;
     Seat dealer_ = Seat::s0;
-    Seat to_act_ = Seat::s1;
     Seat high_bidder_ = Seat::s0;
-    Seat winning_seat_ = Seat::s0;
-    Card winning_card_{};
     Suit trump_ = Suit::spades;
     std::uint8_t high_bid_ = 0;
     std::uint8_t num_calls_ = 0;
     std::uint8_t passes_in_row_ = 0;
-    std::uint8_t num_played_ = 0;
     bool made_ = false;
 };
 
 template <class Choose>
 ErrorCode Round::play_out(Choose&& choose) {
+    return play_cards(std::forward<Choose>(choose), 52);
+}
+
+template <class Choose>
+ErrorCode Round::play_cards(Choose&& choose, int count) {
     if (phase_ != Phase::play) return ErrorCode::ok;
-    // The hot fields in locals: stores into plays_ (bytes) would otherwise make the compiler
-    // reload every byte-sized member after each card.
-    Hands hands = hands_;
-    int n = num_played_;
-    Seat to_act = to_act_;
-    Seat winning_seat = winning_seat_;
-    Card winning = winning_card_;
-    Suit led = plays_[n & ~3].suit();
-    ByTeam<std::uint8_t> tricks = tricks_;
-    std::uint32_t voids = voids_;
+    // The state in locals (registers): stores into plays_ (bytes) would otherwise make the
+    // compiler reload every byte-sized member after each card.
+    Hands hands = state_.hands;
+    int n = state_.num_played;
+    Seat to_act = state_.to_act;
+    Seat winning_seat = state_.winning_seat;
+    Card winning = state_.winning_card;
+    Suit led = state_.led;
+    ByTeam<std::uint8_t> tricks = state_.tricks;
+    std::uint32_t voids = state_.voids;
     const Suit trump = trump_;
     ErrorCode result = ErrorCode::ok;
-    // One card by the seat to act, as play() does; false (nothing changed) if choose's card
-    // is not legal. `leading` is a constant at each call, so the trick's shape costs no branch.
-    const auto step = [&](bool leading) {
+    // One card by the seat to act (rules.md "Play"): it must be legal (else false, nothing
+    // changed); a seat that does not follow the suit led shows a void; the trick's winner so
+    // far is kept by Trick's rule (beats); at the trick's end its winner's team takes it and
+    // the winner leads. `leading` and `ends_trick` are constants in the whole-trick loop below,
+    // so the trick's shape costs no branch there.
+    const auto step = [&](bool leading, bool ends_trick) {
         const CardSet hand = hands[to_act];
         const CardSet follow = leading ? CardSet() : hand.of(led);
         const CardSet legal = follow.empty() ? hand : follow;
@@ -318,36 +316,34 @@ ErrorCode Round::play_out(Choose&& choose) {
         plays_[n++] = c;
         if (leading) led = c.suit();
         voids |= std::uint32_t{c.suit() != led} << (4 * index(to_act) + index(led));
-        // rules.md "Play": who takes the trick is Trick's rule (beats), applied card by card.
         if (leading || beats(c, winning, led, trump)) {
             winning = c;
             winning_seat = to_act;
         }
-        to_act = next(to_act);
-        return true;
-    };
-    const auto end_trick = [&] {
+        if (!ends_trick) {
+            to_act = next(to_act);
+            return true;
+        }
         ++tricks[team_of(winning_seat)];
         to_act = winning_seat;  // the winner leads the next trick
         trick_leaders_[n / 4] = winning_seat;
+        return true;
     };
+    const int end = n + count < 52 ? n + count : 52;
     bool legal = true;
-    if (n % 4 != 0) {  // the trick in progress
-        while (legal && n % 4 != 0) legal = step(false);
-        if (legal) end_trick();
-    }
-    while (legal && n < 52) {
-        legal = step(true) && step(false) && step(false) && step(false);
-        if (legal) end_trick();
-    }
-    for (Seat s : kSeats) played_ |= hands_[s] - hands[s];
-    hands_ = hands;
-    num_played_ = static_cast<std::uint8_t>(n);
-    to_act_ = to_act;
-    winning_seat_ = winning_seat;
-    winning_card_ = winning;
-    tricks_ = tricks;
-    voids_ = static_cast<std::uint16_t>(voids);
+    while (legal && n < end && (n % 4 != 0 || end - n < 4)) legal = step(n % 4 == 0, n % 4 == 3);
+    while (legal && end - n >= 4)
+        legal = step(true, false) && step(false, false) && step(false, false) && step(false, true);
+    while (legal && n < end) legal = step(n % 4 == 0, n % 4 == 3);
+    for (Seat s : kSeats) state_.played |= state_.hands[s] - hands[s];
+    state_.hands = hands;
+    state_.num_played = static_cast<std::uint8_t>(n);
+    state_.to_act = to_act;
+    state_.winning_seat = winning_seat;
+    state_.winning_card = winning;
+    state_.led = led;
+    state_.tricks = tricks;
+    state_.voids = static_cast<std::uint16_t>(voids);
     if (n == 52) score();
     return result;
 }
