@@ -9,7 +9,8 @@ It plays like simple_engine.py until the N-th "go" of this process (default 1), 
   hang      never answers (sleeps for an hour)
   garbage   answers "this is not an action"
   illegal   answers a readable but illegal action: bid 14 in the auction, a card it does not
-            hold (or may not play) in play, "7" when naming trump (there is no illegal suit)
+            hold (or may not play) in play; when naming trump (every suit is legal) it
+            answers properly and misbehaves at its next go instead
   noready   (at the handshake) says who it is but never "ready"
   chatter   writes a line to stderr at every go, and "info thinking" before each answer,
             and never misbehaves otherwise (the host logs the stderr lines and ignores info)
@@ -60,7 +61,8 @@ class FaultEngine(simple_engine.SimpleEngine):
             if legal[0] == "pass" or legal[0].isdigit():
                 return ["action 14"]
             if len(legal[0]) == 1:
-                return ["action 7"]
+                self.after = self.goes + 1  # no illegal trump exists: the next go then
+                return super().handle(line)
             ranks, suits = "23456789TJQKA", "CDHS"
             for card in (r + s for s in suits for r in ranks):
                 if card not in legal:
