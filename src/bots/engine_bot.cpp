@@ -186,14 +186,19 @@ void EngineBot::observe(const SeatView& view, Seat, Action) {
     if (!process_) return;  // told everything again from the view when it (re)starts
     const std::string lines = feed_.sync(view);
     // Not this seat's turn: no default action is played for it, so no view in the log line.
-    if (!lines.empty() && !process_->send(lines)) fault(EngineFault::crash, nullptr, "", "it stopped reading its stdin");
+    if (!lines.empty() && !process_->send(lines)) {
+        fault(EngineFault::crash, nullptr, "", "it stopped reading its stdin");
+        return;
+    }
+    process_->pump_stderr();
 }
 
 Action EngineBot::ask(const SeatView& view) {
     if (fallback_) return fallback_->decide(view);
     if (!process_ && !launch(Clock::now() + milliseconds(config_.startup_ms), &view))
         throw EngineError(EngineFault::start, config_.name + ": could not start");
-    // Lines the engine wrote unasked are dropped: an answer must follow its "go".
+    // Lines the engine wrote unasked, read along with an earlier answer, are dropped: an
+    // answer must follow its "go" (exactly one per go; docs/engine-protocol.md).
     std::string line;
     while (process_->try_line(line)) {
         const EngineLine l = parse_engine_line(line);

@@ -163,18 +163,17 @@ bool EngineProcess::send(std::string_view bytes) {
     if (in_broken_ || in_ < 0) return false;
     pending_.append(bytes);
     if (!flush()) return false;
-    pump_stderr();
     return pending_.size() <= kMaxPending;
 }
 
 bool EngineProcess::fill() {
+    // One read: read_line() polls again if no complete line came (a syscall saved per answer).
     char buf[65536];
     for (;;) {
         const ssize_t n = ::read(out_, buf, sizeof buf);
         if (n > 0) {
             out_buf_.append(buf, static_cast<std::size_t>(n));
-            if (out_buf_.size() > kMaxLine) return true;
-            continue;
+            return true;
         }
         if (n == 0) {
             out_eof_ = true;
@@ -217,7 +216,6 @@ void EngineProcess::drain_stderr() {
 void EngineProcess::pump_stderr() { drain_stderr(); }
 
 bool EngineProcess::try_line(std::string& line) {
-    if (out_ >= 0 && !out_eof_) fill();
     const std::size_t nl = out_buf_.find('\n');
     if (nl == std::string::npos) return false;
     line.assign(out_buf_, 0, nl);

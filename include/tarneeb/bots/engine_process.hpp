@@ -52,8 +52,9 @@ public:
 
     pid_t pid() const { return pid_; }
 
-    /// Queues `bytes` for the engine's stdin and writes what the pipe takes now, never waiting.
-    /// False when the engine closed its stdin (it exited) or left more than 1 MiB unread.
+    /// Queues `bytes` for the engine's stdin and writes what the pipe takes now, never waiting
+    /// (read_line() writes the rest as the pipe takes it). False when the engine closed its
+    /// stdin (it exited) or left more than 1 MiB unread.
     bool send(std::string_view bytes);
 
     enum class Read : std::uint8_t {
@@ -65,9 +66,11 @@ public:
     /// The next line of the engine's stdout, without its "\n", waiting at most until
     /// `deadline`. Meanwhile queued bytes are written and stderr is forwarded.
     Read read_line(std::string& line, Clock::time_point deadline);
-    /// A complete line that is already available (read without waiting), if any.
+    /// A complete line already read from stdout (by an earlier read_line), if any; no system
+    /// call.
     bool try_line(std::string& line);
-    /// Forwards whatever the engine wrote to stderr so far (never waits).
+    /// Forwards whatever the engine wrote to stderr so far (never waits). read_line() does it
+    /// whenever stderr has something; observe() calls it between decisions.
     void pump_stderr();
 
     /// Ends the engine: writes `farewell` (e.g. "quit\n") if its stdin is open, closes its
