@@ -505,6 +505,8 @@ std::optional<std::string> EngineGame::on_deal(const std::vector<std::string_vie
 
 std::optional<std::string> EngineGame::on_play(Seat by, Card c) {
     const Action a = Action::play(c);
+    // Another seat cannot hold one of this seat's cards nor one already played.
+    if (by != seat_ && (hand_.contains(c) || round_.played().contains(c))) return "play: card_not_held";
     if (by != seat_ && round_.phase() == Phase::play && round_.to_act() == by && round_.check(a) != ErrorCode::ok &&
         !rebuild(by, c))
         return "play: no deal fits the cards played so far";

@@ -263,6 +263,7 @@ TEST(EngineProtocol, TheEngineSideRefusesWhatTheRulesRefuse) {
     EXPECT_TRUE(g.apply("play 2 KS"));       // already played
     EXPECT_TRUE(g.apply("play 3 2D"));       // out of turn
     EXPECT_EQ(g.apply("play 2 AS"), std::nullopt);
+    EXPECT_TRUE(g.apply("play 3 2S"));       // this seat's own card
     EXPECT_EQ(g.apply("play 3 3D"), std::nullopt);  // seat 3 shows out of spades
     EXPECT_EQ(g.apply("play 0 4S"), std::nullopt);
     EXPECT_TRUE(g.apply("trick 1 1 0"));     // seat 2's ace won
