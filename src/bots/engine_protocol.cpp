@@ -121,8 +121,14 @@ std::string legal_tokens(const SeatView& view) {
 }
 
 std::string_view rules_name(const Rules& rules) {
-    if (rules == kLevantine) return "levantine";
-    if (rules == kClassic) return "classic";
+    // The play rules only: target, cap, pass-out close and tie-break are match settings a
+    // table may change within a preset (rules.md "Preset classic").
+    const auto same_play = [&rules](const Rules& p) {
+        return rules.auction == p.auction && rules.scoring == p.scoring && rules.pass_out_dealer == p.pass_out_dealer &&
+               rules.min_bid == p.min_bid && rules.max_bid == p.max_bid;
+    };
+    if (same_play(kLevantine)) return "levantine";
+    if (same_play(kClassic)) return "classic";
     return "custom";
 }
 
@@ -426,14 +432,18 @@ std::optional<std::string> EngineGame::on_newmatch(const std::vector<std::string
     std::optional<Seat> s;
     std::array<int, 2> totals{};
     if (w.size() % 2 != 1) return "newmatch: keys and values do not pair up";
+    // The preset first, wherever it is; the other keys override its knobs.
+    for (std::size_t i = 1; i + 1 < w.size(); i += 2)
+        if (w[i] == "rules") {
+            if (const auto p = parse_preset(w[i + 1])) r = rules_for(*p);
+            else if (w[i + 1] != "custom") return "newmatch: unknown rules " + std::string(w[i + 1]);
+        }
     for (std::size_t i = 1; i + 1 < w.size(); i += 2) {
         const std::string_view k = w[i], v = w[i + 1];
         const auto n = to_int(v);
         if (k == "seat") s = to_seat(v);
-        else if (k == "rules") {
-            if (const auto p = parse_preset(v)) r = rules_for(*p);
-            else if (v != "custom") return "newmatch: unknown rules " + std::string(v);
-        } else if (k == "auction") {
+        else if (k == "rules") continue;
+        else if (k == "auction") {
             if (v == "open") r.auction = AuctionStyle::open;
             else if (v == "single_round_dealer_equals") r.auction = AuctionStyle::single_round_dealer_equals;
             else return "newmatch: unknown auction " + std::string(v);

@@ -134,10 +134,14 @@ TEST(EngineProtocol, CustomRulesAndAPassedOutDeal) {
         ASSERT_EQ(m.apply(Action::pass()), ErrorCode::ok);
         all += feed.sync(SeatView::of(m, Seat::s1));
     }
-    EXPECT_NE(all.find("rules custom auction single_round_dealer_equals scoring tricks_won pass_out_dealer same "
+    // Other match settings keep the preset's name; every knob is written anyway.
+    EXPECT_NE(all.find("rules classic auction single_round_dealer_equals scoring tricks_won pass_out_dealer same "
                        "min_bid 7 max_bid 13 target 21 round_cap 50 pass_out_close 8 bracket_tiebreak true"),
               std::string::npos)
         << all;
+    Rules odd = kLevantine;
+    odd.pass_out_dealer = PassOutDealer::same;
+    EXPECT_EQ(bots::rules_name(odd), "custom");
     EXPECT_TRUE(all.ends_with("call 1 pass\ncall 2 pass\ncall 3 pass\ncall 0 pass\npassout\n")) << all;
     EngineGame game;
     std::istringstream in(all);

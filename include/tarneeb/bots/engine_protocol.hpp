@@ -47,7 +47,9 @@ std::optional<Action> parse_action_token(std::string_view token, Phase phase);
 /// The legal actions of the seat to act as tokens separated by one space, in
 /// view.legal_actions() order ("pass 8 9 10 11 12 13", "S H D C", "2C 9C KC").
 std::string legal_tokens(const SeatView& view);
-/// The preset's name ("levantine", "classic") when `rules` equals one, else "custom".
+/// The preset whose play rules (auction, scoring, pass-out dealer, bid range) `rules` has:
+/// "levantine" or "classic", else "custom". The match settings (target, round cap, pass-out
+/// close, bracket tie-break) may differ from the preset's (rules.md "Preset classic").
 std::string_view rules_name(const Rules& rules);
 
 /// Splits a command line into words the way a POSIX shell splits a simple command, without
