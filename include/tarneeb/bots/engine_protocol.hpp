@@ -159,9 +159,11 @@ public:
     /// round; score also sets the match totals.
     std::optional<std::string> apply(std::string_view line);
 
+    /// True once a newmatch was read.
     bool has_match() const { return match_; }
     /// True once a deal was given (and until the next newmatch).
     bool has_deal() const { return deal_; }
+    /// This seat (newmatch's `seat`) and the match's rules (newmatch's keys over its preset).
     Seat seat() const { return seat_; }
     const Rules& rules() const { return rules_; }
     /// The totals as the host last told them (newmatch's, then each score's), by team.
