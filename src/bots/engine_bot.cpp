@@ -107,6 +107,7 @@ bool EngineBot::launch(Clock::time_point deadline, const SeatView* view) {
     }
     std::string line;
     for (;;) {
+        line.clear();
         switch (process_->read_line(line, deadline)) {
             case EngineProcess::Read::timeout:
                 fault(EngineFault::handshake, view, line, "no ready within " + std::to_string(config_.startup_ms) + " ms");
@@ -210,6 +211,7 @@ Action EngineBot::ask(const SeatView& view) {
     if (!process_->send(feed_.sync(view) + go_line(view, config_.budget_ms)))
         fail(EngineFault::crash, view, "", "it stopped reading its stdin");
     for (;;) {
+        line.clear();  // a timeout has no offending line (an earlier info line is not one)
         switch (process_->read_line(line, deadline)) {
             case EngineProcess::Read::timeout:
                 fail(EngineFault::timeout, view, line,
