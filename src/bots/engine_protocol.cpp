@@ -427,7 +427,7 @@ bool EngineGame::rebuild(Seat extra_by, Card extra) {
     return true;
 }
 
-std::optional<std::string> EngineGame::on_newmatch(const std::vector<std::string_view>& w) {
+std::optional<std::string> EngineGame::on_newmatch(const Words& w) {
     Rules r{};
     std::optional<Seat> s;
     std::array<int, 2> totals{};
@@ -481,7 +481,7 @@ std::optional<std::string> EngineGame::on_newmatch(const std::vector<std::string
     return std::nullopt;
 }
 
-std::optional<std::string> EngineGame::on_deal(const std::vector<std::string_view>& w) {
+std::optional<std::string> EngineGame::on_deal(const Words& w) {
     if (!match_) return "deal before newmatch";
     if (w.size() != 17 || w[1] != "dealer" || w[3] != "hand") return "deal: expected deal dealer D hand and 13 cards";
     const auto d = to_seat(w[2]);
@@ -525,57 +525,88 @@ std::optional<std::string> EngineGame::on_play(Seat by, Card c) {
     return std::nullopt;
 }
 
+namespace {
+
+/// Word i of a line as an integer, if there is one.
+std::optional<long long> int_at(const std::vector<std::string_view>& w, std::size_t i) {
+    return i < w.size() ? to_int(w[i]) : std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> EngineGame::on_action(const Words& w) {
+    // call SEAT X | trump SEAT X | play SEAT CARD
+    const std::string k(w[0]);
+    if (w.size() != 3) return k + ": expected " + k + " SEAT ACTION";
+    const auto by = to_seat(w[1]);
+    const Phase phase = k == "call" ? Phase::auction : k == "trump" ? Phase::trump : Phase::play;
+    const auto a = parse_action_token(w[2], phase);
+    if (!by || !a) return k + ": unreadable";
+    if (phase == Phase::play) {
+        if (auto e = on_play(*by, a->card())) return e;
+    } else {
+        if (const ErrorCode e = round_.apply(*by, *a); e != ErrorCode::ok) return k + ": " + std::string(to_string(e));
+        history_.push_back(*a);
+    }
+    last_action_ = std::make_pair(*by, *a);
+    return std::nullopt;
+}
+
+std::optional<std::string> EngineGame::on_passout(const Words&) {
+    if (round_.phase() != Phase::passed_out) return "passout: the auction is not passed out";
+    return std::nullopt;
+}
+
+std::optional<std::string> EngineGame::on_contract(const Words& w) {
+    const auto c = round_.contract();
+    const auto by = w.size() == 3 ? to_seat(w[1]) : std::nullopt;
+    if (!c || !by || c->declarer != *by || int_at(w, 2) != c->bid) return "contract: does not match the auction";
+    return std::nullopt;
+}
+
+std::optional<std::string> EngineGame::on_trick(const Words& w) {
+    const int t = round_.tricks_played() - 1;
+    const auto by = w.size() == 4 ? to_seat(w[1]) : std::nullopt;
+    if (t < 0 || round_.cards_played() % 4 != 0 || !by || round_.trick_winner(t) != *by ||
+        int_at(w, 2) != round_.tricks(Team::t0) || int_at(w, 3) != round_.tricks(Team::t1))
+        return "trick: does not match the cards played";
+    return std::nullopt;
+}
+
+std::optional<std::string> EngineGame::on_score(const Words& w) {
+    if (w.size() != 6 || (w[1] != "made" && w[1] != "set")) return "score: expected score made|set P0 P1 T0 T1";
+    const auto t0 = int_at(w, 4), t1 = int_at(w, 5);
+    if (round_.phase() != Phase::scored || (w[1] == "made") != round_.made() || int_at(w, 2) != round_.points(Team::t0) ||
+        int_at(w, 3) != round_.points(Team::t1) || !t0 || !t1 || *t0 < -1'000'000 || *t0 > 1'000'000 ||
+        *t1 < -1'000'000 || *t1 > 1'000'000)
+        return "score: does not match the round";
+    totals_ = {static_cast<int>(*t0), static_cast<int>(*t1)};
+    return std::nullopt;
+}
+
 std::optional<std::string> EngineGame::apply(std::string_view line) {
+    // The dispatcher: a table of handlers by the line's first word.
+    struct Handler {
+        std::string_view word;
+        bool needs_deal;
+        std::optional<std::string> (EngineGame::*handle)(const Words&);
+    };
+    static constexpr Handler kHandlers[] = {
+        {"newmatch", false, &EngineGame::on_newmatch}, {"deal", false, &EngineGame::on_deal},
+        {"call", true, &EngineGame::on_action},        {"trump", true, &EngineGame::on_action},
+        {"play", true, &EngineGame::on_action},        {"passout", true, &EngineGame::on_passout},
+        {"contract", true, &EngineGame::on_contract},  {"trick", true, &EngineGame::on_trick},
+        {"score", true, &EngineGame::on_score},
+    };
     last_action_.reset();
-    const auto w = words(line);
+    const Words w = words(line);
     if (w.empty()) return "empty line";
-    const std::string_view k = w[0];
-    if (k == "newmatch") return on_newmatch(w);
-    if (k == "deal") return on_deal(w);
-    if (!deal_) return std::string(k) + " before deal";
-    const auto n = [&](std::size_t i) { return i < w.size() ? to_int(w[i]) : std::nullopt; };
-    if (k == "call" || k == "trump" || k == "play") {
-        if (w.size() != 3) return std::string(k) + ": expected " + std::string(k) + " SEAT ACTION";
-        const auto by = to_seat(w[1]);
-        const Phase phase = k == "call" ? Phase::auction : k == "trump" ? Phase::trump : Phase::play;
-        const auto a = parse_action_token(w[2], phase);
-        if (!by || !a) return std::string(k) + ": unreadable";
-        if (phase == Phase::play) {
-            if (auto e = on_play(*by, a->card())) return e;
-        } else {
-            if (const ErrorCode e = round_.apply(*by, *a); e != ErrorCode::ok) return std::string(k) + ": " + std::string(to_string(e));
-            history_.push_back(*a);
-        }
-        last_action_ = std::make_pair(*by, *a);
-        return std::nullopt;
+    for (const Handler& h : kHandlers) {
+        if (h.word != w[0]) continue;
+        if (h.needs_deal && !deal_) return std::string(w[0]) + " before deal";
+        return (this->*h.handle)(w);
     }
-    if (k == "passout") {
-        if (round_.phase() != Phase::passed_out) return "passout: the auction is not passed out";
-        return std::nullopt;
-    }
-    if (k == "contract") {
-        const auto c = round_.contract();
-        const auto by = w.size() == 3 ? to_seat(w[1]) : std::nullopt;
-        if (!c || !by || c->declarer != *by || n(2) != c->bid) return "contract: does not match the auction";
-        return std::nullopt;
-    }
-    if (k == "trick") {
-        const int t = round_.tricks_played() - 1;
-        const auto by = w.size() == 4 ? to_seat(w[1]) : std::nullopt;
-        if (t < 0 || round_.cards_played() % 4 != 0 || !by || round_.trick_winner(t) != *by ||
-            n(2) != round_.tricks(Team::t0) || n(3) != round_.tricks(Team::t1))
-            return "trick: does not match the cards played";
-        return std::nullopt;
-    }
-    if (k == "score") {
-        if (w.size() != 6 || (w[1] != "made" && w[1] != "set")) return "score: expected score made|set P0 P1 T0 T1";
-        if (round_.phase() != Phase::scored || (w[1] == "made") != round_.made() || n(2) != round_.points(Team::t0) ||
-            n(3) != round_.points(Team::t1) || !n(4) || !n(5))
-            return "score: does not match the round";
-        totals_ = {static_cast<int>(*n(4)), static_cast<int>(*n(5))};
-        return std::nullopt;
-    }
-    return "unknown line " + std::string(k);
+    return "unknown line " + std::string(w[0]);
 }
 
 }  // namespace tarneeb::bots

@@ -175,8 +175,16 @@ public:
     std::optional<std::pair<Seat, Action>> last_action() const { return last_action_; }
 
 private:
-    std::optional<std::string> on_newmatch(const std::vector<std::string_view>& w);
-    std::optional<std::string> on_deal(const std::vector<std::string_view>& w);
+    using Words = std::vector<std::string_view>;
+    // One handler per kind of line (apply() dispatches by the first word); each returns why
+    // it refused the line, and then changed nothing.
+    std::optional<std::string> on_newmatch(const Words& w);
+    std::optional<std::string> on_deal(const Words& w);
+    std::optional<std::string> on_action(const Words& w);  ///< call, trump, play
+    std::optional<std::string> on_passout(const Words& w);
+    std::optional<std::string> on_contract(const Words& w);
+    std::optional<std::string> on_trick(const Words& w);
+    std::optional<std::string> on_score(const Words& w);
     std::optional<std::string> on_play(Seat by, Card c);
     /// Rebuilds round_ with the other seats' hands filled in so that every play so far and
     /// `extra` (by `extra_by`) replays; false if no deal fits (the host lied).
