@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS.
-# Usage: scripts/fuzz.sh [SECONDS=20] [TARGET...]   (targets: record notation actions protocol)
+# Usage: scripts/fuzz.sh [SECONDS=20] [TARGET...]   (targets: record notation actions protocol engine)
 # New inputs go to build/fuzz/corpus/<target> (the committed seeds in fuzz/corpus stay
 # untouched); crashes to fuzz/findings/<target>/ (gitignored). Exit 1 if any target crashed.
 # TARNEEB_FUZZ_TIMEOUT: seconds one input may take (default 10; raise it on a loaded machine, where
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(record notation actions protocol)
+((${#targets[@]})) || targets=(record notation actions protocol engine)
 CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTARNEEB_FUZZ=ON \
   -DTARNEEB_BUILD_TESTS=OFF -DTARNEEB_BUILD_BENCH=OFF >/dev/null
 cmake --build build/fuzz -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")

@@ -17,7 +17,9 @@
 #include <string>
 
 #include "commands.hpp"
+#include "engine_flags.hpp"
 #include "tarneeb/bots/bot.hpp"
+#include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/bots/loop.hpp"
 #include "tarneeb/core/random.hpp"
@@ -104,6 +106,7 @@ struct PlayOptions {
     int target = 0;
     std::string record;
     std::string lang = "en";
+    bots::EngineConfig engine;  ///< defaults of engine:CMD players
 };
 
 std::string lower_trim(std::string s) {
@@ -122,8 +125,9 @@ public:
           in_(in), out_(out), colour_(colour), echo_(isatty(STDIN_FILENO) == 0),
           rtl_(o.lang == "ar") {
         for (Seat s : kSeats)
-            if (s != me_) bots_[s] = bots::make_bot(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))));
-        hint_ = bots::make_bot(o.hint, 0);
+            if (s != me_)
+                bots_[s] = bots::make_player(o.bots, derive_seed(seed, 100 + static_cast<std::uint64_t>(index(s))), o.engine);
+        hint_ = bots::make_player(o.hint, 0, o.engine);
     }
 
     /// Plays until the match ends or the person quits. Returns true if the match finished.
@@ -286,7 +290,7 @@ std::optional<Action> Game::ask(const Round& r) {
             continue;
         }
         if (t == "hint") {
-            const Action a = hint_->decide(SeatView::of(match_, me_));
+            const Action a = bots::decide_or_default(*hint_, SeatView::of(match_, me_));
             std::string what = a.kind == ActionKind::play ? card(a.card())
                              : a.kind == ActionKind::trump ? ltr(suit(a.suit()))
                              : a.is_pass() ? std::string("pass") : ltr(a.bid_value());
@@ -471,11 +475,11 @@ int run_play(const PlayOptions& o) {
         std::cerr << "tarneeb play: unknown rules '" << o.rules << "' (levantine or classic)\n";
         return kExitUsage;
     }
-    if (!bots::make_bot(o.bots, 0) || !bots::make_bot(o.hint, 0)) {
-        std::cerr << "tarneeb play: unknown bot '" << (bots::make_bot(o.bots, 0) ? o.hint : o.bots)
-                  << "' (one of: " << bots::bot_names() << ")\n";
-        return kExitUsage;
-    }
+    for (const std::string* name : {&o.bots, &o.hint})
+        if (const auto why = bots::player_error(*name)) {
+            std::cerr << "tarneeb play: " << *why << "\n";
+            return kExitUsage;
+        }
     if (o.lang != "en" && o.lang != "ar") {
         std::cerr << "tarneeb play: --lang is en or ar\n";
         return kExitUsage;
@@ -506,17 +510,19 @@ void add_play(CLI::App& app, int& exit_code) {
         "Answer one line per prompt: a bid 7-13 or pass; a trump suit s, h, d, c (or the symbol);\n"
         "a card like QS, 10h or td. '?' or 'help' lists the legal moves, 'hint' asks the heuristic\n"
         "bot, 'quit' (or end of input) stops and still writes the record. Works with piped input.\n"
-        "Colour only on a terminal and when NO_COLOR is not set.");
+        "Colour only on a terminal and when NO_COLOR is not set.\n" + std::string(kEngineHelp) +
+        "\nEach of the three seats gets its own engine process.");
     auto o = std::make_shared<PlayOptions>();
     auto seed = std::make_shared<std::uint64_t>(0);
     cmd->add_option("--rules", o->rules, "levantine (default) or classic");
     cmd->add_option("--seat", o->seat, "your seat 0-3 (default 0; seat 1 plays after seat 0)")->check(CLI::Range(0, 3));
-    cmd->add_option("--bots", o->bots, "the three computer players (" + bots::bot_names() + "; default heuristic)");
-    cmd->add_option("--hint", o->hint, "the bot that answers 'hint' (" + bots::bot_names() + "; default heuristic)");
+    cmd->add_option("--bots", o->bots, "the three computer players (" + bots::bot_names() + ", or engine:CMD; default heuristic)");
+    cmd->add_option("--hint", o->hint, "the bot that answers 'hint' (the same choices; default heuristic)");
     auto* seed_opt = cmd->add_option("--seed", *seed, "64-bit seed of the deals and bots (default: random, printed)");
     cmd->add_option("--target", o->target, "points to win the match (default: the preset's 31)")->check(CLI::Range(1, 10000));
     cmd->add_option("--record", o->record, "write the match as tarneeb-record/1 to this file");
     cmd->add_option("--lang", o->lang, "en (default) or ar");
+    add_engine_flags(cmd, o->engine);
     cmd->callback([o, seed, seed_opt, &exit_code] {
         if (seed_opt->count() > 0) o->seed = *seed;
         exit_code = run_play(*o);

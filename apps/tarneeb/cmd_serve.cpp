@@ -1,6 +1,7 @@
 // tarneeb serve: the game server (docs/protocol.md).
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -8,28 +9,74 @@
 #include "commands.hpp"
 #include "tarneeb/server/serve.hpp"
 
+#include "engine_flags.hpp"
 #include "tarneeb/bots/bot.hpp"
+#include "tarneeb/bots/engine_bot.hpp"
 
 namespace tarneeb::cli {
 
 namespace {
 
-/// Bot seats are made by the bot registry (`--bot NAME`, add_bot with a name).
-server::BotFactory bot_factory() {
-    return [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); };
+using Engines = std::map<std::string, bots::EngineConfig, std::less<>>;
+
+/// Bot seats are made by the bot registry (`--bot NAME`, add_bot with a name), or, for a name
+/// registered with --engine NAME=CMD, as that outside engine (an EngineBot: its process starts
+/// at the seat's first turn and is killed with the bot, i.e. with its table). A client only
+/// ever names a bot: the commands are the operator's.
+server::BotFactory bot_factory(std::shared_ptr<const Engines> engines) {
+    return [engines](std::string_view name, std::uint64_t seed) -> std::unique_ptr<bots::Bot> {
+        if (const auto it = engines->find(name); it != engines->end())
+            return std::make_unique<bots::EngineBot>(it->second, seed);
+        return bots::make_bot(name, seed);
+    };
+}
+
+/// Reads the --engine NAME=CMD flags into `out`; an error message, or "" when all are fine.
+std::string parse_engines(const std::vector<std::string>& flags, const bots::EngineConfig& defaults, Engines& out) {
+    for (const std::string& flag : flags) {
+        const auto eq = flag.find('=');
+        const std::string name = flag.substr(0, eq);
+        if (eq == std::string::npos || name.empty() || name.size() > 32 ||
+            name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos)
+            return "--engine expects NAME=CMD, NAME of 1-32 characters a-z 0-9 _ - (got '" + flag + "')";
+        if (bots::make_bot(name, 0) || out.contains(name)) return "--engine: the name '" + name + "' is taken";
+        auto config = bots::engine_config(std::string_view(flag).substr(eq + 1), defaults);
+        if (!config) return "--engine " + name + ": no command, or a quote that does not close";
+        config->name = name;
+        out.emplace(name, std::move(*config));
+    }
+    return {};
+}
+
+void log_engine(bots::EngineLogLevel level, const std::string& line) {
+    switch (level) {
+        case bots::EngineLogLevel::debug: spdlog::debug("{}", line); break;
+        case bots::EngineLogLevel::info: spdlog::info("{}", line); break;
+        case bots::EngineLogLevel::warn: spdlog::warn("{}", line); break;
+        case bots::EngineLogLevel::error: spdlog::error("{}", line); break;
+    }
 }
 
 }  // namespace
 
 void add_serve(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("serve", "Run the game server: lobby, tables, bots, HTTP + WebSocket on one port");
-    cmd->footer("Protocol: docs/protocol.md. Stops on SIGINT/SIGTERM; live tables resume after a restart.");
+    cmd->footer(
+        "Protocol: docs/protocol.md. Stops on SIGINT/SIGTERM; live tables resume after a restart.\n"
+        "--engine NAME=CMD registers an outside engine (docs/engine-protocol.md) that add_bot seats by\n"
+        "NAME (and --bot may name): one process per seat, started at its first turn, thinking on the bot\n"
+        "threads, killed with its table. CMD is split into words without a shell (sh:CMD runs /bin/sh -c\n"
+        "CMD). A fault (crash, hang past its budget, garbage, illegal action) plays the rules' default\n"
+        "action, is logged with the engine's name and line, and restarts the engine; after\n"
+        "--engine-max-faults faults the heuristic bot takes the seat.");
     struct Options {
         server::ServeConfig config;
         double grace_seconds = 20;
         std::string log_level = "info";
         bool no_static = false;
         double rate_burst = 0;  ///< 0: twice the rate
+        std::vector<std::string> engines;  ///< --engine NAME=CMD
+        bots::EngineConfig engine;         ///< their settings
     };
     auto o = std::make_shared<Options>();
     cmd->add_option("--address", o->config.address, "address to listen on")->capture_default_str();
@@ -73,6 +120,10 @@ void add_serve(CLI::App& app, int& exit_code) {
                     "database writes waiting at most; beyond, requests are refused with storage_unavailable")
         ->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--log-level", o->log_level, "trace, debug, info, warn, error, off")->capture_default_str();
+    cmd->add_option("--engine", o->engines, "NAME=CMD: an outside engine that add_bot seats by NAME (repeatable)")
+        ->group("Engines");
+    o->engine.quit_ms = 0;  // killed at once with its table: the event loop does not wait
+    add_engine_flags(cmd, o->engine);
     cmd->callback([o, &exit_code] {
         // Logs go to stderr; stdout carries only the "listening on ADDRESS:PORT" line.
         spdlog::set_default_logger(spdlog::stderr_color_mt("serve"));
@@ -83,11 +134,19 @@ void add_serve(CLI::App& app, int& exit_code) {
         if (o->config.hall.seed != 0)
             spdlog::warn("event=deterministic_seeds seed_option=set: deals follow from --seed (tests only; never on a public server)");
         o->config.hall.rate_burst = o->rate_burst > 0 ? o->rate_burst : 2 * o->config.hall.rate_per_second;
+        o->engine.log = log_engine;
+        auto engines = std::make_shared<Engines>();
+        if (const std::string error = parse_engines(o->engines, o->engine, *engines); !error.empty()) {
+            std::cerr << "tarneeb serve: " << error << "\n";
+            exit_code = kExitUsage;
+            return;
+        }
         // A guest cannot sign in as a bot, nor as a look-alike of one.
         for (const bots::BotInfo& info : bots::registry()) o->config.hall.reserved_names.emplace_back(info.name);
+        for (const auto& [name, config] : *engines) o->config.hall.reserved_names.emplace_back(name);
         if (o->no_static) o->config.static_dir.clear();
         else if (o->config.static_dir.empty() && std::filesystem::is_directory("web/dist")) o->config.static_dir = "web/dist";
-        exit_code = server::serve(o->config, bot_factory()) == 0 ? kExitOk : kExitRejected;
+        exit_code = server::serve(o->config, bot_factory(engines)) == 0 ? kExitOk : kExitRejected;
     });
 }
 

@@ -19,7 +19,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "engine_flags.hpp"
 #include "tarneeb/bots/arena.hpp"
+#include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/stats.hpp"
 #include "tarneeb/records/record.hpp"
@@ -40,6 +42,7 @@ struct SimOptions {
     int threads = 1;
     std::string records;
     bool timing = false;
+    bots::EngineConfig engine;  ///< defaults of engine:CMD players
 };
 
 /// What one unit (a match, or a duplicate deal pair) contributes to the summary.
@@ -119,8 +122,8 @@ int run_simulate(const SimOptions& o) {
         return kExitUsage;
     }
     for (const std::string* name : {&o.team0, &o.team1})
-        if (!bots::make_bot(*name, 0)) {
-            std::cerr << "tarneeb simulate: unknown bot '" << *name << "' (one of: " << bots::bot_names() << ")\n";
+        if (const auto why = bots::player_error(*name)) {
+            std::cerr << "tarneeb simulate: " << *why << "\n";
             return kExitUsage;
         }
     if ((o.matches > 0) == (o.deals > 0) || (o.deals > 0) != o.duplicate) {
@@ -151,10 +154,10 @@ int run_simulate(const SimOptions& o) {
         for (int k = next_unit++; k < units; k = next_unit++) {
             const std::uint64_t unit_seed = derive_seed(o.seed, static_cast<std::uint64_t>(k));
             UnitResult& u = results[static_cast<std::size_t>(k)];
-            auto x = bots::make_bot(o.team0, derive_seed(unit_seed, 1));
-            auto y = bots::make_bot(o.team1, derive_seed(unit_seed, 2));
-            auto x2 = bots::make_bot(o.team0, derive_seed(unit_seed, 3));
-            auto y2 = bots::make_bot(o.team1, derive_seed(unit_seed, 4));
+            auto x = bots::make_player(o.team0, derive_seed(unit_seed, 1), o.engine);
+            auto y = bots::make_player(o.team1, derive_seed(unit_seed, 2), o.engine);
+            auto x2 = bots::make_player(o.team0, derive_seed(unit_seed, 3), o.engine);
+            auto y2 = bots::make_player(o.team1, derive_seed(unit_seed, 4), o.engine);
             bots::LoopStats stats;
             if (!o.duplicate) {
                 // Team 0 (seats 0, 2) is team0's bot; each seat has its own bot object.
@@ -299,10 +302,11 @@ void add_simulate(CLI::App& app, int& exit_code) {
         "in duplicate mode team0_wins, team1_wins and draws count deal pairs.\n"
         "Prints a JSON summary on standard output; a progress bar on standard error when it is a\n"
         "terminal. The same --seed gives the same summary whatever --threads (--timing adds the\n"
-        "bots' decision times, which vary).");
+        "bots' decision times, which vary; an outside engine is as deterministic as it is).\n" +
+        std::string(kEngineHelp) + "\nEach seat of a team gets its own engine process (its own bot).");
     auto o = std::make_shared<SimOptions>();
-    cmd->add_option("--team0", o->team0, "bot for team 0 (" + bots::bot_names() + ")");
-    cmd->add_option("--team1", o->team1, "bot for team 1");
+    cmd->add_option("--team0", o->team0, "bot for team 0 (" + bots::bot_names() + ", or engine:CMD)");
+    cmd->add_option("--team1", o->team1, "bot for team 1 (the same choices)");
     cmd->add_option("--matches", o->matches, "number of matches")->check(CLI::Range(1, 100000000));
     cmd->add_option("--deals", o->deals, "number of duplicate deals (with --duplicate)")->check(CLI::Range(1, 100000000));
     cmd->add_flag("--duplicate", o->duplicate, "duplicate deals: each deal twice with the bots swapped");
@@ -312,6 +316,7 @@ void add_simulate(CLI::App& app, int& exit_code) {
     cmd->add_option("--threads", o->threads, "worker threads (default 1)")->check(CLI::Range(1, 256));
     cmd->add_option("--records", o->records, "write one tarneeb-record/1 per match (or per played deal) here");
     cmd->add_flag("--timing", o->timing, "add decision times per bot to the summary");
+    add_engine_flags(cmd, o->engine);
     cmd->callback([o, &exit_code] { exit_code = run_simulate(*o); });
 }
 

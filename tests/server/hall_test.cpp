@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "hidden_check.hpp"
+#include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/hall.hpp"
 #include "tarneeb/server/hall_loop.hpp"
@@ -24,7 +26,8 @@ namespace {
 using nlohmann::json;
 
 struct Harness {
-    explicit Harness(const std::string& db = ":memory:", HallConfig cfg = config()) : storage(db), hall(make_hall(cfg)) {}
+    explicit Harness(const std::string& db = ":memory:", HallConfig cfg = config(), BotFactory bots = testing::default_bots())
+        : storage(db), hall(make_hall(cfg, std::move(bots))) {}
 
     static HallConfig config() {
         HallConfig c;
@@ -35,8 +38,8 @@ struct Harness {
         c.rate_burst = 1e6;
         return c;
     }
-    Hall make_hall(const HallConfig& cfg) {
-        return Hall(storage, testing::default_bots(), cfg,
+    Hall make_hall(const HallConfig& cfg, BotFactory bots) {
+        return Hall(storage, std::move(bots), cfg,
                     Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
                            [this](ConnId c, int code, std::string) { closed_with[c] = code; },
                            [this](bool, const std::string& line) { logs.push_back(line); },
@@ -1045,6 +1048,64 @@ TEST(Hall, ConnectionsAreLimitedPerToken) {
     h.hall.closed(a, h.now);
     h.send(c, {{"type", "hello"}, {"token", token}});
     EXPECT_EQ(h.last_reply(c)["type"], "welcome");
+}
+
+TEST(Hall, AnOutsideEngineSeatPlaysWholeMatchesAndItsProcessDiesWithItsTable) {
+    // `tarneeb serve --engine outside=CMD`: the factory knows the name; add_bot seats it. Each
+    // seat's engine writes its process id (the shell execs the engine, so the id stays).
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-engine-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string pid_file = (dir / "pids").string();
+    auto logs = std::make_shared<std::vector<std::string>>();
+    auto log_mutex = std::make_shared<std::mutex>();
+    BotFactory factory = [pid_file, logs, log_mutex](std::string_view name, std::uint64_t seed) -> std::unique_ptr<bots::Bot> {
+        if (name != "outside") return testing::default_bots()(name, seed);
+        bots::EngineConfig c;
+        c.name = "outside";
+        c.argv = {"/bin/sh", "-c", "echo $$ >> " + pid_file + "; exec " TARNEEB_BINARY " engine --bot heuristic"};
+        c.budget_ms = 5000;
+        c.startup_ms = 20000;
+        c.quit_ms = 0;
+        c.log = [logs, log_mutex](bots::EngineLogLevel, const std::string& line) {
+            std::lock_guard lock(*log_mutex);
+            logs->push_back(line);
+        };
+        return std::make_unique<bots::EngineBot>(std::move(c), seed);
+    };
+    HallConfig cfg = Harness::config();
+    cfg.bot_threads = 2;
+    Harness h(":memory:", cfg, factory);
+    const ConnId c = h.connect();
+    h.sign_in(c, "Layla");
+    h.send(c, {{"type", "create"}, {"target", 11}});
+    const std::string tid = h.last(c, "created")["table"];
+    h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}, {"bot", "outside"}});
+    EXPECT_EQ(h.last(c, "table")["seats"][2]["name"], "outside");
+    EXPECT_FALSE(std::filesystem::exists(pid_file));  // checking the name started nothing
+    for (int match = 1; match <= 2; ++match) {
+        h.send(c, {{"type", "start"}});
+        h.play({c});
+        ASSERT_EQ(h.last(c, "table")["state"], "finished") << match;
+        EXPECT_EQ(h.last(c, "table")["match"], match);
+    }
+    std::vector<pid_t> pids;
+    {
+        std::ifstream in(pid_file);
+        for (pid_t p; in >> p;) pids.push_back(p);
+    }
+    ASSERT_EQ(pids.size(), 3u);  // one process per seat, never restarted
+    for (pid_t p : pids) EXPECT_EQ(::kill(p, 0), 0);
+    {
+        std::lock_guard lock(*log_mutex);
+        for (const auto& l : *logs) EXPECT_EQ(l.find("event=fault"), std::string::npos) << l;
+    }
+    // The last human leaves: the table closes and its bots, with their processes, go.
+    h.send(c, {{"type", "leave"}});
+    EXPECT_EQ(h.hall.tables(), 0);
+    for (pid_t p : pids) EXPECT_TRUE(::kill(p, 0) == -1 && errno == ESRCH) << p;
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `tarneeb serve` over real WebSockets on 127.0.0.1: the real executable is started (and killed
 // with SIGKILL for the crash test), and a small Beast client plays through docs/protocol.md.
 // The helpers (server process, client) are in ws_harness.hpp, shared with fault_test.cpp.
+#include <fstream>
 #include <set>
 
 #include "hidden_check.hpp"
@@ -111,6 +112,29 @@ TEST(Serve, OneClientAgainstThreeBots) {
     c.send({{"type", "start"}});
     ASSERT_TRUE(play(ioc, {&c}, [&] { return c.has_event("match_over"); })) << c.last("table").dump();
     EXPECT_EQ(c.last("table")["state"], "finished");
+}
+
+TEST(Serve, AnEngineRegisteredWithDashDashEngineTakesASeatByName) {
+    // tarneeb serve --engine NAME=CMD (docs/engine-protocol.md): add_bot seats it by NAME, it
+    // thinks on the bot threads, and a guest cannot take its name.
+    ServerProcess server(temp_db("engine"), {"--engine", "outside=" TARNEEB_BINARY " engine --bot heuristic",
+                                             "--engine-budget-ms", "5000", "--engine-startup-ms", "20000"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    Client impostor(ioc, server.port());
+    EXPECT_EQ(sign_in(ioc, impostor, "Outside"), "");
+    Client c(ioc, server.port());
+    sign_in(ioc, c, "Layla");
+    c.send({{"type", "create"}, {"turn_seconds", 0}, {"target", 11}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
+    c.send({{"type", "join"}, {"table", c.last("created")["table"]}, {"seat", 0}});
+    for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}, {"bot", "outside"}});
+    c.send({{"type", "start"}});
+    ASSERT_TRUE(play(ioc, {&c}, [&] { return c.has_event("match_over"); })) << c.last("table").dump();
+    EXPECT_EQ(c.last("table")["seats"][1]["name"], "outside");
+    server.stop(SIGTERM);
+    std::ifstream log(server.log_path());
+    for (std::string line; std::getline(log, line);) EXPECT_EQ(line.find("event=fault"), std::string::npos) << line;
 }
 
 TEST(Serve, RejectedActionsOverTheWire) {
