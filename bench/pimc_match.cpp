@@ -16,6 +16,7 @@
 // 0 and 2, table B at 1 and 3, on the same cards; a deal's result is pimc's net points
 // (its team's points minus the other team's) summed over both tables, halved.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -67,6 +68,7 @@ namespace {
 
 struct Stats {
     std::vector<double> card_ms, call_ms, card_cpu_ms;
+    std::array<double, 13> cpu_by_trick{};  ///< thread CPU of card decisions, by trick (0..12)
     int pimc_contracts = 0, pimc_made = 0, other_contracts = 0, other_made = 0, passed_out = 0;
     int par_compared = 0, above_par = 0, at_par = 0, below_par = 0, wrong_side = 0;
 };
@@ -97,7 +99,10 @@ private:
         const Action a = decide();
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         (v.phase() == Phase::play ? st_.card_ms : st_.call_ms).push_back(ms);
-        if (v.phase() == Phase::play) st_.card_cpu_ms.push_back(thread_cpu_ms() - c0);
+        if (v.phase() == Phase::play) {
+            st_.card_cpu_ms.push_back(thread_cpu_ms() - c0);
+            st_.cpu_by_trick[static_cast<std::size_t>(v.tricks_played())] += st_.card_cpu_ms.back();
+        }
         return a;
     }
     Bot& bot_;
@@ -243,6 +248,9 @@ int main(int argc, char** argv) {
               << percentile(st.card_ms, 0.99) << " max " << percentile(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
               << "card decision CPU ms (thread): p50 " << percentile(st.card_cpu_ms, 0.5) << " p90 " << percentile(st.card_cpu_ms, 0.9)
               << " p99 " << percentile(st.card_cpu_ms, 0.99) << " max " << percentile(st.card_cpu_ms, 1.0) << "\n"
+              << "card decision CPU s by trick:";
+    for (double x : st.cpu_by_trick) std::cout << " " << x / 1000;
+    std::cout << "\n"
               << "call/trump decision ms: p50 " << percentile(st.call_ms, 0.5) << " p99 " << percentile(st.call_ms, 0.99)
               << " (n=" << st.call_ms.size() << ")\n"
               << "contracts: pimc " << st.pimc_made << "/" << st.pimc_contracts << " made, opponent " << st.other_made

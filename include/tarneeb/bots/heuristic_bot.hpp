@@ -36,6 +36,15 @@ struct HeuristicParams {
     double margin_levantine = 0.6;///< levantine: bid the most with expected tricks >= bid + margin
     double margin_classic = -0.6; ///< classic: bid the least that wins if expected >= bid + margin
     double raise_min_own = 3.5;   ///< levantine: raise the partner only with at least this own
+    /// Levantine: bid by expected points (docs/bots.md "Bidding fitted to data"): the team's
+    /// tricks as declarer and as defender from models fitted by tools/fit_bidding.py on
+    /// bench/bid_data, each level's expected score against the value of passing (0 with no
+    /// bid standing, the opponents' expected score when they hold the bid, the partner's
+    /// contract's when the partner does). false: the margin rule above (the bot before issue 13).
+    bool expected_points = true;
+    double pass_margin = 0.0;     ///< expected_points: bid only when it beats passing by this (points)
+    double preempt = 0.5;         ///< expected_points: the highest level worth at most this less
+                                  ///< than the best level is bid instead (points)
 };
 
 class HeuristicBot final : public Bot {
@@ -53,6 +62,11 @@ private:
 /// Estimated tricks `hand` (13 cards or fewer) takes on its own with `trump` as trump, in
 /// tricks (fractional). The partner's cards are not counted.
 double estimate_tricks(CardSet hand, Suit trump);
+
+/// Expected net points of a levantine contract at `level` for the declaring team whose tricks
+/// are normal(mean, sd) rounded to 0..13: `level` when made, minus `level` plus the
+/// defenders' tricks when set (rules.md "Preset levantine").
+double levantine_contract_value(double mean, double sd, int level);
 
 /// The suit `hand` would name as trump: the best estimate_tricks, ties to the longer suit,
 /// then rules.md's default trump order.

@@ -56,6 +56,12 @@ struct PimcBidding {
     double raise_min = 8.5;          ///< levantine: raise a bidding partner (once) only when this
                                      ///< seat's own best mean reaches this
     double sd = 2.32;                ///< spread of the team's tricks around the mean
+    /// Levantine by expected points (docs/bots.md "Bidding fitted to data"), like the
+    /// heuristic: the team's double-dummy tricks as declarer and as defender from models fitted
+    /// by tools/fit_bidding.py with the partner's and the opponents' calls, each level's
+    /// expected score against the value of passing. false: the threshold rule above.
+    bool expected_points = false;
+    double pass_margin = 0.0;        ///< expected_points: bid only when it beats passing by this
 };
 
 struct PimcOptions {
