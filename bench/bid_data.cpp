@@ -26,8 +26,10 @@
 //   play_decl                        team tricks if this seat declares its best_trump (heuristic play)
 //   play_def                         team tricks if the standing high bidder declares its best_trump
 //                                    (heuristic play; -1 when no bid stands)
-//   dd_decl, dd_best                 DD team tricks: this seat declares its best_trump / its best trump
-//   dd_def                           DD team tricks defending the high bidder's best DD trump (-1: none)
+//   dd_decl, dd_best                 DD team tricks: this seat declares the trump of its best
+//                                    model_tricks (pimc's choice) / its best trump (the table's)
+//   dd_def                           DD team tricks defending the high bidder declaring the trump
+//                                    of its best model_tricks (-1: none)
 //   (dd_* are -1 without --dd)
 #include <cstdio>
 #include <fstream>
@@ -61,6 +63,14 @@ int heuristic_tricks(const Hands& hands, Seat dealer, Seat decl, Suit trump) {
     bots::HeuristicBot bot;
     while (!r.over()) r.apply(bot.decide(SeatView(r, r.to_act())));
     return r.tricks(team_of(decl));
+}
+
+/// The trump with the best model_tricks (pimc's bidding model) for `hand`.
+Suit model_trump(CardSet hand) {
+    Suit best = Suit::spades;
+    for (Suit su : kSuits)
+        if (bots::model_tricks(hand, su) > bots::model_tricks(hand, best)) best = su;
+    return best;
 }
 
 }  // namespace
@@ -168,9 +178,9 @@ int main(int argc, char** argv) {
                 const Seat hb = r.high_bidder();
                 const int rel = high == 0 ? 0 : hb == s ? 3 : hb == partner(s) ? 1 : 2;
                 const int play_def = high == 0 ? -1 : 13 - play[hb];
-                const int dd_decl = dd ? t.at(bots::best_trump(h[s]), s) : -1;
+                const int dd_decl = dd ? t.at(model_trump(h[s]), s) : -1;
                 const int dd_best = dd ? solver::best_tricks_as_declarer(t, s) : -1;
-                const int dd_def = dd && high > 0 ? 13 - solver::best_tricks_as_declarer(t, hb) : -1;
+                const int dd_def = dd && high > 0 ? 13 - t.at(model_trump(h[hb]), hb) : -1;
                 std::printf("%d,%d,%d,%d,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", k, index(dealer), index(s),
                             static_cast<int>(r.calls().size()), bots::estimate_tricks(h[s], bots::best_trump(h[s])), model,
                             a.partner_bid, a.partner_passed ? 1 : 0, a.opponent_bids, a.my_bid, high, rel, play[s], play_def,

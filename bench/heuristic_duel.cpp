@@ -9,8 +9,10 @@
 //   heuristic-old:KNOB=V,...  / heuristic:KNOB=V,...   with HeuristicParams knobs changed
 //                             (base, slope, partner_extra, opponent_bid, margin_levantine,
 //                             margin_classic, raise_min_own, pass_margin)
-//   pimc-auction[:KNOB=V,...] pimc's auction and trump (PimcBidding knobs), heuristic card play
-//                             (no solving: the fitted model), the pimc_match --auction-only pairing
+//   pimc-auction[:KNOB=V,...] the registry pimc's auction and trump (PimcBidding knobs changed),
+//                             heuristic card play (no solving: the fitted model), the pairing of
+//                             pimc_match --auction-only; pimc-auction-old: PimcOptions defaults
+//                             (the threshold auction of issue 4)
 // Deal k: deal_from_seed(derive_seed(S, k), dealer k mod 4) (the deals of `tarneeb simulate
 // --duplicate --seed S`); each deal is played twice with the seats swapped. Prints A's mean
 // net points per deal over B (half the pair's difference) with its 95 % interval, and each
@@ -74,8 +76,8 @@ std::unique_ptr<Bot> make(const std::string& spec, std::uint64_t seed) {
         }
         return std::make_unique<HeuristicBot>(seed, p);
     }
-    if (base == "pimc-auction") {
-        PimcOptions o;
+    if (base == "pimc-auction" || base == "pimc-auction-old") {
+        PimcOptions o = base == "pimc-auction" ? registry_pimc_options() : PimcOptions{};
         auto& b = o.bidding;
         for (const auto& [k, v] : knobs) {
             if (k == "threshold") b.threshold = v;
@@ -87,6 +89,7 @@ std::unique_ptr<Bot> make(const std::string& spec, std::uint64_t seed) {
             else if (k == "sd") b.sd = v;
             else if (k == "expected_points") b.expected_points = v != 0;
             else if (k == "pass_margin") b.pass_margin = v;
+            else if (k == "preempt") b.preempt = v;
             else throw std::runtime_error("unknown pimc knob " + k);
         }
         return std::make_unique<AuctionOnly>(seed, o);

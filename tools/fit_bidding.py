@@ -18,9 +18,12 @@ The spread of the declarer model is given separately for the three partner state
 Usage (the numbers in src/bots/*.cpp were made by exactly these commands):
   build/release/bench/bid_data --deals 100000 --seed 77 > /tmp/bid_heuristic.csv
   python3 tools/fit_bidding.py /tmp/bid_heuristic.csv heuristic
-  build/release/bench/bid_data --deals 1500 --seed 2026 --dd > /tmp/bid_dd.csv
-  python3 tools/fit_bidding.py /tmp/bid_dd.csv pimc
-Deals 0..(n*4/5 - 1) are fitted, the rest held out (the RMSE printed). Standard library only.
+  build/release/bench/bid_data --deals 1500 --seed 2026 --dd --tables-out /tmp/dd_2026.jsonl > /dev/null
+  build/release/bench/bid_data --bot pimc --tables-in /tmp/dd_2026.jsonl --deals 1500 > /tmp/bid_pimc1.csv
+  build/release/bench/bid_data --bot pimc --tables-in tests/data/dd_oracle_2000.jsonl --deals 2000 > /tmp/bid_pimc2.csv
+  python3 tools/fit_bidding.py /tmp/bid_pimc1.csv /tmp/bid_pimc2.csv pimc
+Deals whose id is 4 mod 5 are held out (the RMSE printed), the others fitted; several CSV
+files may be given (their rows are pooled). Standard library only.
 """
 import csv, math, sys
 
@@ -58,34 +61,35 @@ def rmse(w, rows):
     return math.sqrt(sum((pred(w, x) - y) ** 2 for x, y in rows) / max(1, len(rows)))
 
 
-def main(path, which):
-    xcol, decl, dfd = ("est", "play_decl", "play_def") if which == "heuristic" else ("model", "dd_best", "dd_def")
-    rows = list(csv.DictReader(open(path)))
-    last = max(int(r["deal"]) for r in rows)
-    first = min(int(r["deal"]) for r in rows)
-    cut = first + (last - first + 1) * 4 // 5
-    D, F = [], []  # (deal, state, x, y)
+def main(paths, which):
+    xcol, decl, dfd = ("est", "play_decl", "play_def") if which == "heuristic" else ("model", "dd_decl", "dd_def")
+    rows = []
+    for i, path in enumerate(paths):
+        for r in csv.DictReader(open(path)):
+            r["file"] = i
+            rows.append(r)
+    D, F = [], []  # (held out, state, x, y)
     for r in rows:
         x = float(r[xcol])
         pb = int(r["partner_bid"])
         P = 1.0 if pb > 0 else 0.0
         Q = 1.0 if pb == 0 and r["partner_passed"] == "1" else 0.0
         state = 1 if P else (2 if Q else 0)
-        d = int(r["deal"])
+        d = int(r["deal"]) % 5 == 4  # every fifth deal is held out
         D.append((d, state, [1.0, x, P, P * x, Q, Q * x, P * pb, float(r["opp_bids"])], float(r[decl])))
         if r["high_rel"] == "2" and int(r[dfd]) >= 0:
             F.append((d, state, [1.0, x, float(r["high"]), P, Q], float(r[dfd])))
     out = []
     for name, data, names in (("decl", D, ["1", "x", "P", "P*x", "Q", "Q*x", "P*partner_bid", "opp_bids"]),
                               ("def", F, ["1", "x", "high", "P", "Q"])):
-        train = [(x, y) for d, s, x, y in data if d < cut]
-        test = [(x, y) for d, s, x, y in data if d >= cut]
+        train = [(x, y) for d, s, x, y in data if not d]
+        test = [(x, y) for d, s, x, y in data if d]
         w = fit(train)
         sds = []
         for st in (0, 1, 2):
-            rs = [(x, y) for d, s, x, y in data if d < cut and s == st]
+            rs = [(x, y) for d, s, x, y in data if not d and s == st]
             sds.append(rmse(w, rs) if rs else 0.0)
-        print(f"// {which} {name}: {len(train)} rows fitted (deals {first}..{cut - 1}), held-out RMSE {rmse(w, test):.3f} "
+        print(f"// {which} {name}: {len(train)} rows fitted (deal ids not 4 mod 5), held-out RMSE {rmse(w, test):.3f} "
               f"on {len(test)} rows; residual sd by partner state (unknown, bid, passed) "
               + ", ".join(f"{s:.3f}" for s in sds))
         print(f"//   weights on [{', '.join(names)}]")
@@ -98,4 +102,5 @@ def main(path, which):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "heuristic")
+    # fit_bidding.py DATA.csv [DATA2.csv ...] heuristic|pimc
+    main(sys.argv[1:-1], sys.argv[-1])

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "tarneeb/bots/auction_read.hpp"
+#include "tarneeb/bots/bid_model.hpp"
 
 namespace tarneeb::bots {
 
@@ -290,43 +291,19 @@ namespace {
 //   build/release/bench/bid_data --deals 100000 --seed 77 > /tmp/bid_heuristic.csv
 //   python3 tools/fit_bidding.py /tmp/bid_heuristic.csv heuristic
 // FIT-BEGIN heuristic
-// heuristic decl: 423689 rows fitted (deals 0..79999), held-out RMSE 1.591 on 105897 rows; residual sd by partner state (unknown, bid, passed) 1.625, 1.686, 1.475
+// heuristic decl: 420845 rows fitted (deal ids not 4 mod 5), held-out RMSE 1.597 on 105336 rows; residual sd by partner state (unknown, bid, passed) 1.623, 1.681, 1.475
 //   weights on [1, x, P, P*x, Q, Q*x, P*partner_bid, opp_bids]
-// heuristic def: 205295 rows fitted (deals 0..79999), held-out RMSE 1.637 on 51224 rows; residual sd by partner state (unknown, bid, passed) 1.711, 1.594, 1.619
+// heuristic def: 203188 rows fitted (deal ids not 4 mod 5), held-out RMSE 1.632 on 50795 rows; residual sd by partner state (unknown, bid, passed) 1.693, 1.588, 1.607
 //   weights on [1, x, high, P, Q]
-constexpr std::array<double, 8> kHeuristicDecl{+4.6297, +0.6443, -0.5915, -0.0920, -0.6440, +0.0949, +0.2132, -0.3661};
-constexpr std::array<double, 3> kHeuristicDeclSd{1.6251, 1.6864, 1.4752};
-constexpr std::array<double, 5> kHeuristicDef{+8.2693, +0.2030, -0.6057, +0.3810, -0.0897};
-constexpr std::array<double, 3> kHeuristicDefSd{1.7106, 1.5937, 1.6185};
+constexpr std::array<double, 8> kHeuristicDecl{+4.6254, +0.6448, -0.9213, -0.0928, -0.6398, +0.0955, +0.2580, -0.3650};
+constexpr std::array<double, 3> kHeuristicDeclSd{1.6225, 1.6808, 1.4749};
+constexpr std::array<double, 5> kHeuristicDef{+9.0073, +0.2101, -0.7125, +0.4782, -0.0630};
+constexpr std::array<double, 3> kHeuristicDefSd{1.6925, 1.5879, 1.6069};
 // FIT-END heuristic
 
-/// P(tricks = t), t = 0..13, for tricks normal(mean, sd) rounded (the tails on 0 and 13).
-std::array<double, 14> trick_odds(double mean, double sd) {
-    std::array<double, 14> p{};
-    const double k = 1.0 / (sd * std::sqrt(2.0));
-    double below = 0;  // P(tricks <= t - 1)
-    for (int t = 0; t < 13; ++t) {
-        const double c = 0.5 * std::erfc(-(t + 0.5 - mean) * k);
-        p[static_cast<std::size_t>(t)] = c - below;
-        below = c;
-    }
-    p[13] = 1 - below;
-    return p;
-}
-
-/// Expected net points of the declaring team at `level` (rules.md "Preset levantine").
-double contract_value(const std::array<double, 14>& p, int level) {
-    double v = 0;
-    for (int t = 0; t <= 13; ++t)
-        v += p[static_cast<std::size_t>(t)] * (t >= level ? level : -(level + 13 - t));
-    return v;
-}
+constexpr LevantineBidModel kHeuristicModel{kHeuristicDecl, kHeuristicDeclSd, kHeuristicDef, kHeuristicDefSd};
 
 }  // namespace
-
-double levantine_contract_value(double mean, double sd, int level) {
-    return contract_value(trick_odds(mean, sd), level);
-}
 
 Action HeuristicBot::decide_call(const SeatView& view) {
     const Rules& rules = view.rules();
@@ -339,43 +316,10 @@ Action HeuristicBot::decide_call(const SeatView& view) {
     const std::optional<int> need = view.lowest_bid();  // rules.md "Auction", from core
 
     if (rules.scoring == ScoringStyle::bid_value && p.expected_points) {
-        // Levantine by expected points. The team's tricks if this seat declares, and if the
-        // standing bid is left to the opponents, from models fitted to the heuristic's own
-        // play (kHeuristicDecl / kHeuristicDef); each legal level's expected score against
-        // the value of passing.
-        if (!need) return Action::pass();
-        const double P = a.partner_bid > 0 ? 1 : 0, Q = a.partner_bid == 0 && a.partner_passed ? 1 : 0;
-        const std::size_t state = P > 0 ? 1 : Q > 0 ? 2 : 0;
-        const auto& w = kHeuristicDecl;
-        const double mean = w[0] + w[1] * own + w[2] * P + w[3] * P * own + w[4] * Q + w[5] * Q * own +
-                            w[6] * P * a.partner_bid + w[7] * a.opponent_bids;
-        const auto odds = trick_odds(mean, kHeuristicDeclSd[state]);
-        double pass_value = 0;
-        if (partner_high) {
-            // Raise the partner's contract once, when a higher level is worth more to the team.
-            if (a.my_bid != 0) return Action::pass();
-            pass_value = contract_value(odds, high);
-        } else if (high > 0) {
-            // The opponents keep their bid: our tricks as defenders decide their score.
-            const auto& d = kHeuristicDef;
-            const auto def = trick_odds(d[0] + d[1] * own + d[2] * high + d[3] * P + d[4] * Q, kHeuristicDefSd[state]);
-            for (int t = 0; t <= 13; ++t)
-                pass_value += def[static_cast<std::size_t>(t)] * (13 - t >= high ? -high : high + t);
-        }
-        // The best level; a higher one within `preempt` of it is preferred (it takes bidding
-        // room from the opponents).
-        std::array<double, 14> value{};
-        double best_value = -1e9;
-        for (int l = *need; l <= rules.max_bid; ++l) {
-            value[static_cast<std::size_t>(l)] = contract_value(odds, l);
-            best_value = std::max(best_value, value[static_cast<std::size_t>(l)]);
-        }
-        if (best_value <= pass_value + p.pass_margin) return Action::pass();
-        for (int l = rules.max_bid; l >= *need; --l)
-            if (value[static_cast<std::size_t>(l)] >= best_value - p.preempt &&
-                value[static_cast<std::size_t>(l)] > pass_value + p.pass_margin)
-                return Action::bid(l);
-        return Action::pass();
+        // Levantine by expected points, with the team's tricks as declarer and as defender
+        // from models fitted to the heuristic's own play (kHeuristicModel, bid_model.hpp).
+        const int bid = levantine_expected_points_call(view, own, kHeuristicModel, p.pass_margin, p.preempt);
+        return bid > 0 ? Action::bid(bid) : Action::pass();
     }
 
     // Expected team tricks, calibrated on 20,000 heuristic-played deals (docs/bots.md): with

@@ -63,11 +63,6 @@ private:
 /// tricks (fractional). The partner's cards are not counted.
 double estimate_tricks(CardSet hand, Suit trump);
 
-/// Expected net points of a levantine contract at `level` for the declaring team whose tricks
-/// are normal(mean, sd) rounded to 0..13: `level` when made, minus `level` plus the
-/// defenders' tricks when set (rules.md "Preset levantine").
-double levantine_contract_value(double mean, double sd, int level);
-
 /// The suit `hand` would name as trump: the best estimate_tricks, ties to the longer suit,
 /// then rules.md's default trump order.
 Suit best_trump(CardSet hand);
