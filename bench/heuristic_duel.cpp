@@ -29,73 +29,12 @@
 #include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/stats.hpp"
+#include "bot_specs.hpp"
 
 using namespace tarneeb;
 using namespace tarneeb::bots;
 
 namespace {
-
-class AuctionOnly final : public Bot {
-public:
-    AuctionOnly(std::uint64_t seed, const PimcOptions& o) : pimc_(seed, o) {}
-    std::string_view name() const override { return "pimc-auction"; }
-    Action decide_call(const SeatView& v) override { return pimc_.decide_call(v); }
-    Action decide_trump(const SeatView& v) override { return pimc_.decide_trump(v); }
-    Action decide_card(const SeatView& v) override { return heuristic_.decide_card(v); }
-
-private:
-    PimcBot pimc_;
-    HeuristicBot heuristic_;
-};
-
-std::unique_ptr<Bot> make(const std::string& spec, std::uint64_t seed) {
-    const auto colon = spec.find(':');
-    const std::string base = spec.substr(0, colon);
-    std::vector<std::pair<std::string, double>> knobs;
-    if (colon != std::string::npos) {
-        std::istringstream in(spec.substr(colon + 1));
-        for (std::string kv; std::getline(in, kv, ',');) {
-            const auto eq = kv.find('=');
-            knobs.emplace_back(kv.substr(0, eq), std::stod(kv.substr(eq + 1)));
-        }
-    }
-    if (base == "heuristic" || base == "heuristic-old") {
-        HeuristicParams p;
-        p.expected_points = base == "heuristic";
-        for (const auto& [k, v] : knobs) {
-            if (k == "base") p.base = v;
-            else if (k == "slope") p.slope = v;
-            else if (k == "partner_extra") p.partner_extra = v;
-            else if (k == "opponent_bid") p.opponent_bid = v;
-            else if (k == "margin_levantine") p.margin_levantine = v;
-            else if (k == "margin_classic") p.margin_classic = v;
-            else if (k == "raise_min_own") p.raise_min_own = v;
-            else if (k == "pass_margin") p.pass_margin = v;
-            else if (k == "preempt") p.preempt = v;
-            else throw std::runtime_error("unknown heuristic knob " + k);
-        }
-        return std::make_unique<HeuristicBot>(seed, p);
-    }
-    if (base == "pimc-auction" || base == "pimc-auction-old") {
-        PimcOptions o = base == "pimc-auction" ? registry_pimc_options() : PimcOptions{};
-        auto& b = o.bidding;
-        for (const auto& [k, v] : knobs) {
-            if (k == "threshold") b.threshold = v;
-            else if (k == "classic_threshold") b.classic_threshold = v;
-            else if (k == "partner_base") b.partner_base = v;
-            else if (k == "partner_slope") b.partner_slope = v;
-            else if (k == "opponent_bid") b.opponent_bid = v;
-            else if (k == "raise_min") b.raise_min = v;
-            else if (k == "sd") b.sd = v;
-            else if (k == "expected_points") b.expected_points = v != 0;
-            else if (k == "pass_margin") b.pass_margin = v;
-            else if (k == "preempt") b.preempt = v;
-            else throw std::runtime_error("unknown pimc knob " + k);
-        }
-        return std::make_unique<AuctionOnly>(seed, o);
-    }
-    throw std::runtime_error("unknown player " + spec);
-}
 
 }  // namespace
 
@@ -123,8 +62,8 @@ int main(int argc, char** argv) {
         const std::uint64_t unit = derive_seed(seed, static_cast<std::uint64_t>(k));
         const Seat dealer = seat(k);
         const Hands hands = deal_from_seed(unit, dealer);
-        auto x = make(a, derive_seed(unit, 1)), y = make(b, derive_seed(unit, 2)), x2 = make(a, derive_seed(unit, 3)),
-             y2 = make(b, derive_seed(unit, 4));
+        auto x = make_spec_bot(a, derive_seed(unit, 1)), y = make_spec_bot(b, derive_seed(unit, 2)), x2 = make_spec_bot(a, derive_seed(unit, 3)),
+             y2 = make_spec_bot(b, derive_seed(unit, 4));
         std::array<long long, 2> by{};
         for (int pass = 0; pass < 2; ++pass) {
             const bool sw = pass == 1;
