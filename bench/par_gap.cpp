@@ -15,6 +15,7 @@
 // of the bot's team minus the points the bot's team scored); mean over the deals with a 95 %
 // interval (Student's t, stats.hpp). Also each bot's points per deal and the par's points per
 // deal and team (half the par's total).
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -69,7 +70,20 @@ struct Pair {
     Seat dealer = Seat::s0;
     Hands hands{};
     ByTeam<int> a{}, b{};  ///< points by team at each table
+    std::array<int, 2> declared{}, made{};  ///< by bot (0: team0's bot), over both tables
+    int passed_out = 0;
 };
+
+/// Counts the round's contract for bot (team ^ swapped).
+void count(const Round& r, bool swapped, Pair& p) {
+    if (r.phase() == Phase::passed_out) {
+        ++p.passed_out;
+        return;
+    }
+    const auto bot = static_cast<std::size_t>(index(team_of(r.contract()->declarer)) ^ static_cast<int>(swapped));
+    ++p.declared[bot];
+    p.made[bot] += r.made();
+}
 
 }  // namespace
 
@@ -116,6 +130,7 @@ int main(int argc, char** argv) {
                 p.rules = r.match.rules();
                 p.dealer = round.dealer();
                 for (Seat s : kSeats) p.hands[s] = round.dealt(s);
+                count(round, k == 1, p);
                 auto& pts = k++ == 0 ? p.a : p.b;
                 for (Team t : {Team::t0, Team::t1}) pts[t] = round.points(t);
             }
@@ -139,6 +154,7 @@ int main(int argc, char** argv) {
                 const bots::Lineup l = pass == 1 ? bots::Lineup{y.get(), x.get(), y2.get(), x2.get()}
                                                  : bots::Lineup{x.get(), y.get(), x2.get(), y2.get()};
                 const Round r = bots::play_deal(rules, p.dealer, p.hands, l).round();
+                count(r, pass == 1, p);
                 auto& pts = pass == 0 ? p.a : p.b;
                 for (Team t : {Team::t0, Team::t1}) pts[t] = r.points(t);
             }
@@ -149,8 +165,11 @@ int main(int argc, char** argv) {
     rules_name = pairs.front().rules.scoring == ScoringStyle::bid_value ? "levantine" : "classic";
     // Sums: gap of each bot, its points, the par's points per team.
     double ga = 0, ga2 = 0, gb = 0, gb2 = 0, pa = 0, pb = 0, par_half = 0, diff = 0, diff2 = 0;
-    int par_passed = 0;
+    int par_passed = 0, passed_out = 0;
+    std::array<int, 2> declared{}, made{};
     for (const Pair& p : pairs) {
+        passed_out += p.passed_out;
+        for (std::size_t i = 0; i < 2; ++i) declared[i] += p.declared[i], made[i] += p.made[i];
         const solver::Par par = solver::par(deals.at(p.id).table, p.rules, p.dealer);
         par_passed += par.passed_out;
         const double half = (par.points[Team::t0] + par.points[Team::t1]) / 2.0;
@@ -171,7 +190,10 @@ int main(int argc, char** argv) {
     };
     std::printf("%s, %d deals (ids %d..%d), par passed out %d: par points per deal and team %.3f\n", rules_name.c_str(), n,
                 pairs.front().id, pairs.back().id, par_passed, par_half / n);
-    std::printf("  %-28s points/deal %.3f  below par %s\n", name_a.c_str(), pa / n, ci(ga, ga2).c_str());
-    std::printf("  %-28s points/deal %.3f  below par %s\n", name_b.c_str(), pb / n, ci(gb, gb2).c_str());
+    std::printf("  %-28s points/deal %.3f  below par %s  declared %d (made %d)\n", name_a.c_str(), pa / n,
+                ci(ga, ga2).c_str(), declared[0], made[0]);
+    std::printf("  %-28s points/deal %.3f  below par %s  declared %d (made %d)\n", name_b.c_str(), pb / n,
+                ci(gb, gb2).c_str(), declared[1], made[1]);
+    std::printf("  passed out %d of %d played deals\n", passed_out, 2 * n);
     std::printf("  difference (first minus second, = simulate's mean_diff) %s\n", ci(diff, diff2).c_str());
 }
