@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
     rules_name = pairs.front().rules.scoring == ScoringStyle::bid_value ? "levantine" : "classic";
     // Sums: gap of each bot, its points, the par's points per team.
     double ga = 0, ga2 = 0, gb = 0, gb2 = 0, pa = 0, pb = 0, par_half = 0, diff = 0, diff2 = 0;
-    int par_passed = 0, passed_out = 0;
+    int par_passed = 0, passed_out = 0, won = 0, lost = 0;
     std::array<int, 2> declared{}, made{};
     for (const Pair& p : pairs) {
         passed_out += p.passed_out;
@@ -180,6 +180,7 @@ int main(int argc, char** argv) {
         ga += gap_a, ga2 += gap_a * gap_a, gb += gap_b, gb2 += gap_b * gap_b;
         pa += a_pts, pb += b_pts, par_half += half;
         diff += a_pts - b_pts, diff2 += (a_pts - b_pts) * (a_pts - b_pts);
+        won += a_pts > b_pts, lost += a_pts < b_pts;
     }
     const int n = static_cast<int>(pairs.size());
     auto ci = [&](double s, double s2) {
@@ -195,5 +196,6 @@ int main(int argc, char** argv) {
     std::printf("  %-28s points/deal %.3f  below par %s  declared %d (made %d)\n", name_b.c_str(), pb / n,
                 ci(gb, gb2).c_str(), declared[1], made[1]);
     std::printf("  passed out %d of %d played deals\n", passed_out, 2 * n);
-    std::printf("  difference (first minus second, = simulate's mean_diff) %s\n", ci(diff, diff2).c_str());
+    std::printf("  difference (first minus second, = simulate's mean_diff) %s; deal pairs won / lost / tied %d / %d / %d\n",
+                ci(diff, diff2).c_str(), won, lost, n - won - lost);
 }
