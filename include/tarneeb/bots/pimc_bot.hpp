@@ -26,6 +26,14 @@
 // partner at most once and only with clear own strength; classic (pays the tricks won): bid
 // the least that wins the auction when its chance reaches classic_threshold, never over the
 // partner. Trump: the best chance to make the contract, then the most expected tricks.
+// With PimcBidding::expected_points (the registry's, issue 13) the levantine auction instead
+// bids by expected points like the heuristic (bid_model.hpp), on models of the team's
+// double-dummy tricks as declarer and as defender fitted with the partner's and the opponents'
+// calls (tools/fit_bidding.py on bench/bid_data's solved deals).
+//
+// Cost: the layouts per decision follow a per-trick schedule (first_trick_samples,
+// second_trick_samples, then samples), and a time budget per decision stops the sampling
+// before a layout that would end past the deadline.
 //
 // Determinism: the samples of a decision come from Rng(derive_seed(seed, decision key)),
 // where the key is made of what the view shows (hand, cards played, calls), and each sample
