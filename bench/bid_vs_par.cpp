@@ -3,6 +3,7 @@
 //
 //   bid_vs_par BOT ORACLE_FILE [FIRST_ID] [COUNT]     (pimc's model was fitted on ids 0..1499)
 //
+// BOT: a registry name or a variant of bot_specs.hpp (heuristic-old, pimc-auction-old, ...).
 // Deal id k: dealer k mod 4, levantine. For each deal: the contract the four bots reach and
 // name trump for, whether it is double-dummy makeable (table[trump][declarer] >= bid), its
 // double-dummy score for the declaring team, and the par contract and score (par.hpp).
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bot_specs.hpp"
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/core/round.hpp"
 #include "tarneeb/solver/par.hpp"
@@ -39,7 +41,7 @@ int main(int argc, char** argv) {
             for (std::size_t s = 0; s < 4; ++s) t.tricks[static_cast<std::size_t>(index(su))][s] = j["tricks"][std::string(1, suit_letter(su))][s];
         const Seat dealer = seat(id);
         BySeat<std::unique_ptr<bots::Bot>> b;
-        for (int s = 0; s < 4; ++s) b[static_cast<std::size_t>(s)] = bots::make_bot(name, static_cast<std::uint64_t>(id * 4 + s));
+        for (int s = 0; s < 4; ++s) b[static_cast<std::size_t>(s)] = bots::make_spec_bot(name, static_cast<std::uint64_t>(id * 4 + s));
         if (!b[0]) { std::cerr << "unknown bot\n"; return 2; }
         Round r(kLevantine, dealer, hands);
         while (r.phase() == Phase::auction || r.phase() == Phase::trump) {

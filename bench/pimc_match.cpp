@@ -4,7 +4,8 @@
 // same duplicate with pimc's default options; this harness was written before it existed
 // and adds what the report needs.
 //
-//   pimc_match [--deals N] [--seed S] [--samples K] [--threads T] [--null-window] [--par]
+//   pimc_match [--deals N] [--seed S] [--samples K] [--first-samples K1] [--second-samples K2]
+//              [--old-auction] [--threads T] [--null-window] [--par]
 //              [--bid-samples N] [--opponent random|heuristic|pimc] [--preset levantine|classic]
 //              [--threshold P] [--budget-ms B] [--progress N] [--cards-only | --auction-only]
 //              [--first K]
@@ -12,10 +13,12 @@
 // --auction-only: pimc bids and names trump, the heuristic plays its cards (fast: compares
 // the auctions alone). --first K: start at deal K (to split a run over processes).
 //
+// pimc starts from the registry's options (registry_pimc_options()); the flags change them.
 // Deal k: hands deal_from_seed(derive_seed(S, k), dealer k mod 4). Table A seats pimc at
 // 0 and 2, table B at 1 and 3, on the same cards; a deal's result is pimc's net points
 // (its team's points minus the other team's) summed over both tables, halved.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -67,6 +70,8 @@ namespace {
 
 struct Stats {
     std::vector<double> card_ms, call_ms, card_cpu_ms;
+    std::array<double, 13> cpu_by_trick{};
+    std::uint64_t budget_cuts = 0;  ///< card decisions cut short by the time budget  ///< thread CPU of card decisions, by trick (0..12)
     int pimc_contracts = 0, pimc_made = 0, other_contracts = 0, other_made = 0, passed_out = 0;
     int par_compared = 0, above_par = 0, at_par = 0, below_par = 0, wrong_side = 0;
 };
@@ -97,7 +102,10 @@ private:
         const Action a = decide();
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         (v.phase() == Phase::play ? st_.card_ms : st_.call_ms).push_back(ms);
-        if (v.phase() == Phase::play) st_.card_cpu_ms.push_back(thread_cpu_ms() - c0);
+        if (v.phase() == Phase::play) {
+            st_.card_cpu_ms.push_back(thread_cpu_ms() - c0);
+            st_.cpu_by_trick[static_cast<std::size_t>(v.tricks_played())] += st_.card_cpu_ms.back();
+        }
         return a;
     }
     Bot& bot_;
@@ -127,6 +135,8 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
     }
     LoopStats stats;
     const Match m = play_deal(rules, dealer, hands, lineup, &stats);
+    for (Seat s : kSeats)
+        if (const auto* p = dynamic_cast<const PimcBot*>(bots[s].get()); p && team_of(s) == pimc_team) st.budget_cuts += p->budget_cuts();
     if (stats.illegal_actions > 0) {
         std::cerr << "illegal action (" << stats.illegal_actions << ")\n";
         std::exit(1);
@@ -139,7 +149,7 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
 int main(int argc, char** argv) {
     int deals = 20, progress = 0, first = 0;
     std::uint64_t seed = 1;
-    PimcOptions opt;
+    PimcOptions opt = registry_pimc_options();  // the registry's pimc; flags change it
     bool with_par = false;
     std::string opponent = "random";
     Rules rules = kLevantine;
@@ -150,6 +160,9 @@ int main(int argc, char** argv) {
         else if (a == "--first") first = std::stoi(val());
         else if (a == "--seed") seed = std::stoull(val());
         else if (a == "--samples") opt.samples = std::stoi(val());
+        else if (a == "--first-samples") opt.first_trick_samples = std::stoi(val());
+        else if (a == "--second-samples") opt.second_trick_samples = std::stoi(val());
+        else if (a == "--old-auction") opt.bidding = PimcBidding{};  // the threshold auction of issue 4
         else if (a == "--threads") opt.threads = std::stoi(val());
         else if (a == "--bid-samples") opt.bid_samples = std::stoi(val());
         else if (a == "--threshold") opt.bidding.threshold = std::stod(val());
@@ -167,6 +180,9 @@ int main(int argc, char** argv) {
             else if (k == "opponent_bid") b.opponent_bid = v;
             else if (k == "raise_min") b.raise_min = v;
             else if (k == "sd") b.sd = v;
+            else if (k == "pass_margin") b.pass_margin = v;
+            else if (k == "preempt") b.preempt = v;
+            else if (k == "expected_points") b.expected_points = v != 0;
             else { std::cerr << "unknown --bid knob " << k << "\n"; return 2; }
         }
         else if (a == "--tries") opt.sample_tries = std::stoi(val());
@@ -243,6 +259,10 @@ int main(int argc, char** argv) {
               << percentile(st.card_ms, 0.99) << " max " << percentile(st.card_ms, 1.0) << " (n=" << st.card_ms.size() << ")\n"
               << "card decision CPU ms (thread): p50 " << percentile(st.card_cpu_ms, 0.5) << " p90 " << percentile(st.card_cpu_ms, 0.9)
               << " p99 " << percentile(st.card_cpu_ms, 0.99) << " max " << percentile(st.card_cpu_ms, 1.0) << "\n"
+              << "card decisions cut by the time budget (" << opt.time_budget_ms << " ms): " << st.budget_cuts << "\n"
+              << "card decision CPU s by trick:";
+    for (double x : st.cpu_by_trick) std::cout << " " << x / 1000;
+    std::cout << "\n"
               << "call/trump decision ms: p50 " << percentile(st.call_ms, 0.5) << " p99 " << percentile(st.call_ms, 0.99)
               << " (n=" << st.call_ms.size() << ")\n"
               << "contracts: pimc " << st.pimc_made << "/" << st.pimc_contracts << " made, opponent " << st.other_made

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+
+#include "tarneeb/bots/auction_read.hpp"
 
 namespace tarneeb::bots {
 namespace {
@@ -51,6 +54,72 @@ double model_tricks(CardSet hand, Suit trump) {
     double y = 0;
     for (std::size_t i = 0; i < x.size(); ++i) y += kBidWeights[i] * x[i];
     return y;
+}
+
+namespace {
+
+/// P(tricks = t), t = 0..13, for tricks normal(mean, sd) rounded (the tails on 0 and 13).
+std::array<double, 14> trick_odds(double mean, double sd) {
+    std::array<double, 14> p{};
+    const double k = 1.0 / (sd * std::sqrt(2.0));
+    double below = 0;  // P(tricks <= t - 1)
+    for (int t = 0; t < 13; ++t) {
+        const double c = 0.5 * std::erfc(-(t + 0.5 - mean) * k);
+        p[static_cast<std::size_t>(t)] = c - below;
+        below = c;
+    }
+    p[13] = 1 - below;
+    return p;
+}
+
+/// Expected net points of the declaring team at `level` (rules.md "Preset levantine").
+double contract_value(const std::array<double, 14>& p, int level) {
+    double v = 0;
+    for (int t = 0; t <= 13; ++t)
+        v += p[static_cast<std::size_t>(t)] * (t >= level ? level : -(level + 13 - t));
+    return v;
+}
+
+}  // namespace
+
+double levantine_contract_value(double mean, double sd, int level) {
+    return contract_value(trick_odds(mean, sd), level);
+}
+
+int levantine_expected_points_call(const SeatView& view, double own, const LevantineBidModel& m,
+                                   double pass_margin, double preempt) {
+    const std::optional<int> need = view.lowest_bid();  // rules.md "Auction", from core
+    if (!need) return 0;
+    const AuctionRead a = read_auction(view);
+    const int high = view.high_bid();
+    const bool partner_high = high > 0 && view.high_bidder() == partner(view.seat());
+    if (partner_high && a.my_bid != 0) return 0;  // raise a partner once at most
+    const double P = a.partner_bid > 0 ? 1 : 0, Q = a.partner_bid == 0 && a.partner_passed ? 1 : 0;
+    const std::size_t state = P > 0 ? 1 : Q > 0 ? 2 : 0;
+    const auto& w = m.decl;
+    const double mean = w[0] + w[1] * own + w[2] * P + w[3] * P * own + w[4] * Q + w[5] * Q * own +
+                        w[6] * P * a.partner_bid + w[7] * a.opponent_bids;
+    const auto odds = trick_odds(mean, m.decl_sd[state]);
+    double pass_value = 0;
+    if (partner_high) {
+        pass_value = contract_value(odds, high);
+    } else if (high > 0) {
+        // The opponents keep their bid: this team's tricks as defenders decide their score.
+        const auto& d = m.def;
+        const auto def = trick_odds(d[0] + d[1] * own + d[2] * high + d[3] * P + d[4] * Q, m.def_sd[state]);
+        for (int t = 0; t <= 13; ++t) pass_value += def[static_cast<std::size_t>(t)] * (13 - t >= high ? -high : high + t);
+    }
+    const int top = view.rules().max_bid;
+    std::array<double, 14> value{};
+    double best = -1e9;
+    for (int l = *need; l <= top; ++l) best = std::max(best, value[static_cast<std::size_t>(l)] = contract_value(odds, l));
+    const double floor = pass_value + pass_margin;
+    if (best <= floor) return 0;
+    for (int l = top; l >= *need; --l) {
+        const double v = value[static_cast<std::size_t>(l)];
+        if (v >= best - preempt && v > floor) return l;
+    }
+    return 0;
 }
 
 }  // namespace tarneeb::bots

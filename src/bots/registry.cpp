@@ -17,7 +17,7 @@ const std::vector<BotInfo>& registry() {
         {"heuristic", "rule-based bidding and card play (hand evaluation, card and void tracking)",
          [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<HeuristicBot>(seed); }},
         {"pimc", "perfect-information Monte Carlo: sampled layouts solved double-dummy by DDS (docs/analysis.md)",
-         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<PimcBot>(seed); }},
+         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<PimcBot>(seed, registry_pimc_options()); }},
     };
     return kEntries;
 }

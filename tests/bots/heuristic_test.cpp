@@ -5,6 +5,7 @@
 
 #include "../test_util.hpp"
 #include "tarneeb/bots/arena.hpp"
+#include "tarneeb/bots/bid_model.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/core/random.hpp"
 
@@ -183,6 +184,39 @@ TEST(Arena, SameSeedSameMatch) {
     const Match m1 = play(), m2 = play();
     ASSERT_EQ(m1.rounds().size(), m2.rounds().size());
     for (std::size_t i = 0; i < m1.rounds().size(); ++i) EXPECT_EQ(test::snapshot(m1.rounds()[i]), test::snapshot(m2.rounds()[i]));
+}
+
+}  // namespace
+}  // namespace tarneeb
+
+namespace tarneeb {
+namespace {
+
+TEST(HeuristicBidding, LevantineContractValueByHand) {
+    // rules.md "Preset levantine": made pays the bid; set costs the bid and gives the defenders
+    // their tricks. With a spread of almost nothing the tricks are the mean.
+    EXPECT_NEAR(bots::levantine_contract_value(9.0, 0.01, 8), 8.0, 1e-9);
+    EXPECT_NEAR(bots::levantine_contract_value(6.0, 0.01, 7), -(7 + 7), 1e-9);
+    EXPECT_NEAR(bots::levantine_contract_value(0.0, 0.01, 7), -(7 + 13), 1e-9);
+    // Half made at 8 (8 or more) and half set with 7 tricks: (8 - (8 + 6)) / 2.
+    EXPECT_NEAR(bots::levantine_contract_value(7.5, 1e-3, 8), (8.0 - 14.0) / 2, 1e-6);
+}
+
+TEST(HeuristicBidding, NeverCompetesHoldingNothing) {
+    // An opponent's standing bid makes passing cost points, but not enough to bid on nothing.
+    const CardSet nothing = cards("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 2S 3S 4S");
+    for (Seat dealer : kSeats) {
+        Round r = auction_start(kLevantine, nothing, dealer);
+        bool opponent_bid = false;
+        while (r.to_act() != Seat::s0) {
+            const bool opp = team_of(r.to_act()) != team_of(Seat::s0);
+            r.apply(opp && !opponent_bid ? Action::bid(7) : Action::pass());
+            opponent_bid = opponent_bid || opp;
+        }
+        if (!opponent_bid) continue;
+        bots::HeuristicBot bot;
+        EXPECT_TRUE(bot.decide(SeatView(r, Seat::s0)).is_pass()) << "dealer " << index(dealer);
+    }
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // The pimc bot: layouts consistent with the view, legal and reproducible decisions, bidding.
+#include <chrono>
 #include <iostream>
 
 #include <gtest/gtest.h>
@@ -161,4 +162,87 @@ TEST(Pimc, ClassicBidsOnlyWhatWinsTheAuctionAndNeverOverItsPartner) {
         }
     }
     EXPECT_GT(bids, 30);  // the bidding was exercised
+}
+
+namespace {
+/// Seat 0 declares 7 in spades (dealer 3) and is to lead the first trick of deal `seed`.
+Round opening_lead(std::uint64_t seed) {
+    Round r(kLevantine, Seat::s3, deal_from_seed(seed, Seat::s3));
+    EXPECT_EQ(r.apply(Action::bid(7)), ErrorCode::ok);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(r.apply(Action::pass()), ErrorCode::ok);
+    EXPECT_EQ(r.apply(Action::name_trump(Suit::spades)), ErrorCode::ok);
+    return r;
+}
+}  // namespace
+
+TEST(Pimc, TimeBudgetStopsTheSamplingAtTheDeadline) {
+    // 200 whole-deal solves (20-100 ms of CPU each) against a 100 ms budget: the sampling stops
+    // early (counted in budget_cuts) and the card is still legal. The wall-clock bound is loose
+    // (the 200 solves need several seconds on any machine); bench/pimc_match measures the times.
+    const Round r = opening_lead(5);
+    const SeatView v(r, Seat::s0);
+    PimcBot bot(7, {.samples = 200, .threads = 1, .time_budget_ms = 100});
+    const auto t0 = std::chrono::steady_clock::now();
+    const Action a = bot.decide_card(v);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_TRUE(r.legal_cards().contains(a.card()));
+    EXPECT_EQ(bot.budget_cuts(), 1u);
+    EXPECT_LT(secs, 3.0);
+}
+
+TEST(Pimc, ADecisionWithinItsBudgetIsTheSameAsWithoutOne) {
+    // Mid-deal positions solve in milliseconds: a generous budget is never reached, so the
+    // decisions equal those without a budget (same seed, same card) and nothing is cut.
+    for (std::uint64_t seed = 3; seed <= 6; ++seed) {
+        const Round r = random_round_at(seed, 24 + static_cast<int>(seed));
+        const SeatView v(r, r.to_act());
+        PimcBot with(42, {.samples = 8, .threads = 2, .time_budget_ms = 60000});
+        PimcBot without(42, {.samples = 8, .threads = 2});
+        EXPECT_EQ(with.decide_card(v), without.decide_card(v));
+        EXPECT_EQ(with.budget_cuts(), 0u);
+    }
+}
+
+TEST(Pimc, SampleScheduleByTrick) {
+    PimcOptions o;
+    o.samples = 20;
+    o.first_trick_samples = 6;
+    o.second_trick_samples = 12;
+    const Round lead = opening_lead(5);
+    EXPECT_EQ(samples_for(SeatView(lead, Seat::s0), o), 6);
+    Round second = lead;
+    while (second.tricks_played() < 1) second.apply(second.default_action());
+    EXPECT_EQ(samples_for(SeatView(second, second.to_act()), o), 12);
+    Round third = second;
+    while (third.tricks_played() < 2) third.apply(third.default_action());
+    EXPECT_EQ(samples_for(SeatView(third, third.to_act()), o), 20);
+    o.samples = 4;  // never more than `samples`
+    EXPECT_EQ(samples_for(SeatView(lead, Seat::s0), o), 4);
+    o.first_trick_samples = 0;  // 0: `samples`
+    EXPECT_EQ(samples_for(SeatView(lead, Seat::s0), o), 4);
+}
+
+TEST(Pimc, RegistryBotIsReproducibleAndBidsByExpectedPoints) {
+    // The registry's pimc (schedule, budget, expected-points auction): same seed, same
+    // decisions; the strong hand of BidsStrongHandsAndPassesWeakOnes bids, the weak one passes.
+    for (std::uint64_t seed = 3; seed <= 5; ++seed) {
+        const Round r = random_round_at(seed, 20 + static_cast<int>(seed));
+        const SeatView v(r, r.to_act());
+        PimcBot a(9, registry_pimc_options()), b(9, registry_pimc_options());
+        EXPECT_EQ(a.decide_card(v), b.decide_card(v));
+    }
+    Hands strong{};
+    strong[1] = test::hand_of("AS KS QS JS TS 9S 8S 7S AH KH AD AC KC");
+    CardSet rest = CardSet::deck() - strong[1];
+    for (std::size_t s : {0u, 2u, 3u})
+        for (int k = 0; k < 13; ++k) {
+            strong[s] |= rest.lowest();
+            rest -= CardSet(rest.lowest());
+        }
+    Round r(kLevantine, Seat::s0, strong);
+    PimcBot bot(1, registry_pimc_options());
+    const Action call = bot.decide_call(SeatView(r, Seat::s1));
+    EXPECT_GE(call.bid_value(), 9);
+    ASSERT_EQ(r.apply(call), ErrorCode::ok);
+    EXPECT_TRUE(bot.decide_call(SeatView(r, Seat::s2)).is_pass());
 }

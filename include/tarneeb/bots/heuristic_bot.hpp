@@ -4,9 +4,13 @@
 // each suit as trump (top cards, length, trump length and honours, short side suits to ruff),
 // adds an expected share for the partner (from the partner's bid, or less when the partner
 // passed) and lowers it for each opponent who bid. Levantine scoring pays the bid and nothing
-// for overtricks, so it bids the most it expects to make; classic scoring pays the tricks won,
-// so it bids only what it takes to win the auction. It never outbids its partner in classic
-// and raises its partner in levantine only on real extra strength.
+// for overtricks, and a set gives the defenders their tricks: it bids by expected points
+// (issue 13, bid_model.hpp levantine_expected_points_call): every level's expected score, from
+// models of its team's tricks as declarer and as defender fitted to its own play
+// (tools/fit_bidding.py), against the value of passing, which is negative when the opponents
+// hold the bid. Classic scoring pays the tricks won, so it bids only what it takes to win the
+// auction. It never outbids its partner in classic and raises its partner in levantine at
+// most once, when the higher level is worth more to the team.
 // Trump: the suit with the best estimate for its own hand.
 // Play: tracks every card played and the suits each seat has shown out of (SeatView), and
 // plays by the classic rules of thumb: second hand low, third hand high, win as cheaply as
@@ -36,6 +40,15 @@ struct HeuristicParams {
     double margin_levantine = 0.6;///< levantine: bid the most with expected tricks >= bid + margin
     double margin_classic = -0.6; ///< classic: bid the least that wins if expected >= bid + margin
     double raise_min_own = 3.5;   ///< levantine: raise the partner only with at least this own
+    /// Levantine: bid by expected points (docs/bots.md "Bidding fitted to data"): the team's
+    /// tricks as declarer and as defender from models fitted by tools/fit_bidding.py on
+    /// bench/bid_data, each level's expected score against the value of passing (0 with no
+    /// bid standing, the opponents' expected score when they hold the bid, the partner's
+    /// contract's when the partner does). false: the margin rule above (the bot before issue 13).
+    bool expected_points = true;
+    double pass_margin = 0.0;     ///< expected_points: bid only when it beats passing by this (points)
+    double preempt = 0.5;         ///< expected_points: the highest level worth at most this less
+                                  ///< than the best level is bid instead (points)
 };
 
 class HeuristicBot final : public Bot {

@@ -26,6 +26,14 @@
 // partner at most once and only with clear own strength; classic (pays the tricks won): bid
 // the least that wins the auction when its chance reaches classic_threshold, never over the
 // partner. Trump: the best chance to make the contract, then the most expected tricks.
+// With PimcBidding::expected_points (the registry's, issue 13) the levantine auction instead
+// bids by expected points like the heuristic (bid_model.hpp), on models of the team's
+// double-dummy tricks as declarer and as defender fitted with the partner's and the opponents'
+// calls (tools/fit_bidding.py on bench/bid_data's solved deals).
+//
+// Cost: the layouts per decision follow a per-trick schedule (first_trick_samples,
+// second_trick_samples, then samples), and a time budget per decision stops the sampling
+// before a layout that would end past the deadline.
 //
 // Determinism: the samples of a decision come from Rng(derive_seed(seed, decision key)),
 // where the key is made of what the view shows (hand, cards played, calls), and each sample
@@ -56,13 +64,24 @@ struct PimcBidding {
     double raise_min = 8.5;          ///< levantine: raise a bidding partner (once) only when this
                                      ///< seat's own best mean reaches this
     double sd = 2.32;                ///< spread of the team's tricks around the mean
+    /// Levantine by expected points (docs/bots.md "Bidding fitted to data"), like the
+    /// heuristic: the team's double-dummy tricks as declarer and as defender from models fitted
+    /// by tools/fit_bidding.py with the partner's and the opponents' calls, each level's
+    /// expected score against the value of passing. false: the threshold rule above.
+    bool expected_points = false;
+    double pass_margin = 0.0;        ///< expected_points: bid only when it beats passing by this
+    double preempt = 0.0;            ///< expected_points: bid the highest level worth at most this
+                                     ///< less than the best one
 };
 
 struct PimcOptions {
-    int samples = 24;            ///< layouts solved per card decision (>= 1)
+    int samples = 24;            ///< layouts solved per card decision (>= 1), from the third trick on
     int threads = 2;             ///< solver threads per decision (each leases a DDS thread index)
-    double time_budget_ms = 0;   ///< stop sampling a card decision after this (0 = no limit;
-                                 ///< at least one sample is always solved)
+    double time_budget_ms = 0;   ///< a card decision's deadline (0 = none): a sample is not
+                                 ///< started when the time so far plus its expected time (the
+                                 ///< mean of the samples solved so far) would pass it; at least
+                                 ///< one sample is always solved. Decisions that meet no deadline
+                                 ///< are the same as without one (same seed, same card).
     int bid_samples = 0;         ///< 0: bid from the fitted model; N > 0: from N solved layouts
     PimcBidding bidding{};       ///< how the chances become calls
     int sample_tries = 40;       ///< candidate layouts per sample when fitting the auction (1: off)
@@ -70,12 +89,23 @@ struct PimcOptions {
     double auction_spread = 1.0; ///< ... within this normal tolerance (see decide_card)
     bool null_window = false;    ///< while the contract is open, solve make-or-set only (DDS
                                  ///< null-window target) instead of every card's exact tricks
+    /// Layouts in the first and the second trick (at most `samples`; 0 = `samples`): there
+    /// every layout is a whole-deal solve (20-100 ms, ~80 % of a deal's solving time).
+    int first_trick_samples = 0;
+    int second_trick_samples = 0;
 };
 
-/// The layouts a card decision solves: sample_layouts(view, rng, options.samples,
+/// The number of layouts a card decision in `view` solves (the options' per-trick counts).
+int samples_for(const SeatView& view, const PimcOptions& options);
+
+/// The registry's `pimc` options (docs/analysis.md "Measurements"): the defaults above with
+/// a per-trick sample schedule and a time budget per decision.
+PimcOptions registry_pimc_options();
+
+/// The layouts a card decision solves: sample_layouts(view, rng, samples_for(view, options),
 /// options.sample_tries, options.auction_slack, options.auction_spread) (layout_sampler.hpp).
 inline std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options) {
-    return sample_layouts(view, rng, options.samples, options.sample_tries, options.auction_slack,
+    return sample_layouts(view, rng, samples_for(view, options), options.sample_tries, options.auction_slack,
                           options.auction_spread);
 }
 
@@ -88,6 +118,8 @@ public:
     Action decide_card(const SeatView& view) override;
 
     const PimcOptions& options() const { return options_; }
+    /// Card decisions whose time budget stopped the sampling early (they may differ between runs).
+    std::uint64_t budget_cuts() const { return budget_cuts_; }
 
     /// Per-trump chance that this seat's team takes at least L tricks (L = 0..13) if it
     /// declares: chance[suit][L], from the estimator (the model or the simulation, computed
@@ -107,6 +139,7 @@ private:
     std::array<double, 4> mean_tricks_{};  ///< per trump: the team's expected tricks, partner unknown
     Chances spread_{};  ///< simulation only: per trump, the share of layouts with exactly k tricks
     bool solved_spread_ = false;  ///< spread_ holds solved layouts (else: the model's normal spread)
+    std::uint64_t budget_cuts_ = 0;
 };
 
 }  // namespace tarneeb::bots

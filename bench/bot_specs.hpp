@@ -1,0 +1,92 @@
+// Bot specs for the benchmarks: a registry name or a variant of the fast bots (heuristic_duel,
+// bid_vs_par, par_gap):
+//   heuristic | random | pimc ...          a registry bot (bot.hpp)
+//   heuristic:KNOB=V,...                  the heuristic with HeuristicParams knobs changed
+//                                         (base, slope, partner_extra, opponent_bid,
+//                                         margin_levantine, margin_classic, raise_min_own,
+//                                         pass_margin, preempt)
+//   heuristic-old[:KNOB=V,...]            the heuristic before issue 13 (expected_points = false)
+//   pimc-auction[:KNOB=V,...]             the registry pimc's auction and trump (PimcBidding knobs
+//                                         changed: threshold, classic_threshold, partner_base,
+//                                         partner_slope, opponent_bid, raise_min, sd,
+//                                         expected_points, pass_margin, preempt) with the
+//                                         heuristic's card play (no solving)
+//   pimc-auction-old[:KNOB=V,...]         the same from PimcOptions defaults (issue 4's auction)
+#pragma once
+
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/pimc_bot.hpp"
+
+namespace tarneeb::bots {
+
+class AuctionOnly final : public Bot {
+public:
+    AuctionOnly(std::uint64_t seed, const PimcOptions& o) : pimc_(seed, o) {}
+    std::string_view name() const override { return "pimc-auction"; }
+    Action decide_call(const SeatView& v) override { return pimc_.decide_call(v); }
+    Action decide_trump(const SeatView& v) override { return pimc_.decide_trump(v); }
+    Action decide_card(const SeatView& v) override { return heuristic_.decide_card(v); }
+
+private:
+    PimcBot pimc_;
+    HeuristicBot heuristic_;
+};
+
+inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t seed) {
+    const auto colon = spec.find(':');
+    const std::string base = spec.substr(0, colon);
+    std::vector<std::pair<std::string, double>> knobs;
+    if (colon != std::string::npos) {
+        std::istringstream in(spec.substr(colon + 1));
+        for (std::string kv; std::getline(in, kv, ',');) {
+            const auto eq = kv.find('=');
+            knobs.emplace_back(kv.substr(0, eq), std::stod(kv.substr(eq + 1)));
+        }
+    }
+    if (base == "heuristic" || base == "heuristic-old") {
+        HeuristicParams p;
+        p.expected_points = base == "heuristic";
+        for (const auto& [k, v] : knobs) {
+            if (k == "base") p.base = v;
+            else if (k == "slope") p.slope = v;
+            else if (k == "partner_extra") p.partner_extra = v;
+            else if (k == "opponent_bid") p.opponent_bid = v;
+            else if (k == "margin_levantine") p.margin_levantine = v;
+            else if (k == "margin_classic") p.margin_classic = v;
+            else if (k == "raise_min_own") p.raise_min_own = v;
+            else if (k == "pass_margin") p.pass_margin = v;
+            else if (k == "preempt") p.preempt = v;
+            else throw std::runtime_error("unknown heuristic knob " + k);
+        }
+        return std::make_unique<HeuristicBot>(seed, p);
+    }
+    if (base == "pimc-auction" || base == "pimc-auction-old") {
+        PimcOptions o = base == "pimc-auction" ? registry_pimc_options() : PimcOptions{};
+        auto& b = o.bidding;
+        for (const auto& [k, v] : knobs) {
+            if (k == "threshold") b.threshold = v;
+            else if (k == "classic_threshold") b.classic_threshold = v;
+            else if (k == "partner_base") b.partner_base = v;
+            else if (k == "partner_slope") b.partner_slope = v;
+            else if (k == "opponent_bid") b.opponent_bid = v;
+            else if (k == "raise_min") b.raise_min = v;
+            else if (k == "sd") b.sd = v;
+            else if (k == "expected_points") b.expected_points = v != 0;
+            else if (k == "pass_margin") b.pass_margin = v;
+            else if (k == "preempt") b.preempt = v;
+            else throw std::runtime_error("unknown pimc knob " + k);
+        }
+        return std::make_unique<AuctionOnly>(seed, o);
+    }
+    if (auto b = make_bot(spec, seed)) return b;
+    throw std::runtime_error("unknown player " + spec);
+}
+
+}  // namespace tarneeb::bots
