@@ -275,11 +275,16 @@ inline std::string sign_in(net::io_context& ioc, Client& c, const std::string& n
 inline bool play(net::io_context& ioc, std::vector<Client*> players, const std::function<bool()>& done,
           std::chrono::milliseconds timeout = 300s) {
     std::vector<std::uint64_t> acted(players.size(), ~std::uint64_t{0});
+    std::vector<std::chrono::steady_clock::time_point> sent(players.size());
     return pump(ioc, [&] {
         if (done()) return true;
         for (std::size_t i = 0; i < players.size(); ++i) {
             const auto t = players[i]->last("table");
-            if (t.is_null() || t["legal"].empty() || acted[i] == t["version"].get<std::uint64_t>()) continue;
+            if (t.is_null() || t["legal"].empty()) continue;
+            // Once per version, as a client does; again after 5 s with no new table message,
+            // as a client retries (an act may be refused, e.g. as stale, under a slow build).
+            if (acted[i] == t["version"].get<std::uint64_t>() && std::chrono::steady_clock::now() - sent[i] < 5s) continue;
+            sent[i] = std::chrono::steady_clock::now();
             json action = t["timeout_action"].is_null() ? t["legal"][0] : t["timeout_action"];
             if (t["round"]["phase"] == "auction" && t["legal"].size() > 1) {
                 bool bid_made = false;
