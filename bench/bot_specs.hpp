@@ -12,6 +12,10 @@
 //                                         expected_points, pass_margin, preempt) with the
 //                                         heuristic's card play (no solving)
 //   pimc-auction-old[:KNOB=V,...]         the same from PimcOptions defaults (issue 4's auction)
+//   pimc:KNOB=V,...                       the registry pimc whole (card play too) with knobs
+//                                         changed: the auction's above and samples, first,
+//                                         second (per-trick layouts), budget (ms), threads
+//   pimc-cards[:KNOB=V,...]               the heuristic's auction and trump, pimc's card play
 #pragma once
 
 #include <memory>
@@ -33,6 +37,19 @@ public:
     Action decide_call(const SeatView& v) override { return pimc_.decide_call(v); }
     Action decide_trump(const SeatView& v) override { return pimc_.decide_trump(v); }
     Action decide_card(const SeatView& v) override { return heuristic_.decide_card(v); }
+
+private:
+    PimcBot pimc_;
+    HeuristicBot heuristic_;
+};
+
+class CardsOnly final : public Bot {
+public:
+    CardsOnly(std::uint64_t seed, const PimcOptions& o) : pimc_(seed, o), heuristic_(seed) {}
+    std::string_view name() const override { return "pimc-cards"; }
+    Action decide_call(const SeatView& v) override { return heuristic_.decide_call(v); }
+    Action decide_trump(const SeatView& v) override { return heuristic_.decide_trump(v); }
+    Action decide_card(const SeatView& v) override { return pimc_.decide_card(v); }
 
 private:
     PimcBot pimc_;
@@ -67,8 +84,9 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
         }
         return std::make_unique<HeuristicBot>(seed, p);
     }
-    if (base == "pimc-auction" || base == "pimc-auction-old") {
-        PimcOptions o = base == "pimc-auction" ? registry_pimc_options() : PimcOptions{};
+    const bool whole = base == "pimc" && colon != std::string::npos;
+    if (base == "pimc-auction" || base == "pimc-auction-old" || whole || base == "pimc-cards") {
+        PimcOptions o = base == "pimc-auction-old" ? PimcOptions{} : registry_pimc_options();
         auto& b = o.bidding;
         for (const auto& [k, v] : knobs) {
             if (k == "threshold") b.threshold = v;
@@ -81,8 +99,21 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "expected_points") b.expected_points = v != 0;
             else if (k == "pass_margin") b.pass_margin = v;
             else if (k == "preempt") b.preempt = v;
+            else if (k == "declarer_shift") b.declarer_shift = v;
+            else if (k == "defender_shift") b.defender_shift = v;
+            else if (k == "samples") o.samples = static_cast<int>(v);
+            else if (k == "first") o.first_trick_samples = static_cast<int>(v);
+            else if (k == "second") o.second_trick_samples = static_cast<int>(v);
+            else if (k == "budget") o.time_budget_ms = v;
+            else if (k == "threads") o.threads = static_cast<int>(v);
+            else if (k == "miss_call") o.model_miss_call = v;
+            else if (k == "miss_card") o.model_miss_card = v;
+            else if (k == "model_partner") o.model_partner = v != 0;
+            else if (k == "tries") o.sample_tries = static_cast<int>(v);
             else throw std::runtime_error("unknown pimc knob " + k);
         }
+        if (whole) return std::make_unique<PimcBot>(seed, o);
+        if (base == "pimc-cards") return std::make_unique<CardsOnly>(seed, o);
         return std::make_unique<AuctionOnly>(seed, o);
     }
     if (auto b = make_bot(spec, seed)) return b;

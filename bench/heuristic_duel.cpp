@@ -1,7 +1,8 @@
 // heuristic_duel: duplicate deals between variants of the fast bots, to measure bidding
 // changes in seconds (docs/bots.md "Bidding fitted to data").
 //
-//   heuristic_duel A B [--deals N] [--seed S] [--rules levantine|classic]
+//   heuristic_duel A B [--deals N] [--seed S] [--rules levantine|classic] [--threads T]
+//                      [--per-deal FILE] [--dd TABLES --shift MA,SA,MB,SB]
 //
 // A and B are one of
 //   heuristic                 the registry's heuristic (HeuristicParams defaults)
@@ -16,8 +17,18 @@
 // Deal k: deal_from_seed(derive_seed(S, k), dealer k mod 4) (the deals of `tarneeb simulate
 // --duplicate --seed S`); each deal is played twice with the seats swapped. Prints A's mean
 // net points per deal over B (half the pair's difference) with its 95 % interval, and each
-// side's contracts declared and made.
+// side's contracts declared and made. --threads: deals played on T threads (same results).
+// --per-deal: each deal's difference as "k d" lines, to pair two runs on the same deals.
+// --dd: score each table not by its card play but by the double-dummy tricks of its contract
+// (TABLES: bench/bid_data --tables-out of the same seed; deals without a table are skipped)
+// plus a shift normal(MA, SA) when A declares, normal(MB, SB) when B does, rounded: an
+// auction's worth for a given card play in seconds (the shifts measured from records of that
+// card play against the double-dummy tables).
 #include <cmath>
+#include <fstream>
+#include <mutex>
+#include <thread>
+#include <map>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -30,62 +41,138 @@
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/stats.hpp"
 #include "bot_specs.hpp"
+#include <nlohmann/json.hpp>
 
 using namespace tarneeb;
 using namespace tarneeb::bots;
 
 namespace {
 
+/// Per deal id: the declaring seat's double-dummy tricks per trump [suit][seat].
+std::map<int, std::array<std::array<int, 4>, 4>> read_tables(const std::string& path) {
+    std::map<int, std::array<std::array<int, 4>, 4>> out;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        const auto j = nlohmann::json::parse(line);
+        auto& t = out[j["id"].get<int>()];
+        for (Suit su : kSuits)
+            for (std::size_t s = 0; s < 4; ++s) t[static_cast<std::size_t>(index(su))][s] = j["tricks"][std::string(1, suit_letter(su))][s];
+    }
+    return out;
+}
+
+/// Expected levantine/classic points (declaring team, defenders) of `bid` when the declaring
+/// team's tricks are dd + normal(mu, sd) rounded to 0..13.
+std::array<double, 2> dd_points(const Rules& rules, int bid, int dd, double mu, double sd) {
+    std::array<double, 2> out{};
+    double below = 0;
+    for (int t = 0; t <= 13; ++t) {
+        const double x = t + 0.5 - dd - mu;
+        const double c = t == 13 ? 1.0 : sd <= 0 ? (x > 0 ? 1.0 : 0.0) : 0.5 * std::erfc(-x / (sd * std::sqrt(2.0)));
+        const double p = c - below;
+        below = c;
+        const bool made = t >= bid;
+        const double mine = made ? (rules.scoring == ScoringStyle::bid_value ? bid : t) : -bid;
+        out[0] += p * mine;
+        out[1] += p * (made ? 0 : 13 - t);
+    }
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::cerr << "usage: heuristic_duel A B [--deals N] [--seed S] [--rules levantine|classic]\n";
+        std::cerr << "usage: heuristic_duel A B [--deals N] [--seed S] [--rules levantine|classic] [--threads T] "
+                     "[--per-deal FILE] [--dd TABLES --shift MA,SA,MB,SB]\n";
         return 2;
     }
     const std::string a = argv[1], b = argv[2];
-    int deals = 20000;
+    int deals = 20000, threads = 1;
     std::uint64_t seed = 1;
     Rules rules = kLevantine;
+    std::string per_deal, dd_file;
+    std::array<double, 4> shift{};
     for (int i = 3; i < argc; ++i) {
         const std::string o = argv[i];
         auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
         if (o == "--deals") deals = std::stoi(val());
         else if (o == "--seed") seed = std::stoull(val());
         else if (o == "--rules") rules = val() == "classic" ? kClassic : kLevantine;
-        else { std::cerr << "unknown option " << o << "\n"; return 2; }
+        else if (o == "--threads") threads = std::max(1, std::stoi(val()));
+        else if (o == "--per-deal") per_deal = val();
+        else if (o == "--dd") dd_file = val();
+        else if (o == "--shift") {
+            std::istringstream in(val());
+            for (double& x : shift) { std::string w; std::getline(in, w, ','); x = std::stod(w); }
+        } else { std::cerr << "unknown option " << o << "\n"; return 2; }
     }
-    double sum = 0, sq = 0;
-    std::array<long long, 2> declared{}, made{}, points{};
+    const auto tables = dd_file.empty() ? decltype(read_tables("")){} : read_tables(dd_file);
+    std::vector<double> diff(static_cast<std::size_t>(deals), 0);
+    std::vector<char> used(static_cast<std::size_t>(deals), 0);
+    std::mutex mu;
+    std::array<long long, 2> declared{}, made{};
+    std::array<double, 2> points{};
     long long passed = 0;
-    for (int k = 0; k < deals; ++k) {
-        const std::uint64_t unit = derive_seed(seed, static_cast<std::uint64_t>(k));
-        const Seat dealer = seat(k);
-        const Hands hands = deal_from_seed(unit, dealer);
-        auto x = make_spec_bot(a, derive_seed(unit, 1)), y = make_spec_bot(b, derive_seed(unit, 2)), x2 = make_spec_bot(a, derive_seed(unit, 3)),
-             y2 = make_spec_bot(b, derive_seed(unit, 4));
-        std::array<long long, 2> by{};
-        for (int pass = 0; pass < 2; ++pass) {
-            const bool sw = pass == 1;
-            const Lineup l = sw ? Lineup{y.get(), x.get(), y2.get(), x2.get()} : Lineup{x.get(), y.get(), x2.get(), y2.get()};
-            const Round r = play_deal(rules, dealer, hands, l).round();
-            for (Team t : {Team::t0, Team::t1}) by[static_cast<std::size_t>(index(t) ^ static_cast<int>(sw))] += r.points(t);
-            if (r.phase() == Phase::passed_out) { ++passed; continue; }
-            const auto side = static_cast<std::size_t>(index(team_of(r.contract()->declarer)) ^ static_cast<int>(sw));
-            ++declared[side];
-            made[side] += r.made();
+    auto work = [&](int worker) {
+        for (int k = worker; k < deals; k += threads) {
+            const std::uint64_t unit = derive_seed(seed, static_cast<std::uint64_t>(k));
+            const Seat dealer = seat(k);
+            const Hands hands = deal_from_seed(unit, dealer);
+            const auto table = tables.find(k);
+            if (!dd_file.empty() && table == tables.end()) continue;
+            auto x = make_spec_bot(a, derive_seed(unit, 1)), y = make_spec_bot(b, derive_seed(unit, 2)),
+                 x2 = make_spec_bot(a, derive_seed(unit, 3)), y2 = make_spec_bot(b, derive_seed(unit, 4));
+            std::array<double, 2> by{};
+            std::array<long long, 2> dec{}, mad{};
+            long long pass_out = 0;
+            for (int pass = 0; pass < 2; ++pass) {
+                const bool sw = pass == 1;
+                const Lineup l = sw ? Lineup{y.get(), x.get(), y2.get(), x2.get()} : Lineup{x.get(), y.get(), x2.get(), y2.get()};
+                const Round r = play_deal(rules, dealer, hands, l).round();
+                if (r.phase() == Phase::passed_out) { ++pass_out; continue; }
+                const auto side = static_cast<std::size_t>(index(team_of(r.contract()->declarer)) ^ static_cast<int>(sw));
+                ++dec[side];
+                if (dd_file.empty()) {
+                    for (Team t : {Team::t0, Team::t1}) by[static_cast<std::size_t>(index(t) ^ static_cast<int>(sw))] += r.points(t);
+                    mad[side] += r.made();
+                } else {
+                    const Contract c = *r.contract();
+                    const int dd = table->second[static_cast<std::size_t>(index(r.trump()))][static_cast<std::size_t>(index(c.declarer))];
+                    const auto p = dd_points(rules, c.bid, dd, shift[2 * side], shift[2 * side + 1]);
+                    by[side] += p[0];
+                    by[1 - side] += p[1];
+                    mad[side] += dd + static_cast<int>(std::lround(shift[2 * side])) >= c.bid;
+                }
+            }
+            const std::lock_guard lock(mu);
+            diff[static_cast<std::size_t>(k)] = (by[0] - by[1]) / 2.0;
+            used[static_cast<std::size_t>(k)] = 1;
+            for (std::size_t i = 0; i < 2; ++i) { points[i] += by[i]; declared[i] += dec[i]; made[i] += mad[i]; }
+            passed += pass_out;
         }
-        const double d = static_cast<double>(by[0] - by[1]) / 2.0;
+    };
+    std::vector<std::thread> pool;
+    for (int w = 0; w < threads; ++w) pool.emplace_back(work, w);
+    for (auto& t : pool) t.join();
+    double sum = 0, sq = 0;
+    int n = 0;
+    std::ofstream out;
+    if (!per_deal.empty()) out.open(per_deal);
+    for (int k = 0; k < deals; ++k) {
+        if (!used[static_cast<std::size_t>(k)]) continue;
+        const double d = diff[static_cast<std::size_t>(k)];
+        ++n;
         sum += d;
         sq += d * d;
-        points[0] += by[0];
-        points[1] += by[1];
+        if (out) out << k << ' ' << d << '\n';
     }
-    const auto ci = mean_ci95(deals, sum, sq);
+    const auto ci = mean_ci95(n, sum, sq);
     std::cout << a << " vs " << b << " (" << (rules.scoring == ScoringStyle::bid_value ? "levantine" : "classic") << ", "
-              << deals << " deals, seed " << seed << "): " << sum / deals << " [" << (ci ? ci->first : 0) << ", "
-              << (ci ? ci->second : 0) << "] points/deal; points/deal " << static_cast<double>(points[0]) / (2.0 * deals)
-              << " / " << static_cast<double>(points[1]) / (2.0 * deals) << "; declared (made) " << declared[0] << " ("
-              << made[0] << ") / " << declared[1] << " (" << made[1] << "); passed out " << passed << " of "
-              << 2 * deals << "\n";
+              << n << " deals, seed " << seed << (dd_file.empty() ? "" : ", double-dummy scored") << "): " << sum / std::max(n, 1)
+              << " [" << (ci ? ci->first : 0) << ", " << (ci ? ci->second : 0) << "] points/deal; points/deal "
+              << points[0] / (2.0 * std::max(n, 1)) << " / " << points[1] / (2.0 * std::max(n, 1)) << "; declared (made) "
+              << declared[0] << " (" << made[0] << ") / " << declared[1] << " (" << made[1] << "); passed out " << passed
+              << " of " << 2 * n << "\n";
 }

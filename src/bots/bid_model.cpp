@@ -87,7 +87,8 @@ double levantine_contract_value(double mean, double sd, int level) {
 }
 
 int levantine_expected_points_call(const SeatView& view, double own, const LevantineBidModel& m,
-                                   double pass_margin, double preempt) {
+                                   double pass_margin, double preempt, double declarer_shift,
+                                   double defender_shift) {
     const std::optional<int> need = view.lowest_bid();  // rules.md "Auction", from core
     if (!need) return 0;
     const AuctionRead a = read_auction(view);
@@ -98,7 +99,7 @@ int levantine_expected_points_call(const SeatView& view, double own, const Levan
     const std::size_t state = P > 0 ? 1 : Q > 0 ? 2 : 0;
     const auto& w = m.decl;
     const double mean = w[0] + w[1] * own + w[2] * P + w[3] * P * own + w[4] * Q + w[5] * Q * own +
-                        w[6] * P * a.partner_bid + w[7] * a.opponent_bids;
+                        w[6] * P * a.partner_bid + w[7] * a.opponent_bids + declarer_shift;
     const auto odds = trick_odds(mean, m.decl_sd[state]);
     double pass_value = 0;
     if (partner_high) {
@@ -106,7 +107,7 @@ int levantine_expected_points_call(const SeatView& view, double own, const Levan
     } else if (high > 0) {
         // The opponents keep their bid: this team's tricks as defenders decide their score.
         const auto& d = m.def;
-        const auto def = trick_odds(d[0] + d[1] * own + d[2] * high + d[3] * P + d[4] * Q, m.def_sd[state]);
+        const auto def = trick_odds(d[0] + d[1] * own + d[2] * high + d[3] * P + d[4] * Q + defender_shift, m.def_sd[state]);
         for (int t = 0; t <= 13; ++t) pass_value += def[static_cast<std::size_t>(t)] * (13 - t >= high ? -high : high + t);
     }
     const int top = view.rules().max_bid;

@@ -106,10 +106,35 @@ std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
     return std::nullopt;
 }
 
+double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& m, double stop_below) {
+    if (!m.model && !m.partner_calls) return 1;
+    const Seat me = view.seat();
+    Hands dealt = layout;
+    const auto plays = view.plays();
+    for (int i = 0; i < static_cast<int>(plays.size()); ++i) dealt[view.played_by(i)] |= plays[static_cast<std::size_t>(i)];
+    dealt[me] = view.dealt();
+    Round round(view.rules(), view.dealer(), dealt);
+    double fit = 1;
+    auto step = [&](Action actual, double miss) {
+        const Seat s = round.to_act();
+        Bot* who = s == me ? nullptr : s != partner(me) ? m.model : actual.kind == ActionKind::call ? m.partner_calls : nullptr;
+        if (who && miss < 1 && who->decide(SeatView(round, s)) != actual) fit *= miss;
+        round.apply(actual);
+        return fit >= stop_below;
+    };
+    for (std::uint8_t c : view.calls())
+        if (!step(c == 0 ? Action::pass() : Action::bid(c), m.miss_call)) return fit;
+    if (view.trump_named() && round.phase() == Phase::trump && !step(Action::name_trump(view.trump()), m.miss_card)) return fit;
+    for (Card c : plays)
+        if (!step(Action::play(c), m.miss_card)) return fit;
+    return fit;
+}
+
 std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, int tries, double slack,
-                                  double spread) {
-    // Each sample is kept with the chance that it fits the auction (auction_fit), up to
-    // sample_tries candidates per sample; a sample that never fits keeps its last candidate.
+                                  double spread, const PlayerModel& model) {
+    // Each sample is kept with the chance that it fits the auction (auction_fit) and the
+    // modelled seats' actions (model_fit), up to `tries` candidates per sample; a sample that
+    // never fits keeps its last candidate.
     std::vector<Hands> layouts;
     layouts.reserve(static_cast<std::size_t>(samples));
     for (int k = 0; k < samples; ++k) {
@@ -117,8 +142,10 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, i
         for (int t = 0; t < std::max(tries, 1); ++t) {
             h = sample_layout(view, rng);
             if (!h || tries <= 1) break;
-            const double fit = auction_fit(view, *h, slack, spread);
-            if (static_cast<double>(rng.below(1u << 20)) < fit * static_cast<double>(1u << 20)) break;
+            const double u = static_cast<double>(rng.below(1u << 20)) / static_cast<double>(1u << 20);
+            double fit = auction_fit(view, *h, slack, spread);
+            if (fit > u && (model.model || model.partner_calls)) fit *= model_fit(view, *h, model, u / fit);
+            if (u < fit) break;
         }
         if (!h) break;
         layouts.push_back(*h);

@@ -47,8 +47,12 @@ double levantine_contract_value(double mean, double sd, int level);
 /// raised once at most: pass if this seat bid before), and the opponents' contract's value
 /// (for this team, from the defender model) when they hold it. Pass unless a level beats
 /// passing by `pass_margin`; the highest level within `preempt` of the best one is bid.
+/// `declarer_shift` / `defender_shift` (tricks) are added to the two models' means: the
+/// models predict double-dummy tricks, a bot's card play against its opponents' makes more or
+/// fewer (docs/bots.md "Bidding fitted to data").
 /// Precondition: view.phase() == auction, levantine scoring.
 int levantine_expected_points_call(const SeatView& view, double own, const LevantineBidModel& model,
-                                   double pass_margin, double preempt);
+                                   double pass_margin, double preempt, double declarer_shift = 0,
+                                   double defender_shift = 0);
 
 }  // namespace tarneeb::bots

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "tarneeb/bots/bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/seat_view.hpp"
 
@@ -28,10 +29,29 @@ std::optional<Hands> sample_layout(const SeatView& view, Rng& rng);
 /// Passes are not used (a pass may be a choice of level, not weakness). 1 when no other seat bid.
 double auction_fit(const SeatView& view, const Hands& layout, double slack, double spread);
 
-/// `samples` draws of sample_layout(), each kept with the chance auction_fit(slack, spread),
-/// trying up to `tries` candidates per sample (the last one stays if none fits; tries <= 1:
-/// the auction is not used). Fewer than `samples` only if the view admits no layout at all.
+/// A model of how the other seats choose their actions, to read what their calls and cards
+/// say about their hands (docs/bots.md "pimc": inference from play). `model` must be
+/// deterministic and keep no memory between decisions (the heuristic).
+struct PlayerModel {
+    Bot* model = nullptr;          ///< the opponents' calls, trump and cards; nullptr: none
+    Bot* partner_calls = nullptr;  ///< the partner's calls (its cards are not modelled); nullptr: none
+    double miss_call = 1.0;        ///< weight of a layout per call the model would not have made
+    double miss_card = 1.0;        ///< ... per trump or card the model would not have chosen
+};
+
+/// How well `layout` explains the modelled actions so far, in [0, 1]: the round is replayed
+/// from the deal with the layout's hands (each seat's cards left plus the cards it played)
+/// and at each modelled action (an opponent's, or the partner's call) the model decides in
+/// that seat's place; every action it would not have taken multiplies the weight by
+/// miss_call or miss_card. Stops
+/// early, returning the weight so far, once the weight is below `stop_below`.
+double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& model, double stop_below = 0);
+
+/// `samples` draws of sample_layout(), each kept with the chance auction_fit(slack, spread)
+/// times model_fit(model) (when `model` has a bot), trying up to `tries` candidates per
+/// sample (the last one stays if none fits; tries <= 1: neither is used). Fewer than
+/// `samples` only if the view admits no layout at all.
 std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, int tries, double slack,
-                                  double spread);
+                                  double spread, const PlayerModel& model = {});
 
 }  // namespace tarneeb::bots

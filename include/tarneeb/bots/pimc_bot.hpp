@@ -42,6 +42,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -72,6 +73,8 @@ struct PimcBidding {
     double pass_margin = 0.0;        ///< expected_points: bid only when it beats passing by this
     double preempt = 0.0;            ///< expected_points: bid the highest level worth at most this
                                      ///< less than the best one
+    double declarer_shift = 0.0;     ///< expected_points: tricks added to the fitted double-dummy
+    double defender_shift = 0.0;     ///< means as declarer / as defender (pimc's own card play)
 };
 
 struct PimcOptions {
@@ -93,6 +96,14 @@ struct PimcOptions {
     /// every layout is a whole-deal solve (20-100 ms, ~80 % of a deal's solving time).
     int first_trick_samples = 0;
     int second_trick_samples = 0;
+    /// Inference from play (PlayerModel, layout_sampler.hpp): each sampled layout is also
+    /// weighed by how well the heuristic, in the opponents' place, would have made their calls
+    /// and played their cards, and (model_partner) this bot's own auction in the partner's
+    /// place its calls: per call not made so, miss_call; per card (or trump), miss_card.
+    /// 1 = not used.
+    double model_miss_call = 1.0;
+    double model_miss_card = 1.0;
+    bool model_partner = false;
 };
 
 /// The number of layouts a card decision in `view` solves (the options' per-trick counts).
@@ -103,11 +114,11 @@ int samples_for(const SeatView& view, const PimcOptions& options);
 PimcOptions registry_pimc_options();
 
 /// The layouts a card decision solves: sample_layouts(view, rng, samples_for(view, options),
-/// options.sample_tries, options.auction_slack, options.auction_spread) (layout_sampler.hpp).
-inline std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options) {
-    return sample_layouts(view, rng, samples_for(view, options), options.sample_tries, options.auction_slack,
-                          options.auction_spread);
-}
+/// options.sample_tries, options.auction_slack, options.auction_spread, the options' player
+/// model with `model` for the opponents and `partner_calls` for the partner's calls)
+/// (layout_sampler.hpp).
+std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options, Bot* model = nullptr,
+                                  Bot* partner_calls = nullptr);
 
 class PimcBot final : public Bot {
 public:
@@ -140,6 +151,8 @@ private:
     Chances spread_{};  ///< simulation only: per trump, the share of layouts with exactly k tricks
     bool solved_spread_ = false;  ///< spread_ holds solved layouts (else: the model's normal spread)
     std::uint64_t budget_cuts_ = 0;
+    std::unique_ptr<Bot> model_;          ///< the heuristic, when the options use a player model
+    std::unique_ptr<Bot> partner_model_;  ///< this bot's auction without a model (model_partner)
 };
 
 }  // namespace tarneeb::bots
