@@ -134,21 +134,30 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, i
                                   double spread, const PlayerModel& model) {
     // Each sample is kept with the chance that it fits the auction (auction_fit) and the
     // modelled seats' actions (model_fit), up to `tries` candidates per sample; a sample that
-    // never fits keeps its last candidate.
+    // is never kept is the candidate that fitted best.
     std::vector<Hands> layouts;
     layouts.reserve(static_cast<std::size_t>(samples));
+    const bool modelled = model.model || model.partner_calls;
     for (int k = 0; k < samples; ++k) {
-        std::optional<Hands> h;
-        for (int t = 0; t < std::max(tries, 1); ++t) {
+        std::optional<Hands> h, best;
+        double best_fit = -1;
+        bool kept = false;
+        for (int t = 0; t < std::max(tries, 1) && !kept; ++t) {
             h = sample_layout(view, rng);
             if (!h || tries <= 1) break;
             const double u = static_cast<double>(rng.below(1u << 20)) / static_cast<double>(1u << 20);
             double fit = auction_fit(view, *h, slack, spread);
-            if (fit > u && (model.model || model.partner_calls)) fit *= model_fit(view, *h, model, u / fit);
-            if (u < fit) break;
+            // The model's weight only matters if the layout could be kept or beat the best so far.
+            const double bar = std::min(u, best_fit);
+            if (fit > bar && modelled) fit *= model_fit(view, *h, model, bar / fit);
+            kept = u < fit;
+            if (fit > best_fit) {
+                best_fit = fit;
+                best = h;
+            }
         }
         if (!h) break;
-        layouts.push_back(*h);
+        layouts.push_back(!kept && best ? *best : *h);
     }
     return layouts;
 }

@@ -49,7 +49,7 @@ double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& m
 
 /// `samples` draws of sample_layout(), each kept with the chance auction_fit(slack, spread)
 /// times model_fit(model) (when `model` has a bot), trying up to `tries` candidates per
-/// sample (the last one stays if none fits; tries <= 1: neither is used). Fewer than
+/// sample (the one that fitted best stays if none is kept; tries <= 1: neither is used). Fewer than
 /// `samples` only if the view admits no layout at all.
 std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, int tries, double slack,
                                   double spread, const PlayerModel& model = {});
