@@ -30,30 +30,19 @@
 
 namespace tarneeb::bots {
 
-class AuctionOnly final : public Bot {
+/// One bot's auction and trump with another bot's card play.
+class SplitBot final : public Bot {
 public:
-    AuctionOnly(std::uint64_t seed, const PimcOptions& o) : pimc_(seed, o) {}
-    std::string_view name() const override { return "pimc-auction"; }
-    Action decide_call(const SeatView& v) override { return pimc_.decide_call(v); }
-    Action decide_trump(const SeatView& v) override { return pimc_.decide_trump(v); }
-    Action decide_card(const SeatView& v) override { return heuristic_.decide_card(v); }
+    SplitBot(std::string name, std::unique_ptr<Bot> auction, std::unique_ptr<Bot> cards)
+        : name_(std::move(name)), auction_(std::move(auction)), cards_(std::move(cards)) {}
+    std::string_view name() const override { return name_; }
+    Action decide_call(const SeatView& v) override { return auction_->decide_call(v); }
+    Action decide_trump(const SeatView& v) override { return auction_->decide_trump(v); }
+    Action decide_card(const SeatView& v) override { return cards_->decide_card(v); }
 
 private:
-    PimcBot pimc_;
-    HeuristicBot heuristic_;
-};
-
-class CardsOnly final : public Bot {
-public:
-    CardsOnly(std::uint64_t seed, const PimcOptions& o) : pimc_(seed, o), heuristic_(seed) {}
-    std::string_view name() const override { return "pimc-cards"; }
-    Action decide_call(const SeatView& v) override { return heuristic_.decide_call(v); }
-    Action decide_trump(const SeatView& v) override { return heuristic_.decide_trump(v); }
-    Action decide_card(const SeatView& v) override { return pimc_.decide_card(v); }
-
-private:
-    PimcBot pimc_;
-    HeuristicBot heuristic_;
+    std::string name_;
+    std::unique_ptr<Bot> auction_, cards_;
 };
 
 inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t seed) {
@@ -113,8 +102,9 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else throw std::runtime_error("unknown pimc knob " + k);
         }
         if (whole) return std::make_unique<PimcBot>(seed, o);
-        if (base == "pimc-cards") return std::make_unique<CardsOnly>(seed, o);
-        return std::make_unique<AuctionOnly>(seed, o);
+        if (base == "pimc-cards")
+            return std::make_unique<SplitBot>(base, std::make_unique<HeuristicBot>(seed), std::make_unique<PimcBot>(seed, o));
+        return std::make_unique<SplitBot>(base, std::make_unique<PimcBot>(seed, o), std::make_unique<HeuristicBot>(seed));
     }
     if (auto b = make_bot(spec, seed)) return b;
     throw std::runtime_error("unknown player " + spec);
