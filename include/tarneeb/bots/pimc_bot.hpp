@@ -3,7 +3,9 @@
 // Card play: at each decision, deal the cards this seat has not seen to the other seats
 // consistently with its SeatView (each seat's number of cards left, the suits it has shown
 // out of) and, softly, with the auction (each bidder's hand supports its bid: layouts are
-// kept with the chance that the bidding model agrees, see PimcOptions::sample_tries),
+// kept with the chance that the bidding model agrees, see PimcOptions::sample_tries) and with
+// what the others did (inference from play: the heuristic in the opponents' place and this
+// bot's auction in the partner's would have acted the same, PimcOptions::model_miss_card),
 // solve every sampled layout double-dummy for every legal card at once (DDS), and play
 // the card with the best outcome for the contract: first the share of samples in which the
 // contract is made (declaring side) or set (defenders), then the mean double-dummy
@@ -29,7 +31,8 @@
 // With PimcBidding::expected_points (the registry's, issue 13) the levantine auction instead
 // bids by expected points like the heuristic (bid_model.hpp), on models of the team's
 // double-dummy tricks as declarer and as defender fitted with the partner's and the opponents'
-// calls (tools/fit_bidding.py on bench/bid_data's solved deals).
+// calls (tools/fit_bidding.py on bench/bid_data's solved deals), shifted by what pimc's card
+// play makes of them (PimcBidding::declarer_shift, defender_shift).
 //
 // Cost: the layouts per decision follow a per-trick schedule (first_trick_samples,
 // second_trick_samples, then samples), and a time budget per decision stops the sampling
