@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
 # Configures and builds tarneeb (Release, warnings as errors) into build/release.
-# Usage: scripts/build.sh [extra cmake args...]
+# Usage: scripts/build.sh [--target NAME]... [extra cmake args...]
+#   --target NAME  build only NAME and what it needs (repeatable): scripts/run.sh builds only the
+#                  `tarneeb` executable; without it every target is built (tests and benchmarks
+#                  too, as scripts/test.sh needs).
+# Other arguments go to the cmake configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTARNEEB_WERROR=ON "$@" >/dev/null
-cmake --build build/release -j "$jobs"
+targets=()
+cmake_args=()
+while (($#)); do
+  case $1 in
+    --target)
+      (($# >= 2)) || { echo "scripts/build.sh: --target needs a target name" >&2; exit 2; }
+      targets+=(--target "$2")
+      shift 2 ;;
+    --target=*) targets+=(--target "${1#--target=}"); shift ;;
+    *) cmake_args+=("$1"); shift ;;
+  esac
+done
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTARNEEB_WERROR=ON ${cmake_args[@]+"${cmake_args[@]}"} >/dev/null
+cmake --build build/release -j "$jobs" ${targets[@]+"${targets[@]}"}

@@ -15,6 +15,8 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "commands.hpp"
 #include "engine_flags.hpp"
@@ -29,7 +31,10 @@ namespace tarneeb::cli {
 
 namespace {
 
-/// The few words of the interface, in English or Arabic.
+/// The few words of the interface, in English or Arabic. A line is in one language: in Arabic
+/// the card notation, numbers and the command line are the only Latin text, each in an LRI...PDI
+/// isolate (Game::ltr, or \u2066...\u2069 inside the Arabic strings below). A verb whose subject
+/// is the person (you) or the person's team (we) has its own form.
 struct Words {
     const char* you;
     const char* right;
@@ -43,15 +48,20 @@ struct Words {
     const char* auction;
     const char* pass;
     const char* bids;
+    const char* you_bid;        ///< "bids" when the person bids
     const char* contract;
     const char* trump;
     const char* tricks;
     const char* trick;
-    const char* need;
+    const char* we_need;        ///< followed by the contract
+    const char* they_need;      ///< followed by the contract
     const char* rounds;
     const char* score;
     const char* target;
-    const char* wins_trick;
+    const char* wins_trick;     ///< after the winner's name
+    const char* you_win_trick;  ///< the whole phrase when the person wins
+    const char* comma;
+    const char* semicolon;
     const char* call_prompt;
     const char* trump_prompt;
     const char* card_prompt;
@@ -65,6 +75,7 @@ struct Words {
     const char* goodbye;
     const char* legal;
     const char* hint;
+    const char* more_help;      ///< after the legal moves
     // One-line reasons for a wrong answer.
     const char* e_empty;
     const char* e_not_call;     ///< followed by "min-max"
@@ -79,22 +90,27 @@ struct Words {
 
 constexpr Words kEnglish{
     "You", "Right", "Partner", "Left", "us", "them", "Round", "dealer", "Your hand", "Auction", "pass",
-    "bids", "Contract", "trump", "Tricks", "Trick", "need", "scored rounds/deals", "Score", "target", "wins the trick",
+    "bids", "bid", "Contract", "trump", "Tricks", "Trick", "we need", "they need", "scored rounds/deals", "Score", "target",
+    "wins the trick", "You win the trick", ", ", "; ",
     "Your call (7-13 or pass; ? for help)", "Name trump (s, h, d, c)", "Your card (e.g. QS, 10h; ? for help)",
     "made", "set", "All passed: the cards are dealt again.", "Match over", "winner", "a draw",
-    "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint",
+    "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint", "(hint, quit)",
     "Please answer (? lists the legal moves).", "Not a call: bid or pass, bids", "Bids go", "Too low: the bid stands at",
     "Not a suit: answer s, h, d or c.", "Not a card: write it like QS, 10h or td.", "You do not hold",
     "You must follow suit and you hold one:", "Not allowed now:"};
 
+// A trick is «لفة» and trump «حكم», as in the browser client (issue 14).
 constexpr Words kArabic{
     "أنت", "اليمين", "الشريك", "اليسار", "نحن", "هم", "الجولة", "الموزع", "أوراقك", "المزايدة", "باس",
-    "يطلب", "العقد", "الطرنيب", "الأكلات", "الأكلة", "يحتاجون", "الجولات المحسوبة/التوزيعات", "النتيجة", "الهدف", "يأخذ الأكلة",
-    "طلبك (7-13 أو pass، ? للمساعدة)", "اختر الطرنيب (s, h, d, c)", "ورقتك (مثل QS أو 10h، ? للمساعدة)",
+    "يطلب", "تطلب", "العقد", "الحكم", "اللفات", "اللفة", "نحتاج", "هم يحتاجون", "الجولات المحسوبة/التوزيعات", "النتيجة",
+    "الهدف", "يأخذ اللفة", "تأخذ اللفة", "، ", "؛ ",
+    "طلبك (\u20667-13\u2069 أو باس، ؟ للمساعدة)", "اختر الحكم (\u2066s h d c\u2069 أو \u2066♠ ♥ ♦ ♣\u2069)",
+    "ورقتك (مثل \u2066QS\u2069 أو \u206610h\u2069، ؟ للمساعدة)",
     "نجح", "كُسر", "الجميع باس: يعاد التوزيع.", "انتهت المباراة", "الفائز", "تعادل",
-    "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح",
-    "أجب من فضلك (? يعرض الخيارات).", "ليس طلبًا: اطلب أو قل pass، الطلبات", "الطلبات من", "منخفض: الطلب الحالي",
-    "ليس لونًا: أجب s أو h أو d أو c.", "ليست ورقة: اكتبها مثل QS أو 10h أو td.", "لا تملك",
+    "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح", "(تلميح، خروج)",
+    "أجب من فضلك (؟ يعرض الخيارات).", "ليس طلبًا: اطلب أو قل باس، الطلبات", "الطلبات من", "منخفض: الطلب الحالي",
+    "ليس لونًا: أجب \u2066s\u2069 أو \u2066h\u2069 أو \u2066d\u2069 أو \u2066c\u2069.",
+    "ليست ورقة: اكتبها مثل \u2066QS\u2069 أو \u206610h\u2069 أو \u2066td\u2069.", "لا تملك",
     "يجب أن تتبع اللون وعندك منه:", "غير مسموح الآن:"};
 
 struct PlayOptions {
@@ -115,6 +131,40 @@ std::string lower_trim(std::string s) {
     s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
     for (char& c : s)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
+/// An answer as the prompts read it, whatever --lang says: lower_trim, Eastern Arabic digits
+/// (٠-٩, U+0660-U+0669, and the Persian forms ۰-۹, U+06F0-U+06F9) as ASCII digits in bids and
+/// card ranks ("١٠h" is 10h), «؟» as "?", and the Arabic words «باس» (pass), «تلميح» (hint)
+/// and «خروج» (quit) as the English ones.
+std::string normalise_answer(const std::string& line) {
+    static constexpr std::string_view kDigits[2][10] = {{"٠", "١", "٢", "٣", "٤", "٥", "٦", "٧", "٨", "٩"},
+                                                        {"۰", "۱", "۲", "۳", "۴", "۵", "۶", "۷", "۸", "۹"}};
+    static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+        {"باس", "pass"}, {"تلميح", "hint"}, {"خروج", "quit"}};
+    constexpr std::string_view kQuestion = "؟";
+    std::string s;
+    for (std::size_t i = 0; i < line.size();) {
+        const std::string_view rest = std::string_view(line).substr(i);
+        if (rest.starts_with(kQuestion)) {
+            s += '?';
+            i += kQuestion.size();
+            continue;
+        }
+        bool digit = false;
+        for (const auto& digits : kDigits)
+            for (int d = 0; d < 10 && !digit; ++d)
+                if (rest.starts_with(digits[d])) {
+                    s += static_cast<char>('0' + d);
+                    i += digits[d].size();
+                    digit = true;
+                }
+        if (!digit) s += line[i++];
+    }
+    s = lower_trim(s);
+    for (const auto& [arabic, english] : kWords)
+        if (s == arabic) return std::string(english);
     return s;
 }
 
@@ -178,11 +228,28 @@ private:
     std::string score_line() const {
         const Team us = team_of(me_);
         std::ostringstream ss;
-        ss << w_.score << ": " << w_.us << " " << ltr(match_.total(us)) << ", " << w_.them << " "
+        ss << w_.score << ": " << w_.us << " " << ltr(match_.total(us)) << w_.comma << w_.them << " "
            << ltr(match_.total(other(us))) << " (" << w_.target << " " << ltr(match_.rules().target) << ")";
         return ss.str();
     }
-    std::string call_text(int c) const { return c == 0 ? w_.pass : std::string(w_.bids) + " " + ltr(c); }
+    /// A call as narrated after "Name: ": the verb agrees with the caller.
+    std::string call_text(Seat caller, int c) const {
+        return c == 0 ? w_.pass : std::string(caller == me_ ? w_.you_bid : w_.bids) + " " + ltr(c);
+    }
+    /// "You win the trick" / "Right wins the trick".
+    std::string trick_won_text(Seat winner) const {
+        return winner == me_ ? std::string(w_.you_win_trick) : who(winner) + " " + w_.wins_trick;
+    }
+    /// "we need 8" / "they need 8": what the declaring side needs, the verb agreeing with it.
+    std::string need_text(const Contract& c) const {
+        return std::string(c.team() == team_of(me_) ? w_.we_need : w_.they_need) + " " + std::to_string(c.bid);
+    }
+    /// "Tricks: us 3, them 2; we need 8".
+    std::string tricks_text(const Round& r) const {
+        const Team us = team_of(me_);
+        return std::string(w_.tricks) + ": " + w_.us + " " + std::to_string(r.tricks(us)) + w_.comma + w_.them + " " +
+               std::to_string(r.tricks(other(us))) + w_.semicolon + need_text(*r.contract());
+    }
 
     void show_auction(const Round& r) const;
     void show_contract(const Round& r) const;
@@ -192,6 +259,9 @@ private:
     void round_summary(const Round& r) const;
     void match_summary() const;
     std::string legal_text(const Round& r) const;
+    std::string bid_range(const Round& r) const {
+        return ltr(std::to_string(r.rules().min_bid) + "-" + std::to_string(r.rules().max_bid));
+    }
 
     PlayOptions o_;
     const Words& w_;
@@ -212,7 +282,7 @@ void Game::show_auction(const Round& r) const {
     if (r.calls().empty()) out_ << " -";
     for (int i = 0; i < static_cast<int>(r.calls().size()); ++i) {
         const int c = r.calls()[static_cast<std::size_t>(i)];
-        out_ << (i ? ", " : " ") << who(next(r.dealer(), 1 + i)) << " " << (c == 0 ? std::string(w_.pass) : std::to_string(c));
+        out_ << (i ? w_.comma : " ") << who(next(r.dealer(), 1 + i)) << " " << (c == 0 ? std::string(w_.pass) : std::to_string(c));
     }
     out_ << "\n";
 }
@@ -220,10 +290,9 @@ void Game::show_auction(const Round& r) const {
 void Game::show_contract(const Round& r) const {
     const Contract c = *r.contract();
     const Team decl = c.team();
-    out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << ", " << team_name(decl) << ")";
+    out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << w_.comma << team_name(decl) << ")";
     if (r.trump_named()) out_ << "  " << w_.trump << " " << ltr(suit(r.trump()));
-    out_ << "   " << w_.tricks << ": " << w_.us << " " << r.tricks(team_of(me_)) << ", " << w_.them << " "
-         << r.tricks(other(team_of(me_))) << "; " << team_name(decl) << " " << w_.need << " " << c.bid << "\n";
+    out_ << "   " << tricks_text(r) << "\n";
 }
 
 void Game::show_trick(const Round& r) const {
@@ -231,7 +300,7 @@ void Game::show_trick(const Round& r) const {
     auto cell = [&](Seat s) {
         for (int i = 0; i < static_cast<int>(trick.size()); ++i)
             if (next(r.trick_leader(), i) == s) return card(trick[static_cast<std::size_t>(i)]);
-        return std::string(s == me_ ? "?" : "-");
+        return std::string(s == me_ ? (rtl_ ? "؟" : "?") : "-");
     };
     const Seat mate = partner(me_), right = next(me_, 1), left = next(me_, 3);
     out_ << "                " << w_.partner << ": " << cell(mate) << "\n";
@@ -259,17 +328,23 @@ std::string Game::legal_text(const Round& r) const {
         }
         return ltr(s);
     }
+    std::string pass;  // in the person's language, outside the isolate of the bids
     for (Action a : r.legal_actions()) {
+        if (a.kind == ActionKind::call && a.is_pass()) {
+            pass = w_.pass;
+            continue;
+        }
         if (!s.empty()) s += " ";
         if (a.kind == ActionKind::trump) {
             s += static_cast<char>(suit_letter(a.suit()) - 'A' + 'a');
             s += '=';
             s += suit(a.suit());
         } else {
-            s += a.is_pass() ? std::string("pass") : std::to_string(a.bid_value());
+            s += std::to_string(a.bid_value());
         }
     }
-    return ltr(s);
+    if (s.empty()) return pass;
+    return pass.empty() ? ltr(s) : pass + " " + ltr(s);
 }
 
 std::optional<Action> Game::ask(const Round& r) {
@@ -283,17 +358,17 @@ std::optional<Action> Game::ask(const Round& r) {
             return std::nullopt;
         }
         if (echo_) out_ << line << "\n";
-        const std::string t = lower_trim(line);
+        const std::string t = normalise_answer(line);
         if (t == "quit" || t == "exit" || t == "q") return std::nullopt;
         if (t == "?" || t == "help") {
-            out_ << w_.legal << ": " << legal_text(r) << "   (hint, quit)\n";
+            out_ << w_.legal << ": " << legal_text(r) << "   " << w_.more_help << "\n";
             continue;
         }
         if (t == "hint") {
             const Action a = bots::decide_or_default(*hint_, SeatView::of(match_, me_));
             std::string what = a.kind == ActionKind::play ? card(a.card())
                              : a.kind == ActionKind::trump ? ltr(suit(a.suit()))
-                             : a.is_pass() ? std::string("pass") : ltr(a.bid_value());
+                             : a.is_pass() ? std::string(w_.pass) : ltr(a.bid_value());
             out_ << w_.hint << ": " << what << "\n";
             continue;
         }
@@ -308,14 +383,14 @@ std::optional<Action> Game::ask(const Round& r) {
             } else {
                 const bool digits = t.size() <= 2 && t.find_first_not_of("0123456789") == std::string::npos;
                 if (!digits) {
-                    out_ << w_.e_not_call << " " << r.rules().min_bid << "-" << r.rules().max_bid << ".\n";
+                    out_ << w_.e_not_call << " " << bid_range(r) << ".\n";
                     continue;
                 }
                 a = Action::bid(std::stoi(t));
             }
             const ErrorCode e = r.check(a);
             if (e == ErrorCode::bad_bid) {
-                out_ << w_.e_bid_range << " " << r.rules().min_bid << "-" << r.rules().max_bid << ".\n";
+                out_ << w_.e_bid_range << " " << bid_range(r) << ".\n";
                 continue;
             }
             if (e == ErrorCode::bid_too_low) {
@@ -323,7 +398,7 @@ std::optional<Action> Game::ask(const Round& r) {
                 continue;
             }
             if (e != ErrorCode::ok) {
-                out_ << w_.e_not_now << " " << to_string(e) << ".\n";
+                out_ << w_.e_not_now << " " << ltr(std::string(to_string(e))) << ".\n";
                 continue;
             }
             return a;
@@ -351,7 +426,7 @@ std::optional<Action> Game::ask(const Round& r) {
             continue;
         }
         if (e != ErrorCode::ok) {
-            out_ << w_.e_not_now << " " << to_string(e) << ".\n";
+            out_ << w_.e_not_now << " " << ltr(std::string(to_string(e))) << ".\n";
             continue;
         }
         return Action::play(*c);
@@ -362,10 +437,10 @@ void Game::narrate(Seat actor, Action a) {
     const Round& r = match_.round();
     switch (a.kind) {
         case ActionKind::call:
-            out_ << who(actor) << ": " << call_text(a.bid_value()) << "\n";
+            out_ << who(actor) << ": " << call_text(actor, a.bid_value()) << "\n";
             if (r.phase() == Phase::trump || r.phase() == Phase::play) {
                 const Contract c = *r.contract();
-                out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << ", " << team_name(c.team()) << ")\n";
+                out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << w_.comma << team_name(c.team()) << ")\n";
             }
             break;
         case ActionKind::trump:
@@ -376,12 +451,9 @@ void Game::narrate(Seat actor, Action a) {
             if (r.cards_played() % 4 == 0) {
                 const int t = r.tricks_played() - 1;
                 const Trick trick = r.trick(t);
-                const Contract c = *r.contract();
                 out_ << bold(std::string(w_.trick) + " " + std::to_string(t + 1) + ": ");
-                for (int i = 0; i < 4; ++i) out_ << (i ? ", " : "") << who(trick.player(i)) << " " << card(trick[i]);
-                out_ << "  -> " << who(r.trick_winner(t)) << " " << w_.wins_trick << ".  " << w_.tricks << ": " << w_.us << " "
-                     << r.tricks(team_of(me_)) << ", " << w_.them << " " << r.tricks(other(team_of(me_))) << "; "
-                     << team_name(c.team()) << " " << w_.need << " " << c.bid << "\n";
+                for (int i = 0; i < 4; ++i) out_ << (i ? w_.comma : "") << who(trick.player(i)) << " " << card(trick[i]);
+                out_ << "  -> " << trick_won_text(r.trick_winner(t)) << ".  " << tricks_text(r) << "\n";
             }
             break;
         }
@@ -399,9 +471,9 @@ void Game::round_summary(const Round& r) const {
     const Team us = team_of(me_);
     const auto signed_points = [&](Team t) { return ltr((r.points(t) >= 0 ? "+" : "") + std::to_string(r.points(t))); };
     out_ << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size()) + ": ") << w_.contract << " "
-         << ltr(std::to_string(c.bid) + " " + suit(r.trump())) << " (" << who(c.declarer) << ", " << team_name(decl) << ") "
+         << ltr(std::to_string(c.bid) + " " + suit(r.trump())) << " (" << who(c.declarer) << w_.comma << team_name(decl) << ") "
          << (r.made() ? w_.made : w_.set) << " " << ltr(std::to_string(r.tricks(decl)) + "/" + std::to_string(c.bid))
-         << ".  " << w_.us << " " << signed_points(us) << ", " << w_.them << " " << signed_points(other(us)) << ".  "
+         << ".  " << w_.us << " " << signed_points(us) << w_.comma << w_.them << " " << signed_points(other(us)) << ".  "
          << score_line() << "\n";
 }
 
@@ -415,7 +487,8 @@ void Game::match_summary() const {
         case MatchStatus::closed: out_ << w_.closed; break;
         case MatchStatus::in_progress: break;
     }
-    out_ << ".  " << score_line() << ", " << w_.rounds << " " << match_.scored_rounds() << "/" << match_.rounds().size() << "\n";
+    out_ << ".  " << score_line() << w_.comma << w_.rounds << " "
+         << ltr(std::to_string(match_.scored_rounds()) + "/" + std::to_string(match_.rounds().size())) << "\n";
 }
 
 /// The person at the terminal as a player of the bots' loop: every decision is a line read
@@ -444,8 +517,14 @@ private:
 };
 
 bool Game::run() {
-    out_ << "tarneeb play: " << o_.rules << ", " << w_.you << " = seat " << o_.seat << ", bots " << o_.bots << ", seed " << seed_
-         << "\n";
+    if (rtl_)  // the options as the command line that replays this match, the only Latin text
+        out_ << "طرنيب: أنت في المقعد " << ltr(o_.seat) << "؛ للعب المباراة نفسها: "
+             << ltr("tarneeb play --rules " + o_.rules + " --seat " + std::to_string(o_.seat) + " --bots " + o_.bots +
+                    " --seed " + std::to_string(seed_) + " --lang ar")
+             << "\n";
+    else
+        out_ << "tarneeb play: " << o_.rules << ", " << w_.you << " = seat " << o_.seat << ", bots " << o_.bots << ", seed "
+             << seed_ << "\n";
     Terminal person(*this);
     bots::Lineup lineup{};
     for (Seat s : kSeats) lineup[s] = s == me_ ? &person : bots_[s].get();
@@ -510,6 +589,8 @@ void add_play(CLI::App& app, int& exit_code) {
         "Answer one line per prompt: a bid 7-13 or pass; a trump suit s, h, d, c (or the symbol);\n"
         "a card like QS, 10h or td. '?' or 'help' lists the legal moves, 'hint' asks the heuristic\n"
         "bot, 'quit' (or end of input) stops and still writes the record. Works with piped input.\n"
+        "Arabic answers work in either language: باس (pass), تلميح (hint), ؟ (?), خروج (quit), and\n"
+        "Eastern Arabic digits in bids and cards (٧ is 7, ١٠h is 10h).\n"
         "Colour only on a terminal and when NO_COLOR is not set.\n" + std::string(kEngineHelp) +
         "\nEach of the three seats gets its own engine process.");
     auto o = std::make_shared<PlayOptions>();

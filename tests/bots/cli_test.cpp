@@ -2,12 +2,14 @@
 #include "../cli_util.hpp"
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,13 +29,22 @@ fs::path temp_dir(const std::string& name) {
     return d;
 }
 
+/// `s` with its ASCII digits written as Eastern Arabic digits ("10H" -> "١٠H").
+std::string eastern_digits(const std::string& s) {
+    static constexpr const char* kDigits[10] = {"٠", "١", "٢", "٣", "٤", "٥", "٦", "٧", "٨", "٩"};
+    std::string t;
+    for (char c : s) t += c >= '0' && c <= '9' ? std::string(kDigits[c - '0']) : std::string(1, c);
+    return t;
+}
+
 /// Input that finishes any match: each block offers a bid, a pass, a trump and every card,
 /// so whatever the prompt, one of the next lines is accepted (the others are rejected and
-/// change nothing).
-std::string whole_match_input(int blocks) {
-    std::string block = "7\npass\ns\nhint\n?\n";
+/// change nothing). `arabic`: typed as an Arabic speaker would (٧, باس, تلميح, ؟, ١٠H).
+std::string whole_match_input(int blocks, bool arabic = false) {
+    std::string block = arabic ? "٧\nباس\ns\nتلميح\n؟\n" : "7\npass\ns\nhint\n?\n";
     for (const char* s : {"S", "H", "D", "C"})
-        for (const char* r : {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}) block += std::string(r) + s + "\n";
+        for (const char* r : {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"})
+            block += (arabic ? eastern_digits(r) : std::string(r)) + s + "\n";
     std::string all;
     for (int i = 0; i < blocks; ++i) all += block;
     return all;
@@ -153,6 +164,93 @@ TEST(Play, ArabicOutputIsolatesCardRunsEnglishHasNoIsolates) {
     const Result en = run("play --seed 5 --bots random --target 5 <<'EOF'\n?\nquit\nEOF\n");
     EXPECT_EQ(en.out.find("\u2066"), std::string::npos);
     EXPECT_EQ(en.out.find("\u2069"), std::string::npos);
+}
+
+TEST(Play, ArabicAnswers) {
+    // Seat 1 speaks first when seat 0 deals; with seed 3 the right bids 8 over our 7, we pass,
+    // the right names diamonds and leads A♦, and we follow with 10♦.
+    const Result ar = run("play --seat 1 --seed 3 --lang ar <<'EOF'\n؟\nتلميح\n٧\nباس\n١٠d\nخروج\nEOF\n");
+    EXPECT_EQ(ar.status, 0);
+    EXPECT_NE(ar.out.find("المسموح: باس"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("اقتراح:"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("أنت: تطلب \u20667\u2069"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("أنت: باس"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("أنت: \u206610\u2666\u2069"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("انتهت اللعبة"), std::string::npos) << ar.out;
+    // The same answers are understood in English mode.
+    const Result en = run("play --seat 1 --seed 3 <<'EOF'\n٧\nباس\n١٠d\nquit\nEOF\n");
+    EXPECT_NE(en.out.find("You: bid 7\n"), std::string::npos) << en.out;
+    EXPECT_NE(en.out.find("You: pass\n"), std::string::npos) << en.out;
+    EXPECT_NE(en.out.find("You: 10\u2666\n"), std::string::npos) << en.out;
+}
+
+/// The lines of `out` with a Latin letter outside an LRI (U+2066) ... PDI (U+2069) isolate
+/// (isolates hold the card notation, numbers and command lines). A prompt's echoed answer,
+/// after ")> ", is the person's own text and is not looked at.
+std::vector<std::string> latin_outside_isolates(const std::string& out) {
+    const std::string lri = "\u2066", pdi = "\u2069";
+    std::vector<std::string> lines;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);) {
+        const std::string shown = line.substr(0, line.find(")> "));
+        int depth = 0;
+        bool latin = false;
+        for (std::size_t i = 0; i < shown.size(); ++i) {
+            if (shown.compare(i, lri.size(), lri) == 0) ++depth;
+            else if (shown.compare(i, pdi.size(), pdi) == 0) --depth;
+            else if (depth == 0 && ((shown[i] >= 'a' && shown[i] <= 'z') || (shown[i] >= 'A' && shown[i] <= 'Z'))) latin = true;
+        }
+        if (latin) lines.push_back(line);
+    }
+    return lines;
+}
+
+TEST(Play, WholeMatchInArabicReadsAsArabic) {
+    // A whole match answered in Arabic (٧, باس, تلميح, ؟, ١٠H): the words are the issue's
+    // (لفة for a trick, حكم for trump), verbs agree with their subject, and no English word
+    // is printed outside the card notation.
+    const fs::path d = temp_dir("play_ar_input");
+    {
+        std::ofstream in(d / "input.txt");
+        in << whole_match_input(4000, true);
+    }
+    const fs::path record = d / "match.json";
+    const Result r = run("play --seat 1 --seed 7 --lang ar --target 11 --record " + record.string() + " < " +
+                         (d / "input.txt").string() + " 2>&1");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("انتهت المباراة"), std::string::npos) << "the match was played to its end";
+    int status = -1;
+    const auto result = replay_file(record, status);
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(result["ok"], true);
+    fs::remove_all(d);
+    for (const char* word : {"نحتاج", "هم يحتاجون", "تأخذ اللفة", "اللفة", "اللفات", "الحكم", "تطلب", "اقتراح:", "المسموح:"})
+        EXPECT_NE(r.out.find(word), std::string::npos) << word;
+    for (const char* wrong : {"نحن يحتاجون", "أنت يأخذ", "أنت: يطلب", "الأكلة", "الأكلات", "الطرنيب", "pass", "hint"})
+        EXPECT_EQ(r.out.find(wrong), std::string::npos) << wrong;
+    const auto mixed = latin_outside_isolates(r.out);
+    EXPECT_TRUE(mixed.empty()) << mixed.size() << " lines, the first: " << (mixed.empty() ? "" : mixed.front());
+}
+
+TEST(Play, EnglishVerbsAgreeAndNoArabic) {
+    const fs::path d = temp_dir("play_en");
+    {
+        std::ofstream in(d / "input.txt");
+        in << whole_match_input(4000);
+    }
+    const Result r = run("play --seat 1 --seed 7 --target 11 < " + (d / "input.txt").string() + " 2>&1");
+    fs::remove_all(d);
+    EXPECT_EQ(r.status, 0);
+    for (const char* right : {"You win the trick", "Right wins the trick", "You: bid ", "we need", "they need"})
+        EXPECT_NE(r.out.find(right), std::string::npos) << right;
+    for (const char* wrong : {"You wins", "You: bids", "us need", "them need"})
+        EXPECT_EQ(r.out.find(wrong), std::string::npos) << wrong;
+    // No Arabic letter: UTF-8 lead bytes 0xD8-0xDB start U+0600-U+06FF.
+    const auto arabic = std::find_if(r.out.begin(), r.out.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b >= 0xD8 && b <= 0xDB;
+    });
+    EXPECT_EQ(arabic, r.out.end()) << r.out.substr(static_cast<std::size_t>(arabic - r.out.begin()), 200);
 }
 
 TEST(Play, UsageErrors) {
