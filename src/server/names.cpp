@@ -2,6 +2,7 @@
 #include "tarneeb/server/names.hpp"
 
 #include <memory>
+#include <string>
 #include <stdexcept>
 
 #include <unicode/locid.h>
@@ -141,8 +142,13 @@ NameResult normalize_name(std::string_view utf8, const std::vector<std::string>&
     if (failed != 0) return refused(NameProblem::mixed_script);
 
     Name name{to_utf8(text), to_utf8(key_of(text))};
-    for (const std::string& bot : reserved)
+    // A bot's name, and the names bots are shown under at a table (its kind and seat 1..4,
+    // bot_display_name in table.hpp: "heuristic 2").
+    for (const std::string& bot : reserved) {
         if (name_key(bot) == name.key) return refused(NameProblem::reserved);
+        for (int seat = 1; seat <= 4; ++seat)
+            if (name_key(bot + " " + std::to_string(seat)) == name.key) return refused(NameProblem::reserved);
+    }
     NameResult r;
     r.name = std::move(name);
     return r;

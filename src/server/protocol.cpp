@@ -108,6 +108,13 @@ std::string_view to_string(Phase p) {
 
 namespace {
 nlohmann::json seat_card(Seat s, Card c) { return {{"seat", index(s)}, {"card", to_string(c)}}; }
+
+/// {"leader", "cards": [{"seat","card"}…] in play order, "winner"}: a trick of the engine (Trick).
+nlohmann::json trick_json(const Trick& trick, nlohmann::json winner) {
+    auto cards = nlohmann::json::array();
+    for (int i = 0; i < trick.size(); ++i) cards.push_back(seat_card(trick.player(i), trick[i]));
+    return {{"leader", index(trick.leader())}, {"cards", std::move(cards)}, {"winner", std::move(winner)}};
+}
 }  // namespace
 
 nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
@@ -130,6 +137,12 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
                          {"call", value == 0 ? nlohmann::json("pass") : nlohmann::json(value)}});
     }
     r["calls"] = std::move(calls);
+    // "standing_bid": the highest bid so far and its bidder, as the engine keeps them
+    // (Round::high_bid/high_bidder: in the classic preset the dealer's equal bid takes it,
+    // docs/rules.md "Preset classic"): the bid standing during the auction, the winning bid
+    // (the contract's) after it; null while no one has bid. The auction is public.
+    r["standing_bid"] = v.high_bid() > 0 ? nlohmann::json{{"bid", v.high_bid()}, {"seat", index(v.high_bidder())}}
+                                         : nlohmann::json(nullptr);
     // "defenders_need": the tricks that set the contract (the engine's Contract::tricks_to_set).
     const auto contract = v.contract();
     r["contract"] = contract ? nlohmann::json{{"seat", index(contract->declarer)}, {"bid", contract->bid},
@@ -149,16 +162,15 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
     const int first = static_cast<int>(ps.size() - ct.size());
     for (int i = 0; i < static_cast<int>(ct.size()); ++i) trick.push_back(seat_card(v.played_by(first + i), ct[static_cast<std::size_t>(i)]));
     r["trick"] = std::move(trick);
-    // Every finished trick: its leader, its cards in order and its winner (the engine's,
-    // Round::trick_winner). Played cards are public.
+    // Every finished trick: its leader, its cards in order and its winner (the engine's
+    // Round::trick and Round::trick_winner). Played cards are public.
     auto finished = nlohmann::json::array();
-    for (int t = 0; t < v.tricks_played(); ++t) {
-        auto cards = nlohmann::json::array();
-        for (int i = 4 * t; i < 4 * t + 4; ++i) cards.push_back(seat_card(v.played_by(i), ps[static_cast<std::size_t>(i)]));
-        finished.push_back({{"leader", index(v.played_by(4 * t))}, {"cards", std::move(cards)},
-                            {"winner", index(v.trick_winner(t))}});
-    }
+    for (int t = 0; t < v.tricks_played(); ++t) finished.push_back(trick_json(v.trick(t), index(v.trick_winner(t))));
     r["finished_tricks"] = std::move(finished);
+    // "current_trick": the trick in progress in the same shape, winner null (its leader is known
+    // before its first card); null outside the play phase. finished_tricks + current_trick are
+    // every trick of the deal so far.
+    r["current_trick"] = v.phase() == Phase::play ? trick_json(v.trick(v.tricks_played()), nullptr) : nlohmann::json(nullptr);
     r["tricks"] = {v.tricks(Team::t0), v.tricks(Team::t1)};
     r["cards_left"] = {v.cards_left(Seat::s0), v.cards_left(Seat::s1), v.cards_left(Seat::s2), v.cards_left(Seat::s3)};
     r["points"] = {v.points(Team::t0), v.points(Team::t1)};
@@ -173,7 +185,11 @@ nlohmann::json event_json(const TableEvent& event) {
     using nlohmann::json;
     return std::visit(
         Overloaded{
-            [](const event::Seated& e) { return json{{"event", "seated"}, {"seat", index(e.seat)}, {"name", e.name}, {"bot", e.bot}}; },
+            [](const event::Seated& e) {
+                json j{{"event", "seated"}, {"seat", index(e.seat)}, {"name", e.name}, {"bot", e.bot}};
+                if (e.bot) j["kind"] = e.kind;
+                return j;
+            },
             [](const event::Left& e) { return json{{"event", "left"}, {"seat", index(e.seat)}, {"name", e.name}}; },
             [](const event::MatchStarted& e) { return json{{"event", "match_started"}, {"match", e.match}}; },
             [](const event::Deal& e) { return json{{"event", "deal"}, {"number", e.number}, {"dealer", index(e.dealer)}}; },
@@ -220,6 +236,7 @@ nlohmann::json seat_json(const SeatInfo& h) {
     if (h.kind == SeatInfo::Kind::empty) return nullptr;
     const bool bot = h.kind == SeatInfo::Kind::bot;
     nlohmann::json j{{"name", h.name}, {"bot", bot}, {"connected", bot || h.connected}};
+    if (bot) j["kind"] = h.bot_kind;
     if (h.standin) j["standin"] = true;
     return j;
 }
@@ -275,6 +292,8 @@ nlohmann::json shared_json(const Table& t, int spectators, const std::vector<Tab
     const auto totals = t.match().totals();
     j["scores"] = {totals[0], totals[1]};
     j["deadline_ms"] = t.deadline() ? nlohmann::json(*t.deadline()) : nlohmann::json(nullptr);
+    // "remaining_ms": the time left on the turn, deadline − now on the server's clock (0 once past).
+    j["remaining_ms"] = t.deadline() ? nlohmann::json(std::max<Millis>(0, *t.deadline() - now)) : nlohmann::json(nullptr);
     const Rules rules = t.settings().rules();
     j["bid_range"] = {rules.min_bid, rules.max_bid};
     j["result"] = nullptr;

@@ -15,6 +15,10 @@ Rules TableSettings::rules() const {
     return r;
 }
 
+std::string bot_display_name(std::string_view kind, Seat seat) {
+    return std::string(kind) + " " + std::to_string(index(seat) + 1);
+}
+
 std::string_view to_string(TableState s) {
     switch (s) {
         case TableState::waiting: return "waiting";
@@ -169,7 +173,7 @@ bool Table::apply_entry(const JournalEntry& entry, Millis now) {
         if (const auto* e = std::get_if<journal::AddBot>(&entry)) return do_add_bot(e->seat, e->bot, e->seed);
         if (const auto* e = std::get_if<journal::RemoveBot>(&entry)) {
             auto& h = seats_[e->seat];
-            const std::string name = h.name;
+            const std::string name = h.kind == SeatHolder::Kind::bot ? bot_display_name(h.name, e->seat) : h.name;
             h = SeatHolder{};
             ++version_;
             events_.push_back(event::Left{e->seat, name});
@@ -203,7 +207,7 @@ void Table::do_sit(Seat seat, const std::string& name) {
     h.name = name;
     h.connected = false;
     ++version_;
-    events_.push_back(event::Seated{seat, name, false});
+    events_.push_back(event::Seated{seat, name, false, {}});
 }
 
 void Table::do_leave(Seat seat) {
@@ -239,7 +243,7 @@ bool Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
     h.bot = std::move(made);
     h.bot_seed = seed;
     ++version_;
-    events_.push_back(event::Seated{seat, bot, true});
+    events_.push_back(event::Seated{seat, bot_display_name(bot, seat), true, bot});
     return true;
 }
 
@@ -308,8 +312,10 @@ void Table::finish_match() {
     for (std::size_t s = 0; s < 4; ++s) {
         // A seat's result belongs to whoever sat there when the match started.
         const bool left = !seats_[s].left_mid_match.empty();
-        f.names[s] = left ? seats_[s].left_mid_match : seats_[s].name;
         f.bots[s] = !left && seats_[s].kind != SeatHolder::Kind::human;
+        // A bot is stored under its display name ("heuristic 2"), as the table showed it.
+        f.names[s] = left ? seats_[s].left_mid_match
+                          : f.bots[s] ? bot_display_name(seats_[s].name, seat(static_cast<int>(s))) : seats_[s].name;
         seats_[s].left_mid_match.clear();  // the next match's seat is the bot's
     }
     f.record = records::record_json(match_);
@@ -439,7 +445,8 @@ SeatInfo Table::seat_info(Seat s) const {
     info.kind = h.kind == SeatHolder::Kind::empty ? SeatInfo::Kind::empty
                 : h.kind == SeatHolder::Kind::human ? SeatInfo::Kind::human
                                                     : SeatInfo::Kind::bot;
-    info.name = h.name;
+    info.name = h.kind == SeatHolder::Kind::bot ? bot_display_name(h.name, s) : h.name;
+    if (h.kind == SeatHolder::Kind::bot) info.bot_kind = h.name;
     info.connected = h.connected;
     info.standin = h.standin;
     return info;

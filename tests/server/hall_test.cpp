@@ -272,6 +272,19 @@ TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {
         const auto leaks = testing::hidden_leaks(h.frames[cs[static_cast<std::size_t>(s)]], s, 1, record);
         EXPECT_TRUE(leaks.empty()) << "seat " << s << ": " << leaks.front();
     }
+    // The check above saw the fields of issue 14 filled in: tricks in progress, standing bids,
+    // the time left on a turn.
+    int current_tricks = 0, standing_bids = 0, remaining = 0;
+    for (const auto& f : h.frames[cs[0]]) {
+        const auto j = json::parse(f);
+        if (j["type"] != "table" || !j["round"].is_object()) continue;
+        current_tricks += j["round"]["current_trick"].is_object() && !j["round"]["current_trick"]["cards"].empty();
+        standing_bids += j["round"]["phase"] == "auction" && j["round"]["standing_bid"].is_object();
+        remaining += j["remaining_ms"].is_number();
+    }
+    EXPECT_GT(current_tricks, 10);
+    EXPECT_GT(standing_bids, 0);
+    EXPECT_GT(remaining, 10);
     const auto list = json::parse(h.get("/api/players/Rana/matches")->body);
     ASSERT_EQ(list["matches"].size(), 1u);
     EXPECT_EQ(list["matches"][0]["id"], match_id);
@@ -328,6 +341,7 @@ TEST(Hall, TurnTimerAppliesTheDefaultActionOnce) {
     auto t = h.last(cs[0], "table");
     const Millis deadline = t["deadline_ms"];
     EXPECT_EQ(deadline, h.now + 5000);
+    EXPECT_EQ(t["remaining_ms"], 5000);  // deadline − the server's now, sent with it
     const int to_act = t["round"]["to_act"];
     const std::uint64_t v = t["version"];
     // The race: at the deadline, the player's action arrives first; the tick then finds a new
@@ -418,6 +432,7 @@ TEST(Hall, SpectatorNeverGetsAHand) {
         std::set<std::string> played;
         for (std::size_t i = 0; i < j["round"]["plays"].size(); ++i) played.insert(deal["play"][i]);
         for (const auto& c : j["round"]["plays"]) EXPECT_TRUE(played.count(c["card"]));
+        for (const auto& m : testing::trick_mismatches(j["round"])) ADD_FAILURE() << m;
     }
     h.send(watcher, {{"type", "act"}, {"version", 1}, {"action", {{"call", "pass"}}}});
     EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
@@ -455,6 +470,10 @@ TEST(Hall, APlayerWhoLeavesMidMatchKeepsTheSeatsResult) {
     EXPECT_EQ(by_name["Omar"]["rating"], by_name["Sami"]["rating"]);  // partners share the result
     EXPECT_EQ(by_name["Omar"]["wins"], by_name["Sami"]["wins"]);
     EXPECT_FALSE(by_name.count("heuristic"));
+    EXPECT_FALSE(by_name.count("heuristic 2"));
+    // The stand-in that finished the seat is shown under its own name, kind beside it.
+    EXPECT_EQ(h.last(cs[0], "table")["seats"][1]["name"], "heuristic 2");
+    EXPECT_EQ(h.last(cs[0], "table")["seats"][1]["kind"], "heuristic");
     // The next match at the table is the bot's seat (unrated).
     h.send(cs[0], {{"type", "start"}});
     for (int i = 0; i < 100 && h.last(cs[0], "table")["state"] != "finished"; ++i) {
@@ -465,6 +484,51 @@ TEST(Hall, APlayerWhoLeavesMidMatchKeepsTheSeatsResult) {
     ASSERT_EQ(h.last(cs[0], "table")["match"], 2);
     ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
     EXPECT_EQ(json::parse(h.get("/api/players/Omar/matches")->body)["matches"].size(), 1u);
+}
+
+TEST(Hall, BotsOfOneKindHaveDistinctNamesAtTheTableAndOnTheScoreSheet) {
+    Harness h;
+    const ConnId a = h.connect();
+    h.sign_in(a, "Layla");
+    h.send(a, {{"type", "create"}, {"target", 5}, {"turn_seconds", 0}});
+    const std::string tid = h.last(a, "created")["table"];
+    h.send(a, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) h.send(a, {{"type", "add_bot"}, {"seat", s}});
+    json t = h.last(a, "table");
+    std::set<std::string> names;
+    for (int s = 1; s < 4; ++s) {
+        const auto& seat = t["seats"][static_cast<std::size_t>(s)];
+        EXPECT_EQ(seat["name"], "heuristic " + std::to_string(s + 1));
+        EXPECT_EQ(seat["kind"], "heuristic");
+        EXPECT_EQ(seat["bot"], true);
+        names.insert(seat["name"].get<std::string>());
+    }
+    EXPECT_EQ(names.size(), 3u);
+    EXPECT_FALSE(t["seats"][0].contains("kind"));  // a player has no kind
+    // The lobby summary and the seated events carry the same name and kind.
+    h.send(a, {{"type", "list"}});
+    EXPECT_EQ(h.last(a, "tables")["tables"][0]["seats"][3]["name"], "heuristic 4");
+    EXPECT_EQ(h.last(a, "tables")["tables"][0]["seats"][3]["kind"], "heuristic");
+    int seated = 0;
+    for (const auto& e : all_events(h, a)) {
+        if (e["event"] != "seated" || e["bot"] != true) continue;
+        EXPECT_EQ(e["name"], "heuristic " + std::to_string(e["seat"].get<int>() + 1));
+        EXPECT_EQ(e["kind"], "heuristic");
+        ++seated;
+    }
+    EXPECT_EQ(seated, 3);
+    // A bot that leaves is named as it was shown.
+    h.send(a, {{"type", "remove_bot"}, {"seat", 2}});
+    EXPECT_EQ(h.last(a, "table")["events"][0]["name"], "heuristic 3");
+    h.send(a, {{"type", "add_bot"}, {"seat", 2}, {"bot", "random"}});
+    EXPECT_EQ(h.last(a, "table")["seats"][2]["name"], "random 3");
+    EXPECT_EQ(h.last(a, "table")["seats"][2]["kind"], "random");
+    // The stored match (the score sheet) names each bot as the table did.
+    h.send(a, {{"type", "start"}});
+    for (int i = 0; i < 200 && h.last(a, "table")["state"] != "finished"; ++i) h.play({a});
+    ASSERT_EQ(h.last(a, "table")["state"], "finished");
+    const json rec = json::parse(h.get("/api/matches/" + tid + "-1")->body);
+    EXPECT_EQ(rec["players"], json({"Layla", "heuristic 2", "random 3", "heuristic 4"}));
 }
 
 TEST(Hall, CreateAnswersCreatedAndTheCreatorIsNotAtTheTable) {
@@ -1082,7 +1146,9 @@ TEST(Hall, AnOutsideEngineSeatPlaysWholeMatchesAndItsProcessDiesWithItsTable) {
     const std::string tid = h.last(c, "created")["table"];
     h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
     for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}, {"bot", "outside"}});
-    EXPECT_EQ(h.last(c, "table")["seats"][2]["name"], "outside");
+    // Each engine seat is told apart by its seat number; its kind is the engine's name.
+    EXPECT_EQ(h.last(c, "table")["seats"][2]["name"], "outside 3");
+    EXPECT_EQ(h.last(c, "table")["seats"][2]["kind"], "outside");
     EXPECT_FALSE(std::filesystem::exists(pid_file));  // checking the name started nothing
     for (int match = 1; match <= 2; ++match) {
         h.send(c, {{"type", "start"}});

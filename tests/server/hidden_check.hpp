@@ -7,6 +7,10 @@
 // and, in the frame that carries the "deal" event, the cards of deal r-1 (its last trick's
 // events travel with the next deal). Every two-character card token in quotes ("QS") in the
 // frame's text is checked; other frames (welcome, ok, error, tables) may hold no card at all.
+//
+// The tricks a table frame shows (round.finished_tricks, round.current_trick and the older
+// round.trick) are checked against the frame's own round.plays as well: trick t's card i must
+// be the play 4t+i, with its seat, so a trick can only ever show a card already played.
 #pragma once
 
 #include <regex>
@@ -24,6 +28,32 @@ inline std::set<std::string> split_cards(const std::string& text) {
     std::istringstream in(text);
     std::string w;
     while (in >> w) out.insert(w);
+    return out;
+}
+
+/// The trick fields of a table frame's round that do not repeat its plays in order (see above).
+inline std::vector<std::string> trick_mismatches(const nlohmann::json& round) {
+    std::vector<std::string> out;
+    const auto& plays = round["plays"];
+    auto check = [&](const nlohmann::json& cards, std::size_t first, const std::string& what) {
+        if (!cards.is_array()) return;
+        for (std::size_t i = 0; i < cards.size(); ++i)
+            if (first + i >= plays.size() || cards[i] != plays[first + i])
+                out.push_back(what + " card " + std::to_string(i) + " " + cards[i].dump() + " is not a card played");
+    };
+    std::size_t finished = 0;
+    if (round.contains("finished_tricks")) {
+        finished = round["finished_tricks"].size();
+        for (std::size_t t = 0; t < finished; ++t)
+            check(round["finished_tricks"][t]["cards"], 4 * t, "finished trick " + std::to_string(t));
+    }
+    if (round.contains("current_trick") && round["current_trick"].is_object()) {
+        const auto& ct = round["current_trick"];
+        check(ct["cards"], 4 * finished, "current trick");
+        if (!ct["winner"].is_null()) out.push_back("current trick has a winner");
+        if (!ct["cards"].empty() && ct["cards"][0]["seat"] != ct["leader"]) out.push_back("current trick led by another seat");
+    }
+    check(round["trick"], plays.size() - plays.size() % 4, "trick");
     return out;
 }
 
@@ -45,6 +75,7 @@ inline std::vector<std::string> hidden_leaks(const std::vector<std::string>& fra
                 continue;
             }
             const auto& deal = deals[static_cast<std::size_t>(r - 1)];
+            for (const auto& m : trick_mismatches(j["round"])) leaks.push_back("frame " + std::to_string(f) + ": " + m);
             if (seat >= 0) allowed = split_cards(deal["hands"][static_cast<std::size_t>(seat)].get<std::string>());
             if (deal.contains("play"))
                 for (std::size_t i = 0; i < n && i < deal["play"].size(); ++i) allowed.insert(deal["play"][i].get<std::string>());

@@ -136,6 +136,12 @@ TEST(Names, BotNamesAreReservedBySkeleton) {
     EXPECT_EQ(refused("pirnc", bots), NameProblem::reserved);  // r n looks like m
     EXPECT_EQ(refused("rand0m", bots), NameProblem::reserved);
     EXPECT_TRUE(normalize_name("heuristics", bots).name);
+    // The names bots are shown under at a table ("heuristic 2": kind and seat 1..4) too.
+    EXPECT_EQ(refused("heuristic 2", bots), NameProblem::reserved);
+    EXPECT_EQ(refused("Pimc 4", bots), NameProblem::reserved);
+    EXPECT_EQ(refused("rand0m 1", bots), NameProblem::reserved);
+    EXPECT_TRUE(normalize_name("heuristic 5", bots).name);
+    EXPECT_TRUE(normalize_name("heuristic 12", bots).name);
 }
 
 }  // namespace

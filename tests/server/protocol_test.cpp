@@ -3,6 +3,7 @@
 // only to their seats; the journal's stored form reads back as the same entry.
 #include <gtest/gtest.h>
 
+#include "hidden_check.hpp"
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/server/protocol.hpp"
@@ -38,6 +39,12 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
             EXPECT_TRUE(plain["legal"].empty()) << "seat " << s << " version " << t.version();
         }
         EXPECT_EQ(plain["you"].is_null(), !seat.has_value());
+        // The turn's time left, on the server's clock, next to its deadline.
+        if (t.deadline()) {
+            EXPECT_EQ(plain["remaining_ms"], std::max<Millis>(0, *t.deadline() - now));
+        } else {
+            EXPECT_TRUE(plain["remaining_ms"].is_null());
+        }
         ++checked;
     }
 }
@@ -108,6 +115,116 @@ TEST(Protocol, FinishedTricksCarryTheEnginesWinner) {
         }
     }
     EXPECT_GT(tricks_checked, 0);
+}
+
+/// The "round" object of `round` as seat 0 sees it.
+json round_of(const Round& round) { return round_json(SeatView(round, Seat::s0), 1, false); }
+
+json bid_at(int bid, int seat) { return json{{"bid", bid}, {"seat", seat}}; }
+
+TEST(Protocol, StandingBidIsTheEnginesInBothPresets) {
+    // Levantine: each higher bid takes the auction; it closes after three passes.
+    Round lev(rules_for(Preset::levantine), Seat::s0, deal_from_seed(5, Seat::s0));
+    EXPECT_TRUE(round_of(lev)["standing_bid"].is_null());
+    ASSERT_EQ(lev.apply(Seat::s1, Action::bid(8)), ErrorCode::ok);
+    EXPECT_EQ(round_of(lev)["standing_bid"], bid_at(8, 1));
+    ASSERT_EQ(lev.apply(Seat::s2, Action::pass()), ErrorCode::ok);
+    EXPECT_EQ(round_of(lev)["standing_bid"], bid_at(8, 1));
+    ASSERT_EQ(lev.apply(Seat::s3, Action::bid(8)), ErrorCode::bid_too_low);  // no equal bid in levantine
+    ASSERT_EQ(lev.apply(Seat::s3, Action::bid(9)), ErrorCode::ok);
+    EXPECT_EQ(round_of(lev)["standing_bid"], bid_at(9, 3));
+    for (Seat s : {Seat::s0, Seat::s1, Seat::s2}) ASSERT_EQ(lev.apply(s, Action::pass()), ErrorCode::ok);
+    json r = round_of(lev);
+    EXPECT_EQ(r["phase"], "trump");
+    EXPECT_EQ(r["standing_bid"], bid_at(9, 3));  // the winning bid: the contract's
+    EXPECT_EQ(r["contract"]["seat"], 3);
+
+    // Classic: the dealer (last to speak) may equal the standing bid and so take it.
+    Round cla(rules_for(Preset::classic), Seat::s0, deal_from_seed(5, Seat::s0));
+    ASSERT_EQ(cla.apply(Seat::s1, Action::bid(8)), ErrorCode::ok);
+    ASSERT_EQ(cla.apply(Seat::s2, Action::pass()), ErrorCode::ok);
+    ASSERT_EQ(cla.apply(Seat::s3, Action::pass()), ErrorCode::ok);
+    r = round_of(cla);
+    EXPECT_EQ(r["standing_bid"], bid_at(8, 1));
+    EXPECT_EQ(r["lowest_bid"], 8);  // the dealer may equal it
+    ASSERT_EQ(cla.apply(Seat::s0, Action::bid(8)), ErrorCode::ok);
+    r = round_of(cla);
+    EXPECT_EQ(r["standing_bid"], bid_at(8, 0));  // the dealer's equal bid holds it
+    EXPECT_EQ(r["contract"]["seat"], 0);
+    EXPECT_EQ(r["contract"]["bid"], 8);
+
+    // Classic, a non-dealer may not equal; all passing leaves no standing bid.
+    Round none(rules_for(Preset::classic), Seat::s2, deal_from_seed(6, Seat::s2));
+    ASSERT_EQ(none.apply(Seat::s3, Action::bid(7)), ErrorCode::ok);
+    EXPECT_NE(none.apply(Seat::s0, Action::bid(7)), ErrorCode::ok);
+    EXPECT_EQ(round_of(none)["standing_bid"], bid_at(7, 3));
+    Round passed(rules_for(Preset::classic), Seat::s2, deal_from_seed(6, Seat::s2));
+    for (Seat s : {Seat::s3, Seat::s0, Seat::s1, Seat::s2}) ASSERT_EQ(passed.apply(s, Action::pass()), ErrorCode::ok);
+    EXPECT_EQ(round_of(passed)["phase"], "passed_out");
+    EXPECT_TRUE(round_of(passed)["standing_bid"].is_null());
+}
+
+TEST(Protocol, EveryTrickOfTheDealIsTheFinishedTricksThenTheCurrentTrick) {
+    for (const Preset preset : {Preset::levantine, Preset::classic}) {
+        Rng rng(preset == Preset::classic ? 21 : 22);
+        Round round(rules_for(preset), Seat::s1, deal_from_seed(rng.next(), Seat::s1));
+        // An auction with a contract: the first caller bids, everyone else passes.
+        ASSERT_EQ(round.apply(round.to_act(), Action::bid(7)), ErrorCode::ok);
+        while (round.phase() == Phase::auction) ASSERT_EQ(round.apply(round.to_act(), Action::pass()), ErrorCode::ok);
+        EXPECT_TRUE(round_of(round)["current_trick"].is_null());  // trump not named yet
+        ASSERT_EQ(round.apply(round.to_act(), round.default_action()), ErrorCode::ok);
+        int states = 0;
+        while (!round.over()) {
+            const json r = round_of(round);
+            // Every card played, in order, is the cards of finished_tricks then of current_trick.
+            json cards = json::array();
+            const auto& finished = r["finished_tricks"];
+            ASSERT_EQ(finished.size(), static_cast<std::size_t>(round.tricks_played()));
+            for (std::size_t t = 0; t < finished.size(); ++t) {
+                EXPECT_EQ(finished[t]["leader"], index(round.leader_of_trick(static_cast<int>(t))));
+                EXPECT_EQ(finished[t]["winner"], index(round.trick_winner(static_cast<int>(t))));
+                EXPECT_EQ(finished[t]["cards"][0]["seat"], finished[t]["leader"]);
+                for (const auto& c : finished[t]["cards"]) cards.push_back(c);
+            }
+            const auto& current = r["current_trick"];
+            ASSERT_TRUE(current.is_object());
+            EXPECT_EQ(current["leader"], index(round.trick_leader()));
+            EXPECT_TRUE(current["winner"].is_null());
+            EXPECT_EQ(current["cards"], r["trick"]);  // the older, leaderless form
+            for (const auto& c : current["cards"]) cards.push_back(c);
+            EXPECT_EQ(cards, r["plays"]);
+            const auto legal = round.legal_actions();
+            ASSERT_EQ(round.apply(round.to_act(), legal[static_cast<int>(rng.below(static_cast<std::uint64_t>(legal.size())))]),
+                      ErrorCode::ok);
+            ++states;
+        }
+        EXPECT_EQ(states, 52);
+        const json r = round_of(round);
+        EXPECT_TRUE(r["current_trick"].is_null());
+        EXPECT_EQ(r["finished_tricks"].size(), 13u);
+    }
+}
+
+TEST(Protocol, TheHiddenCardCheckCatchesATrickThatShowsAnUnplayedCard) {
+    Rng rng(3);
+    Round round(rules_for(Preset::levantine), Seat::s0, deal_from_seed(rng.next(), Seat::s0));
+    ASSERT_EQ(round.apply(round.to_act(), Action::bid(7)), ErrorCode::ok);
+    while (round.phase() == Phase::auction) ASSERT_EQ(round.apply(round.to_act(), Action::pass()), ErrorCode::ok);
+    ASSERT_EQ(round.apply(round.to_act(), round.default_action()), ErrorCode::ok);
+    for (int i = 0; i < 6; ++i) ASSERT_EQ(round.apply(round.to_act(), round.legal_actions()[0]), ErrorCode::ok);
+    json r = round_of(round);
+    EXPECT_TRUE(testing::trick_mismatches(r).empty());
+    // A card still held by the seat to act, slipped into the trick in progress.
+    const Card held = *round.hand(round.to_act()).begin();
+    json bad = r;
+    bad["current_trick"]["cards"].push_back({{"seat", index(round.to_act())}, {"card", to_string(held)}});
+    EXPECT_FALSE(testing::trick_mismatches(bad).empty());
+    bad = r;
+    bad["finished_tricks"][0]["cards"][1]["card"] = to_string(held);
+    EXPECT_FALSE(testing::trick_mismatches(bad).empty());
+    bad = r;
+    bad["current_trick"]["winner"] = 1;
+    EXPECT_FALSE(testing::trick_mismatches(bad).empty());
 }
 
 TEST(Protocol, JournalEntriesReadBackAsWritten) {

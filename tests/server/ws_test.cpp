@@ -131,7 +131,8 @@ TEST(Serve, AnEngineRegisteredWithDashDashEngineTakesASeatByName) {
     for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}, {"bot", "outside"}});
     c.send({{"type", "start"}});
     ASSERT_TRUE(play(ioc, {&c}, [&] { return c.has_event("match_over"); })) << c.last("table").dump();
-    EXPECT_EQ(c.last("table")["seats"][1]["name"], "outside");
+    EXPECT_EQ(c.last("table")["seats"][1]["name"], "outside 2");
+    EXPECT_EQ(c.last("table")["seats"][1]["kind"], "outside");
     server.stop(SIGTERM);
     std::ifstream log(server.log_path());
     for (std::string line; std::getline(log, line);) EXPECT_EQ(line.find("event=fault"), std::string::npos) << line;

@@ -1,6 +1,6 @@
 // What the player may do now, read from the server's list of legal actions.
 // The client never works legality out itself: the server's `legal` list is the truth.
-import type { Action, Card, Suit, TableView } from './protocol';
+import type { Action, Card, RoundView, StandingBid, Suit, TableView } from './protocol';
 
 export function legalCards(legal: Action[] | undefined): Set<Card> {
   const out = new Set<Card>();
@@ -53,9 +53,19 @@ export function needOf(t: TableView | null): Need {
   return 'none';
 }
 
-/** Highest bid so far in the auction, or null. */
-export function highBid(calls: { call: 'pass' | number }[]): number | null {
-  let hi: number | null = null;
-  for (const c of calls) if (typeof c.call === 'number' && (hi === null || c.call > hi)) hi = c.call;
+/**
+ * The standing bid and its bidder, as the server sent them (`round.standing_bid`: the rules
+ * engine's, which knows that the classic dealer's equal bid holds it). Only from a server that
+ * does not send the field (before issue #14): the highest bid in `calls`, made last.
+ */
+export function standingBid(round: Pick<RoundView, 'calls' | 'standing_bid'>): StandingBid | null {
+  if (round.standing_bid !== undefined) return round.standing_bid;
+  return highBidOfCalls(round.calls);
+}
+
+/** The fallback for older servers: the highest bid in `calls` and the last seat that made it. */
+export function highBidOfCalls(calls: { seat: RoundView['dealer']; call: 'pass' | number }[]): StandingBid | null {
+  let hi: StandingBid | null = null;
+  for (const c of calls) if (typeof c.call === 'number' && (hi === null || c.call >= hi.bid)) hi = { bid: c.call, seat: c.seat };
   return hi;
 }

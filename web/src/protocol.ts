@@ -9,8 +9,11 @@ export type Call = 'pass' | number;
 export type Action = { call: Call } | { trump: Suit } | { card: Card };
 
 export interface SeatInfo {
+  /** A bot's name tells it apart at the table: its kind and seat number, e.g. "heuristic 2" (servers from issue #14 on). */
   name: string;
   bot: boolean;
+  /** A bot's kind: "heuristic", "pimc", an outside engine's name (servers from issue #14 on). */
+  kind?: string;
   connected: boolean;
 }
 
@@ -38,6 +41,19 @@ export interface FinishedTrick {
   winner: Seat;
 }
 
+/** The trick in progress, in the same shape: its leader, its cards so far, no winner yet. */
+export interface CurrentTrick {
+  leader: Seat;
+  cards: Play[];
+  winner: null;
+}
+
+/** The highest bid so far and its bidder, as the rules engine keeps them. */
+export interface StandingBid {
+  bid: number;
+  seat: Seat;
+}
+
 export interface RoundView {
   number: number;
   dealer: Seat;
@@ -45,6 +61,11 @@ export interface RoundView {
   to_act: Seat | null;
   hand?: Card[];
   calls: { seat: Seat; call: Call }[];
+  /**
+   * The standing bid and who holds it (the winning bid after the auction); null while nobody
+   * bid. In the classic preset the dealer's equal bid holds it (servers from issue #14 on).
+   */
+  standing_bid?: StandingBid | null;
   /** `defenders_need`: the tricks that set the contract (servers from issue #12 on). */
   contract: { seat: Seat; bid: number; defenders_need?: number } | null;
   /** The lowest bid the seat to act may make now; null outside the auction (servers from issue #12 on). */
@@ -57,10 +78,12 @@ export interface RoundView {
   points: [number, number];
   /** Every finished trick of the round, in order (servers from issue #12 on). */
   finished_tricks?: FinishedTrick[];
+  /** The trick in progress (play phase only): finished_tricks + current_trick are every trick (servers from issue #14 on). */
+  current_trick?: CurrentTrick | null;
 }
 
 export type GameEvent =
-  | { event: 'seated'; seat: Seat; name: string; bot: boolean }
+  | { event: 'seated'; seat: Seat; name: string; bot: boolean; kind?: string }
   | { event: 'left'; seat: Seat; name: string }
   | { event: 'match_started'; match: number }
   | { event: 'deal'; number: number; dealer: Seat }
@@ -112,6 +135,8 @@ export interface TableView {
   /** Your turn only: the rules' default action, what the timer would play (servers from issue #12 on). */
   default_action?: Action | null;
   deadline_ms: number | null;
+  /** The time left on the turn, deadline_ms − now_ms, computed by the server (servers from issue #14 on). */
+  remaining_ms?: number | null;
   /** The server's Unix ms when it built this message (servers from issue #11 on). */
   now_ms?: number;
   /** Client-side, not sent: deadline_ms on this client's clock, set on arrival (timer.ts localDeadline). */

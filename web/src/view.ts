@@ -3,7 +3,7 @@ import type { App, State } from './app';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { num, suitName, t, type Key } from './i18n';
 import { positionOf, ourTeam, seatsAround, type Position } from './layout';
-import { bidOptions, handCards, highBid, legalTrumps, needOf } from './legal';
+import { bidOptions, handCards, legalTrumps, needOf, standingBid } from './legal';
 import type { GameEvent, Play, Seat, Suit, TableView } from './protocol';
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
@@ -276,7 +276,7 @@ function auctionPanel(tv: TableView, s: State): string {
   const r = tv.round!;
   const myTurn = needOf(tv) === 'call';
   const opts = bidOptions(tv.legal, tv.bid_range);
-  const hi = highBid(r.calls);
+  const hi = standingBid(r)?.bid;
   const waiting = s.actedVersion === tv.version;
   const byPos = seatsAround(tv.you).map((seat) => {
     const calls = r.calls.filter((c) => c.seat === seat).map((c) => (c.call === 'pass' ? t('pass') : num(c.call)));

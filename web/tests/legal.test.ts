@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bidOptions, handCards, highBid, legalCards, legalTrumps, needOf } from '../src/legal';
+import { bidOptions, handCards, highBidOfCalls, legalCards, legalTrumps, needOf, standingBid } from '../src/legal';
 import type { TableView } from '../src/protocol';
 
 const base = (over: Partial<TableView>): TableView => ({
@@ -42,9 +42,21 @@ describe('auction buttons', () => {
     expect(o.pass).toBe(false);
     expect(o.bids.some((b) => b.enabled)).toBe(false);
   });
-  it('finds the high bid', () => {
-    expect(highBid([{ call: 'pass' }, { call: 8 }, { call: 'pass' }, { call: 10 }])).toBe(10);
-    expect(highBid([{ call: 'pass' }])).toBeNull();
+  it('takes the standing bid from the server', () => {
+    // Classic: seat 1 bid 8, the dealer (seat 0) equalled it and so holds it; the server says so.
+    const calls = [{ seat: 1, call: 8 }, { seat: 2, call: 'pass' }, { seat: 3, call: 'pass' }, { seat: 0, call: 8 }] as const;
+    expect(standingBid({ calls: [...calls], standing_bid: { bid: 8, seat: 0 } })).toEqual({ bid: 8, seat: 0 });
+    // The field wins over the calls whatever they say, and null means no bid stands.
+    expect(standingBid({ calls: [{ seat: 1, call: 9 }], standing_bid: { bid: 10, seat: 3 } })).toEqual({ bid: 10, seat: 3 });
+    expect(standingBid({ calls: [{ seat: 1, call: 'pass' }], standing_bid: null })).toBeNull();
+  });
+  it('falls back to the calls only when the server does not send the standing bid', () => {
+    expect(standingBid({ calls: [{ seat: 1, call: 'pass' }, { seat: 2, call: 8 }, { seat: 3, call: 'pass' }, { seat: 0, call: 10 }] })).toEqual({
+      bid: 10,
+      seat: 0,
+    });
+    expect(standingBid({ calls: [{ seat: 1, call: 'pass' }] })).toBeNull();
+    expect(highBidOfCalls([{ seat: 1, call: 8 }, { seat: 0, call: 8 }])).toEqual({ bid: 8, seat: 0 });
   });
   it('reads the trump choices', () => {
     expect(legalTrumps([{ trump: 'S' }, { trump: 'H' }])).toEqual(['S', 'H']);

@@ -88,6 +88,16 @@ describe('the table as rendered', () => {
     expect(out).toMatch(/data-bid="9" >/);
     expect(out).toMatch(/data-bid="pass" >/);
   });
+  it('heads the auction with the standing bid the server sends, else the calls', () => {
+    const auction = { phase: 'auction' as const, contract: null, trump: null, plays: [], trick: [] };
+    const head = (out: string) => /<h3>Auction([^<]*)<\/h3>/.exec(out)?.[1];
+    const withField = table({ legal: [] }, { ...auction, calls: [{ seat: 0, call: 8 }], standing_bid: { bid: 9, seat: 2 } });
+    expect(head(html(state(withField)))).toBe(' · Bid 9');
+    const noBid = table({ legal: [] }, { ...auction, calls: [{ seat: 0, call: 'pass' }], standing_bid: null });
+    expect(head(html(state(noBid)))).toBe('');
+    const olderServer = table({ legal: [] }, { ...auction, calls: [{ seat: 0, call: 8 }] });
+    expect(head(html(state(olderServer)))).toBe(' · Bid 8');
+  });
   it('suggests the longest suit to the declarer', () => {
     const tv = table(
       { legal: [{ trump: 'S' }, { trump: 'H' }, { trump: 'D' }, { trump: 'C' }], timeout_action: null, default_action: { trump: 'C' } },

@@ -61,7 +61,8 @@ std::string_view to_string(const Refusal& r);
 
 /// The events of a table, in the order they happen (docs/protocol.md "Events").
 namespace event {
-struct Seated { Seat seat; std::string name; bool bot = false; };
+/// `name`: the player's, or a bot's display name (bot_display_name); `kind`: a bot's kind ("" for a player).
+struct Seated { Seat seat; std::string name; bool bot = false; std::string kind; };
 struct Left { Seat seat; std::string name; };
 struct MatchStarted { int match = 0; };
 struct Deal { int number = 0; Seat dealer; };

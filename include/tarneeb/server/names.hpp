@@ -65,7 +65,8 @@ struct NameResult {
 };
 
 /// Checks and normalises a display name (rules above). `reserved` are names no guest may take
-/// (the bots' names): a name whose key equals one of theirs is refused with `reserved`.
+/// (the bots' names): a name whose key equals one of theirs, or one of the names a bot is shown
+/// under at a table ("heuristic 1" .. "heuristic 4"), is refused with `reserved`.
 NameResult normalize_name(std::string_view utf8, const std::vector<std::string>& reserved = {});
 
 /// The uniqueness key of a name: the TR39 skeleton of the case-folded, NFC text, taken

@@ -50,7 +50,8 @@ nlohmann::json round_json(const SeatView& view, int number, bool with_hand);
 nlohmann::json event_json(const TableEvent& e);
 nlohmann::json events_json(const std::vector<TableEvent>& events);
 
-/// A seat of a table summary: null (free) or {"name","bot","connected"[,"standin":true]}.
+/// A seat of a table summary: null (free) or {"name","bot","connected"[,"standin":true]}, and a
+/// bot's "kind" ("heuristic", "pimc", an engine's name) beside its display name ("heuristic 2").
 nlohmann::json seat_json(const SeatInfo& s);
 /// The lobby summary of a table (docs/protocol.md "tables").
 nlohmann::json summary_json(const Table& table, int spectators);

@@ -92,10 +92,17 @@ struct Change {
     static Change refused(Refusal why) { return Change{why, {}, false}; }
 };
 
+/// The name a bot seat is shown under (docs/protocol.md "table", seats): its kind and the
+/// seat's number 1..4, e.g. "heuristic 2" for a heuristic bot at seat 1, so that four bots of one
+/// kind are told apart at the table and on the score sheet. The kind (the bot registry's name or
+/// an outside engine's, what `add_bot` named) is kept beside it (SeatInfo::bot_kind).
+std::string bot_display_name(std::string_view kind, Seat seat);
+
 /// Who holds a seat, as everyone at the table may see it.
 struct SeatInfo {
     enum class Kind : std::uint8_t { empty, human, bot } kind = Kind::empty;
-    std::string name;        ///< the player's or the bot's name
+    std::string name;        ///< the player's name, or the bot's display name (bot_display_name)
+    std::string bot_kind;    ///< bot: "heuristic", "pimc", an engine's name ("" for a human)
     bool connected = false;  ///< human: has an open connection
     bool standin = false;    ///< human: a bot plays the seat meanwhile
 };
@@ -201,7 +208,7 @@ public:
 private:
     struct SeatHolder {
         enum class Kind : std::uint8_t { empty, human, bot } kind = Kind::empty;
-        std::string name;                 ///< the player's or the bot's name
+        std::string name;                 ///< the player's name, or the bot's kind (registry name, journaled)
         std::shared_ptr<bots::Bot> bot;   ///< a bot seat's bot, or a human's stand-in (shared with a thinking worker)
         std::uint64_t bot_seed = 0;
         bool connected = false;           ///< human: has an open connection
