@@ -71,6 +71,10 @@ export function suitIcon(s: Suit, size = 16): string {
   )}" aria-hidden="true">${SUIT_PATHS[s]}</svg>`;
 }
 
+/** The card's own direction: the corner indices are laid out left to right whatever the page's
+ * direction, so that an Arabic (right-to-left) page does not anchor "10" at its end and clip it. */
+const CARD_DIR = 'direction="ltr" style="direction:ltr;unicode-bidi:isolate"';
+
 /** A card face as SVG (viewBox 100 x 140). */
 export function cardSvg(c: Card): string {
   const s = suitOf(c);
@@ -87,7 +91,7 @@ export function cardSvg(c: Card): string {
       )}`
     : pip(50, 74, 0.42);
   return (
-    `<svg class="card-svg" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" role="img" aria-hidden="true">` +
+    `<svg class="card-svg" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" ${CARD_DIR} role="img" aria-hidden="true">` +
     `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#999" stroke-width="2"/>` +
     `<g fill="${col}">` +
     `<text x="9" y="28" font-size="${r.length > 1 ? 22 : 26}" font-weight="700" font-family="Arial, 'DejaVu Sans', sans-serif" letter-spacing="-1">${r}</text>` +
@@ -106,7 +110,7 @@ export function cardSvg(c: Card): string {
 export function cardBackSvg(key: string | number = 0): string {
   const id = `card-back-${key}`; // one per back shown: a pattern inside a hidden SVG paints nothing elsewhere
   return (
-    `<svg class="card-svg" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">` +
+    `<svg class="card-svg" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" ${CARD_DIR} aria-hidden="true">` +
     `<defs><pattern id="${id}" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
     `<rect width="10" height="10" fill="#1d4e89"/><rect width="5" height="10" fill="#24609f"/></pattern></defs>` +
     `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#999" stroke-width="2"/>` +

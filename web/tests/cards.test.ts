@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardSvg, isRed, sortHand, suitOf, suitOrder } from '../src/cards';
+import { cardBackSvg, cardSvg, isRed, sortHand, suitOf, suitOrder } from '../src/cards';
 
 const colours = (hand: string[]) => {
   const suits = hand.map(suitOf).filter((s, i, a) => i === 0 || a[i - 1] !== s);
@@ -34,5 +34,20 @@ describe('card faces', () => {
     expect(svg).toContain('>10<');
     expect(svg).toContain('#c8102e');
     expect(cardSvg('QS')).toContain('#1a1a1a');
+  });
+});
+
+describe('card faces in both directions', () => {
+  it('lay out their corner ranks left to right whatever the page direction (10 is not clipped in Arabic)', () => {
+    for (const c of ['TC', '2H', '5H', '9H', 'AS']) {
+      const open = /^<svg[^>]*>/.exec(cardSvg(c))?.[0] ?? '';
+      expect(open).toContain('direction="ltr"');
+      expect(open).toContain('unicode-bidi:isolate');
+    }
+    expect(/^<svg[^>]*>/.exec(cardBackSvg(1))?.[0]).toContain('direction="ltr"');
+  });
+  it('are the same markup for every language', () => {
+    expect(cardSvg('TC')).toBe(cardSvg('TC'));
+    expect(cardSvg('TC')).toContain('>10<');
   });
 });

@@ -114,6 +114,19 @@ describe('the table as rendered', () => {
   });
 });
 
+describe('cards on the table in Arabic', () => {
+  it('render the played cards and the last trick left to right, as in English', () => {
+    setLang('ar');
+    const out = html(state(table(), { lang: 'ar', showLastTrick: true }));
+    const played = [...out.matchAll(/<div class="played[^"]*"[^>]*><svg[^>]*>/g)].map((m) => m[0]);
+    expect(played.length).toBe(5); // the trick in progress and the four of the last-trick window
+    for (const p of played) expect(p).toContain('direction="ltr"');
+    setLang('en');
+    const en = html(state(table(), { showLastTrick: true }));
+    expect([...en.matchAll(/<div class="played[^"]*"[^>]*><svg[^>]*>/g)].map((m) => m[0])).toEqual(played);
+  });
+});
+
 describe('the last trick', () => {
   it('is the last four cards before the trick in progress, with its winner', () => {
     const lt = lastTrickOf(table());
