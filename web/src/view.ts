@@ -2,7 +2,7 @@
 import type { App, State } from './app';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { num, suitName, t, type Key } from './i18n';
-import { positionOf, ourTeam, seatsAround, type Position } from './layout';
+import { handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
 import { bidOptions, handCards, legalTrumps, needOf, standingBid } from './legal';
 import type { GameEvent, Play, Seat, Suit, TableView } from './protocol';
 import { teamOf } from './protocol';
@@ -432,7 +432,15 @@ function logLine(tv: TableView, e: GameEvent): string {
   }
 }
 
-function tableScreen(s: State, tv: TableView): string {
+/** The size of the window in CSS pixels (a desktop's where there is no window, as in the tests). */
+export interface Screen {
+  w: number;
+  h: number;
+}
+const windowSize = (): Screen => ({ w: globalThis.innerWidth ?? 1024, h: globalThis.innerHeight ?? 768 });
+const px = (x: number) => `${Math.floor(x * 10) / 10}px`;
+
+function tableScreen(s: State, tv: TableView, screen: Screen): string {
   const r = tv.round!;
   const need = needOf(tv);
   const waiting = s.actedVersion === tv.version;
@@ -448,15 +456,23 @@ function tableScreen(s: State, tv: TableView): string {
   }
   const hand = sortHand(r.hand ?? [], r.trump);
   const cards = handCards(hand, need === 'card' ? tv.legal : []);
+  const layout = handLayout(screen.w, screen.h, cards.length);
   const handHtml =
     tv.you === null
       ? `<div class="hand spectator-note">${t('spectator')} · ${num(tv.spectators)} ${t('spectators')}</div>`
-      : `<div class="hand ${need === 'card' ? 'my-turn' : ''}" role="group" aria-label="hand" data-testid="hand">${cards
+      : `<div class="hand ${need === 'card' ? 'my-turn' : ''}" role="group" aria-label="hand" data-testid="hand" data-rows="${
+          layout.rows.length
+        }" style="--card-w:${px(layout.cardW)};--card-step:${px(layout.step)}">${intoRows(cards, layout.rows)
           .map(
-            (c) =>
-              `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}" data-act="card" data-card="${c.card}" ${
-                c.playable && !waiting ? '' : 'disabled'
-              } aria-label="${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}">${cardSvg(c.card)}</button>`,
+            (row) =>
+              `<div class="hand-row">${row
+                .map(
+                  (c) =>
+                    `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}" data-act="card" data-card="${c.card}" ${
+                      c.playable && !waiting ? '' : 'disabled'
+                    } aria-label="${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}">${cardSvg(c.card)}</button>`,
+                )
+                .join('')}</div>`,
           )
           .join('')}</div>`;
   const lt = lastTrickOf(tv);
@@ -492,12 +508,12 @@ function finishedScreen(s: State, tv: TableView): string {
   return waitingRoom(s, tv) + (s.matchOver ? matchOverPanel(tv, s) : '');
 }
 
-export function html(s: State): string {
+export function html(s: State, screen: Screen = windowSize()): string {
   let body: string;
   if (!s.welcomed) body = s.token ? `<main class="screen center"><p>${t('connecting')}</p></main>` : signInScreen(s);
   else if (!s.table) body = lobbyScreen(s);
   else if (s.table.state === 'waiting' || !s.table.round) body = s.table.state === 'finished' ? finishedScreen(s, s.table) : waitingRoom(s, s.table);
-  else body = tableScreen(s, s.table);
+  else body = tableScreen(s, s.table, screen);
   return body + connBar(s) + errorBar(s);
 }
 
@@ -520,6 +536,9 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
       if (af && !(af as HTMLButtonElement).disabled) af.focus();
     }
   };
+
+  // the hand's rows and card sizes follow the window (a phone turned, a window resized)
+  globalThis.addEventListener?.('resize', () => render(app.state));
 
   root.addEventListener('click', (ev) => {
     const target = ev.target as HTMLElement;

@@ -114,6 +114,23 @@ describe('the table as rendered', () => {
   });
 });
 
+describe('the hand as rendered', () => {
+  const thirteen = ['AS', 'KS', 'QS', 'JS', 'AH', 'KH', 'QH', 'AC', 'KC', 'QC', 'AD', 'KD', 'QD'];
+  const rows = (out: string) =>
+    [...out.matchAll(/<div class="hand-row">(.*?)<\/div>/gs)].map((m) => [...m[1].matchAll(/data-card="(\w\w)"/g)].map((c) => c[1]));
+  it('is two rows on a phone, in the sorted order, sized by handLayout', () => {
+    const out = html(state(table({}, { hand: thirteen })), { w: 360, h: 740 });
+    const r = rows(out);
+    expect(r.map((x) => x.length)).toEqual([7, 6]);
+    expect(r.flat().length).toBe(13);
+    const step = Number(/--card-step:([\d.]+)px/.exec(out)?.[1]);
+    expect(step).toBeGreaterThanOrEqual(44);
+  });
+  it('is one row on a desktop', () => {
+    expect(rows(html(state(table({}, { hand: thirteen })), { w: 1280, h: 800 })).map((x) => x.length)).toEqual([13]);
+  });
+});
+
 describe('cards on the table in Arabic', () => {
   it('render the played cards and the last trick left to right, as in English', () => {
     setLang('ar');
