@@ -22,6 +22,18 @@ export function seatsAround(you: Seat | null | undefined): Seat[] {
   return POSITIONS.map((p) => seatAt(p, you));
 }
 
+/**
+ * The auction's 2 x 2 list of calls keeps the seats' places: partner and left on the upper row,
+ * you and right on the lower one, left and right in the physical columns in both languages
+ * (row and column from the top left, the list itself drawn left to right).
+ */
+export const CALLS_CELL: Record<Position, { row: 1 | 2; col: 1 | 2 }> = {
+  bottom: { row: 2, col: 1 },
+  right: { row: 2, col: 2 },
+  top: { row: 1, col: 2 },
+  left: { row: 1, col: 1 },
+};
+
 /** Team of the viewer ("us"): for a spectator, team 0. */
 export const ourTeam = (you: Seat | null | undefined): 0 | 1 => (viewerSeat(you) % 2) as 0 | 1;
 

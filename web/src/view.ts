@@ -1,8 +1,8 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
 import type { App, State } from './app';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
-import { num, suitName, t, type Key } from './i18n';
-import { handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
+import { dir, num, suitName, t, type Key } from './i18n';
+import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
 import { bidOptions, handCards, legalTrumps, needOf, standingBid } from './legal';
 import type { GameEvent, Play, Seat, Suit, TableView } from './protocol';
 import { teamOf } from './protocol';
@@ -280,13 +280,15 @@ function auctionPanel(tv: TableView, s: State): string {
   const waiting = s.actedVersion === tv.version;
   const byPos = seatsAround(tv.you).map((seat) => {
     const calls = r.calls.filter((c) => c.seat === seat).map((c) => (c.call === 'pass' ? t('pass') : num(c.call)));
-    return `<div class="calls-row calls-${positionOf(seat, tv.you)}" data-calls="${seat}"><span class="who">${seatLabel(seat, tv)}</span><span class="list">${
+    const pos = positionOf(seat, tv.you);
+    const cell = CALLS_CELL[pos];
+    return `<div class="calls-row calls-${pos}" data-calls="${seat}" dir="${dir()}" style="grid-area:${cell.row}/${cell.col}"><span class="who">${seatLabel(seat, tv)}</span><span class="list">${
       calls.join(' · ') || '—'
     }</span></div>`;
   });
   return `<div class="auction panel-in" data-testid="auction">
     <h3>${t('auction')}${hi ? ` · ${t('bid')} ${num(hi)}` : ''}</h3>
-    <div class="calls">${byPos.join('')}</div>
+    <div class="calls" dir="ltr">${byPos.join('')}</div>
     ${
       myTurn
         ? `<div class="bids" role="group" aria-label="${t('yourBid')}">

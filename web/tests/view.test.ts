@@ -98,6 +98,22 @@ describe('the table as rendered', () => {
     const olderServer = table({ legal: [] }, { ...auction, calls: [{ seat: 0, call: 8 }] });
     expect(head(html(state(olderServer)))).toBe(' · Bid 8');
   });
+  it('lists the calls in the places of the seats: you and right below, partner and left above, left on the left', () => {
+    const auction = { phase: 'auction' as const, contract: null, trump: null, plays: [], trick: [], calls: [{ seat: 2 as const, call: 7 as const }] };
+    for (const lang of ['en', 'ar'] as const) {
+      setLang(lang);
+      for (const you of [0, 1, 2, 3] as const) {
+        const out = html(state(table({ you, legal: [] }, auction), { lang }));
+        expect(out).toContain('<div class="calls" dir="ltr">');
+        const rows = [...out.matchAll(/class="calls-row calls-(\w+)" data-calls="(\d)" dir="(\w+)" style="grid-area:(\d)\/(\d)"/g)];
+        // in the order of play from you, as the table places them
+        expect(rows.map((m) => Number(m[2]))).toEqual([0, 1, 2, 3].map((k) => (you + k) % 4));
+        const cell = Object.fromEntries(rows.map((m) => [m[1], `${m[4]}/${m[5]}`]));
+        expect(cell).toEqual({ bottom: '2/1', right: '2/2', top: '1/2', left: '1/1' });
+        for (const m of rows) expect(m[3]).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+      }
+    }
+  });
   it('suggests the longest suit to the declarer', () => {
     const tv = table(
       { legal: [{ trump: 'S' }, { trump: 'H' }, { trump: 'D' }, { trump: 'C' }], timeout_action: null, default_action: { trump: 'C' } },
