@@ -1,5 +1,6 @@
 // English and Arabic. Arabic is right-to-left and uses the game's own words:
-// طرنيب / حكم (tarneeb, hokm) for trump, لفة (laffa) for a trick, and the Eastern Arabic digits.
+// حكم (hokm) for trump (طرنيب is the game's name only), لفة (laffa, plural لفات) for a trick, and
+// the Eastern Arabic digits.
 import type { Suit } from './protocol';
 
 export type Lang = 'en' | 'ar';
@@ -108,6 +109,8 @@ const en = {
 };
 
 export type Key = keyof typeof en;
+/** Every text's key. */
+export const KEYS = Object.keys(en) as Key[];
 
 const ar: Record<Key, string> = {
   title: 'طرنيب',
@@ -162,12 +165,12 @@ const ar: Record<Key, string> = {
   pass: 'باس',
   bid: 'طلب',
   yourBid: 'دورك في الطلب',
-  chooseTrump: 'اختر الطرنيب (الحكم)',
+  chooseTrump: 'اختر الحكم',
   suggested: 'مقترح',
-  trump: 'الطرنيب',
+  trump: 'الحكم',
   contract: 'الطلب',
   trick: 'اللفة',
-  tricks: 'اللفّات',
+  tricks: 'اللفات',
   ledBy: 'بدأ',
   lastTrick: 'اللفة السابقة',
   wonBy: 'أكلها',
@@ -201,7 +204,7 @@ const ar: Record<Key, string> = {
   language: 'English',
   bidsWord: 'يطلب',
   passesWord: 'باس',
-  namesTrump: 'الطرنيب',
+  namesTrump: 'يختار الحكم',
   botTookOver: 'روبوت يلعب عن',
   disconnectedWord: 'انقطع اتصاله',
   reclaimedWord: 'عاد',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEvents, emptySheet } from '../src/sheet';
-import { dir, initialLang, num, t, suitName } from '../src/i18n';
+import { KEYS, dir, initialLang, num, t, suitName } from '../src/i18n';
 import type { GameEvent } from '../src/protocol';
 
 const scored = (points: [number, number], scores: [number, number]): GameEvent => ({
@@ -27,12 +27,22 @@ describe('score sheet', () => {
 
 describe('languages', () => {
   it('uses the game words and right-to-left in Arabic', () => {
-    expect(t('trump', 'ar')).toContain('طرنيب');
+    expect(t('trump', 'ar')).toBe('الحكم');
     expect(t('chooseTrump', 'ar')).toContain('حكم');
     expect(t('trick', 'ar')).toContain('لفة');
     expect(dir('ar')).toBe('rtl');
     expect(dir('en')).toBe('ltr');
     expect(suitName('H', 'en')).toBe('Hearts');
+  });
+  it('says حكم for trump and لفة for a trick in every Arabic text; طرنيب only names the game', () => {
+    const trumpKeys = ['trump', 'chooseTrump', 'namesTrump'] as const;
+    for (const k of trumpKeys) expect(t(k, 'ar')).toContain('الحكم');
+    const trickKeys = ['trick', 'tricks', 'lastTrick', 'noLastTrick'] as const;
+    for (const k of trickKeys) expect(t(k, 'ar')).toMatch(/لفة|لفات/);
+    const named = KEYS.filter((k) => t(k, 'ar').includes('طرنيب'));
+    expect(named).toEqual(['title', 'signInTitle']);
+    const all = KEYS.map((k) => t(k, 'ar'));
+    expect(all.filter((x) => /لفّ/.test(x))).toEqual([]); // one spelling
   });
   it('writes Eastern Arabic digits in Arabic', () => {
     expect(num(13, 'ar')).toBe('١٣');
