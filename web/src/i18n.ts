@@ -15,6 +15,7 @@ const en = {
   lobby: 'Lobby',
   openTables: 'Open tables',
   noTables: 'No open tables yet. Create one!',
+  finishedTables: 'Finished matches',
   refresh: 'Refresh',
   nextPage: 'More tables →',
   prevPage: '← Previous tables',
@@ -122,6 +123,7 @@ const ar: Record<Key, string> = {
   lobby: 'الصالة',
   openTables: 'الطاولات المفتوحة',
   noTables: 'لا طاولات مفتوحة بعد. افتح طاولة!',
+  finishedTables: 'مباريات انتهت',
   refresh: 'تحديث',
   nextPage: 'طاولات أخرى ←',
   prevPage: '→ الطاولات السابقة',
@@ -282,6 +284,27 @@ export function num(n: number | string, l: Lang = current): string {
   const s = String(n);
   if (l !== 'ar') return s;
   return s.replace(/[0-9]/g, (d) => AR_DIGITS[Number(d)]).replace(/^-/, '\u2212');
+}
+
+/** Text with any Eastern Arabic digits written as 0-9 (what a person types in Arabic). */
+export function latinDigits(s: string): string {
+  return s.replace(/[٠-٩]/g, (d) => String(AR_DIGITS.indexOf(d))).replace(/^\u2212/, '-');
+}
+
+/** A number typed in either digit system; NaN when it is not one. */
+export const parseNum = (s: string): number => (s.trim() === '' ? NaN : Number(latinDigits(s.trim())));
+
+/** A table's id as the language shows it: in Arabic its number alone, in Eastern digits ("t57" is
+ * "٥٧"), so that the lobby uses one digit system. */
+export function tableLabel(id: string, l: Lang = current): string {
+  if (l !== 'ar') return id;
+  return num(/^t\d+$/.test(id) ? id.slice(1) : id, l);
+}
+
+/** The table id that a typed table label stands for: "٥٧", "57" and "t57" are all "t57". */
+export function tableIdOf(typed: string): string {
+  const s = latinDigits(typed.trim());
+  return /^\d+$/.test(s) ? `t${s}` : s;
 }
 
 /** The language to start in: a saved choice, else ?lang=, else the browser's. */

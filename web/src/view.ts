@@ -1,10 +1,10 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
 import type { App, State } from './app';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
-import { dir, num, suitName, t, type Key } from './i18n';
+import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
 import { bidOptions, handCards, legalTrumps, needOf, standingBid } from './legal';
-import type { GameEvent, Play, Seat, Suit, TableView } from './protocol';
+import type { GameEvent, Play, Seat, Suit, TableSummary, TableView } from './protocol';
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
@@ -62,14 +62,12 @@ function seatChip(seat: TableView['seats'][number]): string {
 
 function lobbyScreen(s: State): string {
   const f = s.form;
-  const tables = s.tables
-    .map(
-      (tb) => `<li class="table-row" data-table="${esc(tb.table)}">
-      <div class="table-head"><b>${esc(tb.table)}</b> · ${t(tb.preset === 'classic' ? 'classic' : 'levantine')} · ${t(
+  const row = (tb: TableSummary) => `<li class="table-row table-${tb.state === 'finished' ? 'finished' : 'open'}" data-table="${esc(tb.table)}" data-state="${esc(tb.state)}">
+      <div class="table-head"><b>${esc(tableLabel(tb.table))}</b> · ${t(tb.preset === 'classic' ? 'classic' : 'levantine')} · ${t(
         'target',
-      )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}${t('secs')}` : '∞'} · <i>${
+      )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}${t('secs')}` : '∞'} · <span class="state-${esc(tb.state)} ${tb.state === 'finished' ? 'tag' : ''}">${
         ['waiting', 'playing', 'finished'].includes(tb.state) ? t(`st_${tb.state}` as Key) : esc(tb.state)
-      }</i></div>
+      }</span></div>
       <div class="table-seats">${tb.seats
         .map((st, i) =>
           st
@@ -80,9 +78,10 @@ function lobbyScreen(s: State): string {
         )
         .join('')}
         <button class="small ghost" data-act="watch" data-table="${esc(tb.table)}">${t('watch')}</button></div>
-    </li>`,
-    )
-    .join('');
+    </li>`;
+  // finished tables apart, under their own heading and marked finished: not open tables
+  const open = s.tables.filter((tb) => tb.state !== 'finished').map(row).join('');
+  const finished = s.tables.filter((tb) => tb.state === 'finished').map(row).join('');
   return `<main class="screen lobby">
     <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
       ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
@@ -95,8 +94,8 @@ function lobbyScreen(s: State): string {
               <option value="levantine" ${f.preset === 'levantine' ? 'selected' : ''}>${t('levantine')}</option>
               <option value="classic" ${f.preset === 'classic' ? 'selected' : ''}>${t('classic')}</option>
             </select></label>
-          <label>${t('target')} <input type="number" name="target" min="1" max="500" data-bind="form.target" value="${f.target}"></label>
-          <label>${t('timer')} <input type="number" name="timer" min="0" max="600" data-bind="form.timer" value="${f.timer}"></label>
+          <label>${t('target')} <input type="text" inputmode="numeric" name="target" data-bind="form.target" data-num value="${num(f.target)}"></label>
+          <label>${t('timer')} <input type="text" inputmode="numeric" name="timer" data-bind="form.timer" data-num value="${num(f.timer)}"></label>
           <label class="check"><input type="checkbox" name="private" data-bind="form.priv" ${f.priv ? 'checked' : ''}> ${t('privateTable')}</label>
           <label class="check"><input type="checkbox" name="bots" data-bind="form.bots" ${f.bots ? 'checked' : ''}> ${t('botsFree')}</label>
           <button type="submit" class="primary">${t('create')}</button>
@@ -111,7 +110,8 @@ function lobbyScreen(s: State): string {
       </section>
       <section class="panel tables">
         <h2>${t('openTables')} <button class="small ghost" data-act="refresh">${t('refresh')}</button></h2>
-        ${tables ? `<ul class="table-list">${tables}</ul>` : `<p class="muted">${t('noTables')}</p>`}
+        ${open ? `<ul class="table-list">${open}</ul>` : `<p class="muted">${t('noTables')}</p>`}
+        ${finished ? `<h2>${t('finishedTables')}</h2><ul class="table-list finished-list">${finished}</ul>` : ''}
         ${
           s.listPrev.length || s.listNext !== null
             ? `<div class="row pager">${
@@ -148,7 +148,7 @@ function waitingRoom(s: State, tv: TableView): string {
   return `<main class="screen waiting">
     ${tableTopbar(s, tv)}
     <section class="panel waiting-panel">
-      <h2>${t('tableId')} ${esc(tv.table)} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}</h2>
+      <h2>${t('tableId')} ${esc(tableLabel(tv.table))} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}</h2>
       ${code ? `<p class="code">${t('shareCode')}: <b dir="ltr">${esc(code)}</b></p>` : ''}
       <div class="wtable">${([0, 1, 2, 3] as Seat[]).map(seatBox).join('')}<div class="wcentre">${suitIcon('S', 28)}${suitIcon('H', 28)}</div></div>
       ${
@@ -571,7 +571,8 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
     const el = ev.target as HTMLInputElement;
     const bind = el.dataset.bind;
     if (!bind) return;
-    const v = el.type === 'checkbox' ? el.checked : el.type === 'number' ? Number(el.value) : el.value;
+    const v = el.type === 'checkbox' ? el.checked : 'num' in el.dataset ? parseNum(el.value) : el.value;
+    if (typeof v === 'number' && Number.isNaN(v)) return; // not a number (yet): the form keeps the last one
     if (bind.startsWith('form.')) {
       (app.state.form as unknown as Record<string, unknown>)[bind.slice(5)] = v;
       app.saveForm();
@@ -586,15 +587,15 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
     else if (form.dataset.form === 'create') {
       app.state.form = {
         preset: fd.get('preset') === 'classic' ? 'classic' : 'levantine',
-        target: Number(fd.get('target')) || 31,
-        timer: Number(fd.get('timer') ?? 30),
+        target: parseNum(String(fd.get('target') ?? '')) || 31,
+        timer: parseNum(String(fd.get('timer') ?? '')) || 0,
         priv: fd.get('private') !== null,
         bots: fd.get('bots') !== null,
       };
       app.createTable();
     } else if (form.dataset.form === 'private') {
-      const id = String(fd.get('table') ?? '').trim();
-      const code = String(fd.get('code') ?? '').trim();
+      const id = tableIdOf(String(fd.get('table') ?? ''));
+      const code = latinDigits(String(fd.get('code') ?? '').trim());
       if (!id) return;
       if (submitter?.dataset.mode === 'watch') app.join(id, null, code || undefined);
       else app.joinFirstFree(id, code || undefined);

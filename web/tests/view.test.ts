@@ -1,10 +1,10 @@
 import { describe, expect, it, beforeEach } from 'vitest';
 import { html, lastTrickOf } from '../src/view';
 import { localDeadline } from '../src/timer';
-import { setLang } from '../src/i18n';
+import { parseNum, setLang, tableIdOf, tableLabel } from '../src/i18n';
 import { emptySheet } from '../src/sheet';
 import type { State } from '../src/app';
-import type { TableView } from '../src/protocol';
+import type { TableSummary, TableView } from '../src/protocol';
 
 const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableView['round']>> = {}): TableView => ({
   type: 'table', table: 't9', version: 40, state: 'playing', preset: 'levantine', target: 31, turn_seconds: 30,
@@ -210,5 +210,55 @@ describe('the lobby pages', () => {
     expect(last).toContain('data-act="prevpage"');
     expect(last).not.toContain('data-act="nextpage"');
     expect(html(state(null))).not.toContain('pager');
+  });
+});
+
+describe('the lobby', () => {
+  const summary = (table: string, st: 'waiting' | 'playing' | 'finished', over: Partial<TableSummary> = {}): TableSummary => ({
+    table, preset: 'levantine', target: 31, turn_seconds: 30, private: false, state: st, spectators: 0, match: 1,
+    seats: [{ name: 'Ali', bot: false, connected: true }, null, { name: 'heuristic 2', bot: true, connected: true }, null],
+    ...over,
+  });
+  const tables = [summary('t12', 'waiting'), summary('t57', 'finished'), summary('t60', 'playing', { turn_seconds: 0 })];
+  // the text shown, less names (a name keeps its own characters, digits too: "heuristic 2", "Sami99")
+  const visibleText = (out: string) => out.replace(/<bdi>.*?<\/bdi>/g, ' ').replace(/<[^>]*>/g, ' ');
+
+  it('writes every number in Eastern Arabic digits in Arabic, table ids and form values too', () => {
+    setLang('ar');
+    const out = html(state(null, { lang: 'ar', tables, listNext: 't60' }));
+    expect(visibleText(out).match(/.{0,30}[0-9].{0,30}/g)).toBeNull();
+    expect(out).toContain('<b>١٢</b>');
+    expect(out).toMatch(/name="target"[^>]*value="٣١"/);
+    expect(out).toMatch(/name="timer"[^>]*value="٣٠"/);
+    expect(out).toContain('٣٠ث');
+  });
+  it('keeps the ids as the server writes them in English', () => {
+    const out = html(state(null, { tables }));
+    expect(out).toContain('<b>t12</b>');
+    expect(out).toMatch(/name="target"[^>]*value="31"/);
+  });
+  it('reads a typed table or number in either digit system', () => {
+    expect(tableIdOf('٥٧')).toBe('t57');
+    expect(tableIdOf(' 57 ')).toBe('t57');
+    expect(tableIdOf('t57')).toBe('t57');
+    expect(parseNum('٣١')).toBe(31);
+    expect(parseNum('31')).toBe(31);
+    expect(parseNum('')).toBeNaN();
+    expect(tableLabel('t57', 'ar')).toBe('٥٧');
+    expect(tableLabel('t57', 'en')).toBe('t57');
+  });
+  it('shows finished tables as finished, apart from the open ones', () => {
+    const out = html(state(null, { tables }));
+    const [openPart, finishedPart] = out.split('Finished matches');
+    expect(finishedPart).toBeDefined();
+    expect(openPart).toContain('data-table="t12" data-state="waiting"');
+    expect(openPart).toContain('data-table="t60" data-state="playing"');
+    expect(openPart).not.toContain('data-table="t57"');
+    expect(finishedPart).toMatch(/class="table-row table-finished" data-table="t57"/);
+    expect(finishedPart).toMatch(/class="state-finished tag">finished</);
+    expect(html(state(null, { tables: [tables[0]] }))).not.toContain('Finished matches');
+    // only finished tables: no open table, said so
+    const onlyDone = html(state(null, { tables: [tables[1]] }));
+    expect(onlyDone.split('Finished matches')[0]).toContain('No open tables yet');
   });
 });
