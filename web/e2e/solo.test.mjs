@@ -82,6 +82,24 @@ test('Arabic on a phone: right to left, the game words, a whole match', async ()
     await createTable(page, { target: 7, timer: 0, bots: true });
     await page.click('[data-act=start]');
     await page.waitForSelector('.hand .card');
+    // every card of the hand is a tap target at least 44 px wide, hit where its strip shows, and
+    // every card face is laid out left to right (no clipped "10" in Arabic)
+    const taps = await page.evaluate(() =>
+      [...document.querySelectorAll('.hand .card')].map((el) => {
+        const b = el.getBoundingClientRect();
+        const next = el.nextElementSibling?.getBoundingClientRect();
+        const strip = next ? next.left - b.left : b.width;
+        const hit = document.elementFromPoint(b.left + strip / 2, b.top + 20)?.closest('.card');
+        return { card: el.dataset.card, strip, hit: hit === el, dir: getComputedStyle(el.querySelector('svg')).direction };
+      }),
+    );
+    assert.equal(taps.length, 13);
+    assert.equal(await page.locator('.hand .hand-row').count(), 2, 'two rows of cards on a phone');
+    for (const tp of taps) {
+      assert.ok(tp.strip >= 43.9, `${tp.card}: a strip of ${tp.strip} px`);
+      assert.ok(tp.hit, `${tp.card}: a tap at its strip's centre hits it`);
+      assert.equal(tp.dir, 'ltr', `${tp.card} laid out left to right`);
+    }
     let sawTrump = false;
     let sawTrick = false;
     await playToEnd(page, {
