@@ -114,6 +114,25 @@ TEST(Serve, OneClientAgainstThreeBots) {
     EXPECT_EQ(c.last("table")["state"], "finished");
 }
 
+TEST(Serve, ALobbyWatcherIsPushedTheNewTableOverTheWire) {
+    // docs/protocol.md "Lobby": `list` with `watch`; pushes are `tables` without an id.
+    ServerProcess server(temp_db("lobby-watch"));
+    net::io_context ioc;
+    Client watcher(ioc, server.port()), creator(ioc, server.port());
+    sign_in(ioc, watcher, "Watcher");
+    sign_in(ioc, creator, "Layla");
+    watcher.send({{"type", "list"}, {"watch", true}, {"id", 1}});
+    ASSERT_TRUE(pump(ioc, [&] { return !watcher.last("tables").is_null(); }));
+    EXPECT_TRUE(watcher.last("tables")["tables"].empty());
+    creator.send({{"type", "create"}});
+    ASSERT_TRUE(pump(ioc, [&] { return !creator.last("created").is_null(); }));
+    const std::string tid = creator.last("created")["table"];
+    ASSERT_TRUE(pump(ioc, [&] { return !watcher.last("tables")["tables"].empty(); }));
+    const json pushed = watcher.last("tables");
+    EXPECT_FALSE(pushed.contains("id"));
+    EXPECT_EQ(pushed["tables"][0]["table"], tid);
+}
+
 TEST(Serve, AnEngineRegisteredWithDashDashEngineTakesASeatByName) {
     // tarneeb serve --engine NAME=CMD (docs/engine-protocol.md): add_bot seats it by NAME, it
     // thinks on the bot threads, and a guest cannot take its name.
