@@ -22,7 +22,9 @@
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
 // rate limit (token bucket), malformed messages (3 close the connection), connections per
-// address and per token, waiting tables per guest and per address, the lobby's page size.
+// address and per token, waiting tables per guest and per address, the lobby's page size, and
+// lobby pushes to connections that watch it (`list` with `watch`): at most one per
+// lobby_push_ms, sent from tick(), and only when the watched page changed.
 //
 // Storage errors (StorageError: disk full, read-only file, locked...): every table writes its
 // journal entry before it changes, so a failed write leaves the table as it was. The request gets the
