@@ -315,11 +315,12 @@ void Hall::handle(ConnId conn, json msg) {
 void Hall::send_table(const std::string& name, TableEntry& t) {
     auto g = guests_.find(name);
     if (g == guests_.end() || g->second.conns.empty()) return;
-    const std::string text = TableMessage(*t.table, t.spectators, {}, now_).to(g->second.seat);
+    const std::string text = TableMessage(*t.table, t.spectators, {}, now_).to(g->second.seat, is_creator(t, name));
     for (ConnId c : g->second.conns) out_.send(c, text);
 }
 
 void Hall::publish(TableEntry& t) {
+    if (!t.table->settings().is_private) lobby_changed();  // seats, state, spectators... may have changed
     const auto events = t.table->take_events();
     if (auto f = t.table->take_finished()) {
         MatchRow row{f->id, t.table->id(), 0, f->names, f->bots, f->status, f->winner, f->scores, f->record.dump()};
@@ -331,7 +332,7 @@ void Hall::publish(TableEntry& t) {
     for (const auto& name : t.watchers) {
         auto g = guests_.find(name);
         if (g == guests_.end() || g->second.conns.empty()) continue;
-        const std::string text = message.to(g->second.seat);
+        const std::string text = message.to(g->second.seat, is_creator(t, name));
         for (ConnId c : g->second.conns) out_.send(c, text);
     }
 }
@@ -361,6 +362,7 @@ void Hall::sweep(Millis now) {
             }
         close_table_in_storage(tid);
         tables_.erase(tid);
+        lobby_changed();
     }
     if (!pending_matches_.empty()) {
         auto rows = std::exchange(pending_matches_, {});
@@ -384,6 +386,7 @@ void Hall::tick(Millis now) {
         if (t->table->has_events()) publish(*t);
         advance(tid);
     }
+    push_lobby(now);
     run_pumps();
 }
 
@@ -393,6 +396,7 @@ std::optional<Millis> Hall::next_wakeup() const {
         const auto x = t.table->next_wakeup();
         if (x && (!w || *x < *w)) w = x;
     }
+    if (lobby_changed_ && (!w || lobby_pushed_ + config_.lobby_push_ms < *w)) w = lobby_pushed_ + config_.lobby_push_ms;
     return w;
 }
 

@@ -58,6 +58,7 @@ void Hall::closed(ConnId conn, Millis now) {
         // A spectator with no connection left stops watching.
         t->watchers.erase(name);
         --t->spectators;
+        lobby_changed();
     }
     guests_.erase(g);  // nothing to keep: a later hello with the token starts afresh
 }

@@ -4,7 +4,9 @@
 // hall_http.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iterator>
+#include <map>
 
 #include "tarneeb/server/hall.hpp"
 #include "tarneeb/server/names.hpp"
@@ -95,6 +97,7 @@ void Hall::close_if_empty(const std::string& tid) {
     if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
     close_table_in_storage(tid);
     tables_.erase(tid);
+    lobby_changed();
 }
 
 void Hall::leave_table(ConnId conn, const std::string& name, Done then) {
@@ -201,6 +204,7 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
                       entry.creator = creator;
                       entry.creator_address = address;
                       tables_.emplace(*tid, std::move(entry));
+                      lobby_changed();
                       reply(conn, id, created_json(*tid, settings.is_private ? std::optional<std::string>(settings.code) : std::nullopt));
                   }
               });
@@ -378,7 +382,25 @@ void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
             return error(conn, id, to_string(ProtocolError::bad_message), "limit must be an integer of at least 1");
         limit = std::min(max, limit_field->get<std::int64_t>());
     }
-    auto it = cursor == msg.end() || cursor->is_null() ? tables_.begin() : tables_.upper_bound(cursor->get<std::string>());
+    const auto watch = msg.find("watch");
+    if (watch != msg.end() && !watch->is_null() && !watch->is_boolean())
+        return error(conn, id, to_string(ProtocolError::bad_message), "watch must be a boolean");
+    std::optional<std::string> from;
+    if (cursor != msg.end() && cursor->is_string()) from = cursor->get<std::string>();
+    json page = lobby_page(from, limit);
+    // Every list replaces the connection's subscription: with `watch`, this page is pushed again
+    // whenever it changes (push_lobby); without it, nothing more is pushed.
+    Conn& c = conns_.at(conn);
+    c.lobby.reset();
+    if (watch != msg.end() && watch->is_boolean() && watch->get<bool>()) {
+        c.lobby.emplace(from, limit);
+        c.lobby_sent = std::hash<std::string>{}(page.dump());
+    }
+    reply(conn, id, std::move(page));
+}
+
+json Hall::lobby_page(const std::optional<std::string>& cursor, std::int64_t limit) const {
+    auto it = cursor ? tables_.upper_bound(*cursor) : tables_.begin();
     json list = json::array();
     json next = nullptr;
     for (; it != tables_.end(); ++it) {
@@ -389,7 +411,26 @@ void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
         }
         list.push_back(summary_json(*it->second.table, it->second.spectators));
     }
-    reply(conn, id, tables_json(std::move(list), std::move(next)));
+    return tables_json(std::move(list), std::move(next));
+}
+
+void Hall::push_lobby(Millis now) {
+    if (!lobby_changed_ || now - lobby_pushed_ < config_.lobby_push_ms) return;
+    lobby_changed_ = false;
+    lobby_pushed_ = now;
+    // Watchers of the same page share its text (most watch the first page).
+    std::map<std::pair<std::optional<std::string>, std::int64_t>, std::pair<std::string, std::size_t>> pages;
+    for (auto& [conn, c] : conns_) {
+        if (!c.lobby) continue;
+        auto [at, fresh] = pages.try_emplace(*c.lobby);
+        if (fresh) {
+            at->second.first = lobby_page(c.lobby->first, c.lobby->second).dump();
+            at->second.second = std::hash<std::string>{}(at->second.first);
+        }
+        if (at->second.second == c.lobby_sent) continue;  // its page did not change
+        c.lobby_sent = at->second.second;
+        out_.send(conn, at->second.first);
+    }
 }
 
 }  // namespace tarneeb::server

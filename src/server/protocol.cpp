@@ -312,10 +312,21 @@ nlohmann::json shared_json(const Table& t, int spectators, const std::vector<Tab
 
 }  // namespace
 
+namespace {
+/// The join code a table message may carry: only to the private table's creator, only while the
+/// code is in memory (a table reloaded after a restart has only its hash).
+std::optional<std::string> creator_code(const Table& t, bool creator) {
+    const TableSettings& s = t.settings();
+    if (!creator || !s.is_private || s.code.empty()) return std::nullopt;
+    return s.code;
+}
+}  // namespace
+
 nlohmann::json table_message_json(const Table& t, std::optional<Seat> seat, int spectators,
-                                  const std::vector<TableEvent>& events, Millis now) {
+                                  const std::vector<TableEvent>& events, Millis now, bool creator) {
     nlohmann::json j = shared_json(t, spectators, events, now);
     SeatKeys k = seat_keys(t, seat);
+    if (const auto code = creator_code(t, creator)) j["join_code"] = *code;
     j["legal"] = std::move(k.legal);
     j["timeout_action"] = std::move(k.timeout_action);
     j["default_action"] = std::move(k.default_action);
@@ -347,9 +358,11 @@ TableMessage::TableMessage(const Table& table, int spectators, const std::vector
     shared_ += '}';
 }
 
-std::string TableMessage::to(std::optional<Seat> seat) const {
+std::string TableMessage::to(std::optional<Seat> seat, bool creator) const {
     const SeatKeys k = seat_keys(table_, seat);
-    std::string out = "{\"default_action\":" + k.default_action.dump() + ",\"legal\":" + k.legal.dump() +
+    const auto code = creator_code(table_, creator);
+    std::string out = "{\"default_action\":" + k.default_action.dump() +
+                      (code ? ",\"join_code\":" + nlohmann::json(*code).dump() : std::string()) + ",\"legal\":" + k.legal.dump() +
                       ",\"timeout_action\":" + k.timeout_action.dump() + ",\"you\":" + k.you.dump() + ",";
     if (seat && round_at_ != std::string::npos) {
         out.append(shared_, 1, round_at_ - 1);

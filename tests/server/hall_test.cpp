@@ -587,6 +587,199 @@ TEST(Hall, LobbyBotsPrivateTablesAndErrors) {
     EXPECT_EQ(h.last_reply(a)["code"], "unknown_type");
 }
 
+/// How many frames of `type` connection `c` got.
+int count_frames(Harness& h, ConnId c, const std::string& type) {
+    int n = 0;
+    for (const auto& f : h.frames[c]) n += json::parse(f)["type"] == type;
+    return n;
+}
+
+TEST(Hall, LobbyWatchersGetOneCoalescedPushPerIntervalOthersNothing) {
+    // docs/protocol.md "Lobby": `list` with `watch` subscribes the connection to that page.
+    Harness h;
+    const ConnId watcher = h.connect(), lister = h.connect(), a = h.connect(), b = h.connect();
+    h.sign_in(watcher, "Watcher");
+    h.sign_in(lister, "Lister");
+    h.sign_in(a, "Layla");
+    h.sign_in(b, "Omar");
+    h.send(watcher, {{"type", "list"}, {"watch", "yes"}, {"id", 1}});
+    EXPECT_EQ(h.last_reply(watcher)["code"], "bad_message");
+    h.send(watcher, {{"type", "list"}, {"watch", true}, {"id", 2}});
+    EXPECT_EQ(h.last_reply(watcher)["id"], 2);
+    EXPECT_TRUE(h.last_reply(watcher)["tables"].empty());
+    h.send(lister, {{"type", "list"}});
+    h.tick();
+    EXPECT_EQ(count_frames(h, watcher, "tables"), 1);  // nothing changed: no push
+
+    // A table is created: one push at the next tick, without an id; the lister gets nothing.
+    h.send(a, {{"type", "create"}});
+    const std::string tid = h.last(a, "created")["table"];
+    EXPECT_EQ(count_frames(h, watcher, "tables"), 1);  // pushed by tick, not at once
+    h.now += 10;
+    h.tick();
+    ASSERT_EQ(count_frames(h, watcher, "tables"), 2);
+    json pushed = h.last_reply(watcher);
+    EXPECT_EQ(pushed["type"], "tables");
+    EXPECT_FALSE(pushed.contains("id"));
+    ASSERT_EQ(pushed["tables"].size(), 1u);
+    EXPECT_EQ(pushed["tables"][0]["table"], tid);
+    EXPECT_EQ(count_frames(h, lister, "tables"), 1);
+
+    // Many changes within one interval: a player sits, bots are added, another table is created,
+    // a spectator comes: one push, after the interval, with the state at that time.
+    h.send(a, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+    h.send(a, {{"type", "add_bot"}, {"seat", 1}});
+    h.send(a, {{"type", "add_bot"}, {"seat", 2}});
+    h.send(b, {{"type", "create"}});
+    const std::string tid2 = h.last(b, "created")["table"];
+    h.send(lister, {{"type", "join"}, {"table", tid}});
+    for (int i = 0; i < 4; ++i) {
+        h.now += 50;  // 210 ms after the last push at most: too early
+        h.tick();
+    }
+    EXPECT_EQ(count_frames(h, watcher, "tables"), 2);
+    ASSERT_TRUE(h.hall.next_wakeup());
+    EXPECT_LE(*h.hall.next_wakeup(), h.now + 50);
+    h.now += 50;
+    h.tick();
+    ASSERT_EQ(count_frames(h, watcher, "tables"), 3);
+    pushed = h.last_reply(watcher);
+    ASSERT_EQ(pushed["tables"].size(), 2u);
+    EXPECT_EQ(pushed["tables"][0]["seats"][0]["name"], "Layla");
+    EXPECT_EQ(pushed["tables"][0]["seats"][2]["bot"], true);
+    EXPECT_EQ(pushed["tables"][0]["spectators"], 1);
+    EXPECT_EQ(pushed["tables"][1]["table"], tid2);
+    h.now += 1000;
+    h.tick();
+    EXPECT_EQ(count_frames(h, watcher, "tables"), 3);  // no change since
+
+    // The start is pushed; a private table (not listed) changes nothing on the page: no push.
+    h.send(a, {{"type", "add_bot"}, {"seat", 3}});
+    h.send(a, {{"type", "start"}});
+    h.now += 300;
+    h.tick();
+    ASSERT_EQ(count_frames(h, watcher, "tables"), 4);
+    EXPECT_EQ(h.last_reply(watcher)["tables"][0]["state"], "playing");
+    const ConnId c = h.connect();
+    h.sign_in(c, "Rana");
+    h.send(c, {{"type", "create"}, {"private", true}});
+    h.now += 300;
+    h.tick();
+    EXPECT_EQ(count_frames(h, watcher, "tables"), 4);
+
+    // A list without watch ends the subscription; the closing of a table is then not pushed.
+    h.send(watcher, {{"type", "list"}, {"limit", 1}});
+    EXPECT_EQ(count_frames(h, watcher, "tables"), 5);
+    h.send(b, {{"type", "leave"}});
+    h.now += 5000;  // the other table is abandoned and closed
+    h.tick();
+    h.now += 5000;
+    h.tick();
+    EXPECT_EQ(count_frames(h, watcher, "tables"), 5);
+    EXPECT_EQ(count_frames(h, lister, "tables"), 1);
+}
+
+TEST(Hall, AWatchedPageIsPushedWithItsCursorAndLimitAndClosingIsPushed) {
+    Harness h;
+    const ConnId watcher = h.connect();
+    h.sign_in(watcher, "Watcher");
+    const char* names[] = {"Layla", "Omar", "Rana"};
+    std::vector<std::string> tids;
+    std::vector<ConnId> creators;
+    for (const char* n : names) {
+        const ConnId c = h.connect();
+        h.sign_in(c, n);
+        h.send(c, {{"type", "create"}});
+        h.send(c, {{"type", "join"}, {"table", h.last(c, "created")["table"]}, {"seat", 0}});
+        tids.push_back(h.last(c, "created")["table"]);
+        creators.push_back(c);
+    }
+    h.send(watcher, {{"type", "list"}, {"cursor", tids[0]}, {"limit", 1}, {"watch", true}});
+    EXPECT_EQ(h.last_reply(watcher)["tables"][0]["table"], tids[1]);
+    h.now += 300;
+    h.tick();
+    const int before = count_frames(h, watcher, "tables");
+    // The table on the page closes (its only player leaves): the page now shows the next one.
+    h.send(creators[1], {{"type", "leave"}});
+    EXPECT_FALSE(h.hall.table(tids[1]));
+    h.now += 300;
+    h.tick();
+    ASSERT_EQ(count_frames(h, watcher, "tables"), before + 1);
+    const json pushed = h.last_reply(watcher);
+    ASSERT_EQ(pushed["tables"].size(), 1u);
+    EXPECT_EQ(pushed["tables"][0]["table"], tids[2]);
+    EXPECT_TRUE(pushed["next"].is_null());
+    // A change on another page is not pushed.
+    h.send(creators[0], {{"type", "add_bot"}, {"seat", 1}});
+    h.now += 300;
+    h.tick();
+    EXPECT_EQ(count_frames(h, watcher, "tables"), before + 1);
+}
+
+TEST(Hall, OnlyThePrivateTablesCreatorSeesItsJoinCode) {
+    // docs/protocol.md "table": join_code in the creator's table messages, in nobody else's.
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    std::string token;
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+        const std::string t = h.sign_in(cs[i], names[i]);
+        if (i == 0) token = t;
+    }
+    const ConnId lobby = h.connect(), watcher = h.connect();
+    h.sign_in(lobby, "Lobby");
+    h.sign_in(watcher, "Watcher");
+    h.send(lobby, {{"type", "list"}, {"watch", true}});
+    h.send(cs[0], {{"type", "create"}, {"private", true}, {"target", 11}});
+    const std::string tid = h.last(cs[0], "created")["table"], code = h.last(cs[0], "created")["code"];
+    ASSERT_EQ(code.size(), 6u);
+    for (std::size_t i = 0; i < cs.size(); ++i)
+        h.send(cs[i], {{"type", "join"}, {"table", tid}, {"seat", i}, {"code", code}});
+    h.send(watcher, {{"type", "join"}, {"table", tid}, {"code", code}});
+    h.send(cs[0], {{"type", "start"}});
+    EXPECT_GT(h.play(cs), 20);
+    EXPECT_EQ(h.last(cs[1], "table")["state"], "finished");
+    // The creator reloads: a new connection with its token gets the code again.
+    h.hall.closed(cs[0], h.now);
+    const ConnId again = h.connect();
+    h.send(again, {{"type", "hello"}, {"token", token}});
+    EXPECT_EQ(h.last(again, "table")["join_code"], code);
+    h.now += 300;
+    h.tick();
+
+    int creator_tables = 0;
+    for (ConnId c : {cs[0], again})
+        for (const auto& f : h.frames[c]) {
+            const auto j = json::parse(f);
+            if (j["type"] != "table") continue;
+            ++creator_tables;
+            EXPECT_EQ(j["join_code"], code) << f;
+        }
+    EXPECT_GT(creator_tables, 20);
+    // Bytes-level: no other seat, spectator or lobby watcher ever received the code.
+    for (ConnId c : {cs[1], cs[2], cs[3], watcher, lobby}) {
+        EXPECT_GT(h.frames[c].size(), 0u);
+        for (const auto& f : h.frames[c]) {
+            EXPECT_EQ(f.find(code), std::string::npos) << "connection " << c << ": " << f;
+            EXPECT_EQ(f.find("join_code"), std::string::npos) << "connection " << c << ": " << f;
+        }
+    }
+    // And the cards: each seat saw only what it may (the bytes-level card check).
+    const json record = json::parse(h.get("/api/matches/" + tid + "-1")->body);
+    for (int s = 1; s < 4; ++s) {
+        const auto leaks = testing::hidden_leaks(h.frames[cs[static_cast<std::size_t>(s)]], s, 1, record);
+        EXPECT_TRUE(leaks.empty()) << "seat " << s << ": " << leaks.front();
+    }
+}
+
+TEST(Hall, APublicTablesMessagesHaveNoJoinCode) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs);
+    for (ConnId c : cs)
+        for (const auto& f : h.frames[c]) EXPECT_EQ(f.find("join_code"), std::string::npos) << f;
+}
+
 TEST(Hall, UnknownTypesAreUnknownWhereverTheGuestIs) {
     Harness h;
     const ConnId a = h.connect();
@@ -900,11 +1093,11 @@ TEST(Hall, APrivateTablesJoinCodeIsStoredOnlyAsAHash) {
     std::filesystem::create_directories(dir);
     const std::string db = (dir / "t.db").string();
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
-    std::string tid, code;
+    std::string tid, code, token;
     {
         Harness h(db);
         const ConnId c = h.connect();
-        h.sign_in(c, "Layla");
+        token = h.sign_in(c, "Layla");
         h.send(c, {{"type", "create"}, {"private", true}});
         tid = h.last(c, "created")["table"];
         code = h.last(c, "created")["code"];
@@ -926,6 +1119,13 @@ TEST(Hall, APrivateTablesJoinCodeIsStoredOnlyAsAHash) {
     EXPECT_EQ(h.last_reply(other)["code"], "bad_code");
     h.send(other, {{"type", "join"}, {"table", tid}, {"seat", 1}, {"code", code}});
     EXPECT_EQ(h.last(other, "table")["you"], 1);
+    // The code was in memory only: after the restart, not even its creator is shown it.
+    const ConnId creator = h.connect();
+    h.send(creator, {{"type", "hello"}, {"token", token}});
+    EXPECT_EQ(h.last(creator, "table")["you"], 0);
+    EXPECT_FALSE(h.last(creator, "table").contains("join_code"));
+    for (const auto& [conn, fs] : h.frames)
+        for (const auto& f : fs) EXPECT_EQ(f.find(code), std::string::npos) << f;
     std::filesystem::remove_all(dir);
 }
 

@@ -39,6 +39,17 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
             EXPECT_TRUE(plain["legal"].empty()) << "seat " << s << " version " << t.version();
         }
         EXPECT_EQ(plain["you"].is_null(), !seat.has_value());
+        // A private table's join code goes only to its creator's message (the hall says who that is).
+        const std::string creators = message.to(seat, /*creator=*/true);
+        const json creators_plain = table_message_json(t, seat, 2, events, now, /*creator=*/true);
+        ASSERT_EQ(json::parse(creators), creators_plain);
+        EXPECT_FALSE(plain.contains("join_code"));
+        if (t.settings().is_private) {
+            EXPECT_EQ(creators_plain["join_code"], t.settings().code);
+            EXPECT_EQ(text.find(t.settings().code), std::string::npos);
+        } else {
+            EXPECT_FALSE(creators_plain.contains("join_code"));
+        }
         // The turn's time left, on the server's clock, next to its deadline.
         if (t.deadline()) {
             EXPECT_EQ(plain["remaining_ms"], std::max<Millis>(0, *t.deadline() - now));
@@ -50,44 +61,48 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
 }
 
 TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
-    TableSettings settings;
-    settings.target = 41;
-    settings.turn_seconds = 30;  // timeout_action is sent
-    Table t("t1", settings, TableTiming{}, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
-    Millis now = 1'767'225'600'000;
-    int checked = 0;
-    const std::array<std::string, 4> names{"Layla", "Omar", "Dina", "Eli"};
-    for (Seat s : kSeats) {
-        const Change c = t.prepare_sit(s, names[static_cast<std::size_t>(index(s))]);
-        ASSERT_TRUE(c.ok());
-        t.commit(c.entry(), now);
+    for (const bool is_private : {false, true}) {
+        TableSettings settings;
+        settings.is_private = is_private;
+        if (is_private) settings.code = "K3X9Q2";
+        settings.target = 41;
+        settings.turn_seconds = 30;  // timeout_action is sent
+        Table t("t1", settings, TableTiming{}, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
+        Millis now = 1'767'225'600'000;
+        int checked = 0;
+        const std::array<std::string, 4> names{"Layla", "Omar", "Dina", "Eli"};
+        for (Seat s : kSeats) {
+            const Change c = t.prepare_sit(s, names[static_cast<std::size_t>(index(s))]);
+            ASSERT_TRUE(c.ok());
+            t.commit(c.entry(), now);
+            check_messages(t, t.take_events(), now, checked);
+        }
+        Rng rng(7);
+        const Change start = t.prepare_start(rng.next(), rng.next());
+        ASSERT_TRUE(start.ok());
+        t.commit(start.entry(), now);
         check_messages(t, t.take_events(), now, checked);
+        bool finished_trick_seen = false;
+        while (t.state() == TableState::playing) {
+            ASSERT_LT(checked, 100000);
+            const Round& r = t.match().round();
+            const SeatView view = SeatView::of(t.match(), r.to_act());
+            const auto legal = view.legal_actions();
+            const Action a = legal[static_cast<int>(rng.below(static_cast<std::uint64_t>(legal.size())))];
+            const Change c = t.prepare_act(r.to_act(), a, t.version(), rng.next());
+            ASSERT_TRUE(c.ok()) << to_string(*c.error);
+            now += 1000;
+            t.commit(c.entry(), now);
+            check_messages(t, t.take_events(), now, checked);
+            if (t.state() == TableState::playing && t.match().round().tricks_played() > 0) finished_trick_seen = true;
+        }
+        EXPECT_TRUE(finished_trick_seen);
+        // The finished table says how the match ended, as the match_over event did.
+        const json spectator = table_message_json(t, std::nullopt, 0, {}, now);
+        ASSERT_TRUE(spectator["result"].is_object());
+        EXPECT_EQ(spectator["result"]["status"], std::string(to_string(t.match().status())));
+        EXPECT_GT(checked, 500);
     }
-    Rng rng(7);
-    const Change start = t.prepare_start(rng.next(), rng.next());
-    ASSERT_TRUE(start.ok());
-    t.commit(start.entry(), now);
-    check_messages(t, t.take_events(), now, checked);
-    bool finished_trick_seen = false;
-    while (t.state() == TableState::playing) {
-        ASSERT_LT(checked, 100000);
-        const Round& r = t.match().round();
-        const SeatView view = SeatView::of(t.match(), r.to_act());
-        const auto legal = view.legal_actions();
-        const Action a = legal[static_cast<int>(rng.below(static_cast<std::uint64_t>(legal.size())))];
-        const Change c = t.prepare_act(r.to_act(), a, t.version(), rng.next());
-        ASSERT_TRUE(c.ok()) << to_string(*c.error);
-        now += 1000;
-        t.commit(c.entry(), now);
-        check_messages(t, t.take_events(), now, checked);
-        if (t.state() == TableState::playing && t.match().round().tricks_played() > 0) finished_trick_seen = true;
-    }
-    EXPECT_TRUE(finished_trick_seen);
-    // The finished table says how the match ended, as the match_over event did.
-    const json spectator = table_message_json(t, std::nullopt, 0, {}, now);
-    ASSERT_TRUE(spectator["result"].is_object());
-    EXPECT_EQ(spectator["result"]["status"], std::string(to_string(t.match().status())));
-    EXPECT_GT(checked, 500);
 }
 
 TEST(Protocol, FinishedTricksCarryTheEnginesWinner) {

@@ -65,13 +65,15 @@ TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
         cs.push_back(std::make_unique<Client>(ioc, server.port()));
         ASSERT_FALSE(sign_in(ioc, *cs.back(), names[i]).empty());
     }
-    cs[0]->send({{"type", "create"}, {"target", 15}, {"turn_seconds", 0}});
+    // A private table: its join code reaches its creator (Layla) and nobody else (issue 14).
+    cs[0]->send({{"type", "create"}, {"target", 15}, {"turn_seconds", 0}, {"private", true}});
     ASSERT_TRUE(pump(ioc, [&] { return !cs[0]->last("created").is_null(); }));
-    const std::string tid = cs[0]->last("created")["table"];
-    for (int i = 0; i < 4; ++i) cs[static_cast<std::size_t>(i)]->send({{"type", "join"}, {"table", tid}, {"seat", i}});
+    const std::string tid = cs[0]->last("created")["table"], code = cs[0]->last("created")["code"];
+    for (int i = 0; i < 4; ++i)
+        cs[static_cast<std::size_t>(i)]->send({{"type", "join"}, {"table", tid}, {"seat", i}, {"code", code}});
     Client watcher(ioc, server.port());
     sign_in(ioc, watcher, "Watcher");
-    watcher.send({{"type", "join"}, {"table", tid}});
+    watcher.send({{"type", "join"}, {"table", tid}, {"code", code}});
     ASSERT_TRUE(pump(ioc, [&] {
         const auto t = cs[0]->last("table");
         return !t.is_null() && std::all_of(t["seats"].begin(), t["seats"].end(), [](const json& s) { return !s.is_null(); });
@@ -95,6 +97,9 @@ TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
     const auto leaks = testing::hidden_leaks(watcher.frames, -1, 1, record);
     EXPECT_TRUE(leaks.empty()) << "spectator: " << leaks.front();
     EXPECT_GT(bytes, 10000u);
+    EXPECT_EQ(cs[0]->last("table")["join_code"], code);
+    for (const Client* c : {cs[1].get(), cs[2].get(), cs[3].get(), &watcher})
+        for (const auto& f : c->frames) EXPECT_EQ(f.find(code), std::string::npos) << f;
     const auto list = json::parse(http_get(server.port(), "/api/players/Omar/matches").second);
     EXPECT_EQ(list["matches"].size(), 1u);
     EXPECT_EQ(json::parse(http_get(server.port(), "/api/leaderboard").second)["players"].size(), 4u);
@@ -112,6 +117,25 @@ TEST(Serve, OneClientAgainstThreeBots) {
     c.send({{"type", "start"}});
     ASSERT_TRUE(play(ioc, {&c}, [&] { return c.has_event("match_over"); })) << c.last("table").dump();
     EXPECT_EQ(c.last("table")["state"], "finished");
+}
+
+TEST(Serve, ALobbyWatcherIsPushedTheNewTableOverTheWire) {
+    // docs/protocol.md "Lobby": `list` with `watch`; pushes are `tables` without an id.
+    ServerProcess server(temp_db("lobby-watch"));
+    net::io_context ioc;
+    Client watcher(ioc, server.port()), creator(ioc, server.port());
+    sign_in(ioc, watcher, "Watcher");
+    sign_in(ioc, creator, "Layla");
+    watcher.send({{"type", "list"}, {"watch", true}, {"id", 1}});
+    ASSERT_TRUE(pump(ioc, [&] { return !watcher.last("tables").is_null(); }));
+    EXPECT_TRUE(watcher.last("tables")["tables"].empty());
+    creator.send({{"type", "create"}});
+    ASSERT_TRUE(pump(ioc, [&] { return !creator.last("created").is_null(); }));
+    const std::string tid = creator.last("created")["table"];
+    ASSERT_TRUE(pump(ioc, [&] { return !watcher.last("tables")["tables"].empty(); }));
+    const json pushed = watcher.last("tables");
+    EXPECT_FALSE(pushed.contains("id"));
+    EXPECT_EQ(pushed["tables"][0]["table"], tid);
 }
 
 TEST(Serve, AnEngineRegisteredWithDashDashEngineTakesASeatByName) {

@@ -121,6 +121,8 @@ export interface TableView {
   turn_seconds: number;
   private: boolean;
   code?: string | null;
+  /** A private table's join code, in its creator's messages only (servers from issue #14 on). */
+  join_code?: string;
   you: Seat | null;
   seats: (SeatInfo | null)[];
   spectators: number;
@@ -168,7 +170,8 @@ export type ServerMessage =
   | ErrorMsg
   | { type: 'ok'; id?: unknown; version?: number }
   | { type: 'pong'; id?: unknown }
-  /** One page of the lobby: `next` is the cursor of the following page, null on the last one. */
+  /** One page of the lobby: `next` is the cursor of the following page, null on the last one.
+   *  Also pushed, without `id`, to a connection that sent `list` with `watch: true` (issue #14). */
   | { type: 'tables'; id?: unknown; tables: TableSummary[]; next?: string | null }
   | { type: 'created'; id?: unknown; table: string; code: string | null };
 

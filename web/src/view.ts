@@ -128,7 +128,8 @@ function lobbyScreen(s: State): string {
 
 function waitingRoom(s: State, tv: TableView): string {
   const seated = tv.you !== null;
-  const code = s.codes[tv.table] ?? tv.code;
+  // The server sends the code to the private table's creator (join_code, issue 14): a reload keeps it.
+  const code = s.codes[tv.table] ?? tv.join_code ?? tv.code;
   const full = tv.seats.every((x) => x);
   const seatBox = (seat: Seat) => {
     const st = tv.seats[seat];

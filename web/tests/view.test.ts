@@ -56,6 +56,11 @@ describe('the table as rendered', () => {
       expect(cardButton(out, c)).toContain('disabled');
     }
   });
+  it('shows a private table its creator reloaded with the join_code the server sent', () => {
+    const out = html(state(table({ state: 'waiting', private: true, join_code: 'K3X9Q2', round: null })));
+    expect(out).toContain('K3X9Q2');
+    expect(html(state(table({ state: 'waiting', private: true, round: null })))).not.toContain('class="code"');
+  });
   it('disables every card while an action is on its way', () => {
     const out = html(state(table(), { actedVersion: 40 }));
     expect(cardButton(out, 'AS')).toContain('disabled');

@@ -22,7 +22,9 @@
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
 // rate limit (token bucket), malformed messages (3 close the connection), connections per
-// address and per token, waiting tables per guest and per address, the lobby's page size.
+// address and per token, waiting tables per guest and per address, the lobby's page size, and
+// lobby pushes to connections that watch it (`list` with `watch`): at most one per
+// lobby_push_ms, sent from tick(), and only when the watched page changed.
 //
 // Storage errors (StorageError: disk full, read-only file, locked...): every table writes its
 // journal entry before it changes, so a failed write leaves the table as it was. The request gets the
@@ -76,6 +78,9 @@ struct HallConfig {
     int max_connections_per_guest = 8;       ///< connections signed in with one token at once
     int max_connections_per_address = 64;    ///< connections from one address at once
     std::size_t list_page_max = 50;     ///< tables in one `tables` page at most (and by default)
+    /// A connection watching the lobby (`list` with `watch`) gets at most one pushed `tables`
+    /// page per this many milliseconds, however many tables change meanwhile.
+    Millis lobby_push_ms = 250;
     /// 0 (the default, and the only setting for a server on the internet): every deal's seed, and
     /// every bot's, is drawn from the OS CSPRNG, independently. Any other value is a test-only
     /// deterministic mode: seeds follow from it, so the same moves give the same cards.
@@ -176,6 +181,9 @@ private:
         int limited = 0;
         bool busy = false;         ///< a hello is in flight (before sign-in)
         std::deque<nlohmann::json> waiting;  ///< messages to handle once the guest is free
+        /// The lobby page this connection watches (`list` with `watch`: its cursor and limit).
+        std::optional<std::pair<std::optional<std::string>, std::int64_t>> lobby;
+        std::size_t lobby_sent = 0;  ///< hash of the last page it got (a page is pushed only when it differs)
     };
     struct Guest {
         std::set<ConnId> conns;
@@ -255,10 +263,21 @@ private:
     /// A spectator stops watching its table (published; the table closes when nobody is left).
     void forget_watcher(const std::string& name);
     void close_if_empty(const std::string& tid);
-    /// `list`: one page of public tables (docs/protocol.md "list").
+    /// `list`: one page of public tables (docs/protocol.md "list"); `watch` subscribes the connection.
     void list_tables(ConnId conn, const nlohmann::json& id, const nlohmann::json& msg);
+    /// The `tables` message of the public tables after `cursor` (none: from the first), at most `limit`.
+    nlohmann::json lobby_page(const std::optional<std::string>& cursor, std::int64_t limit) const;
+    /// Something a lobby summary shows may have changed: watchers get a page at the next push.
+    void lobby_changed() { lobby_changed_ = true; }
+    /// Sends each watching connection its page, when the lobby changed and lobby_push_ms has
+    /// passed since the last push, and only when its page differs from the last one it got.
+    void push_lobby(Millis now);
+    bool lobby_changed_ = false;
+    Millis lobby_pushed_ = 0;           ///< when watchers last got pages
     /// Sends each watcher its table message with the pending events; stores a finished match.
     void publish(TableEntry& t);
+    /// True when guest `name` created table `t` (it alone is shown a private table's join code).
+    static bool is_creator(const TableEntry& t, const std::string& name) { return !t.creator.empty() && t.creator == name; }
     /// Sends one guest its table's message (no events: it just arrived).
     void send_table(const std::string& name, TableEntry& t);
     std::uint64_t next_seed();

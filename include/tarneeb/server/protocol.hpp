@@ -64,7 +64,9 @@ class TableMessage {
 public:
     TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now);
     /// The message's text for `seat` or a spectator (nullopt). Equal, as JSON, to table_message_json.
-    std::string to(std::optional<Seat> seat) const;
+    /// `creator`: the recipient created this private table, and only then, its message carries
+    /// the table's join code ("join_code", when the code is still in memory: not after a restart).
+    std::string to(std::optional<Seat> seat, bool creator = false) const;
 
 private:
     const Table& table_;
@@ -75,7 +77,7 @@ private:
 /// The plain encoding of the same message (one JSON value built for that recipient): the
 /// reference TableMessage::to is checked against.
 nlohmann::json table_message_json(const Table& table, std::optional<Seat> seat, int spectators,
-                                  const std::vector<TableEvent>& events, Millis now);
+                                  const std::vector<TableEvent>& events, Millis now, bool creator = false);
 
 // ---- the hall's other answers (docs/protocol.md) ------------------------------------------
 /// {"type":"ok"} or, for act, {"type":"ok","version":…}.
