@@ -118,7 +118,7 @@ double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& m
     auto step = [&](Action actual, double miss) {
         const Seat s = round.to_act();
         Bot* who = s == me ? nullptr : s != partner(me) ? m.model : actual.kind == ActionKind::call ? m.partner_calls : nullptr;
-        if (who && miss < 1 && who->decide(SeatView(round, s)) != actual) fit *= miss;
+        if (who && miss < 1 && who->decide(SeatView(round, s, view.scores())) != actual) fit *= miss;
         round.apply(actual);
         return fit >= stop_below;
     };

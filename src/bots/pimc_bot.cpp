@@ -66,14 +66,15 @@ PimcOptions registry_pimc_options() {
     o.bidding.expected_points = true;
     o.bidding.preempt = 0.5;
     // pimc's own card play against the heuristic's, measured against the double-dummy
-    // tables (docs/analysis.md "Auction for pimc's card play"): as declarer 0.5 trick below
+    // tables (docs/analysis.md "Inference from play, and an auction for pimc's own card
+    // play"): as declarer 0.5 trick below
     // double dummy; as defenders it takes more than the double-dummy defence (+1.0, half of it
     // used: stronger declarers give less away).
     o.bidding.declarer_shift = -0.5;
     o.bidding.defender_shift = 0.5;
     o.bidding.pass_margin = 0.0;
     // Inference from play: the opponents read as the heuristic, the partner's calls as this
-    // bot's own auction (docs/analysis.md "Inference from play").
+    // bot's own auction (the same section).
     o.model_miss_call = 0.3;
     o.model_miss_card = 0.1;
     o.model_partner = true;
