@@ -191,7 +191,7 @@ export class App {
 
   private onTable(t: TableView): void {
     // the countdown runs from the moment the message arrived, on this client's clock
-    t.local_deadline_ms = localDeadline(t.deadline_ms, t.now_ms, Date.now());
+    t.local_deadline_ms = localDeadline(t.deadline_ms, t.now_ms, Date.now(), t.remaining_ms);
     const waiters = this.tableWaiters;
     this.tableWaiters = [];
     queueMicrotask(() => waiters.forEach((w) => w(t)));

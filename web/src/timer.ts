@@ -11,17 +11,20 @@ export function remainingMs(deadlineMs: number | null | undefined, nowMs: number
 }
 
 /**
- * The deadline on this client's clock. The server sends `deadline_ms` and `now_ms` (its own
- * Unix ms when it built the message, docs/protocol.md): the time left is deadline_ms − now_ms
- * at the moment the message arrived (`receivedMs`, this client's clock), so a client clock that
- * is off by any amount still counts down the right time. Without `now_ms` (an older server)
- * the deadline is taken as it is, which trusts this client's clock.
+ * The deadline on this client's clock. The server sends `remaining_ms` (issue 14: the time left,
+ * deadline_ms − now_ms, ready to use): the deadline is then the moment the message arrived
+ * (`receivedMs`, this client's clock) plus it. An older server sends `deadline_ms` and `now_ms`
+ * (its own Unix ms when it built the message, docs/protocol.md): the time left is deadline_ms −
+ * now_ms at arrival, so a client clock that is off by any amount still counts down the right
+ * time. Without `now_ms` either the deadline is taken as it is, which trusts this client's clock.
  */
 export function localDeadline(
   deadlineMs: number | null | undefined,
   serverNowMs: number | null | undefined,
   receivedMs: number,
+  remaining?: number | null,
 ): number | null {
+  if (typeof remaining === 'number' && Number.isFinite(remaining)) return receivedMs + Math.max(0, remaining);
   if (deadlineMs === null || deadlineMs === undefined) return null;
   if (serverNowMs === null || serverNowMs === undefined || !Number.isFinite(serverNowMs)) return deadlineMs;
   return receivedMs + (deadlineMs - serverNowMs);

@@ -53,3 +53,25 @@ describe('countdown on the server clock (deadline_ms − now_ms)', () => {
     expect(localDeadline(null, server, server)).toBeNull();
   });
 });
+
+describe('countdown from remaining_ms (issue 14)', () => {
+  const server = 1_700_000_000_000;
+  it('counts remaining_ms down from the arrival, whatever the clocks say', () => {
+    const client = server - 10_000; // a client clock 10 s slow
+    // remaining_ms wins over deadline_ms − now_ms (here they disagree on purpose)
+    const deadline = localDeadline(server + 25_000, server, client, 20_000);
+    expect(deadline).toBe(client + 20_000);
+    expect(remainingMs(deadline, client, 30)).toBe(20_000);
+    expect(remainingMs(deadline, client + 3_000, 30)).toBe(17_000);
+  });
+  it('shows 0 left when remaining_ms is 0 (past the deadline)', () => {
+    const deadline = localDeadline(server - 500, server, server, 0);
+    expect(remainingMs(deadline, server, 30)).toBe(0);
+  });
+  it('falls back to deadline_ms − now_ms when remaining_ms is absent or null', () => {
+    const client = server + 10_000;
+    expect(localDeadline(server + 20_000, server, client, undefined)).toBe(client + 20_000);
+    expect(localDeadline(server + 20_000, server, client, null)).toBe(client + 20_000);
+    expect(localDeadline(null, server, client, null)).toBeNull();
+  });
+});
