@@ -56,7 +56,8 @@ const SS = typeof sessionStorage !== 'undefined' ? sessionStorage : undefined;
 export class App {
   state: State;
   private conn: Connection;
-  private listTimer: ReturnType<typeof setInterval> | null = null;
+  /** This connection watches the lobby: a `list` with `watch: true` was sent and not ended (docs/protocol.md "Watching the lobby"). */
+  private lobbyWatched = false;
   private errorTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private render: (s: State) => void) {
@@ -115,6 +116,8 @@ export class App {
 
   private onConn(s: ConnState): void {
     this.state.conn = s;
+    // a subscription belongs to one connection: a new one watches again when it enters the lobby
+    if (s !== 'open') this.lobbyWatched = false;
     if (s === 'open') {
       this.state.welcomed = false;
       this.state.listsAsked = 0;
@@ -162,7 +165,11 @@ export class App {
         this.onTable(m);
         break;
       case 'tables':
-        this.state.listsAnswered++;
+        // an answer to a `list` has its id; a page the server pushes to a watcher has none
+        if (m.id !== undefined) this.state.listsAnswered++;
+        // pages are shown in the lobby only: at a table, an answer (the `list` that ended the
+        // subscription) or a push that was on its way is dropped
+        if (this.state.table !== null || (m.id === undefined && !this.lobbyWatched)) break;
         if (m.tables.length === 0 && this.state.listCursor !== null) {
           // The tables of this page have gone: back to the first page.
           this.update({ listCursor: null, listPrev: [], listNext: null });
@@ -264,29 +271,34 @@ export class App {
   signOut(): void {
     if (this.state.table) this.req({ type: 'leave' });
     save(LS, 'tarneeb.token', null);
-    this.stopListing();
+    this.lobbyWatched = false; // closing the connection ends the subscription
     this.setWatching(null);
     this.update({ token: null, name: null, welcomed: false, table: null });
     this.conn.close();
     setTimeout(() => this.conn.open(), 50);
   }
 
+  /** Shows the lobby and watches its page: the server pushes the page when it changes (no polling). */
   enterLobby(): void {
     this.update({ table: null, matchOver: null, summary: null, showSheet: false, showLastTrick: false });
     this.refreshTables();
-    this.stopListing();
-    this.listTimer = setInterval(() => this.refreshTables(), 5000);
   }
 
+  /** Leaving the lobby: a `list` without `watch` ends the subscription (its answer is dropped, see onMessage). */
   private stopListing(): void {
-    if (this.listTimer) clearInterval(this.listTimer);
-    this.listTimer = null;
+    if (!this.lobbyWatched) return;
+    this.lobbyWatched = false;
+    if (this.conn.send(listMessage(null, false, 1)) !== null) this.state.listsAsked++;
   }
 
+  /** Asks for the lobby page shown; in the lobby, watches it (every `list` replaces the subscription, so paging moves it). */
   refreshTables(): void {
     if (!this.state.welcomed) return;
-    const cursor = this.state.listCursor;
-    if (this.conn.send(cursor === null ? { type: 'list' } : { type: 'list', cursor }) !== null) this.state.listsAsked++;
+    const watch = this.state.table === null;
+    if (this.conn.send(listMessage(this.state.listCursor, watch)) !== null) {
+      this.state.listsAsked++;
+      this.lobbyWatched = watch;
+    }
   }
 
   /** The lobby's next page of tables (the server sends at most 50 per page). */
@@ -376,6 +388,16 @@ export class App {
   dismissSummary(): void {
     this.update({ summary: null });
   }
+}
+
+/** A `list` request: the page after `cursor` (null: the first), watched when `watch` (pushed again when it changes). */
+export function listMessage(cursor: string | null, watch: boolean, limit?: number): Record<string, unknown> {
+  return {
+    type: 'list',
+    ...(cursor === null ? {} : { cursor }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(watch ? { watch: true } : {}),
+  };
 }
 
 export type { Seat };
