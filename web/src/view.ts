@@ -4,7 +4,7 @@ import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
 import { bidOptions, handCards, legalTrumps, needOf, standingBid } from './legal';
-import type { GameEvent, Play, Seat, Suit, TableSummary, TableView } from './protocol';
+import type { GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, TableView } from './protocol';
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
@@ -55,9 +55,24 @@ function signInScreen(s: State): string {
 
 // ---- lobby ------------------------------------------------------------------------------
 
+/**
+ * A bot seat's kind to show beside its name (issue 14: `kind`, e.g. "pimc"), or null: not a bot,
+ * no kind sent (an older server), or the name already starts with it ("heuristic 2").
+ */
+export function botKind(seat: SeatInfo | null | undefined): string | null {
+  if (!seat?.bot || typeof seat.kind !== 'string' || !seat.kind) return null;
+  return seat.name.toLowerCase().startsWith(seat.kind.toLowerCase()) ? null : seat.kind;
+}
+
+/** The small label of a bot's kind, when it is shown (see botKind). */
+const kindTag = (seat: SeatInfo | null | undefined): string => {
+  const k = botKind(seat);
+  return k ? ` <span class="tag kind" data-kind="${esc(k)}"><bdi>${esc(k)}</bdi></span>` : '';
+};
+
 function seatChip(seat: TableView['seats'][number]): string {
   if (!seat) return `<span class="chip free">${t('free')}</span>`;
-  return `<span class="chip ${seat.bot ? 'bot' : ''}">${nameHtml(seat.name)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
+  return `<span class="chip ${seat.bot ? 'bot' : ''}">${nameHtml(seat.name)}${kindTag(seat)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
 }
 
 function lobbyScreen(s: State): string {
@@ -140,7 +155,7 @@ function waitingRoom(s: State, tv: TableView): string {
         <button class="small" data-act="join" data-table="${esc(tv.table)}" data-seat="${seat}">${t('sit')}</button>
         ${seated ? `<button class="small" data-act="addbot" data-seat="${seat}">${t('addBot')}</button>` : ''}`;
     } else {
-      body = `<b>${nameHtml(st.name)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
+      body = `<b>${nameHtml(st.name)}</b>${kindTag(st)}${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
         st.bot ? ` <span class="tag">${t('bot')}</span>` : ''
       }${st.bot && seated ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''}`;
     }
@@ -234,7 +249,7 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
   const showCall = r && r.phase === 'auction' && lastCall;
   return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}">
     <div class="seat-name">
-      <b>${st ? nameHtml(st.name) : t('free')}</b>
+      <b>${st ? nameHtml(st.name) : t('free')}</b>${kindTag(st)}
       ${rel ? `<span class="tag">${rel}</span>` : ''}
       ${st?.bot ? `<span class="tag">${t('bot')}</span>` : ''}
       ${st && !st.connected ? `<span class="tag warn">${t('away')}</span>` : ''}

@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeEach } from 'vitest';
-import { html, lastTrickOf } from '../src/view';
+import { botKind, html, lastTrickOf } from '../src/view';
 import { localDeadline } from '../src/timer';
 import { parseNum, setLang, tableIdOf, tableLabel } from '../src/i18n';
 import { emptySheet } from '../src/sheet';
@@ -265,5 +265,30 @@ describe('the lobby', () => {
     // only finished tables: no open table, said so
     const onlyDone = html(state(null, { tables: [tables[1]] }));
     expect(onlyDone.split('Finished matches')[0]).toContain('No open tables yet');
+  });
+});
+
+describe("a bot's kind (issue 14)", () => {
+  const bots = [
+    { name: 'Ali', bot: false, connected: true, kind: 'heuristic' },
+    { name: 'heuristic 2', bot: true, connected: true, kind: 'heuristic' },
+    { name: 'outside 3', bot: true, connected: true, kind: 'stockfish' },
+    { name: 'pimc 4', bot: true, connected: true },
+  ];
+  it('is shown only when the name does not already start with it', () => {
+    expect(bots.map((b) => botKind(b))).toEqual([null, null, 'stockfish', null]);
+    expect(botKind({ name: 'Random 1', bot: true, connected: true, kind: 'random' })).toBeNull();
+    expect(botKind(null)).toBeNull();
+  });
+  it('is a small label beside the name at the table, in the waiting room and in the lobby', () => {
+    const tag = '<span class="tag kind" data-kind="stockfish"><bdi>stockfish</bdi></span>';
+    const playing = html(state(table({ seats: bots })));
+    expect(playing).toContain(tag);
+    expect((playing.match(/class="tag kind"/g) ?? []).length).toBe(1);
+    expect(html(state(table({ seats: bots, state: 'waiting', round: null })))).toContain(tag);
+    const summary: TableSummary = { table: 't3', preset: 'levantine', target: 31, turn_seconds: 30, private: false, state: 'waiting', spectators: 0, match: 1, seats: bots };
+    expect(html(state(null, { tables: [summary] }))).toContain(tag);
+    // an older server sends no kind: nothing changes
+    expect(html(state(table()))).not.toContain('class="tag kind"');
   });
 });
