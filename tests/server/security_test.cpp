@@ -163,6 +163,14 @@ std::string read_file(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+/// The last `lines` lines of a file (a failure's context).
+std::string log_tail(const std::string& path, std::size_t lines) {
+    const std::string text = read_file(path);
+    std::size_t at = text.size();
+    for (std::size_t n = 0; at > 0 && n <= lines; ) if (text[--at] == '\n') ++n;
+    return text.substr(at);
+}
+
 /// Adds options to ASAN_OPTIONS for the server processes started while it lives (the test
 /// process's own sanitizer has read its options already); no effect without ASan.
 class ChildAsanOptions {
@@ -204,6 +212,9 @@ TEST(Security, ASlowReaderIsClosedAtOnceAndGetsOnlyWholeFrames) {
 
     SlowClient slow(server.port());
     ASSERT_TRUE(slow.send({{"type", "hello"}, {"name", "Sloth"}}));
+    // Signed in first: messages that arrive while the hello's write is in flight wait, and past
+    // HallConfig::max_waiting_messages (256) the connection is closed for that instead.
+    ASSERT_EQ(json::parse(slow.read_one())["type"], "welcome");
     // Flood until the server gives up on the client (its log says so, or it cut the socket).
     int sent = 0;
     bool full = false;
@@ -211,7 +222,8 @@ TEST(Security, ASlowReaderIsClosedAtOnceAndGetsOnlyWholeFrames) {
         if (++sent % 50 == 0) full = read_file(server.log_path()).find("event=send_queue_full") != std::string::npos;
     }
     ASSERT_TRUE(wait_for([&] { return read_file(server.log_path()).find("event=send_queue_full") != std::string::npos; }))
-        << "sent " << sent;
+        << "sent " << sent << "\nserver log (end):\n" << log_tail(server.log_path(), 30)
+        << "\nmetrics: " << http_get(server.port(), "/metrics").second;
     // Now the client reads everything it can: only whole JSON messages (the old server went on
     // writing the frame in flight from freed memory), and no close handshake (the old server
     // queued a graceful close behind the data the client could not take, and kept it open).
@@ -250,6 +262,7 @@ TEST(Security, FloodingNonReadersKeepServerMemoryBounded) {
     for (int i = 0; i < 10; ++i) {
         clients.push_back(std::make_unique<SlowClient>(server.port()));
         ASSERT_TRUE(clients.back()->send({{"type", "hello"}, {"name", "Flood" + std::to_string(i)}}));
+        ASSERT_EQ(json::parse(clients.back()->read_one())["type"], "welcome");  // as above: no waiting flood
     }
     for (int round = 0; round < 700; ++round)
         for (auto& c : clients) c->send({{"type", "list"}});
