@@ -14,9 +14,21 @@ export interface CreateForm {
   bots: boolean;
 }
 
-export type Summary =
-  | { kind: 'scored'; event: Extract<GameEvent, { event: 'round_scored' }>; at: number }
-  | { kind: 'passed'; at: number };
+/**
+ * The round summary on screen: shown until `until` (this client's ms). When the server holds the
+ * next deal's clock for it (`summary_ms`, `holds`), the summary takes the centre of the table
+ * until the clock starts; otherwise (older servers) it is shown for 8 s beside the auction.
+ */
+export type Summary = (
+  | { kind: 'scored'; event: Extract<GameEvent, { event: 'round_scored' }> }
+  | { kind: 'passed' }
+) & { at: number; until: number; holds: boolean };
+
+/** The summary's timing from the table message that ended the deal (`summary_ms`, docs/protocol.md). */
+export function summaryTiming(summaryMs: number | undefined, nowMs: number): { at: number; until: number; holds: boolean } {
+  const holds = typeof summaryMs === 'number' && summaryMs > 0;
+  return { at: nowMs, until: nowMs + (holds ? summaryMs : 8000), holds };
+}
 
 export interface State {
   conn: ConnState;
@@ -43,6 +55,8 @@ export interface State {
   showLastTrick: boolean;
   showSheet: boolean;
   actedVersion: number | null;
+  /** The server's hint for the table at `version` (shown on that version only). */
+  hint: { version: number; action: Action } | null;
   form: CreateForm;
   nameInput: string;
   joinId: string;
@@ -87,6 +101,7 @@ export class App {
       showLastTrick: false,
       showSheet: false,
       actedVersion: null,
+      hint: null,
       form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
       nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
       joinId: '',
@@ -208,8 +223,8 @@ export class App {
     s.sheet = applyEvents(s.sheet, t.table, t.match, events);
     save(LS, 'tarneeb.sheet', s.sheet);
     for (const e of events) {
-      if (e.event === 'round_scored') s.summary = { kind: 'scored', event: e, at: Date.now() };
-      else if (e.event === 'passed_out') s.summary = { kind: 'passed', at: Date.now() };
+      if (e.event === 'round_scored') s.summary = { kind: 'scored', event: e, ...summaryTiming(t.summary_ms, Date.now()) };
+      else if (e.event === 'passed_out') s.summary = { kind: 'passed', ...summaryTiming(t.summary_ms, Date.now()) };
       else if (e.event === 'match_over') s.matchOver = e;
       else if (e.event === 'match_started') {
         s.matchOver = null;
@@ -383,6 +398,12 @@ export class App {
       if (!r && this.state.table?.version === t.version) this.update({ actedVersion: null });
     });
     this.update();
+  }
+
+  /** Asks the server what the computer would do in the player's place (`hint`, docs/protocol.md). */
+  async askHint(): Promise<void> {
+    const r = await this.req({ type: 'hint' });
+    if (r && r.type === 'hint' && this.state.table?.version === r.version) this.update({ hint: { version: r.version, action: r.action } });
   }
 
   dismissSummary(): void {

@@ -4,7 +4,7 @@ import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
 import { bidOptions, handCards, legalTrumps, needOf, standingBid } from './legal';
-import type { GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, TableView } from './protocol';
+import type { Action, GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, TableView } from './protocol';
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
@@ -189,6 +189,16 @@ function seatLabel(seat: number, tv: TableView): string {
   return st ? nameHtml(st.name) : `${t('free')}`;
 }
 
+/**
+ * " · Round N" in the header: the score sheet's numbering (scored rounds, passed-out deals not
+ * counted), N the round in play; nothing before the first round is scored or once the match is over.
+ */
+function roundNumber(s: State, tv: TableView): string {
+  const lines = s.sheet.table === tv.table && s.sheet.match === tv.match ? s.sheet.lines.length : 0;
+  if (!lines || s.matchOver || tv.state !== 'playing') return '';
+  return ` · ${t('round')} ${num(lines + 1)}`;
+}
+
 function tableTopbar(s: State, tv: TableView): string {
   if (!tv.round && tv.state === 'waiting') {
     return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span><span class="spacer"></span>
@@ -215,10 +225,11 @@ function tableTopbar(s: State, tv: TableView): string {
   return `<header class="topbar game-bar">
     <span class="stat score" data-testid="score" data-act="sheet" role="button" tabindex="0" title="${t('scoreSheet')}">
       ${teamLabel(us, tv)} <b>${n(tv.scores[us])}</b> – ${teamLabel(them, tv)} <b>${n(tv.scores[them])}</b>
-      <span class="muted">/ ${num(tv.target)}${s.sheet.table === tv.table && s.sheet.match === tv.match && s.sheet.lines.length ? ` · ${t('round')} ${num(s.sheet.lines.length + 1)}` : ''}</span></span>
+      <span class="muted">/ ${num(tv.target)}${roundNumber(s, tv)}</span></span>
     ${contract}${tricks}
     <span class="spacer"></span>
     ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
+    ${needOf(tv) !== 'none' ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
     ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
     ${langButton(s)}
@@ -288,6 +299,13 @@ export function lastTrickOf(tv: TableView): { plays: Play[]; winner: number | nu
   return { plays: last.cards, winner: last.winner };
 }
 
+/** " hinted" (a class to append) when `action` is the server's hint for this very table version (`hint`), else "". */
+export function hinted(s: State, tv: TableView, action: Action): string {
+  const h = s.hint;
+  if (!h || h.version !== tv.version) return '';
+  return JSON.stringify(h.action) === JSON.stringify(action) ? ' hinted' : '';
+}
+
 function auctionPanel(tv: TableView, s: State): string {
   const r = tv.round!;
   const myTurn = needOf(tv) === 'call';
@@ -311,10 +329,10 @@ function auctionPanel(tv: TableView, s: State): string {
         ${opts.bids
           .map(
             (b) =>
-              `<button class="bid" data-act="call" data-bid="${b.bid}" ${b.enabled && !waiting ? '' : 'disabled'}>${num(b.bid)}</button>`,
+              `<button class="bid${hinted(s, tv, { call: b.bid })}" data-act="call" data-bid="${b.bid}" ${b.enabled && !waiting ? '' : 'disabled'}>${num(b.bid)}</button>`,
           )
           .join('')}
-        <button class="bid pass" data-act="call" data-bid="pass" ${opts.pass && !waiting ? '' : 'disabled'}>${t('pass')}</button>
+        <button class="bid pass${hinted(s, tv, { call: 'pass' })}" data-act="call" data-bid="pass" ${opts.pass && !waiting ? '' : 'disabled'}>${t('pass')}</button>
       </div>`
         : r.to_act !== null
           ? `<p class="muted">${t('waitingFor')} ${seatLabel(r.to_act, tv)}…</p>`
@@ -339,7 +357,7 @@ function trumpPanel(tv: TableView, s: State): string {
     <h3>${t('chooseTrump')}</h3>
     <div class="suits">${(['S', 'H', 'D', 'C'] as Suit[])
       .map(
-        (su) => `<button class="suit-btn ${su === sugg ? 'suggested' : ''}" data-act="trump" data-suit="${su}" ${
+        (su) => `<button class="suit-btn ${su === sugg ? 'suggested' : ''}${hinted(s, tv, { trump: su })}" data-act="trump" data-suit="${su}" ${
           allowed.includes(su) && !waiting ? '' : 'disabled'
         } ${su === sugg ? 'autofocus' : ''}>${suitIcon(su, 30)}<span>${suitName(su)} (${num(lens[su])})</span>${
           su === sugg ? `<em>${t('suggested')}</em>` : ''
@@ -464,6 +482,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
   const waiting = s.actedVersion === tv.version;
   let centre = '';
   if (s.matchOver) centre = '';
+  else if (s.summary?.holds) centre = ''; // the summary has the centre until the new deal's clock starts
   else if (r.phase === 'auction') centre = auctionPanel(tv, s);
   else if (r.phase === 'trump') centre = trumpPanel(tv, s);
   else if (r.trick.length > 0) centre = trickView(tv, r.trick, 'current-trick', '');
@@ -486,7 +505,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
               `<div class="hand-row">${row
                 .map(
                   (c) =>
-                    `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}" data-act="card" data-card="${c.card}" ${
+                    `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}${hinted(s, tv, { card: c.card })}" data-act="card" data-card="${c.card}" ${
                       c.playable && !waiting ? '' : 'disabled'
                     } aria-label="${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}">${cardSvg(c.card)}</button>`,
                 )
@@ -512,7 +531,9 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
         ? modal(
             t('lastTrick'),
             lt
-              ? `<div class="last-trick-box">${trickView(tv, lt.plays, 'review-trick', `${t('wonBy')} ${seatLabel(lt.winner ?? 0, tv)}`)}</div>`
+              ? `<div class="last-trick-box">${trickView(tv, lt.plays, 'review-trick', '')}<p class="won-by" data-testid="won-by">${t(
+                  'wonBy',
+                )} ${seatLabel(lt.winner ?? 0, tv)}</p></div>`
               : `<p>${t('noLastTrick')}</p>`,
           )
         : ''
@@ -631,7 +652,7 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
       el.classList.toggle('urgent', urgent(ms));
     }
     const sm = app.state.summary;
-    if (sm && Date.now() - sm.at > 8000) app.update({ summary: null });
+    if (sm && Date.now() >= sm.until) app.update({ summary: null });
   }, 250);
 
   return render;
@@ -704,6 +725,9 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'dismiss':
       app.dismissSummary();
+      break;
+    case 'hint':
+      void app.askHint();
       break;
   }
 }
