@@ -3,6 +3,7 @@ import { Connection, ServerError, wsUrl, type ConnState } from './conn';
 import { initialLang, setLang, errorText, dir, type Lang } from './i18n';
 import type { Action, GameEvent, Seat, ServerMessage, TableSummary, TableView } from './protocol';
 import { applyEvents, emptySheet, type Sheet } from './sheet';
+import { play, soundsFor } from './sounds';
 import { load, save } from './util';
 import { localDeadline } from './timer';
 
@@ -57,6 +58,8 @@ export interface State {
   actedVersion: number | null;
   /** The server's hint for the table at `version` (shown on that version only). */
   hint: { version: number; action: Action } | null;
+  /** Table sounds on (off by default; remembered). */
+  sound: boolean;
   form: CreateForm;
   nameInput: string;
   joinId: string;
@@ -102,6 +105,7 @@ export class App {
       showSheet: false,
       actedVersion: null,
       hint: null,
+      sound: load(LS, 'tarneeb.sound', false),
       form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
       nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
       joinId: '',
@@ -220,6 +224,10 @@ export class App {
     const s = this.state;
     if (s.table && s.table.table === t.table && t.version < s.table.version) return;
     const events = t.events ?? [];
+    if (s.sound && s.table?.table === t.table) {
+      const was = s.table.you !== null && s.table.round?.to_act === s.table.you && (s.table.legal ?? []).length > 0;
+      for (const sound of soundsFor(events, t, was)) play(sound);
+    }
     s.sheet = applyEvents(s.sheet, t.table, t.match, events);
     save(LS, 'tarneeb.sheet', s.sheet);
     for (const e of events) {
@@ -404,6 +412,12 @@ export class App {
   async askHint(): Promise<void> {
     const r = await this.req({ type: 'hint' });
     if (r && r.type === 'hint' && this.state.table?.version === r.version) this.update({ hint: { version: r.version, action: r.action } });
+  }
+
+  /** Turns the table sounds on or off (remembered). */
+  toggleSound(): void {
+    save(LS, 'tarneeb.sound', !this.state.sound);
+    this.update({ sound: !this.state.sound });
   }
 
   dismissSummary(): void {

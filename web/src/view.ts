@@ -232,6 +232,7 @@ function tableTopbar(s: State, tv: TableView): string {
     ${needOf(tv) !== 'none' ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
     ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
+    <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${s.sound ? '🔊' : '🔇'}<span class="sr">${t('sounds')}</span></button>
     ${langButton(s)}
     <button class="small ghost" data-act="leave">${t('leave')}</button>
   </header>`;
@@ -258,7 +259,11 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
     tv.you === null ? '' : seat === tv.you ? t('you') : teamOf(seat) === teamOf(tv.you) ? t('partner') : '';
   const lastCall = r?.calls.filter((c) => c.seat === seat).pop();
   const showCall = r && r.phase === 'auction' && lastCall;
-  return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}">
+  // one label for screen readers: who sits there, their relation, cards left, whose turn
+  const label = [st ? st.name : t('free'), rel, r && left > 0 ? `${left} ${t('cardsLeft')}` : '', toAct ? t('toAct') : '']
+    .filter(Boolean)
+    .join(', ');
+  return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}" role="group" aria-label="${esc(label)}">
     <div class="seat-name">
       <b>${st ? nameHtml(st.name) : t('free')}</b>${kindTag(st)}
       ${rel ? `<span class="tag">${rel}</span>` : ''}
@@ -278,11 +283,13 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
 
 function trickView(tv: TableView, plays: Play[], cls: string, caption: string): string {
   const leader = plays[0]?.seat;
+  // the newest card of the trick in progress slides in (no motion under prefers-reduced-motion)
+  const fresh = (i: number) => (cls === 'current-trick' && i === plays.length - 1 ? ' fresh' : '');
   return `<div class="trick ${cls}" data-testid="${cls}">
     ${plays
       .map(
-        (p) =>
-          `<div class="played played-${positionOf(p.seat, tv.you)}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
+        (p, i) =>
+          `<div class="played played-${positionOf(p.seat, tv.you)}${fresh(i)}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
             p.card,
           )}${p.seat === leader ? `<span class="led">${t('ledBy')}</span>` : ''}</div>`,
       )
@@ -593,6 +600,14 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
       onAct(app, el);
     }
     if (ev.key === 'Escape') app.update({ showLastTrick: false, showSheet: false });
+    // at the table, single keys (outside text fields): h hint, l last trick, s score sheet
+    const typing = el.closest('input, textarea, select');
+    if (!typing && !ev.ctrlKey && !ev.metaKey && !ev.altKey && app.state.table?.round) {
+      const key = ev.key.toLowerCase();
+      if (key === 'h' && needOf(app.state.table) !== 'none') void app.askHint();
+      else if (key === 'l') app.update({ showLastTrick: true });
+      else if (key === 's') app.update({ showSheet: true });
+    }
     // arrow keys move along the playable cards of the hand
     if ((ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') && el.closest('.hand')) {
       const cards = [...root.querySelectorAll<HTMLButtonElement>('.hand .card:not([disabled])')];
@@ -728,6 +743,9 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'hint':
       void app.askHint();
+      break;
+    case 'sound':
+      app.toggleSound();
       break;
   }
 }
