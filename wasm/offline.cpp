@@ -1,0 +1,176 @@
+// The offline game: the rules engine, the game room (server::Table) and the heuristic bot,
+// compiled to WebAssembly (scripts/build-wasm.sh) for the browser's "Play offline" (issue 14).
+// One engine: this file only drives the same Table the server runs and writes the same JSON
+// (server::table_message_json, docs/protocol.md "table"); it re-derives no rule.
+//
+// The API is JSON text in, JSON text out (web/src/engine.ts wraps it with types):
+//   OfflineMatch.start(settings)  {"preset":"levantine"|"classic","target":1..500,
+//                                  "seed":"<1–16 hex digits>","name":"You"}
+//                                 → the table message for seat 0, or {"type":"error",…}
+//   OfflineMatch.table()          → the table message for seat 0 now (no events)
+//   OfflineMatch.act(action)      {"card":"QS"} etc. → the table message after it (with its
+//                                  events), or {"type":"error","code":…}: nothing changed
+//   OfflineMatch.step()           one bot seat acts → the table message with its events, or
+//                                  {"type":"error","code":"out_of_turn"} when no bot is to act
+//   replay(record)                tarneeb-record/1 text → tarneeb-result/1 (as `tarneeb replay`)
+//
+// The human is seat 0, the bots seats 1–3 (heuristic). Every seed comes from the match seed
+// (derive_seed): the bots' seeds as the server's Table makes them, and deal k's seed from
+// stream 1000 + k, so a match seed gives the same match whatever the timing. The caller passes
+// the time (Unix ms) for the message's now_ms; there is no turn timer (turn_seconds 0) and no
+// bot delay here (the page waits between steps so the cards can be seen).
+//
+// Hidden information: every message is built for seat 0 from its SeatView (table_message_json),
+// so the other hands never leave this module.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <emscripten/bind.h>
+#include <nlohmann/json.hpp>
+
+#include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/records/record.hpp"
+#include "tarneeb/server/protocol.hpp"
+#include "tarneeb/server/table.hpp"
+
+namespace tarneeb::offline {
+
+namespace {
+
+constexpr Seat kHuman = Seat::s0;
+constexpr std::uint64_t kDealStream = 1000;
+
+std::string error_text(std::string_view code, std::string message = {}) {
+    return server::error_json(code, std::move(message)).dump();
+}
+
+/// "1a2b…" (1–16 hex digits) → the seed; nullopt otherwise.
+std::optional<std::uint64_t> parse_seed(const std::string& s) {
+    if (s.empty() || s.size() > 16) return std::nullopt;
+    std::uint64_t v = 0;
+    for (char c : s) {
+        int d = -1;
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+        if (d < 0) return std::nullopt;
+        v = v << 4 | static_cast<std::uint64_t>(d);
+    }
+    return v;
+}
+
+server::Millis to_millis(double now_ms) { return static_cast<server::Millis>(now_ms); }
+
+}  // namespace
+
+/// One offline match: a server::Table with the human at seat 0 and three heuristic bots.
+class OfflineMatch {
+public:
+    /// Sets the table up and starts the match (see the file comment for `settings_text`).
+    std::string start(const std::string& settings_text, double now_ms) {
+        const auto j = nlohmann::json::parse(settings_text, nullptr, false);
+        if (!j.is_object()) return error_text("bad_message", "settings are not a JSON object");
+        const auto seed_it = j.find("seed");
+        if (seed_it == j.end() || !seed_it->is_string()) return error_text("bad_settings", "seed: 1-16 hex digits");
+        const auto seed = parse_seed(seed_it->get<std::string>());
+        if (!seed) return error_text("bad_settings", "seed: 1-16 hex digits");
+        // preset and target are read and checked as the server's `create` reads them.
+        nlohmann::json create{{"preset", j.value("preset", nlohmann::json(nullptr))},
+                              {"target", j.value("target", nlohmann::json(nullptr))}, {"turn_seconds", 0}};
+        auto settings = server::parse_settings(create);
+        if (!settings) return error_text("bad_settings", "preset levantine|classic, target 1..500");
+        std::string name = j.value("name", std::string("You"));
+        if (name.empty() || name.size() > 64) name = "You";
+
+        seed_ = *seed;
+        server::TableTiming timing;
+        timing.bot_delay_ms = 0;  // the page waits between steps instead
+        table_ = std::make_unique<server::Table>(
+            "offline", *settings, timing, [](std::string_view kind, std::uint64_t bot_seed) -> std::unique_ptr<bots::Bot> {
+                if (kind != "heuristic") return nullptr;
+                return std::make_unique<bots::HeuristicBot>(bot_seed);
+            });
+        const auto now = to_millis(now_ms);
+        if (auto e = make(table_->prepare_sit(kHuman, name), now)) return *e;
+        table_->connected(name, now);
+        for (Seat s : {Seat::s1, Seat::s2, Seat::s3})
+            if (auto e = make(table_->prepare_add_bot(s, "heuristic", derive_seed(seed_, 100 + index(s))), now)) return *e;
+        if (auto e = make(table_->prepare_start(derive_seed(seed_, 1), next_deal_seed()), now)) return *e;
+        return message(now);
+    }
+
+    /// The table message for seat 0 as it is now, with the events not yet reported.
+    std::string table(double now_ms) {
+        if (!table_) return error_text("no_deal", "no match started");
+        return message(to_millis(now_ms));
+    }
+
+    /// The human's action (docs/protocol.md "Cards, seats and actions").
+    std::string act(const std::string& action_text, double now_ms) {
+        if (!table_) return error_text("no_deal", "no match started");
+        const auto j = nlohmann::json::parse(action_text, nullptr, false);
+        const auto action = server::parse_action(j);
+        if (!action) return error_text("bad_action");
+        const auto now = to_millis(now_ms);
+        if (auto e = make(table_->prepare_act(kHuman, *action, table_->version(), next_deal_seed()), now)) return *e;
+        return message(now);
+    }
+
+    /// One bot seat acts, if a bot is to act (the human's turn or a finished match: out_of_turn).
+    std::string step(double now_ms) {
+        if (!table_) return error_text("no_deal", "no match started");
+        auto turn = table_->bot_turn();
+        if (!turn) return error_text("out_of_turn", "no bot is to act");
+        const Action decision = turn->bot->decide(turn->view);
+        turn->bot.reset();
+        table_->decided(turn->request, decision);
+        const auto now = to_millis(now_ms);
+        auto change = table_->prepare_due(now, [this] { return next_deal_seed(); });
+        if (!change) return error_text("out_of_turn", "no action due");
+        if (auto e = make(std::move(*change), now)) return *e;
+        return message(now);
+    }
+
+private:
+    /// Commits a prepared change (there is no journal to write offline); its error text if refused.
+    std::optional<std::string> make(server::Change change, server::Millis now) {
+        if (!change.ok()) return error_text(server::to_string(*change.error));
+        table_->commit(change.entry(), now);
+        return std::nullopt;
+    }
+
+    /// The seed of the match's next deal: deal k (0-based, passed-out deals included) is dealt
+    /// from derive_seed(match seed, 1000 + k), whenever it is asked for.
+    std::uint64_t next_deal_seed() const {
+        const std::uint64_t dealt = table_ && table_->match_number() != 0 ? table_->match().rounds().size() : 0;
+        return derive_seed(seed_, kDealStream + dealt);
+    }
+
+    std::string message(server::Millis now) {
+        return server::table_message_json(*table_, kHuman, 0, table_->take_events(), now).dump();
+    }
+
+    std::unique_ptr<server::Table> table_;
+    std::uint64_t seed_ = 0;
+};
+
+/// `tarneeb replay`: a tarneeb-record/1 text → its tarneeb-result/1 (docs/record-format.md).
+std::string replay(const std::string& record_text) {
+    return records::result_json(records::replay(record_text)).dump();
+}
+
+}  // namespace tarneeb::offline
+
+EMSCRIPTEN_BINDINGS(tarneeb_offline) {
+    using tarneeb::offline::OfflineMatch;
+    emscripten::class_<OfflineMatch>("OfflineMatch")
+        .constructor<>()
+        .function("start", &OfflineMatch::start)
+        .function("table", &OfflineMatch::table)
+        .function("act", &OfflineMatch::act)
+        .function("step", &OfflineMatch::step);
+    emscripten::function("replay", &tarneeb::offline::replay);
+}
