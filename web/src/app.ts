@@ -1,11 +1,12 @@
 // The application: state, server messages, user actions. Rendering is in view.ts.
 import { Connection, ServerError, wsUrl, type ConnState } from './conn';
-import { initialLang, setLang, errorText, dir, type Lang } from './i18n';
+import { initialLang, setLang, errorText, dir, t, type Lang } from './i18n';
 import type { Action, GameEvent, Seat, ServerMessage, TableSummary, TableView } from './protocol';
 import { applyEvents, emptySheet, type Sheet } from './sheet';
 import { play, soundsFor } from './sounds';
 import { load, save } from './util';
 import { localDeadline } from './timer';
+import type { OfflineGame } from './offline';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -65,6 +66,8 @@ export interface State {
   joinId: string;
   joinCode: string;
   watching: string | null;
+  /** Playing offline against the WebAssembly engine (offline.ts): no server involved. */
+  offline?: boolean;
 }
 
 const LS = typeof localStorage !== 'undefined' ? localStorage : undefined;
@@ -76,6 +79,7 @@ export class App {
   /** This connection watches the lobby: a `list` with `watch: true` was sent and not ended (docs/protocol.md "Watching the lobby"). */
   private lobbyWatched = false;
   private errorTimer: ReturnType<typeof setTimeout> | null = null;
+  private offlineGame: OfflineGame | null = null;
 
   constructor(private render: (s: State) => void) {
     const q = new URLSearchParams(location.search);
@@ -111,6 +115,7 @@ export class App {
       joinId: '',
       joinCode: '',
       watching: load<string | null>(SS, 'tarneeb.watching', null),
+      offline: false,
     };
     document.documentElement.lang = l;
     document.documentElement.dir = dir(l);
@@ -387,13 +392,53 @@ export class App {
   removeBot(seat: number): void {
     this.req({ type: 'remove_bot', seat });
   }
+  /** A match against three bots in this page, without a server (offline.ts); the form's rules and target. */
+  async playOffline(): Promise<void> {
+    this.update({ busy: true });
+    try {
+      const { OfflineGame, pageEngine } = await import('./offline');
+      const engine = await pageEngine();
+      const q = new URLSearchParams(location.search);
+      const delay = Number(q.get('botdelay') ?? NaN);
+      this.offlineGame?.stop();
+      this.offlineGame = new OfflineGame(
+        engine,
+        { table: (tv) => this.onTable(tv), error: (code, message) => this.showError(code, message) },
+        {
+          preset: this.state.form.preset,
+          target: this.state.form.target,
+          name: this.state.name ?? t('offlineName'),
+          ...(Number.isFinite(delay) ? { botDelayMs: delay } : {}),
+        },
+      );
+      this.stopListing();
+      this.update({ offline: true, table: null, busy: false, matchOver: null, summary: null, showSheet: false, log: [] });
+      this.offlineGame.restart();
+    } catch (e) {
+      this.update({ busy: false });
+      this.showError('engine_unavailable', (e as Error).message);
+    }
+  }
+
   startMatch(): void {
     this.update({ matchOver: null, summary: null, showSheet: false });
+    if (this.offlineGame) {
+      this.state.table = null; // a new match starts again at a low version
+      this.offlineGame.restart();
+      return;
+    }
     this.req({ type: 'start' });
   }
 
   async leave(): Promise<void> {
     this.setWatching(null);
+    if (this.offlineGame) {
+      this.offlineGame.stop();
+      this.offlineGame = null;
+      this.update({ offline: false });
+      this.enterLobby();
+      return;
+    }
     await this.req({ type: 'leave' });
     this.enterLobby();
   }
@@ -401,6 +446,10 @@ export class App {
   act(action: Action): void {
     const t = this.state.table;
     if (!t || this.state.actedVersion === t.version) return;
+    if (this.offlineGame) {
+      this.offlineGame.act(action);
+      return;
+    }
     this.state.actedVersion = t.version;
     this.req({ type: 'act', version: t.version, action }).then((r) => {
       if (!r && this.state.table?.version === t.version) this.update({ actedVersion: null });

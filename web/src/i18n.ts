@@ -48,6 +48,9 @@ const en = {
   shareCode: 'Join code',
   signOut: 'Sign out',
   you: 'you',
+  playOffline: 'Play offline',
+  offlineHint: 'Against three computer players, in this page: no server, no network.',
+  offlineName: 'You',
   partner: 'partner',
   bot: 'bot',
   away: 'away',
@@ -160,6 +163,9 @@ const ar: Record<Key, string> = {
   shareCode: 'رمز الدخول',
   signOut: 'خروج',
   you: 'أنت',
+  playOffline: 'العب دون اتصال',
+  offlineHint: 'ضد ثلاثة لاعبين آليين، في هذه الصفحة: بلا خادم ولا شبكة.',
+  offlineName: 'أنت',
   partner: 'شريكك',
   bot: 'روبوت',
   away: 'غائب',
@@ -246,6 +252,7 @@ const ERRORS: Record<Lang, Record<string, string>> = {
     too_many_connections: 'Too many connections: close another tab first.',
     rate_limited: 'Slow down a little.',
     stale: 'The table moved on; try again.',
+    engine_unavailable: 'The offline game could not be loaded.',
   },
   ar: {
     name_taken: 'هذا الاسم مأخوذ. اختر اسمًا آخر.',
@@ -262,6 +269,7 @@ const ERRORS: Record<Lang, Record<string, string>> = {
     too_many_connections: 'اتصالات كثيرة: أغلق نافذة أخرى أولًا.',
     rate_limited: 'على مهلك قليلًا.',
     stale: 'تغيّرت الطاولة؛ حاول مرة أخرى.',
+    engine_unavailable: 'تعذّر تحميل اللعب دون اتصال.',
   },
 };
 

@@ -8,6 +8,7 @@ import type { Action, GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, Table
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
+import { offlineButton, offlineEntry } from './offline_view';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -22,7 +23,7 @@ function errorBar(s: State): string {
 }
 
 function connBar(s: State): string {
-  if (s.conn === 'open') return '';
+  if (s.conn === 'open' || s.offline) return '';
   return `<div class="conn-bar" role="status">${t(s.conn === 'connecting' && !s.token ? 'connecting' : 'reconnecting')}</div>`;
 }
 
@@ -48,6 +49,7 @@ function signInScreen(s: State): string {
         </label>
         <button type="submit" class="primary" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${t('signIn')}</button>
       </form>
+      ${offlineEntry(s)}
       ${langButton(s)}
     </div>
   </main>`;
@@ -114,6 +116,7 @@ function lobbyScreen(s: State): string {
           <label class="check"><input type="checkbox" name="private" data-bind="form.priv" ${f.priv ? 'checked' : ''}> ${t('privateTable')}</label>
           <label class="check"><input type="checkbox" name="bots" data-bind="form.bots" ${f.bots ? 'checked' : ''}> ${t('botsFree')}</label>
           <button type="submit" class="primary">${t('create')}</button>
+          ${offlineButton(s, 'ghost')}
         </form>
         <h2>${t('joinPrivate')}</h2>
         <form data-form="private" class="row">
@@ -556,7 +559,9 @@ function finishedScreen(s: State, tv: TableView): string {
 
 export function html(s: State, screen: Screen = windowSize()): string {
   let body: string;
-  if (!s.welcomed) body = s.token ? `<main class="screen center"><p>${t('connecting')}</p></main>` : signInScreen(s);
+  if (s.offline && s.table) body = tableScreen(s, s.table, screen);
+  else if (!s.welcomed)
+    body = s.token ? `<main class="screen center"><p>${t('connecting')}</p>${offlineEntry(s)}</main>` : signInScreen(s);
   else if (!s.table) body = lobbyScreen(s);
   else if (s.table.state === 'waiting' || !s.table.round) body = s.table.state === 'finished' ? finishedScreen(s, s.table) : waitingRoom(s, s.table);
   else body = tableScreen(s, s.table, screen);
@@ -710,6 +715,9 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'removebot':
       app.removeBot(Number(d.seat));
+      break;
+    case 'offline':
+      app.playOffline();
       break;
     case 'start':
       app.startMatch();
