@@ -41,7 +41,7 @@ for src in "${sources[@]}"; do
   o="$obj/$(echo "$src" | tr / _).o"
   objects+=("$o")
   # Rebuild when the source or any header under include/ is newer than the object.
-  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find include wasm -newer "$o" -name '*.hpp' -print -quit)" ]; then
+  if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find include src wasm -newer "$o" -name '*.hpp' -print -quit)" ]; then
     em++ "${flags[@]}" -c "$src" -o "$o" &
     pids+=($!)
     if ((${#pids[@]} >= jobs)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
@@ -49,6 +49,11 @@ for src in "${sources[@]}"; do
 done
 for p in "${pids[@]}"; do wait "$p"; done
 
-em++ -O2 -fexceptions --bind "${objects[@]}" -o "$out/tarneeb-offline.mjs" \
+js="$out/tarneeb-offline.mjs"
+if [ -f "$js" ] && [ -f "$out/tarneeb-offline.wasm" ] && [ -z "$(find "${objects[@]}" -newer "$js" -print -quit)" ]; then
+  echo "build-wasm: $out is up to date"
+  exit 0
+fi
+em++ -O2 -fexceptions --bind "${objects[@]}" -o "$js" \
   -sMODULARIZE -sEXPORT_ES6 -sENVIRONMENT=web,node -sALLOW_MEMORY_GROWTH -sEXPORT_NAME=TarneebOffline
 echo "build-wasm: $(stat -c %s "$out/tarneeb-offline.wasm") bytes in $out/tarneeb-offline.wasm"
