@@ -27,7 +27,7 @@ sources=(
   src/core/cards.cpp src/core/error.cpp src/core/rules.cpp src/core/random.cpp src/core/round.cpp
   src/core/match.cpp src/core/seat_view.cpp
   src/records/record.cpp
-  src/bots/loop.cpp src/bots/heuristic_bot.cpp src/bots/auction_read.cpp src/bots/bid_model.cpp
+  src/bots/loop.cpp src/bots/arena.cpp src/bots/heuristic_bot.cpp src/bots/auction_read.cpp src/bots/bid_model.cpp
   src/server/table.cpp src/server/journal.cpp src/server/protocol.cpp
   wasm/offline.cpp
 )

@@ -13,6 +13,9 @@
 //   OfflineMatch.step()           one bot seat acts → the table message with its events, or
 //                                  {"type":"error","code":"out_of_turn"} when no bot is to act
 //   replay(record)                tarneeb-record/1 text → tarneeb-result/1 (as `tarneeb replay`)
+//   benchHeuristicDeals(n)        plays n deals with four heuristic bots exactly as the native
+//                                 benchmark bots_bench BM_HeuristicDeal does (docs/performance.md
+//                                 compares the two); returns the cards played (a checksum)
 //
 // The human is seat 0, the bots seats 1–3 (heuristic). Every seed comes from the match seed
 // (derive_seed): the bots' seeds as the server's Table makes them, and deal k's seed from
@@ -26,10 +29,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <emscripten/bind.h>
 #include <nlohmann/json.hpp>
 
+#include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/records/record.hpp"
@@ -162,6 +167,21 @@ std::string replay(const std::string& record_text) {
     return records::result_json(records::replay(record_text)).dump();
 }
 
+/// BM_HeuristicDeal's loop (bench/bots_bench.cpp): deal k from seed k, dealer k mod 4, four
+/// heuristic bots on the one loop (bots::play_deal). Returns a checksum (the cards played).
+int bench_heuristic_deals(int deals) {
+    std::vector<std::unique_ptr<bots::Bot>> b;
+    for (int s = 0; s < 4; ++s) b.push_back(std::make_unique<bots::HeuristicBot>(0));
+    const bots::Lineup lineup{b[0].get(), b[1].get(), b[2].get(), b[3].get()};
+    int sum = 0;
+    for (int k = 0; k < deals; ++k) {
+        const Seat dealer = seat(k % 4);
+        const Match m = bots::play_deal(kLevantine, dealer, deal_from_seed(static_cast<std::uint64_t>(k), dealer), lineup);
+        sum += m.rounds().empty() ? 0 : m.rounds().back().cards_played();
+    }
+    return sum;
+}
+
 }  // namespace tarneeb::offline
 
 EMSCRIPTEN_BINDINGS(tarneeb_offline) {
@@ -173,4 +193,5 @@ EMSCRIPTEN_BINDINGS(tarneeb_offline) {
         .function("act", &OfflineMatch::act)
         .function("step", &OfflineMatch::step);
     emscripten::function("replay", &tarneeb::offline::replay);
+    emscripten::function("benchHeuristicDeals", &tarneeb::offline::bench_heuristic_deals);
 }
