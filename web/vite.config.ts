@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -21,6 +21,8 @@ function serviceWorker(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       const publicDir = path.resolve(import.meta.dirname, 'public');
+      if (!existsSync(path.join(publicDir, 'wasm', 'tarneeb-offline.wasm')))
+        this.warn('public/wasm/tarneeb-offline.wasm is missing (scripts/build-wasm.sh): offline play will not load');
       const files = [...Object.keys(bundle), ...filesUnder(publicDir)].filter((f) => f !== 'sw.js' && !f.endsWith('.map')).sort();
       const hash = createHash('sha256');
       for (const f of files) {

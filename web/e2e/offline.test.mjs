@@ -3,7 +3,7 @@
 // server stopped, the page reloaded, and a whole match against three bots played to its end.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, playToEnd, screenshots, DESKTOP } from './harness.mjs';
+import { startServer, launchBrowser, playToEnd, screenshots, signIn, DESKTOP } from './harness.mjs';
 
 let srv;
 let br;
@@ -26,6 +26,12 @@ test('after one online load, the page reloads and plays a whole match with no ne
     // the service worker is installed (its cache filled) and active
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
     assert.equal(scope, `${srv.url}/`);
+    // the online game under the service worker: a page it controls signs in over the WebSocket
+    await page.reload();
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
+    await signIn(page, srv.url, `Offline${Date.now() % 100000}`, 'en');
+    await page.click('[data-act=signout]');
+    await page.waitForSelector('form[data-form=signin]');
 
     await ctx.setOffline(true);
     await srv.stop();
@@ -33,6 +39,8 @@ test('after one online load, the page reloads and plays a whole match with no ne
     await page.goto(`${srv.url}/?lang=en&botdelay=20`);
     await page.waitForSelector('[data-testid=offline-entry]');
     assert.equal(await page.evaluate(() => navigator.onLine), false);
+    // the HTTP API is never answered from the cache
+    assert.equal(await page.evaluate(() => fetch('./api/leaderboard').then(() => 'answered', () => 'failed')), 'failed');
 
     // a short match: play to 1 point
     await page.fill('[data-testid=offline-entry] input[name=target]', '1');
