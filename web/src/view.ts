@@ -724,7 +724,7 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'leave': {
       const tv = app.state.table;
-      if (tv && tv.you !== null && tv.state === 'playing' && !confirm(t('leaveConfirm'))) break;
+      if (tv && tv.you !== null && tv.state === 'playing' && !confirm(t(app.state.offline ? 'leaveOfflineConfirm' : 'leaveConfirm'))) break;
       app.leave();
       break;
     }
