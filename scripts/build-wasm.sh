@@ -18,7 +18,8 @@ fi
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
 out=web/public/wasm
-obj=build/wasm
+opt="${WASM_OPT:--O2}"   # -O2 (default) or -Os: docs/performance.md compares them
+obj="build/wasm${WASM_OPT:+-${WASM_OPT#-}}"
 mkdir -p "$out" "$obj/include"
 # nlohmann json (header-only, Debian's nlohmann-json3-dev) without the rest of /usr/include.
 ln -sfn /usr/include/nlohmann "$obj/include/nlohmann"
@@ -31,7 +32,7 @@ sources=(
   src/server/table.cpp src/server/journal.cpp src/server/protocol.cpp
   wasm/offline.cpp
 )
-flags=(-std=c++20 -O2 -ffp-contract=off -fexceptions -Iinclude -isystem "$obj/include" -Wall -Wextra -Werror
+flags=(-std=c++20 "$opt" -ffp-contract=off -fexceptions -Iinclude -isystem "$obj/include" -Wall -Wextra -Werror
        -Wno-unused-command-line-argument -Wno-missing-braces)
 
 objects=()
@@ -50,10 +51,13 @@ done
 for p in "${pids[@]}"; do wait "$p"; done
 
 js="$out/tarneeb-offline.mjs"
-if [ -f "$js" ] && [ -f "$out/tarneeb-offline.wasm" ] && [ -z "$(find "${objects[@]}" -newer "$js" -print -quit)" ]; then
+stamp="$obj/linked.stamp"  # this object directory's link is the one in $out (not another WASM_OPT's)
+if [ -f "$js" ] && [ -f "$out/tarneeb-offline.wasm" ] && [ -f "$stamp" ] && ! [ "$js" -nt "$stamp" ] &&
+   [ -z "$(find "${objects[@]}" -newer "$stamp" -print -quit)" ]; then
   echo "build-wasm: $out is up to date"
   exit 0
 fi
-em++ -O2 -fexceptions --bind "${objects[@]}" -o "$js" \
+em++ "$opt" -fexceptions --bind "${objects[@]}" -o "$js" \
   -sMODULARIZE -sEXPORT_ES6 -sENVIRONMENT=web,node -sALLOW_MEMORY_GROWTH -sEXPORT_NAME=TarneebOffline
+touch "$stamp"
 echo "build-wasm: $(stat -c %s "$out/tarneeb-offline.wasm") bytes in $out/tarneeb-offline.wasm"
