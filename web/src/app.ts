@@ -159,7 +159,7 @@ export class App {
       save(LS, 'tarneeb.token', w.token);
       save(LS, 'tarneeb.name', w.name);
       this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null });
-      if (!w.table) {
+      if (!w.table && !this.offlineGame) {
         this.state.table = null;
         if (this.state.watching) {
           const code = this.state.codes[this.state.watching];
@@ -186,7 +186,8 @@ export class App {
   private onMessage(m: ServerMessage): void {
     switch (m.type) {
       case 'table':
-        this.onTable(m);
+        // while playing offline the page shows the offline table only
+        if (!this.offlineGame) this.onTable(m);
         break;
       case 'tables':
         // an answer to a `list` has its id; a page the server pushes to a watcher has none
