@@ -30,6 +30,13 @@ test('after one online load, the page reloads and plays a whole match with no ne
     await page.reload();
     assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
     await signIn(page, srv.url, `Offline${Date.now() % 100000}`, 'en');
+    // signed in, from the lobby: an offline match, then leave it (confirmed) for the lobby again
+    await page.click('[data-testid=play-offline]');
+    await page.waitForSelector('.hand .card');
+    assert.equal(await page.evaluate(() => window.tarneeb.state.table.table), 'offline');
+    page.once('dialog', (d) => d.accept());
+    await page.click('[data-act=leave]');
+    await page.waitForSelector('form[data-form=create]');
     await page.click('[data-act=signout]');
     await page.waitForSelector('form[data-form=signin]');
 
