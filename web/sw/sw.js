@@ -5,9 +5,12 @@
 //
 // Never from the cache: anything but a same-origin GET, the WebSocket (/ws), the HTTP API
 // (/api/…), /healthz and /metrics: the online game always talks to the server itself.
-// Pages (navigations) go to the network first and fall back to the cached index.html; the
-// other files of the build are served from the cache first (their names change with their
-// content, the wasm's with the build's VERSION).
+// The hashed files (assets/…: their names change with their content) are served from the cache
+// first; everything else (pages, the engine's wasm/ files, the manifest and icons, whose names
+// stay the same across builds) from the network first, the cache answering only when the network
+// fails (a page: the cached index.html). The cache is written at install only, so it always holds
+// one build's files together: an online page never runs an old engine under a new page, and an
+// offline one runs the last build whose service worker was installed.
 const VERSION = '__VERSION__';
 const PRECACHE = __PRECACHE__;
 const CACHE = `tarneeb-${VERSION}`;
@@ -39,13 +42,12 @@ self.addEventListener('fetch', (event) => {
   if (req.method !== 'GET' || url.origin !== scope.origin) return;
   const path = '/' + url.pathname.slice(scope.pathname.length);
   if (LIVE.test(path)) return;
-  if (req.mode === 'navigate') {
-    event.respondWith(
-      fetch(req).catch(() => caches.open(CACHE).then((c) => c.match(new URL('./', scope).href)).then((r) => r ?? Response.error())),
-    );
+  if (path.startsWith('/assets/')) {
+    event.respondWith(caches.open(CACHE).then((c) => c.match(req).then((hit) => hit ?? fetch(req))));
     return;
   }
+  const fallback = req.mode === 'navigate' ? new URL('./', scope).href : req;
   event.respondWith(
-    caches.open(CACHE).then((c) => c.match(req, { ignoreSearch: true }).then((hit) => hit ?? fetch(req))),
+    fetch(req).catch(() => caches.open(CACHE).then((c) => c.match(fallback, { ignoreSearch: true })).then((r) => r ?? Response.error())),
   );
 });
