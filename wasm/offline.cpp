@@ -5,13 +5,19 @@
 //
 // The API is JSON text in, JSON text out (web/src/engine.ts wraps it with types):
 //   OfflineMatch.start(settings)  {"preset":"levantine"|"classic","target":1..500,
-//                                  "seed":"<1–16 hex digits>","name":"You"}
+//                                  "seed":"<1–16 hex digits>","name":"You","summary_ms":0..60000}
 //                                 → the table message for seat 0, or {"type":"error",…}
 //   OfflineMatch.table()          → the table message for seat 0 now (no events)
 //   OfflineMatch.act(action)      {"card":"QS"} etc. → the table message after it (with its
 //                                  events), or {"type":"error","code":…}: nothing changed
 //   OfflineMatch.step()           one bot seat acts → the table message with its events, or
-//                                  {"type":"error","code":"out_of_turn"} when no bot is to act
+//                                  {"type":"error","code":"out_of_turn"} when no bot is to act.
+//                                  The bot acts now even if its time has not come (the round
+//                                  summary's pause, summary_ms in the message): the page decides
+//                                  when to step, so a step never fails for being early
+//   OfflineMatch.hint()           the heuristic bot's choice for seat 0 from seat 0's view, as the
+//                                  server's `hint` answers: {"type":"hint","version","action"}
+//                                  (errors: no_deal, out_of_turn)
 //   replay(record)                tarneeb-record/1 text → tarneeb-result/1 (as `tarneeb replay`)
 //   benchHeuristicDeals(n)        plays n deals with four heuristic bots exactly as the native
 //                                 benchmark bots_bench BM_HeuristicDeal does (docs/performance.md
@@ -21,10 +27,13 @@
 // (derive_seed): the bots' seeds as the server's Table makes them, and deal k's seed from
 // stream 1000 + k, so a match seed gives the same match whatever the timing. The caller passes
 // the time (Unix ms) for the message's now_ms; there is no turn timer (turn_seconds 0) and no
-// bot delay here (the page waits between steps so the cards can be seen).
+// bot delay here (the page waits between steps so the cards can be seen). The round summary
+// pauses the bots as on the server (TableTiming::summary_ms, default 4000 ms; "summary_ms" in the
+// settings), and the table message says how long (summary_ms) as the server's does.
 //
 // Hidden information: every message is built for seat 0 from its SeatView (table_message_json),
 // so the other hands never leave this module.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -36,6 +45,7 @@
 
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/loop.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/protocol.hpp"
@@ -87,12 +97,21 @@ public:
                               {"target", j.value("target", nlohmann::json(nullptr))}, {"turn_seconds", 0}};
         auto settings = server::parse_settings(create);
         if (!settings) return error_text("bad_settings", "preset levantine|classic, target 1..500");
-        std::string name = j.value("name", std::string("You"));
-        if (name.empty() || name.size() > 64) name = "You";
-
-        seed_ = *seed;
         server::TableTiming timing;
         timing.bot_delay_ms = 0;  // the page waits between steps instead
+        if (auto it = j.find("summary_ms"); it != j.end() && !it->is_null()) {
+            if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > 60000)
+                return error_text("bad_settings", "summary_ms: 0..60000");
+            timing.summary_ms = it->get<server::Millis>();
+        }
+        std::string name = "You";
+        if (auto it = j.find("name"); it != j.end() && !it->is_null()) {
+            if (!it->is_string()) return error_text("bad_settings", "name: a string");
+            name = it->get<std::string>();
+            if (name.empty() || name.size() > 64) name = "You";
+        }
+
+        seed_ = *seed;
         table_ = std::make_unique<server::Table>(
             "offline", *settings, timing, [](std::string_view kind, std::uint64_t bot_seed) -> std::unique_ptr<bots::Bot> {
                 if (kind != "heuristic") return nullptr;
@@ -132,11 +151,25 @@ public:
         const Action decision = turn->bot->decide(turn->view);
         turn->bot.reset();
         table_->decided(turn->request, decision);
-        const auto now = to_millis(now_ms);
+        // The bot acts now, or when its turn starts if that is later (after the round summary).
+        const auto wakeup = table_->next_wakeup();
+        const auto now = std::max(to_millis(now_ms), wakeup.value_or(0));
         auto change = table_->prepare_due(now, [this] { return next_deal_seed(); });
         if (!change) return error_text("out_of_turn", "no action due");
         if (auto e = make(std::move(*change), now)) return *e;
         return message(now);
+    }
+
+    /// What the heuristic bot would do in seat 0's place (the server's `hint`, docs/protocol.md):
+    /// from seat 0's view only, the bot's answer checked as the loop checks it.
+    std::string hint() {
+        if (!table_) return error_text("no_deal", "no match started");
+        const Match& match = table_->match();
+        if (table_->state() != server::TableState::playing || !match.has_round() || match.round().over())
+            return error_text("no_deal");
+        if (match.round().to_act() != kHuman) return error_text("out_of_turn");
+        bots::HeuristicBot bot(derive_seed(seed_, 300));
+        return server::hint_json(bots::decide_or_default(bot, SeatView::of(match, kHuman)), table_->version()).dump();
     }
 
 private:
@@ -191,7 +224,8 @@ EMSCRIPTEN_BINDINGS(tarneeb_offline) {
         .function("start", &OfflineMatch::start)
         .function("table", &OfflineMatch::table)
         .function("act", &OfflineMatch::act)
-        .function("step", &OfflineMatch::step);
+        .function("step", &OfflineMatch::step)
+        .function("hint", &OfflineMatch::hint);
     emscripten::function("replay", &tarneeb::offline::replay);
     emscripten::function("benchHeuristicDeals", &tarneeb::offline::bench_heuristic_deals);
 }

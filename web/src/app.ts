@@ -460,7 +460,7 @@ export class App {
 
   /** Asks the server what the computer would do in the player's place (`hint`, docs/protocol.md). */
   async askHint(): Promise<void> {
-    const r = await this.req({ type: 'hint' });
+    const r = this.offlineGame ? this.offlineGame.hint() : await this.req({ type: 'hint' });
     if (r && r.type === 'hint' && this.state.table?.version === r.version) this.update({ hint: { version: r.version, action: r.action } });
   }
 

@@ -18,6 +18,8 @@ export interface OfflineSettings {
   seed: string;
   /** The human's display name (seat 0); default "You". */
   name?: string;
+  /** The round summary's pause before the next deal's bots act, ms (0..60000; default 4000, as the server's). */
+  summary_ms?: number;
 }
 
 /** A refusal: `code` is the server's stable code (e.g. `must_follow_suit`, `out_of_turn`, `bad_action`). */
@@ -26,14 +28,21 @@ export type EngineError = ErrorMsg;
 /** Either the new table message or a refusal that changed nothing. */
 export type Reply = TableView | EngineError;
 
+/** The server's `hint` answer (docs/protocol.md "hint"): `action` for the table at `version`. */
+export type HintReply = { type: 'hint'; version: number; action: Action } | EngineError;
+
 /** One match: the human at seat 0, heuristic bots at seats 1–3, no turn timer. */
 export interface OfflineMatch {
   /** The table message for seat 0 now (`events` empty unless some were not reported yet). */
   table(): TableView;
   /** The human's action (one of `table().legal`); a refused action leaves the match unchanged. */
   act(action: Action): Reply;
-  /** The bot seat to act plays one action; `out_of_turn` when it is the human's turn or the match is over. */
+  /** The bot seat to act plays one action, now even during the round summary's pause (the caller
+   * waits `summary_ms` first to follow the server's timing); `out_of_turn` when it is the human's
+   * turn or the match is over. */
   step(): Reply;
+  /** The heuristic bot's choice for seat 0 from seat 0's view (the server's `hint`); `out_of_turn` when not seat 0's turn. */
+  hint(): HintReply;
   /** Frees the match's memory in the wasm module; the object is unusable afterwards. */
   dispose(): void;
 }
@@ -79,6 +88,7 @@ interface WasmMatch {
   table(now: number): string;
   act(action: string, now: number): string;
   step(now: number): string;
+  hint(): string;
   delete(): void;
 }
 interface WasmModule {
@@ -110,6 +120,7 @@ export async function loadEngine(options: LoadOptions = {}): Promise<Engine> {
         table: () => parse(use().table(Date.now())) as TableView,
         act: (action) => parse(use().act(JSON.stringify(action), Date.now())),
         step: () => parse(use().step(Date.now())),
+        hint: () => JSON.parse(use().hint()) as HintReply,
         dispose: () => {
           if (live) w.delete();
           live = false;

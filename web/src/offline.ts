@@ -1,8 +1,9 @@
 // Offline play (issue 14): a whole match against three heuristic bots with no server, run by
 // the WebAssembly engine (engine.ts). It feeds the app the same `table` messages the server
 // sends (docs/protocol.md), so the table view is the online game's. The bots act one action
-// at a time, `botDelayMs` apart, so that the human can follow the cards.
-import { loadEngine, randomSeed, type Engine, type OfflineMatch, type Reply } from './engine';
+// at a time, `botDelayMs` apart, so that the human can follow the cards, and wait for the round
+// summary after a deal as the server's bots do (`summary_ms` in the table message).
+import { loadEngine, randomSeed, type Engine, type HintReply, type OfflineMatch, type Reply } from './engine';
 import type { Action, TableView } from './protocol';
 
 /** What the app gives an offline game: where its table messages and refusals go. */
@@ -19,6 +20,8 @@ export interface OfflineOptions {
   name: string;
   /** The pause before each bot action, ms (default 700). */
   botDelayMs?: number;
+  /** The round summary's pause, ms (default 4000, as the server's: engine.ts OfflineSettings). */
+  summaryMs?: number;
 }
 
 let enginePromise: Promise<Engine> | null = null;
@@ -47,8 +50,10 @@ export class OfflineGame {
   /** Deals a new match (a fresh seed from crypto.getRandomValues). */
   restart(): void {
     this.stop();
-    const { preset, target, name } = this.options;
-    const { match, table } = this.engine.startMatch({ preset, target, name, seed: randomSeed() });
+    const { preset, target, name, summaryMs } = this.options;
+    const { match, table } = this.engine.startMatch({
+      preset, target, name, seed: randomSeed(), ...(summaryMs === undefined ? {} : { summary_ms: summaryMs }),
+    });
     this.match = match;
     this.show(table);
   }
@@ -57,6 +62,11 @@ export class OfflineGame {
   act(action: Action): void {
     if (!this.match) return;
     this.show(this.match.act(action));
+  }
+
+  /** The heuristic bot's choice for the human's turn (the server's `hint`), or null when there is none. */
+  hint(): HintReply | null {
+    return this.match ? this.match.hint() : null;
   }
 
   /** Ends the match and frees it. */
@@ -78,13 +88,13 @@ export class OfflineGame {
     this.schedule();
   }
 
-  /** While a bot is to act, one step after the delay. */
+  /** While a bot is to act, one step after the delay (and after the round summary's pause, `summary_ms`, as online). */
   private schedule(): void {
     const t = this.last;
     if (this.timer || !t || t.state !== 'playing' || !t.round || t.round.to_act === null || t.round.to_act === t.you) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.match) this.show(this.match.step());
-    }, this.options.botDelayMs ?? 700);
+    }, (t.summary_ms ?? 0) + (this.options.botDelayMs ?? 700));
   }
 }

@@ -101,10 +101,55 @@ describe('offline match', () => {
     match.dispose();
   });
 
+  it('pauses for the round summary as the server does, and a step during it plays at once', () => {
+    const { match, table } = engine.startMatch({ target: 31, seed: '99', summary_ms: 4000 });
+    let tv = table;
+    let sawPause = false;
+    for (let i = 0; i < 2000 && tv.state === 'playing' && !sawPause; i++) {
+      const r = tv.round!.to_act === 0 ? match.act(tv.legal[0]) : match.step();
+      if (r.type === 'error') throw new Error(r.code);
+      if (r.events.some((e) => e.event === 'round_scored' || e.event === 'passed_out')) {
+        // the deal that follows waits for the summary: the message says for how long
+        expect(r.summary_ms).toBeGreaterThan(0);
+        expect(r.summary_ms).toBeLessThanOrEqual(4000);
+        sawPause = true;
+      }
+      tv = r;
+    }
+    expect(sawPause).toBe(true);
+    if (tv.round!.to_act !== 0) expect(match.step().type).toBe('table');
+    match.dispose();
+  });
+
+  it('hints the heuristic bot\'s choice on seat 0\'s turn only, one of the legal actions', () => {
+    const { match, table } = engine.startMatch({ target: 31, seed: 'b1' });
+    let tv = table;
+    for (let n = 0; n < 3; ) {
+      if (tv.round!.to_act === 0) {
+        const h = match.hint();
+        if (h.type !== 'hint') throw new Error(h.code);
+        expect(h.version).toBe(tv.version);
+        expect(tv.legal).toContainEqual(h.action);
+        const r = match.act(h.action);
+        if (r.type === 'error') throw new Error(r.code);
+        tv = r;
+        n++;
+      } else {
+        expect(match.hint()).toMatchObject({ type: 'error', code: 'out_of_turn' });
+        const r = match.step();
+        if (r.type === 'error') throw new Error(r.code);
+        tv = r;
+      }
+    }
+    match.dispose();
+  });
+
   it('refuses bad settings', () => {
     expect(() => engine.startMatch({ seed: 'not hex' })).toThrow('bad_settings');
     expect(() => engine.startMatch({ seed: '1', target: 0 })).toThrow('bad_settings');
     expect(() => engine.startMatch({ seed: '1', preset: 'bridge' as 'classic' })).toThrow('bad_settings');
+    expect(() => engine.startMatch({ seed: '1', summary_ms: -1 })).toThrow('bad_settings');
+    expect(() => engine.startMatch({ seed: '1', name: 7 as unknown as string })).toThrow('bad_settings');
   });
 });
 

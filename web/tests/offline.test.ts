@@ -19,7 +19,7 @@ beforeEach(() => setLang('en'));
 const state = (over: Partial<State> = {}): State => ({
   conn: 'connecting', lang: 'en', name: null, token: null, welcomed: false, busy: false, tables: [], listCursor: null, listPrev: [],
   listNext: null, listsAsked: 0, listsAnswered: 0, table: null, codes: {}, sheet: emptySheet('', 0), summary: null, matchOver: null,
-  log: [], error: null, showLastTrick: false, showSheet: false, actedVersion: null,
+  log: [], error: null, showLastTrick: false, showSheet: false, actedVersion: null, hint: null, sound: false,
   form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }, nameInput: '', joinId: '', joinCode: '', watching: null,
   ...over,
 });
@@ -39,7 +39,7 @@ describe('OfflineGame', () => {
           },
           error: (code) => errors.push(code),
         },
-        { preset: 'classic', target: 5, name: 'Layla', botDelayMs: 0 },
+        { preset: 'classic', target: 5, name: 'Layla', botDelayMs: 0, summaryMs: 0 },
       );
       game.restart();
     });
