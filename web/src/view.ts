@@ -424,8 +424,8 @@ function matchOverPanel(tv: TableView, s: State): string {
   else if (mo.status === 'drawn' || mo.winner === null) head = t('drawn');
   else if (tv.you === null) head = `${teamLabel(mo.winner, tv)} ${t('teamWon')}`;
   else head = t(mo.winner === us ? 'youWon' : 'youLost');
-  return `<div class="overlay"><div class="match-over panel" data-testid="match-over" role="dialog">
-    <h2>${t('matchOver')}</h2>
+  return `<div class="overlay"><div class="match-over panel" data-testid="match-over" role="dialog" aria-labelledby="match-over-title">
+    <h2 id="match-over-title">${t('matchOver')}</h2>
     <p class="result">${head}</p>
     ${sheetTable(tv, s)}
     ${
@@ -444,8 +444,8 @@ function matchOverPanel(tv: TableView, s: State): string {
 }
 
 function modal(title: string, body: string): string {
-  return `<div class="overlay" data-act="closemodal"><div class="panel modal" role="dialog" data-stop>
-    <h2>${title}</h2>${body}<button data-act="closemodal">${t('close')}</button></div></div>`;
+  return `<div class="overlay" data-act="closemodal"><div class="panel modal" role="dialog" aria-modal="true" aria-labelledby="modal-title" data-stop>
+    <h2 id="modal-title">${title}</h2>${body}<button data-act="closemodal">${t('close')}</button></div></div>`;
 }
 
 function logLine(tv: TableView, e: GameEvent): string {
@@ -517,7 +517,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
                   (c) =>
                     `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}${hinted(s, tv, { card: c.card })}" data-act="card" data-card="${c.card}" ${
                       c.playable && !waiting ? '' : 'disabled'
-                    } aria-label="${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}">${cardSvg(c.card)}</button>`,
+                    }>${cardSvg(c.card)}<span class="sr">${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}</span></button>`,
                 )
                 .join('')}</div>`,
           )
