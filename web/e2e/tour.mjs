@@ -1,13 +1,13 @@
 // A tour of every screen of the browser client on one page, against a real server (harness.mjs):
 // sign-in, lobby with its create form, waiting room, the table in the auction, the trump choice
-// and the play, the last-trick window, the score sheet, the round summary, match over and the
+// and the play, the last-trick window, the round summary, the score sheet, match over and the
 // offline match. At each screen it calls `visit(name)` (the accessibility audit, a screenshot).
 import { createTable, playToEnd, step } from './harness.mjs';
 
 /** The screens `tour` visits, in order (the names given to `visit`). */
 export const SCREENS = [
-  'signin', 'lobby', 'waiting', 'table-auction', 'table-trump', 'table-play', 'last-trick', 'score-sheet',
-  'round-summary', 'match-over', 'offline',
+  'signin', 'lobby', 'waiting', 'table-auction', 'table-trump', 'table-play', 'last-trick', 'round-summary',
+  'score-sheet', 'match-over', 'offline',
 ];
 
 /**
@@ -69,13 +69,13 @@ export async function tour(page, url, lang, name, visit) {
   await page.waitForSelector('[data-testid=won-by]');
   await visit('last-trick');
   await closeModal(page);
-  await page.click('[data-testid=score]'); // the score opens the sheet (the button is hidden on phones)
-  await page.waitForSelector('.modal [data-testid=sheet]');
-  await visit('score-sheet');
-  await closeModal(page);
-  // the rest of the deal: the summary shows when it is scored
+  // the rest of the deal: the summary shows when it is scored, and the sheet has its line
   while (!(await page.locator('[data-testid=summary] table').count())) await step(page);
   await visit('round-summary');
+  await page.click('[data-testid=score]'); // the score opens the sheet (the button is hidden on phones)
+  await page.waitForSelector('.modal [data-testid=sheet] tbody tr');
+  await visit('score-sheet');
+  await closeModal(page);
   page.once('dialog', (d) => d.accept());
   await page.click('header [data-act=leave]');
   await page.waitForSelector('form[data-form=create]');
