@@ -8,6 +8,7 @@ import type { GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, TableView } f
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
+import { rt } from './replay_i18n';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -99,6 +100,7 @@ function lobbyScreen(s: State): string {
   const finished = s.tables.filter((tb) => tb.state === 'finished').map(row).join('');
   return `<main class="screen lobby">
     <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
+      <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
       ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
