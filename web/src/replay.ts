@@ -124,7 +124,6 @@ export class Screens {
     this.game.hidden = !!this.route;
     const r = this.route;
     if (r?.screen === 'history') {
-      this.history.next = this.history.next ?? null;
       this.loadHistory();
     } else if (r?.screen === 'replay' && r.id !== null) {
       if (this.replay.id !== r.id || (!this.replay.model && !this.replay.loading)) this.openStored(r.id, r.step);

@@ -50,6 +50,7 @@ function signInScreen(s: State): string {
         <button type="submit" class="primary" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${t('signIn')}</button>
       </form>
       ${langButton(s)}
+      <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a></p>
     </div>
   </main>`;
 }
