@@ -99,12 +99,12 @@ export function historyHtml(h: HistoryState, name: string | null): string {
   const mine = !name
     ? `<p class="muted">${rt('signInForMine')}</p>`
     : h.mineError
-      ? `<p role="alert">${rt('loadFailed')}: ${esc(h.mineError)}</p>`
+      ? `<p role="alert">${rt('listFailed')}: ${esc(h.mineError)}</p>`
       : h.mine === null
         ? `<p class="muted">${rt('loading')}</p>`
         : listHtml(h.mine, 'my-matches');
   const pub = h.pubError
-    ? `<p role="alert">${rt('loadFailed')}: ${esc(h.pubError)}</p>`
+    ? `<p role="alert">${rt('listFailed')}: ${esc(h.pubError)}</p>`
     : !h.pubLoaded
       ? `<p class="muted">${rt('loading')}</p>`
       : listHtml(h.pub, 'public-matches');

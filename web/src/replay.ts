@@ -325,10 +325,10 @@ export class Screens {
         .map((_, d) => `<option value="${d}">${rt('deal')} ${num(d + 1)}</option>`)
         .join('');
       body = `<div class="rcontrols" role="group" aria-label="${rt('step')}">
-          <button class="small" data-ract="first" aria-label="${rt('first')}" title="${rt('first')}">⏮</button>
+          <span class="rbtns" dir="ltr"><button class="small" data-ract="first" aria-label="${rt('first')}" title="${rt('first')}">|◀</button>
           <button class="small" data-ract="prev" aria-label="${rt('prev')}" title="${rt('prev')}">◀</button>
           <button class="small" data-ract="next" aria-label="${rt('next')}" title="${rt('next')}">▶</button>
-          <button class="small" data-ract="last" aria-label="${rt('last')}" title="${rt('last')}">⏭</button>
+          <button class="small" data-ract="last" aria-label="${rt('last')}" title="${rt('last')}">▶|</button></span>
           <label class="rdeal">${rt('deal')} <select data-ract="deal">${deals}</select></label>
           <span class="rstep" data-r="stepno"></span>
           <span class="muted hint">${rt('keysHint')}</span>

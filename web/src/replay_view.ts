@@ -95,11 +95,13 @@ function trickHtml(m: ReplayModel, pos: Position): string {
   return `<div class="trick rtrick" data-testid="replay-trick">${tr.cards
     .map(
       (p) =>
-        `<div class="played played-${positionOf(p.seat, null)} ${tr.winner === p.seat ? 'winner' : ''}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
+        `<div class="played played-${positionOf(p.seat, null)} ${tr.winner === p.seat ? 'winner' : ''}" data-played="${p.card}" data-seat="${p.seat}" role="img" aria-label="${esc(
+          `${m.players[p.seat] || `${rt('seat')} ${p.seat + 1}`}: ${cardLabel(p.card)}`,
+        )}">${cardSvg(
           p.card,
         )}${p.seat === tr.leader ? `<span class="led">${t('ledBy')}</span>` : ''}</div>`,
     )
-    .join('')}${tr.winner !== null ? `<div class="trick-caption">${rt('tricks')} ${num(tr.number)}: ${seatName(m, tr.winner)} ${rt('wins')}</div>` : ''}</div>`;
+    .join('')}</div>`; // the winner's card glows; the step's caption names the winner
 }
 
 function statusBar(m: ReplayModel, pos: Position): string {
@@ -133,8 +135,7 @@ export function resultLine(m: ReplayModel): string {
 /** The score sheet beside the table: the deals scored up to this step (sheet.ts lines). */
 export function sheetHtml(m: ReplayModel, pos: Position): string {
   const lines = pos.sheet.lines;
-  return `<table class="sheet rsheet" data-testid="replay-sheet">
-    <caption>${rt('scoreSheet')}</caption>
+  return `<section class="rsheet-box"><h3 id="rsheet-h">${rt('scoreSheet')}</h3><table class="sheet rsheet" data-testid="replay-sheet" aria-labelledby="rsheet-h">
     <thead><tr><th>${rt('round')}</th><th>${rt('contract')}</th><th>${teamName(0)}</th><th>${teamName(1)}</th></tr></thead>
     <tbody>${lines
       .map(
@@ -144,7 +145,7 @@ export function sheetHtml(m: ReplayModel, pos: Position): string {
       )
       .join('')}</tbody>
     <tfoot><tr><th colspan="2">${rt('score')}</th><th>${n(pos.scores[0])}</th><th>${n(pos.scores[1])}</th></tr></tfoot>
-  </table>`;
+  </table></section>`;
 }
 
 /** What the analysis panel says for this position: status, par against bid and made, the turning point. */
