@@ -124,7 +124,7 @@ export class Screens {
     this.game.hidden = !!this.route;
     const r = this.route;
     if (r?.screen === 'history') {
-      this.loadHistory();
+      this.loadHistory(true); // each visit lists the matches finished since
     } else if (r?.screen === 'replay' && r.id !== null) {
       if (this.replay.id !== r.id || (!this.replay.model && !this.replay.loading)) this.openStored(r.id, r.step);
       else if (r.step !== null && this.replay.model) this.replay.step = clampStep(this.replay.model, r.step);
