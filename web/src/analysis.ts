@@ -33,20 +33,21 @@ export interface AnalysedPosition {
 export interface DealAnalysis {
   match: string;
   deal: number;
-  declarer: Seat;
-  bid: number;
-  trump: Suit;
-  made: boolean;
+  declarer: Seat | null;
+  bid: number | null;
+  trump: Suit | null;
+  made: boolean | null;
   taken: [number, number];
   par: Par;
   positions: AnalysedPosition[];
-  turning_point: { index: number; seat: Seat; cost: number } | null;
+  /** The first card after which the contract's double-dummy outcome changed; `makes`: the outcome after it. */
+  turning_point: { index: number; seat: Seat; cost: number; makes?: boolean } | null;
 }
 
 export type AnalysisState =
   | { status: 'pending'; phase: 'queued' | 'running' }
   | { status: 'ready'; data: DealAnalysis }
-  | { status: 'error'; code: 'analysis_busy' | 'not_found' | 'error'; message?: string };
+  | { status: 'error'; code: 'analysis_busy' | 'not_found' | 'failed' | 'error'; message?: string };
 
 /** The marks of one legal card: its value (declarer's team's tricks) and what it loses for its side. */
 export interface CardMark {
@@ -67,7 +68,7 @@ export interface PositionMarks {
 /** The marks at the position after `cards` cards of the deal, or null when the analysis has none. */
 export function marksAt(a: DealAnalysis, cards: number): PositionMarks | null {
   const p = a.positions.find((x) => x.index === cards);
-  if (!p || p.cards.length === 0) return null;
+  if (!p || p.cards.length === 0 || a.declarer === null) return null;
   const declarerSide = teamOf(p.seat) === teamOf(a.declarer);
   const values = p.cards.map((c) => c.tricks);
   const best = declarerSide ? Math.max(...values) : Math.min(...values);
@@ -93,6 +94,7 @@ export const retryDelay = (ms: unknown): number => Math.max(100, Math.min(5000, 
  * Asks for a deal's analysis until it is ready or fails, telling `onState` each step (pending,
  * then ready or an error). 202 → wait retry_after_ms and ask again; 200 → ready; 404 →
  * not_found; 503 → analysis_busy (or the error the server names); anything else → error.
+ * 422 → failed (too slow, solver error: not retried by the server).
  * `cancelled()` true stops the asking (the user left the deal). `wait` is injectable (tests).
  */
 export async function fetchAnalysis(
@@ -126,6 +128,7 @@ export async function fetchAnalysis(
       continue;
     }
     if (res.status === 404) return done({ status: 'error', code: 'not_found' });
+    if (res.status === 422) return done({ status: 'error', code: 'failed', message: String(body.error ?? '') });
     if (res.status === 503 && (body.error === undefined || body.error === 'analysis_busy')) return done({ status: 'error', code: 'analysis_busy' });
     return done({ status: 'error', code: 'error', message: String(body.error ?? res.status) });
   }

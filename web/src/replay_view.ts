@@ -158,7 +158,13 @@ export function analysisHtml(m: ReplayModel, pos: Position, a: AnalysisState | n
   else if (a.status === 'pending') body = `<p role="status" class="pending">${rt(a.phase === 'running' ? 'analysing' : 'queued')}</p>`;
   else if (a.status === 'error') {
     const text =
-      a.code === 'analysis_busy' ? rt('analysisBusy') : a.code === 'not_found' ? rt('analysisNotFound') : `${rt('analysisError')}: ${esc(a.message ?? '')}`;
+      a.code === 'analysis_busy'
+        ? rt('analysisBusy')
+        : a.code === 'not_found'
+          ? rt('analysisNotFound')
+          : a.code === 'failed'
+            ? `${rt('analysisFailed')} (${esc(a.message ?? '')})`
+            : `${rt('analysisError')}: ${esc(a.message ?? '')}`;
     body = `<p role="alert" class="error" data-code="${a.code}">${text}</p><button class="small" data-ract="analyse">${rt('analyse')}</button>`;
   } else {
     const d = a.data;
@@ -169,15 +175,20 @@ export function analysisHtml(m: ReplayModel, pos: Position, a: AnalysisState | n
         : `${num(par.bid)}${par.trump ? ` ${suitIcon(par.trump, 14)}` : ''}${par.declarer !== null && par.declarer !== undefined ? ` · ${seatName(m, par.declarer)}` : ''}${
             par.tricks !== null && par.tricks !== undefined ? ` · ${num(par.tricks)} ${rt('tricks')}` : ''
           }`;
-    const taken = d.taken?.[teamOf(d.declarer)];
-    const bidText = `${num(d.bid)} ${suitIcon(d.trump, 14)} · ${seatName(m, d.declarer)} · ${
-      taken !== undefined ? `${num(taken)} ${rt('tricks')} · ` : ''
-    }<b>${rt(d.made ? 'made' : 'set')}</b>`;
+    const taken = d.declarer !== null ? d.taken?.[teamOf(d.declarer)] : undefined;
+    const bidText =
+      d.declarer === null || d.bid === null
+        ? rt('parNone')
+        : `${num(d.bid)}${d.trump ? ` ${suitIcon(d.trump, 14)}` : ''} · ${seatName(m, d.declarer)} · ${
+            taken !== undefined ? `${num(taken)} ${rt('tricks')} · ` : ''
+          }${d.made === null ? '' : `<b>${rt(d.made ? 'made' : 'set')}</b>`}`;
     const tp = d.turning_point;
     const tpStep = tp ? stepOf(m, pos.deal, tp.index) : null;
     const tpPlayed = tp ? d.positions.find((p) => p.index === tp.index)?.played : undefined;
     const tpText = tp
-      ? `${seatName(m, tp.seat)}${tpPlayed ? ` ${cardText(tpPlayed)}` : ''}: ${rt('lost')} ${num(tp.cost)} ${rt('trickUnit')} ${
+      ? `${seatName(m, tp.seat)}${tpPlayed ? ` ${cardText(tpPlayed)}` : ''}: ${
+          tp.makes === true ? rt('tpSaved') : tp.makes === false ? rt('tpLost') : ''
+        } (${rt('lost')} ${num(tp.cost)} ${rt('trickUnit')}) ${
           tpStep !== null ? `<button class="small ghost" data-ract="goto" data-step="${tpStep}">${rt('goThere')}</button>` : ''
         }`
       : rt('noTurningPoint');

@@ -183,7 +183,7 @@ function analysisFromCli(m: ReplayModel): DealAnalysis {
       index: p.after, seat: p.to_play as 0, played: d.play[p.after], best: null, cost: 0,
       cards: p.cards.map((c) => ({ card: c.card, tricks: c.declarer_tricks })),
     })),
-    turning_point: { index: 5, seat: 1, cost: 1 },
+    turning_point: { index: 5, seat: 1, cost: 1, makes: false },
   };
 }
 
@@ -228,6 +228,8 @@ describe('the analysis board', () => {
     expect(html).toContain('data-testid="par"');
     expect(html).toContain(rt(a.made ? 'made' : 'set'));
     expect(html).toContain(`data-step="${stepOf(m, 0, 5)}"`);
+    expect(html).toContain(rt('tpLost'));
+    expect(analysisHtml(m, pos, { status: 'ready', data: { ...a, turning_point: null } }, true)).toContain(rt('noTurningPoint'));
     expect(analysisHtml(m, pos, { status: 'pending', phase: 'running' }, true)).toContain(rt('analysing'));
     expect(analysisHtml(m, pos, { status: 'error', code: 'analysis_busy' }, true)).toContain(rt('analysisBusy'));
     expect(analysisHtml(m, pos, { status: 'error', code: 'not_found' }, true)).toContain(rt('analysisNotFound'));
@@ -257,6 +259,7 @@ describe('the analysis board', () => {
     const one = (status: number, body: unknown) => async () => ({ status, json: async () => body });
     expect(await fetchAnalysis('m', 0, () => {}, { fetchFn: one(503, { error: 'analysis_busy' }) })).toEqual({ status: 'error', code: 'analysis_busy' });
     expect(await fetchAnalysis('m', 0, () => {}, { fetchFn: one(404, { error: 'no_such_match' }) })).toEqual({ status: 'error', code: 'not_found' });
+    expect(await fetchAnalysis('m', 0, () => {}, { fetchFn: one(422, { status: 'failed', error: 'too_slow' }) })).toEqual({ status: 'error', code: 'failed', message: 'too_slow' });
     expect(retryDelay(undefined)).toBe(1000);
     expect(retryDelay(1)).toBe(100);
     expect(retryDelay(60000)).toBe(5000);
