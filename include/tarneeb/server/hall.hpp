@@ -244,8 +244,9 @@ private:
     void storage_worked();
     void store_match(MatchRow row);
     void close_table_in_storage(const std::string& id);
-    /// The /api/... answers (reads the database; throws StorageError).
-    static std::optional<HttpReply> api_get(Storage& storage, std::string_view path);
+    /// The /api/... answers for `path` with its `query` (after '?', may be empty): reads the
+    /// database and replays records, on the writer thread; throws StorageError.
+    static std::optional<HttpReply> api_get(Storage& storage, std::string_view path, std::string_view query);
 
     void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
