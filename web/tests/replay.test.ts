@@ -308,3 +308,16 @@ describe('routes, history and languages', () => {
     expect(boardHtml(m, p, null)).toContain('dir="ltr"'); // the table and the hands keep their physical places
   });
 });
+
+describe('a record file through the engine adapter', () => {
+  it('takes the engine’s result as text or parsed, and says when there is no engine', async () => {
+    const { replayRecord, engineLoader, EngineUnavailable } = await import('../src/engine_adapter');
+    const f = fixture('rec0020');
+    const text = JSON.stringify(f.record);
+    expect(await replayRecord(text, async () => ({ replay: () => JSON.stringify(f.result) }))).toEqual(f.result);
+    expect(await replayRecord(text, async () => ({ replay: () => f.result }))).toEqual(f.result);
+    // this build has no engine.ts (branch offline): the loader refuses with EngineUnavailable
+    const has = Object.keys(import.meta.glob('../src/engine.ts')).length > 0;
+    if (!has) await expect(engineLoader()).rejects.toBeInstanceOf(EngineUnavailable);
+  });
+});
