@@ -169,7 +169,7 @@ test('Arabic on a phone: the replay right to left, the cards left to right, East
     const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(over <= 1, `the page overflows by ${over} px`);
     // the History screen in Arabic
-    await page.click('a[href="#/history"]');
+    await page.click('#screens a[href="#/history"]');
     await page.waitForSelector('[data-testid=public-matches]');
     assert.match(await page.textContent('#screens'), /مباريات عامة حديثة/);
   });
@@ -201,7 +201,10 @@ test('the analysis board shows each legal card’s value as `tarneeb analyze` co
     // the fifth card of the deal: the second trick's lead
     const after = 4;
     const start = await page.locator('[data-ract=slider]').inputValue();
-    await page.locator('[data-ract=slider]').fill(String(Number(start) + 1 + d.auction.length + 1 + after));
+    // the deal's steps: dealt, one per call, the trump (0 cards played), then one per card
+    await page.locator('[data-ract=slider]').fill(String(Number(start) + 1 + d.auction.length + after));
+    assert.match(await page.textContent('[data-testid=replay-caption]'), new RegExp(`plays .*`));
+    assert.equal(await page.locator('.rseat .rc').count(), 52 - after);
     await page.click('[data-ract=analyse]');
     await page.waitForSelector('.rc[data-value]', { timeout: 60000 });
     const shown = Object.fromEntries(
