@@ -75,6 +75,11 @@ export function dateText(ms: number | undefined): string {
 function rowHtml(r: MatchRow): string {
   const winner =
     r.status === 'won' && (r.winner === 0 || r.winner === 1) ? `${team(r.winner)} ${rt('teamWins')}` : r.status === 'drawn' ? rt('drawn') : r.status === 'closed' ? rt('closed') : esc(r.status ?? '');
+  // a row of my own matches: my seat's outcome beside the winner
+  const mine =
+    r.seat !== undefined && r.status === 'won' && (r.winner === 0 || r.winner === 1)
+      ? ` · ${rt(r.winner === r.seat % 2 ? 'youWon' : 'youLost')}`
+      : '';
   const players = r.players?.length
     ? r.players.map((p, i) => `<bdi class="${i % 2 ? 'team1' : 'team0'}">${esc(p)}</bdi>`).join(' · ')
     : r.seat !== undefined
@@ -87,7 +92,7 @@ function rowHtml(r: MatchRow): string {
     <span class="mplayers">${players}</span>
     <span class="mrules">${rules}</span>
     <span class="mscore">${score}</span>
-    <span class="mwinner">${winner}</span></a></li>`;
+    <span class="mwinner">${winner}${mine}</span></a></li>`;
 }
 
 function listHtml(rows: MatchRow[], testid: string): string {

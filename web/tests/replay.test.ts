@@ -285,6 +285,7 @@ describe('routes, history and languages', () => {
     expect(html).toContain('href="#/replay/m9"');
     expect(html).toContain('href="#/replay/m8"');
     expect(html).toContain('Ali');
+    expect(html).toContain('Team B wins · you won'); // seat 1 is team B
     expect(html).toContain('Classic');
     expect(html).toContain('data-ract="more"');
     expect(historyHtml({ ...h, next: null }, null)).not.toContain('data-ract="more"');
