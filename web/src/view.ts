@@ -1,5 +1,6 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
 import type { App, State } from './app';
+import { rt } from './replay_i18n';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
@@ -8,7 +9,6 @@ import type { GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, TableView } f
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
-import { rt } from './replay_i18n';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
