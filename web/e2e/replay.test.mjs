@@ -216,3 +216,29 @@ test('the analysis board shows each legal card’s value as `tarneeb analyze` co
     assert.ok(await page.locator('[data-testid=par]').count());
   });
 });
+
+test('a record file opened from disk replays through the WebAssembly engine to the same result', async () => {
+  const m = await playedMatch();
+  const { result, ...record } = m.record; // a tarneeb-record/1 as a user keeps it (players kept: unknown keys are ignored)
+  const cli = cliReplay(m.record);
+  await withPage('replay-file', DESKTOP, async (page) => {
+    await page.goto(`${srv.url}/?lang=en#/history`);
+    await page.setInputFiles('#screens input[data-ract=file]', {
+      name: 'match.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)),
+    });
+    await page.waitForSelector('[data-testid=replay-board]', { timeout: 30000 });
+    assert.match(page.url(), /#\/replay$/);
+    const slider = page.locator('[data-ract=slider]');
+    const steps = cli.deals.reduce((n, d) => n + 1 + d.auction.length + (d.trump ? 1 + d.play.length : 0), 0);
+    assert.equal(await slider.getAttribute('max'), String(steps - 1));
+    const shown = await page.textContent('[data-testid=replay-result]');
+    assert.match(shown, new RegExp(`${teamName(cli.winner)} wins`));
+    assert.match(shown, new RegExp(`Team A ${cli.totals[0]} – Team B ${cli.totals[1]}`));
+    // no analysis for a file: it is not stored on the server
+    assert.match(await page.textContent('[data-testid=analysis]'), /stored on the server/);
+    // a file that is not a record says so
+    await page.setInputFiles('#screens input[data-ract=file]', { name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
+    await page.waitForSelector('[data-testid=replay-error]');
+    assert.match(await page.textContent('[data-testid=replay-error]'), /not a tarneeb-record\/1/);
+  });
+});
