@@ -1,5 +1,6 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
 import type { App, State } from './app';
+import { rt } from './replay_i18n';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
@@ -51,6 +52,7 @@ function signInScreen(s: State): string {
       </form>
       ${offlineEntry(s)}
       ${langButton(s)}
+      <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a></p>
     </div>
   </main>`;
 }
@@ -101,6 +103,7 @@ function lobbyScreen(s: State): string {
   const finished = s.tables.filter((tb) => tb.state === 'finished').map(row).join('');
   return `<main class="screen lobby">
     <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
+      <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
       ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
