@@ -1,13 +1,14 @@
 // A tour of every screen of the browser client on one page, against a real server (harness.mjs):
 // sign-in, lobby with its create form, waiting room, the table in the auction, the trump choice
-// and the play, the last-trick window, the round summary, the score sheet, match over and the
-// offline match. At each screen it calls `visit(name)` (the accessibility audit, a screenshot).
+// and the play, the last-trick window, the round summary, the score sheet, match over, the
+// offline match, History and the replay of a match with its analysis. At each screen it calls
+// `visit(name)` (the accessibility audit, a screenshot).
 import { createTable, playToEnd, step } from './harness.mjs';
 
 /** The screens `tour` visits, in order (the names given to `visit`). */
 export const SCREENS = [
   'signin', 'lobby', 'waiting', 'table-auction', 'table-trump', 'table-play', 'last-trick', 'round-summary',
-  'score-sheet', 'match-over', 'offline',
+  'score-sheet', 'match-over', 'offline', 'history', 'replay-analysis',
 ];
 
 /**
@@ -97,4 +98,22 @@ export async function tour(page, url, lang, name, visit) {
   page.once('dialog', (d) => d.accept());
   await page.click('header [data-act=leave]');
   await page.waitForSelector('form[data-form=create]');
+
+  // History lists the match to one point; its replay at the fifth card of a played deal, analysed
+  await page.click('[data-testid=history-link]');
+  const row = page.locator('[data-testid=my-matches] a[data-match]').first();
+  await row.waitFor();
+  await visit('history');
+  const id = await row.getAttribute('data-match');
+  await row.click();
+  await page.waitForSelector('[data-testid=replay-board]');
+  const deals = await page.evaluate(async (i) => (await (await fetch(`/api/matches/${encodeURIComponent(i)}`)).json()).result.deals, id);
+  const deal = deals.findIndex((d) => d.trump !== null && d.play.length === 52);
+  await page.selectOption('[data-ract=deal]', String(deal));
+  const start = Number(await page.locator('[data-ract=slider]').inputValue());
+  // the deal's steps: dealt, one per call, the trump (no card played), then one per card
+  await page.locator('[data-ract=slider]').fill(String(start + 1 + deals[deal].auction.length + 4));
+  await page.click('[data-ract=analyse]');
+  await page.waitForSelector('.rc[data-value]', { timeout: 60000 });
+  await visit('replay-analysis');
 }
