@@ -26,7 +26,8 @@ function shrink(file) {
 }
 let warned = false;
 
-const srv = await startServer({ botDelayMs: 0 });
+// the server's default summary pause: the round summary holds the centre of the table alone
+const srv = await startServer({ botDelayMs: 0, summaryMs: 4000 });
 const { browser, close } = await launchBrowser();
 try {
   for (const size of sizes) {

@@ -37,8 +37,9 @@ async function closeModal(page) {
 /**
  * Walks `page` through every screen in `lang` ("en" or "ar") against the server at `url`, as the
  * player `name`, calling `await visit(screen)` on each (names: SCREENS). The server should run
- * with no bot delay and no summary pause (startServer's defaults); the page's context should
- * have reduced motion, so that no panel is caught half faded in.
+ * with no bot delay (startServer's default) and a summary pause of 0 or a few seconds (the
+ * summary is visited as soon as it shows); the page's context should have reduced motion, so
+ * that no panel is caught half faded in.
  */
 export async function tour(page, url, lang, name, visit) {
   await page.goto(`${url}/?lang=${lang}&botdelay=0`);
@@ -70,8 +71,14 @@ export async function tour(page, url, lang, name, visit) {
   await page.waitForSelector('[data-testid=won-by]');
   await visit('last-trick');
   await closeModal(page);
-  // the rest of the deal: the summary shows when it is scored, and the sheet has its line
-  while (!(await page.locator('[data-testid=summary] table').count())) await step(page);
+  // the rest of the deal: the summary shows when it is scored (and may hold the next deal's
+  // clock: no turn comes until it goes), and the sheet has its line
+  const turn = '.bids [data-act=call]:not([disabled]), [data-act=trump]:not([disabled]), .hand .card.playable:not([disabled])';
+  for (;;) {
+    await page.waitForSelector(`[data-testid=summary] table, ${turn}`);
+    if (await page.locator('[data-testid=summary] table').count()) break;
+    await step(page);
+  }
   await visit('round-summary');
   await page.click('[data-testid=score]'); // the score opens the sheet (the button is hidden on phones)
   await page.waitForSelector('.modal [data-testid=sheet] tbody tr');
