@@ -57,8 +57,16 @@ export async function tour(page, url, lang, name, visit) {
   await page.click('[data-act=start]');
   await page.waitForSelector('.bids [data-act=call]:not([disabled])');
   await visit('table-auction');
-  // the highest bid wins the auction: this seat names trump
-  await bidLegal(page, { high: true });
+  // the highest bid wins the auction: this seat names trump (when a bot bid 13 first, this seat
+  // passes: the deal is played out and the next one's auction tried)
+  const turn = '.bids [data-act=call]:not([disabled]), [data-act=trump]:not([disabled]), .hand .card.playable:not([disabled])';
+  while ((await bidLegal(page, { high: true })) === 'pass') {
+    for (;;) {
+      await page.waitForSelector(turn);
+      if (await page.locator('.bids [data-act=call]:not([disabled])').count()) break;
+      await step(page);
+    }
+  }
   await page.waitForSelector('[data-act=trump]:not([disabled])');
   await visit('table-trump');
   await page.click('.suit-btn.suggested');
@@ -73,7 +81,6 @@ export async function tour(page, url, lang, name, visit) {
   await closeModal(page);
   // the rest of the deal: the summary shows when it is scored (and may hold the next deal's
   // clock: no turn comes until it goes), and the sheet has its line
-  const turn = '.bids [data-act=call]:not([disabled]), [data-act=trump]:not([disabled]), .hand .card.playable:not([disabled])';
   for (;;) {
     await page.waitForSelector(`[data-testid=summary] table, ${turn}`);
     if (await page.locator('[data-testid=summary] table').count()) break;
@@ -94,6 +101,7 @@ export async function tour(page, url, lang, name, visit) {
   await playToEnd(page);
   await page.waitForSelector('[data-testid=match-over]');
   await visit('match-over');
+  const id = String(await page.evaluate(() => window.tarneeb.state.matchOver.record));
   await page.click('[data-testid=match-over] [data-act=leave]');
   await page.waitForSelector('form[data-form=create]');
 
@@ -108,10 +116,9 @@ export async function tour(page, url, lang, name, visit) {
 
   // History lists the match to one point; its replay at the fifth card of a played deal, analysed
   await page.click('[data-testid=history-link]');
-  const row = page.locator('[data-testid=my-matches] a[data-match]').first();
+  const row = page.locator(`[data-testid=my-matches] a[data-match="${id}"]`);
   await row.waitFor();
   await visit('history');
-  const id = await row.getAttribute('data-match');
   await row.click();
   await page.waitForSelector('[data-testid=replay-board]');
   const deals = await page.evaluate(async (i) => (await (await fetch(`/api/matches/${encodeURIComponent(i)}`)).json()).result.deals, id);
