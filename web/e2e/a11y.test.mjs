@@ -23,7 +23,11 @@ after(async () => {
 /** The serious and critical violations of axe-core's rules on the page as it is now, as text lines. */
 async function audit(page) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  const { violations, passed } = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return { violations: r.violations, passed: r.passes.length };
+  });
+  assert.ok(passed > 10, `axe-core checked the page (${passed} rules passed)`);
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
