@@ -228,7 +228,7 @@ function tableTopbar(s: State, tv: TableView): string {
           need(us),
         )}</span> · ${teamLabel(them, tv)} <b>${num(r.tricks[them])}</b><span class="muted">/${num(need(them))}</span></span>`
       : '';
-  return `<header class="topbar game-bar">
+  return `<header class="topbar game-bar"><h1 class="sr">${t('title')}</h1>
     <span class="stat score" data-testid="score" data-act="sheet" role="button" tabindex="0" title="${t('scoreSheet')}">
       ${teamLabel(us, tv)} <b>${n(tv.scores[us])}</b> – ${teamLabel(them, tv)} <b>${n(tv.scores[them])}</b>
       <span class="muted">/ ${num(tv.target)}${roundNumber(s, tv)}</span></span>
@@ -334,7 +334,7 @@ function auctionPanel(tv: TableView, s: State): string {
     }</span></div>`;
   });
   return `<div class="auction panel-in" data-testid="auction">
-    <h3>${t('auction')}${hi ? ` · ${t('bid')} ${num(hi)}` : ''}</h3>
+    <h2>${t('auction')}${hi ? ` · ${t('bid')} ${num(hi)}` : ''}</h2>
     <div class="calls" dir="ltr">${byPos.join('')}</div>
     ${
       myTurn
@@ -367,7 +367,7 @@ function trumpPanel(tv: TableView, s: State): string {
   const allowed = legalTrumps(tv.legal);
   const waiting = s.actedVersion === tv.version;
   return `<div class="trump-chooser panel-in" data-testid="trump-chooser">
-    <h3>${t('chooseTrump')}</h3>
+    <h2>${t('chooseTrump')}</h2>
     <div class="suits">${(['S', 'H', 'D', 'C'] as Suit[])
       .map(
         (su) => `<button class="suit-btn ${su === sugg ? 'suggested' : ''}${hinted(s, tv, { trump: su })}" data-act="trump" data-suit="${su}" ${
@@ -390,9 +390,9 @@ function summaryPanel(tv: TableView, s: State): string {
   const us = ourTeam(tv.you);
   const them = (1 - us) as 0 | 1;
   return `<div class="summary panel-in" data-testid="summary">
-    <h3>${t('roundSummary')}</h3>
+    <h2>${t('roundSummary')}</h2>
     <p>${t('contract')} ${num(e.contract.bid)} · ${seatLabel(e.contract.seat, tv)} · <b>${t(e.made ? 'made' : 'set')}</b></p>
-    <table class="mini"><tr><th></th><th>${teamLabel(us, tv)}</th><th>${teamLabel(them, tv)}</th></tr>
+    <table class="mini"><tr><td></td><th>${teamLabel(us, tv)}</th><th>${teamLabel(them, tv)}</th></tr>
       <tr><td>${t('tricks')}</td><td>${num(e.tricks[us])}</td><td>${num(e.tricks[them])}</td></tr>
       <tr><td>${t('points')}</td><td>${n(e.points[us])}</td><td>${n(e.points[them])}</td></tr>
       <tr><td>${t('score')}</td><td><b>${n(e.scores[us])}</b></td><td><b>${n(e.scores[them])}</b></td></tr></table>
