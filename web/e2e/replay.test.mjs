@@ -68,6 +68,8 @@ async function playedMatch() {
     assert.ok(id !== null && id !== undefined, 'the match was stored');
     const record = await page.evaluate(async (i) => (await fetch(`/api/matches/${encodeURIComponent(i)}`)).json(), String(id));
     match = { id: String(id), name, record };
+    // the match's end links to its replay
+    assert.equal(await page.getAttribute('[data-testid=match-over] [data-testid=replay-link]', 'href'), `#/replay/${encodeURIComponent(match.id)}`);
     // from the lobby: History lists the match among mine; its row opens the replay
     await page.click('[data-testid=match-over] [data-act=leave]');
     await page.click('[data-testid=history-link]');
