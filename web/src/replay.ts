@@ -95,6 +95,8 @@ export class Screens {
   private historyFor: string | null | undefined = undefined;
   private replay: ReplayState = this.emptyReplay();
   private lastFrame = '';
+  /** The HTML last put in each part of the replay (a part is redrawn only when it changes: focus stays). */
+  private parts = new Map<string, string>();
 
   constructor(
     private el: HTMLElement,
@@ -308,6 +310,7 @@ export class Screens {
     if (frame !== this.lastFrame) {
       this.lastFrame = frame;
       this.el.innerHTML = frame;
+      this.parts.clear();
     }
     if (r.screen === 'replay') this.renderStep();
   }
@@ -351,7 +354,9 @@ export class Screens {
     const q = <T extends Element>(s: string) => this.el.querySelector<T>(s);
     const set = (s: string, html: string) => {
       const e = q<HTMLElement>(s);
-      if (e && e.innerHTML !== html) e.innerHTML = html;
+      if (!e || this.parts.get(s) === html) return;
+      this.parts.set(s, html);
+      e.innerHTML = html;
     };
     set('[data-r=board]', boardHtml(m, pos, a));
     set('[data-r=sheet]', sheetHtml(m, pos));
