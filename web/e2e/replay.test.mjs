@@ -68,6 +68,8 @@ async function playedMatch() {
     assert.ok(id !== null && id !== undefined, 'the match was stored');
     const record = await page.evaluate(async (i) => (await fetch(`/api/matches/${encodeURIComponent(i)}`)).json(), String(id));
     match = { id: String(id), name, record };
+    // the match's end links to its replay
+    assert.equal(await page.getAttribute('[data-testid=match-over] [data-testid=replay-link]', 'href'), `#/replay/${encodeURIComponent(match.id)}`);
     // from the lobby: History lists the match among mine; its row opens the replay
     await page.click('[data-testid=match-over] [data-act=leave]');
     await page.click('[data-testid=history-link]');
@@ -214,6 +216,17 @@ test('the analysis board shows each legal card’s value as `tarneeb analyze` co
     const want = Object.fromEntries(cli.position.cards.map((c) => [c.card, c.declarer_tricks]));
     assert.deepEqual(shown, want);
     assert.ok(await page.locator('[data-testid=par]').count());
+    // analysis asked for once: another played deal is analysed when stepped into
+    const other = m.record.result.deals.findIndex((x, i) => i !== deal && x.trump !== null && x.play.length === 52);
+    if (other >= 0) {
+      await page.selectOption('[data-ract=deal]', String(other));
+      const s0 = Number(await page.locator('[data-ract=slider]').inputValue());
+      await page.locator('[data-ract=slider]').fill(String(s0 + 1 + m.record.result.deals[other].auction.length));
+      await page.waitForSelector('.rc[data-value]', { timeout: 60000 });
+      const lead = cliAnalyze(m.record, other, 0);
+      const vals = Object.fromEntries(await page.$$eval('.rc[data-value]', (cs) => cs.map((c) => [c.dataset.card, Number(c.dataset.value)])));
+      assert.deepEqual(vals, Object.fromEntries(lead.position.cards.map((c) => [c.card, c.declarer_tricks])));
+    }
   });
 });
 

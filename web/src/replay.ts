@@ -55,6 +55,8 @@ interface ReplayState {
   loading: boolean;
   error: string | null;
   analysis: Map<number, AnalysisState>;
+  /** Analysis asked for once: each deal stepped into is then analysed too. */
+  analysisOn: boolean;
 }
 
 /** Loads a stored match: its record, players and result (from the server; the engine when the server sends no result). */
@@ -95,6 +97,8 @@ export class Screens {
   private historyFor: string | null | undefined = undefined;
   private replay: ReplayState = this.emptyReplay();
   private lastFrame = '';
+  /** The HTML last put in each part of the replay (a part is redrawn only when it changes: focus stays). */
+  private parts = new Map<string, string>();
 
   constructor(
     private el: HTMLElement,
@@ -111,7 +115,7 @@ export class Screens {
   }
 
   private emptyReplay(): ReplayState {
-    return { id: null, fileName: null, model: null, step: 0, loading: false, error: null, analysis: new Map() };
+    return { id: null, fileName: null, model: null, step: 0, loading: false, error: null, analysis: new Map(), analysisOn: false };
   }
 
   active(): boolean {
@@ -205,6 +209,7 @@ export class Screens {
       this.replay.analysis.set(deal, s);
       this.renderStep();
     };
+    this.replay.analysisOn = true;
     set({ status: 'pending', phase: 'queued' });
     fetchAnalysis(id, deal, set, { fetchFn: this.fetchFn, cancelled: () => this.replay.id !== id });
   }
@@ -308,6 +313,7 @@ export class Screens {
     if (frame !== this.lastFrame) {
       this.lastFrame = frame;
       this.el.innerHTML = frame;
+      this.parts.clear();
     }
     if (r.screen === 'replay') this.renderStep();
   }
@@ -347,11 +353,18 @@ export class Screens {
     const m = this.replay.model;
     if (!m || this.route?.screen !== 'replay') return;
     const pos = positionAt(m, this.replay.step);
+    const rd = m.result.deals[pos.deal];
+    if (this.replay.analysisOn && this.replay.id !== null && !this.replay.analysis.has(pos.deal) && rd.trump !== null && rd.made !== null) {
+      this.analyse(pos.deal); // draws again once the state is set
+      return;
+    }
     const a = this.replay.analysis.get(pos.deal) ?? null;
     const q = <T extends Element>(s: string) => this.el.querySelector<T>(s);
     const set = (s: string, html: string) => {
       const e = q<HTMLElement>(s);
-      if (e && e.innerHTML !== html) e.innerHTML = html;
+      if (!e || this.parts.get(s) === html) return;
+      this.parts.set(s, html);
+      e.innerHTML = html;
     };
     set('[data-r=board]', boardHtml(m, pos, a));
     set('[data-r=sheet]', sheetHtml(m, pos));

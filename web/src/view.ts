@@ -441,6 +441,7 @@ function matchOverPanel(tv: TableView, s: State): string {
     <div class="row">
       ${tv.you !== null ? `<button class="primary" data-act="start" ${tv.seats.every((x) => x) ? '' : 'disabled'}>${t('playAgain')}</button>` : ''}
       <button data-act="leave">${t('backToLobby')}</button>
+      ${mo.record !== undefined && mo.record !== null ? `<a class="btn" href="#/replay/${encodeURIComponent(String(mo.record))}" data-testid="replay-link">${rt('replay')}</a>` : ''}
       ${langButton(s)}
     </div>
   </div></div>`;
