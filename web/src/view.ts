@@ -13,6 +13,13 @@ import { offlineButton, offlineEntry } from './offline_view';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
+/** A speaker, with waves when the sounds are on and struck through when off (no emoji font needed). */
+function speakerIcon(on: boolean): string {
+  return `<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${
+    on ? '<path d="M16 9a4 4 0 0 1 0 6M19 6a8 8 0 0 1 0 12"/>' : '<path d="M16 9l6 6M22 9l-6 6"/>'
+  }</svg>`;
+}
+
 function langButton(s: State): string {
   return `<button class="lang" data-act="lang" data-lang="${s.lang === 'ar' ? 'en' : 'ar'}" lang="${
     s.lang === 'ar' ? 'en' : 'ar'
@@ -238,7 +245,7 @@ function tableTopbar(s: State, tv: TableView): string {
     ${needOf(tv) !== 'none' ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
     ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
-    <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${s.sound ? '🔊' : '🔇'}<span class="sr">${t('sounds')}</span></button>
+    <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${speakerIcon(s.sound)}<span class="sr">${t('sounds')}</span></button>
     ${langButton(s)}
     <button class="small ghost" data-act="leave">${t('leave')}</button>
   </header>`;
