@@ -168,7 +168,8 @@ TEST(AnalysisHttp, HealthzAnswersWhileAnalysesRunAndAFullQueueIsRefused) {
     ServerProcess server(analysis_db_copy("analysis-busy"), {"--analysis-threads", "1", "--analysis-queue", "2"});
     EXPECT_EQ(http_get(server.port(), analysis_target(m.id, deals[0])).first, 202);
     EXPECT_EQ(http_get(server.port(), analysis_target(m.id, deals[1])).first, 202);
-    // Two jobs of about half a second of CPU each are queued or running: a third is refused,
+    // Two jobs of 0.1-0.4 s of CPU each (seconds of wall on a loaded machine) are queued or
+    // running: a third is refused,
     // and the event loop answers /healthz meanwhile.
     const auto busy = http_get(server.port(), analysis_target(m.id, deals[2]));
     EXPECT_EQ(busy.first, 503);
