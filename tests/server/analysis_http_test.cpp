@@ -190,8 +190,8 @@ TEST(AnalysisHttp, AJobOverItsCpuBudgetFailsAndIsNotRetried) {
     const int deal = played_deals(m.record).front();
     const std::string db = analysis_db_copy("analysis-budget");
     {
-        // 1 ms of CPU: the opening lead alone takes more (tens of ms), so the check before the
-        // second position stops the job.
+        // 1 ms of CPU: the deal's table alone takes more (a quarter of a second), so the check
+        // before the first position stops the job.
         ServerProcess server(db, {"--analysis-budget-ms", "1"});
         const auto [status, body] = poll_analysis(server.port(), analysis_target(m.id, deal));
         EXPECT_EQ(status, 422) << body;
