@@ -239,7 +239,24 @@ json deal_json(const Match& match, int i) {
         {"totals", {totals[0], totals[1]}},
         {"auction", calls},
         {"play", plays},
+        {"trick_list", trick_list_json(r)},
     };
+}
+
+json trick_json(const Trick& trick, std::optional<Seat> winner) {
+    json cards = json::array();
+    for (int i = 0; i < trick.size(); ++i)
+        cards.push_back({{"seat", index(trick.player(i))}, {"card", to_string(trick[i])}});
+    return {{"leader", index(trick.leader())}, {"cards", std::move(cards)},
+            {"winner", winner ? json(index(*winner)) : json(nullptr)}};
+}
+
+json trick_list_json(const Round& r) {
+    json list = json::array();
+    if (!r.trump_named()) return list;  // Round::trick needs the trump; no card is played before it
+    for (int t = 0; t < r.tricks_played(); ++t) list.push_back(trick_json(r.trick(t), r.trick_winner(t)));
+    if (!r.current_trick().empty()) list.push_back(trick_json(r.trick(r.tricks_played()), std::nullopt));
+    return list;
 }
 
 json result_json(const Replay& rp) {

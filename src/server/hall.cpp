@@ -213,6 +213,15 @@ void Hall::storage_worked() {
     storage_failing_.reset();
 }
 
+namespace {
+/// The stored row of a match that finished at `table` at `finished_ms` (Unix ms).
+MatchRow match_row(const FinishedMatch& f, const Table& table, std::int64_t finished_ms) {
+    const TableSettings& st = table.settings();
+    return MatchRow{f.id, table.id(), finished_ms, f.names, f.bots, f.status, f.winner, f.scores, f.record.dump(),
+                    std::string(to_string(st.preset)), st.is_private};
+}
+}  // namespace
+
 void Hall::store_match(MatchRow row) {
     on_writer("store_match", [row](Storage& s) { s.store_match(row); },
               [this, row](const std::optional<StorageError>& e) {
@@ -277,8 +286,7 @@ int Hall::resume(Millis now) {
             continue;
         }
         if (auto f = table->take_finished()) {
-            MatchRow row{f->id, live.id, now, f->names, f->bots, f->status, f->winner, f->scores, f->record.dump()};
-            storage_.store_match(row);
+            storage_.store_match(match_row(*f, *table, now));
         }
         TableEntry entry;
         entry.table = std::move(table);
@@ -327,9 +335,8 @@ void Hall::publish(TableEntry& t) {
     if (!t.table->settings().is_private) lobby_changed();  // seats, state, spectators... may have changed
     const auto events = t.table->take_events();
     if (auto f = t.table->take_finished()) {
-        MatchRow row{f->id, t.table->id(), 0, f->names, f->bots, f->status, f->winner, f->scores, f->record.dump()};
-        row.finished_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-        store_match(std::move(row));
+        const auto finished = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        store_match(match_row(*f, *t.table, finished));
     }
     // One message per change, serialised once; each connection gets its seat's version of it.
     const TableMessage message(*t.table, t.spectators, events, now_);

@@ -1,7 +1,12 @@
-// The hall, its HTTP API: /healthz, /metrics and the
-// /api/... reads (on the writer thread, never on the hall's) (the hall's other roles: hall.cpp, hall_admission.cpp, hall_lobby.cpp,
-// hall_http.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
+// The hall, its HTTP API (docs/protocol.md "HTTP endpoints"): /healthz, /metrics and the
+// /api/... reads, which run on the writer thread, never on the hall's: the database reads and
+// the replay of a record for its result (the hall's other roles: hall.cpp, hall_admission.cpp,
+// hall_lobby.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
 #include "tarneeb/server/hall.hpp"
+
+#include <algorithm>
+
+#include "tarneeb/records/record.hpp"
 #include "tarneeb/server/names.hpp"
 
 namespace tarneeb::server {
@@ -32,6 +37,56 @@ std::string url_decode(std::string_view s) {
     return out;
 }
 
+/// The value of `key` in a query string ("limit=20&before=t3-1"), URL-decoded; the last one
+/// when the key is there more than once; nullopt when it is absent.
+std::optional<std::string> query_param(std::string_view query, std::string_view key) {
+    std::optional<std::string> value;
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        const auto eq = pair.find('=');
+        if (url_decode(pair.substr(0, eq)) != key) continue;
+        value = eq == std::string_view::npos ? std::string() : url_decode(pair.substr(eq + 1));
+    }
+    return value;
+}
+
+HttpReply json_reply(int status, const json& body) { return HttpReply{status, "application/json", body.dump()}; }
+
+const HttpReply kBadRequest{400, "application/json", R"({"error":"bad_request"})"};
+
+/// GET /api/matches?limit=N&before=ID (docs/protocol.md "HTTP endpoints"): a page of public
+/// finished matches. `limit`: decimal digits, at least 1, default 20, above kMaxMatchPage
+/// taken as kMaxMatchPage (as the lobby's `list`); `before`: the id a previous page gave as
+/// "next". Anything else in them is a bad request.
+HttpReply match_list(Storage& storage, std::string_view query) {
+    int limit = 20;
+    if (const auto l = query_param(query, "limit")) {
+        if (l->empty() || l->size() > 9 || !std::all_of(l->begin(), l->end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            return kBadRequest;
+        limit = std::stoi(*l);
+        if (limit < 1) return kBadRequest;
+        limit = std::min(limit, kMaxMatchPage);
+    }
+    std::optional<std::string> before = query_param(query, "before");
+    if (before && before->empty()) return kBadRequest;
+    auto page = storage.public_matches(limit, before);
+    if (!page) return kBadRequest;  // `before` is not a listed match
+    return json_reply(200, *page);
+}
+
+/// GET /api/matches/{id}: the stored record, its "players", and "result": its tarneeb-result/1
+/// (docs/record-format.md), replayed by the records library here, on the writer thread.
+std::optional<HttpReply> match_with_result(Storage& storage, const std::string& id) {
+    const auto text = storage.match_record(id);
+    if (!text) return std::nullopt;
+    json record = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (!record.is_object()) return HttpReply{200, "application/json", *text};  // stored by an older server: as it is
+    record["result"] = records::result_json(records::replay(*text));
+    return json_reply(200, record);
+}
+
 }  // namespace
 
 bool Hall::http_path(std::string_view target) {
@@ -51,7 +106,8 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
     if (analysis_path(path))  // hall_analysis.cpp
         return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), std::move(done));
     auto reply = std::make_shared<std::optional<HttpReply>>();
-    on_writer("read", [path = std::string(path), reply](Storage& s) { *reply = api_get(s, path); },
+    const std::string_view query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+    on_writer("read", [path = std::string(path), query = std::string(query), reply](Storage& s) { *reply = api_get(s, path, query); },
               [reply, done = std::move(done)](const std::optional<StorageError>& e) {
                   if (e) done(HttpReply{503, "application/json", json{{"error", "storage_unavailable"}, {"code", e->code()}}.dump()});
                   else if (*reply) done(std::move(**reply));
@@ -60,12 +116,12 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
               /*write=*/false);
 }
 
-std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path) {
+std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path, std::string_view query) {
     if (path == "/api/leaderboard") return HttpReply{200, "application/json", storage.leaderboard().dump()};
+    if (path == "/api/matches") return match_list(storage, query);
     constexpr std::string_view kMatches = "/api/matches/";
     if (path.starts_with(kMatches)) {
-        const std::string id = url_decode(path.substr(kMatches.size()));
-        if (auto rec = storage.match_record(id)) return HttpReply{200, "application/json", *rec};
+        if (auto reply = match_with_result(storage, url_decode(path.substr(kMatches.size())))) return reply;
         return HttpReply{404, "application/json", R"({"error":"no_such_match"})"};
     }
     constexpr std::string_view kPlayers = "/api/players/";

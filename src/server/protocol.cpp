@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "overloaded.hpp"
+#include "tarneeb/records/record.hpp"
 
 namespace tarneeb::server {
 
@@ -108,13 +109,6 @@ std::string_view to_string(Phase p) {
 
 namespace {
 nlohmann::json seat_card(Seat s, Card c) { return {{"seat", index(s)}, {"card", to_string(c)}}; }
-
-/// {"leader", "cards": [{"seat","card"}…] in play order, "winner"}: a trick of the engine (Trick).
-nlohmann::json trick_json(const Trick& trick, nlohmann::json winner) {
-    auto cards = nlohmann::json::array();
-    for (int i = 0; i < trick.size(); ++i) cards.push_back(seat_card(trick.player(i), trick[i]));
-    return {{"leader", index(trick.leader())}, {"cards", std::move(cards)}, {"winner", std::move(winner)}};
-}
 }  // namespace
 
 nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
@@ -165,12 +159,13 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
     // Every finished trick: its leader, its cards in order and its winner (the engine's
     // Round::trick and Round::trick_winner). Played cards are public.
     auto finished = nlohmann::json::array();
-    for (int t = 0; t < v.tricks_played(); ++t) finished.push_back(trick_json(v.trick(t), index(v.trick_winner(t))));
+    for (int t = 0; t < v.tricks_played(); ++t) finished.push_back(records::trick_json(v.trick(t), v.trick_winner(t)));
     r["finished_tricks"] = std::move(finished);
     // "current_trick": the trick in progress in the same shape, winner null (its leader is known
     // before its first card); null outside the play phase. finished_tricks + current_trick are
     // every trick of the deal so far.
-    r["current_trick"] = v.phase() == Phase::play ? trick_json(v.trick(v.tricks_played()), nullptr) : nlohmann::json(nullptr);
+    r["current_trick"] = v.phase() == Phase::play ? records::trick_json(v.trick(v.tricks_played()), std::nullopt)
+                                                : nlohmann::json(nullptr);
     r["tricks"] = {v.tricks(Team::t0), v.tricks(Team::t1)};
     r["cards_left"] = {v.cards_left(Seat::s0), v.cards_left(Seat::s1), v.cards_left(Seat::s2), v.cards_left(Seat::s3)};
     r["points"] = {v.points(Team::t0), v.points(Team::t1)};
@@ -294,6 +289,9 @@ nlohmann::json shared_json(const Table& t, int spectators, const std::vector<Tab
     j["deadline_ms"] = t.deadline() ? nlohmann::json(*t.deadline()) : nlohmann::json(nullptr);
     // "remaining_ms": the time left on the turn, deadline − now on the server's clock (0 once past).
     j["remaining_ms"] = t.deadline() ? nlohmann::json(std::max<Millis>(0, *t.deadline() - now)) : nlohmann::json(nullptr);
+    // "summary_ms": while the round summary holds the new deal's first turn, the time until the
+    // turn clock starts (absent otherwise; TableTiming::summary_ms).
+    if (const auto until = t.summary_until(); until && *until > now) j["summary_ms"] = *until - now;
     const Rules rules = t.settings().rules();
     j["bid_range"] = {rules.min_bid, rules.max_bid};
     j["result"] = nullptr;
@@ -381,6 +379,10 @@ nlohmann::json ok_json(std::optional<std::uint64_t> version) {
 }
 
 nlohmann::json pong_json() { return {{"type", "pong"}}; }
+
+nlohmann::json hint_json(Action action, std::uint64_t version) {
+    return {{"type", "hint"}, {"version", version}, {"action", action_json(action)}};
+}
 
 nlohmann::json welcome_json(const std::string& name, const std::string& token, const std::string& table,
                             std::optional<Seat> seat) {

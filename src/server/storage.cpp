@@ -1,5 +1,6 @@
 #include "tarneeb/server/storage.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -114,9 +115,10 @@ Storage::Storage(const std::string& path, bool full_sync) {
     exec("CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n INTEGER NOT NULL,"
          " entry TEXT NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS journal_table ON journal(table_n, seq)");
+    // A new database has every column; an older one gains private and rules in migrate_match_columns.
     exec("CREATE TABLE IF NOT EXISTS matches(id TEXT PRIMARY KEY, table_id TEXT NOT NULL, finished INTEGER NOT NULL,"
          " status TEXT NOT NULL, winner INTEGER NOT NULL, score0 INTEGER NOT NULL, score1 INTEGER NOT NULL,"
-         " record TEXT NOT NULL)");
+         " record TEXT NOT NULL, private INTEGER NOT NULL DEFAULT 1, rules TEXT NOT NULL DEFAULT '')");
     exec("CREATE TABLE IF NOT EXISTS match_players(match_id TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,"
          " bot INTEGER NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS match_players_name ON match_players(name)");
@@ -125,6 +127,8 @@ Storage::Storage(const std::string& path, bool full_sync) {
     exec("CREATE TABLE IF NOT EXISTS match_analysis(match_id TEXT NOT NULL, deal INTEGER NOT NULL,"
          " analysis TEXT NOT NULL, PRIMARY KEY(match_id, deal))");
         migrate_name_keys();
+        migrate_match_columns();
+        exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
         // Writes the schema now, so that a file that cannot be written fails here, at start.
         exec("BEGIN IMMEDIATE");
         exec("COMMIT");
@@ -214,6 +218,49 @@ std::int64_t table_number(const std::string& id) {
 }
 }  // namespace
 
+void Storage::migrate_match_columns() {
+    bool has_private = false, has_rules = false;
+    {
+        Stmt info(db_, "PRAGMA table_info(matches)");
+        while (info.step()) {
+            has_private = has_private || info.text(1) == "private";
+            has_rules = has_rules || info.text(1) == "rules";
+        }
+    }
+    if (has_private && has_rules) return;
+    // A database from before the public match list: every stored match is private (never
+    // listed) unless its table's stored settings say it was public; its rules are its record's.
+    transaction([&] {
+        if (!has_private) exec("ALTER TABLE matches ADD COLUMN private INTEGER NOT NULL DEFAULT 1");
+        if (!has_rules) exec("ALTER TABLE matches ADD COLUMN rules TEXT NOT NULL DEFAULT ''");
+        struct Old {
+            std::int64_t rowid;
+            std::string table, record;
+        };
+        std::vector<Old> rows;
+        {
+            Stmt all(db_, "SELECT rowid, table_id, record FROM matches");
+            while (all.step()) rows.push_back({all.integer(0), all.text(1), all.text(2)});
+        }
+        Stmt settings(db_, "SELECT settings FROM tables WHERE n = ?");
+        Stmt set(db_, "UPDATE matches SET private = ?, rules = ? WHERE rowid = ?");
+        for (const Old& row : rows) {
+            bool is_private = true;
+            settings.bind(1, table_number(row.table));
+            if (settings.step()) {
+                const auto j = nlohmann::json::parse(settings.text(0), nullptr, /*allow_exceptions=*/false);
+                if (j.is_object() && j.contains("private") && j["private"].is_boolean()) is_private = j["private"].get<bool>();
+            }
+            settings.reset();
+            const auto rec = nlohmann::json::parse(row.record, nullptr, /*allow_exceptions=*/false);
+            const std::string rules = rec.is_object() && rec.contains("rules") && rec["rules"].is_string() ? rec["rules"].get<std::string>() : "levantine";
+            set.bind(1, std::int64_t{is_private ? 1 : 0}).bind(2, rules).bind(3, row.rowid);
+            set.step();
+            set.reset();
+        }
+    });
+}
+
 std::string Storage::create_table(const nlohmann::json& settings) {
     Stmt s(db_, "INSERT INTO tables(settings) VALUES(?)");
     s.bind(1, settings.dump());
@@ -286,11 +333,11 @@ double Storage::rating(const std::string& name) {
 bool Storage::store_match(const MatchRow& row) {
     bool stored = true;
     transaction([&] {
-        Stmt ins(db_, "INSERT OR IGNORE INTO matches(id, table_id, finished, status, winner, score0, score1, record)"
-                      " VALUES(?,?,?,?,?,?,?,?)");
+        Stmt ins(db_, "INSERT OR IGNORE INTO matches(id, table_id, finished, status, winner, score0, score1, record,"
+                      " private, rules) VALUES(?,?,?,?,?,?,?,?,?,?)");
         ins.bind(1, row.id).bind(2, row.table).bind(3, row.finished_ms).bind(4, row.status)
             .bind(5, std::int64_t{row.winner}).bind(6, std::int64_t{row.scores[0]}).bind(7, std::int64_t{row.scores[1]})
-            .bind(8, row.record);
+            .bind(8, row.record).bind(9, std::int64_t{row.is_private ? 1 : 0}).bind(10, row.rules);
         ins.step();
         if (sqlite3_changes(db_) != 1) {
             stored = false;  // already stored: commit nothing
@@ -353,6 +400,43 @@ nlohmann::json Storage::player_matches(const std::string& name, int limit) {
                         {"scores", {s.integer(6), s.integer(7)}}});
     }
     return {{"name", name}, {"matches", std::move(list)}};
+}
+
+std::optional<nlohmann::json> Storage::public_matches(int limit, const std::optional<std::string>& before) {
+    limit = std::clamp(limit, 1, kMaxMatchPage);
+    // The cursor: the listed match `before` names, as (finished, rowid), the order of the list.
+    std::int64_t after_finished = 0, after_rowid = 0;
+    if (before) {
+        Stmt c(db_, "SELECT finished, rowid FROM matches WHERE id = ? AND private = 0");
+        c.bind(1, *before);
+        if (!c.step()) return std::nullopt;
+        after_finished = c.integer(0);
+        after_rowid = c.integer(1);
+    }
+    Stmt s(db_, "SELECT id, table_id, finished, rules, status, winner, score0, score1 FROM matches"
+                " WHERE private = 0 AND (?1 = 0 OR finished < ?2 OR (finished = ?2 AND rowid < ?3))"
+                " ORDER BY finished DESC, rowid DESC LIMIT ?4");
+    s.bind(1, std::int64_t{before ? 1 : 0}).bind(2, after_finished).bind(3, after_rowid).bind(4, std::int64_t{limit + 1});
+    Stmt names(db_, "SELECT name FROM match_players WHERE match_id = ? ORDER BY seat");
+    auto list = nlohmann::json::array();
+    nlohmann::json next = nullptr;
+    while (s.step()) {
+        if (static_cast<int>(list.size()) == limit) {  // one more row than the page: there is a next page
+            next = list.back()["id"];
+            break;
+        }
+        const std::string id = s.text(0);
+        auto players = nlohmann::json::array();
+        names.bind(1, id);
+        while (names.step()) players.push_back(names.text(0));
+        names.reset();
+        const auto winner = s.integer(5);
+        list.push_back({{"id", id}, {"table", s.text(1)}, {"finished", s.integer(2)}, {"rules", s.text(3)},
+                        {"players", std::move(players)}, {"status", s.text(4)},
+                        {"winner", winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner)},
+                        {"scores", {s.integer(6), s.integer(7)}}});
+    }
+    return nlohmann::json{{"matches", std::move(list)}, {"next", std::move(next)}};
 }
 
 nlohmann::json Storage::leaderboard(int limit) {

@@ -252,6 +252,82 @@ TEST(Replay, EveryDealerFollowsTheRules) {
     }
 }
 
+// "trick_list" (record-format.md): a hand-checked case. Seat 0 holds the spades, 1 the hearts,
+// 2 the diamonds, 3 the clubs; seat 1 bids 7 and names diamonds and leads AH: seat 2 cannot
+// follow and trumps with 2D, so seat 2 wins the first trick and leads the second (unfinished).
+TEST(Replay, TrickListOfAHandCheckedDeal) {
+    const json deal = {{"hands", {"AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S", "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+                                  "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D", "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"}},
+                       {"auction", {7, "pass", "pass", "pass"}}, {"trump", "D"}, {"play", {"AH", "2D", "2C", "2S", "3D"}}};
+    const Replay r = replay(record_with(deal).dump());
+    ASSERT_FALSE(r.error.has_value());
+    const json list = result_json(r)["deals"][0]["trick_list"];
+    ASSERT_EQ(list.size(), 2u);
+    EXPECT_EQ(list[0], json::parse(R"({"leader":1,"cards":[{"seat":1,"card":"AH"},{"seat":2,"card":"2D"},)"
+                                   R"({"seat":3,"card":"2C"},{"seat":0,"card":"2S"}],"winner":2})"));
+    EXPECT_EQ(list[1], json::parse(R"({"leader":2,"cards":[{"seat":2,"card":"3D"}],"winner":null})"));
+    // Before the play, and for a passed-out deal, there is no trick.
+    json open = deal;
+    open.erase("play");
+    EXPECT_EQ(result_json(replay(record_with(open).dump()))["deals"][0]["trick_list"], json::array());
+    json passed = deal;
+    passed["auction"] = {"pass", "pass", "pass", "pass"};
+    passed.erase("trump");
+    passed.erase("play");
+    EXPECT_EQ(result_json(replay(record_with(passed).dump()))["deals"][0]["trick_list"], json::array());
+}
+
+// Every trick of every legal shared example: the cards of trick_list, in order, are the
+// resolved "play"; each winner is the engine's (Round::trick_winner, and core Trick's winner()
+// of the same four cards); each trick is led by the previous one's winner (the first by the
+// declarer); the winners' teams add up to "tricks"; only an unfinished last trick has no winner.
+TEST(Replay, TrickListOfEverySharedExampleAgreesWithTheEngine) {
+    namespace fs = std::filesystem;
+    int tricks_checked = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(TARNEEB_TEST_DATA) / "records")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find(".expected.") != std::string::npos) continue;
+        std::ifstream in(entry.path());
+        std::stringstream text;
+        text << in.rdbuf();
+        const Replay r = replay(text.str());
+        const json out = result_json(r);
+        for (std::size_t d = 0; d < out["deals"].size(); ++d) {
+            const json& deal = out["deals"][d];
+            const Round& round = r.match.rounds()[d];
+            const json& list = deal.at("trick_list");
+            json cards = json::array();
+            std::array<int, 2> taken{};
+            for (std::size_t t = 0; t < list.size(); ++t) {
+                const json& trick = list[t];
+                const int leader = trick["leader"];
+                EXPECT_EQ(leader, t == 0 ? deal["declarer"].get<int>() : list[t - 1]["winner"].get<int>()) << name;
+                Trick engine(seat(leader), round.trump());
+                for (std::size_t i = 0; i < trick["cards"].size(); ++i) {
+                    const json& c = trick["cards"][i];
+                    EXPECT_EQ(c["seat"], (leader + static_cast<int>(i)) % 4) << name;
+                    cards.push_back(c["card"]);
+                    engine.add(*parse_card(c["card"].get<std::string>()));
+                }
+                if (trick["cards"].size() == 4) {
+                    ASSERT_FALSE(trick["winner"].is_null()) << name;
+                    EXPECT_EQ(trick["winner"], index(round.trick_winner(static_cast<int>(t)))) << name;
+                    EXPECT_EQ(trick["winner"], index(engine.winner())) << name;
+                    ++taken[trick["winner"].get<int>() % 2];
+                    ++tricks_checked;
+                } else {
+                    EXPECT_EQ(t + 1, list.size()) << name << ": only the last trick may be unfinished";
+                    EXPECT_FALSE(trick["cards"].empty()) << name;
+                    EXPECT_TRUE(trick["winner"].is_null()) << name;
+                }
+            }
+            EXPECT_EQ(cards, deal["play"]) << name << " deal " << d;
+            EXPECT_EQ(json(taken), deal["tricks"]) << name << " deal " << d;
+        }
+    }
+    EXPECT_GT(tricks_checked, 1000);
+}
+
 // Every shared example, in-process (the CTest test `shared_record_examples` runs the binary).
 TEST(Replay, SharedExamplesInProcess) {
     namespace fs = std::filesystem;

@@ -32,6 +32,7 @@ struct Harness {
     static HallConfig config() {
         HallConfig c;
         c.timing.bot_delay_ms = 0;
+        c.timing.summary_ms = 0;
         c.timing.grace_ms = 1000;
         c.seed = 42;
         c.rate_per_second = 1e6;
@@ -247,6 +248,108 @@ TEST(Hall, OldDatabasesGetNameKeysAndOlderNameWinsACollision) {
     std::filesystem::remove(path.string() + "-shm");
 }
 
+/// A stored match row (its record is not read by the list).
+MatchRow match_row(const std::string& id, std::int64_t finished, bool is_private, const std::string& rules = "levantine") {
+    MatchRow row;
+    row.id = id;
+    row.table = id.substr(0, id.find('-'));
+    row.finished_ms = finished;
+    row.names = {id + "-a", id + "-b", id + "-c", id + "-d"};
+    row.bots = {true, true, true, true};
+    row.status = "won";
+    row.winner = 1;
+    row.scores = {12, 31};
+    row.record = "{}";
+    row.rules = rules;
+    row.is_private = is_private;
+    return row;
+}
+
+TEST(Storage, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {
+    Storage s(":memory:");
+    // 7 public matches (two finished at the same time: the later stored comes first) and 3 private.
+    std::vector<std::string> want;  // newest first
+    for (int i = 0; i < 10; ++i) {
+        const bool is_private = i % 3 == 1;
+        const std::int64_t finished = 1000 + (i == 6 ? 5 : i);  // t6 finished with t5
+        ASSERT_TRUE(s.store_match(match_row("t" + std::to_string(i) + "-1", finished, is_private, i == 9 ? "classic" : "levantine")));
+    }
+    want = {"t9-1", "t8-1", "t6-1", "t5-1", "t3-1", "t2-1", "t0-1"};
+    std::vector<std::string> seen;
+    std::optional<std::string> before;
+    int pages = 0;
+    for (;;) {
+        const auto page = s.public_matches(3, before);
+        ASSERT_TRUE(page);
+        ++pages;
+        for (const auto& m : (*page)["matches"]) seen.push_back(m["id"]);
+        if ((*page)["next"].is_null()) break;
+        EXPECT_EQ((*page)["matches"].size(), 3u);
+        EXPECT_EQ((*page)["next"], (*page)["matches"].back()["id"]);
+        before = (*page)["next"].get<std::string>();
+        ASSERT_LT(pages, 5);
+    }
+    EXPECT_EQ(seen, want);
+    EXPECT_EQ(pages, 3);  // 3 + 3 + 1
+    const json first = (*s.public_matches(1, std::nullopt))["matches"][0];
+    EXPECT_EQ(first, json::parse(R"({"id":"t9-1","table":"t9","finished":1009,"rules":"classic",)"
+                                 R"("players":["t9-1-a","t9-1-b","t9-1-c","t9-1-d"],"status":"won","winner":1,"scores":[12,31]})"));
+    // Exactly a page: no next page.
+    EXPECT_TRUE((*s.public_matches(7, std::nullopt))["next"].is_null());
+    EXPECT_EQ((*s.public_matches(1000, std::nullopt))["matches"].size(), 7u);
+    // A cursor must be a listed match: a private one or an unknown id is refused.
+    EXPECT_FALSE(s.public_matches(3, std::string("t1-1")));
+    EXPECT_FALSE(s.public_matches(3, std::string("nope")));
+    EXPECT_EQ((*s.public_matches(3, std::string("t0-1")))["matches"], json::array());
+    // A player's own history lists its private matches too.
+    MatchRow mine = match_row("t20-1", 2000, /*is_private=*/true);
+    mine.bots[0] = false;
+    ASSERT_TRUE(s.store_match(mine));
+    EXPECT_EQ(s.player_matches("t20-1-a")["matches"].size(), 1u);
+    EXPECT_EQ((*s.public_matches(1, std::nullopt))["matches"][0]["id"], "t9-1");
+}
+
+TEST(Storage, OldDatabasesGetMatchPrivacyFromTheirTablesSettings) {
+    const auto path = std::filesystem::temp_directory_path() / ("tarneeb_matches_" + std::to_string(::getpid()) + ".db");
+    std::filesystem::remove(path);
+    {
+        // The schema before the public match list: matches without private and rules.
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        const char* sql =
+            "CREATE TABLE tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL, live INTEGER NOT NULL DEFAULT 1);"
+            "CREATE TABLE matches(id TEXT PRIMARY KEY, table_id TEXT NOT NULL, finished INTEGER NOT NULL,"
+            " status TEXT NOT NULL, winner INTEGER NOT NULL, score0 INTEGER NOT NULL, score1 INTEGER NOT NULL, record TEXT NOT NULL);"
+            "CREATE TABLE match_players(match_id TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL, bot INTEGER NOT NULL);"
+            "INSERT INTO tables(n, settings, live) VALUES (1, '{\"preset\":\"classic\",\"private\":false}', 0),"
+            " (2, '{\"preset\":\"levantine\",\"private\":true}', 0);"
+            "INSERT INTO matches VALUES ('t1-1', 't1', 100, 'won', 0, 31, 4, '{\"format\":\"tarneeb-record/1\",\"rules\":\"classic\"}'),"
+            " ('t2-1', 't2', 200, 'won', 1, 3, 31, '{}'), ('t9-1', 't9', 300, 'closed', -1, 0, 0, '{}');"
+            "INSERT INTO match_players VALUES ('t1-1', 'Layla', 0, 0), ('t1-1', 'Omar', 1, 0), ('t1-1', 'Rana', 2, 0), ('t1-1', 'Sami', 3, 0);";
+        ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+        sqlite3_close(db);
+    }
+    for (int open = 0; open < 2; ++open) {  // the second opening migrates nothing
+        Storage s(path.string());
+        const auto page = s.public_matches(20, std::nullopt);
+        ASSERT_TRUE(page);
+        // t1 was public; t2 private; t9's table is unknown: private (never listed by mistake).
+        // (The second time, t3-1 stored below comes first.)
+        ASSERT_EQ((*page)["matches"].size(), 1u + static_cast<unsigned>(open));
+        const json& t1 = (*page)["matches"].back();
+        EXPECT_EQ(t1["id"], "t1-1");
+        EXPECT_EQ(t1["rules"], "classic");
+        EXPECT_EQ(t1["players"], json({"Layla", "Omar", "Rana", "Sami"}));
+        EXPECT_EQ(s.match_record("t2-1"), "{}");
+        // New matches are stored with their own flag.
+        s.store_match(match_row("t3-" + std::to_string(open + 1), 400 + open, false));
+        EXPECT_EQ((*s.public_matches(20, std::nullopt))["matches"].size(), 2u + static_cast<unsigned>(open));
+    }
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + "-wal");
+    std::filesystem::remove(path.string() + "-shm");
+}
+
 TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {
     Harness h;
     std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
@@ -268,6 +371,15 @@ TEST(Hall, FourPlayersPlayAWholeMatchAndNoCardLeaks) {
     EXPECT_FALSE(replayed.error.has_value());
     EXPECT_TRUE(replayed.match.over());
     const json record = json::parse(rec->body);
+    // "result": the record's tarneeb-result/1, every trick in it.
+    EXPECT_EQ(record["result"], records::result_json(replayed));
+    EXPECT_EQ(record["result"]["deals"].back()["trick_list"].size(), 13u);
+    const json listed = json::parse(h.get("/api/matches")->body);
+    ASSERT_EQ(listed["matches"].size(), 1u);
+    EXPECT_EQ(listed["matches"][0]["id"], match_id);
+    EXPECT_EQ(listed["matches"][0]["players"], json({"Layla", "Omar", "Rana", "Sami"}));
+    EXPECT_EQ(listed["matches"][0]["scores"], record["result"]["totals"]);
+    EXPECT_EQ(h.get("/api/matches?limit=x")->status, 400);
     for (int s = 0; s < 4; ++s) {
         const auto leaks = testing::hidden_leaks(h.frames[cs[static_cast<std::size_t>(s)]], s, 1, record);
         EXPECT_TRUE(leaks.empty()) << "seat " << s << ": " << leaks.front();
@@ -363,6 +475,74 @@ TEST(Hall, TurnTimerAppliesTheDefaultActionOnce) {
     EXPECT_EQ(t["events"][0]["event"], "call");
     EXPECT_EQ(t["events"][0]["call"], "pass");
     EXPECT_EQ(t["events"][0]["timeout"], true);
+}
+
+// `hint`: the heuristic bot's choice for the player's own seat, legal, worked out off the event
+// loop; only the player to act may ask, and a spectator may not.
+TEST(Hall, HintSuggestsALegalActionToThePlayerToAct) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 0}});
+    h.send(cs[0], {{"type", "start"}});
+    for (int step = 0; step < 12; ++step) {  // the auction, the trump and the first cards
+        auto t = h.last(cs[0], "table");
+        const std::size_t to_act = t["round"]["to_act"];
+        const std::size_t other = (to_act + 1) % 4;
+        h.send(cs[other], {{"type", "hint"}, {"id", 70 + step}});
+        EXPECT_EQ(h.last_reply(cs[other])["code"], "out_of_turn");
+        h.send(cs[to_act], {{"type", "hint"}, {"id", 100 + step}});
+        const json hint = h.last(cs[to_act], "hint");
+        ASSERT_EQ(hint["id"], 100 + step);
+        EXPECT_EQ(hint["version"], t["version"]);
+        const json mine = h.last(cs[to_act], "table");
+        EXPECT_NE(std::find(mine["legal"].begin(), mine["legal"].end(), hint["action"]), mine["legal"].end()) << hint.dump();
+        // Taking the hint is a legal act.
+        h.send(cs[to_act], {{"type", "act"}, {"version", t["version"]}, {"action", hint["action"]}});
+        EXPECT_EQ(h.last(cs[0], "table")["version"], t["version"].get<std::uint64_t>() + 1);
+    }
+    const ConnId watcher = h.connect();
+    h.send(watcher, {{"type", "hello"}, {"name", "Watcher"}});
+    h.send(watcher, {{"type", "join"}, {"table", h.last(cs[0], "table")["table"]}});
+    h.send(watcher, {{"type", "hint"}, {"id", 1}});
+    EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
+}
+
+// After a deal ends, the round summary holds the next deal's first turn: its clock starts when
+// the summary ends (docs/protocol.md `summary_ms`), so a player loses none of the turn's time.
+TEST(Hall, TheRoundSummaryHoldsTheNextDealsClock) {
+    HallConfig cfg = Harness::config();
+    cfg.timing.summary_ms = 3000;
+    Harness h(":memory:", cfg);
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 5}});
+    h.send(cs[0], {{"type", "start"}});
+    auto t = h.last(cs[0], "table");
+    EXPECT_FALSE(t.contains("summary_ms"));  // the first deal starts at once
+    EXPECT_EQ(t["deadline_ms"], h.now + 5000);
+    // All four pass: the deal is passed out and the next one is dealt.
+    for (int i = 0; i < 4; ++i) {
+        t = h.last(cs[0], "table");
+        const int to_act = t["round"]["to_act"];
+        h.send(cs[static_cast<std::size_t>(to_act)], {{"type", "act"}, {"version", t["version"]}, {"action", {{"call", "pass"}}}});
+    }
+    t = h.last(cs[0], "table");
+    ASSERT_EQ(t["round"]["phase"], "auction");
+    ASSERT_EQ(t["round"]["calls"].size(), 0u);  // a new deal
+    EXPECT_EQ(t["summary_ms"], 3000);
+    EXPECT_EQ(t["deadline_ms"], h.now + 3000 + 5000);
+    EXPECT_EQ(t["remaining_ms"], 8000);
+    const std::uint64_t v = t["version"];
+    // No timeout during the summary and the whole turn after it...
+    h.now += 3000 + 4999;
+    h.tick();
+    EXPECT_EQ(h.last(cs[0], "table")["version"], v);
+    // ...then the timer acts, and the next turn has no summary pause.
+    h.now += 1;
+    h.tick();
+    t = h.last(cs[0], "table");
+    EXPECT_EQ(t["version"], v + 1);
+    EXPECT_FALSE(t.contains("summary_ms"));
+    EXPECT_EQ(t["deadline_ms"], h.now + 5000);
 }
 
 TEST(Hall, DisconnectBotTakesOverReconnectReclaims) {

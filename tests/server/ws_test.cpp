@@ -119,6 +119,93 @@ TEST(Serve, OneClientAgainstThreeBots) {
     EXPECT_EQ(c.last("table")["state"], "finished");
 }
 
+/// One client and three bots play `matches` matches to the end at a new table (target 1: a
+/// match is a round or two); returns the table id.
+std::string play_bot_matches(net::io_context& ioc, Client& c, bool is_private, int matches) {
+    c.send({{"type", "create"}, {"turn_seconds", 0}, {"target", 1}, {"private", is_private}});
+    EXPECT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
+    const json created = c.last("created");
+    c.frames.clear();
+    const std::string tid = created["table"];
+    json join{{"type", "join"}, {"table", tid}, {"seat", 0}};
+    if (is_private) join["code"] = created["code"];
+    c.send(join);
+    for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
+    for (int m = 1; m <= matches; ++m) {
+        const auto over = [&] {
+            const json t = c.last("table");
+            return !t.is_null() && t["match"] == m && t["state"] == "finished";
+        };
+        c.send({{"type", "start"}});
+        EXPECT_TRUE(play(ioc, {&c}, over)) << c.last("table").dump();
+    }
+    return tid;
+}
+
+TEST(Serve, FinishedPublicMatchesArePagedAndEachCarriesItsResult) {
+    ServerProcess server(temp_db("match-list"));
+    net::io_context ioc;
+    Client c(ioc, server.port());
+    sign_in(ioc, c, "Layla");
+    const std::string pub = play_bot_matches(ioc, c, false, 3);
+    const std::string priv = play_bot_matches(ioc, c, true, 1);
+    // Stored by the writer thread after the last table message: wait for the private one.
+    ASSERT_TRUE(pump(ioc, [&] { return http_get(server.port(), "/api/matches/" + priv + "-1").first == 200; }, 10s));
+    ASSERT_TRUE(pump(ioc, [&] { return http_get(server.port(), "/api/matches/" + pub + "-3").first == 200; }, 10s));
+
+    // Newest first, two a page; the private table's match is listed to nobody.
+    const auto [status, body] = http_get(server.port(), "/api/matches?limit=2");
+    ASSERT_EQ(status, 200) << body;
+    const json page1 = json::parse(body);
+    ASSERT_EQ(page1["matches"].size(), 2u);
+    EXPECT_EQ(page1["matches"][0]["id"], pub + "-3");
+    EXPECT_EQ(page1["matches"][1]["id"], pub + "-2");
+    EXPECT_EQ(page1["next"], pub + "-2");
+    const json page2 = json::parse(http_get(server.port(), "/api/matches?limit=2&before=" + pub + "-2").second);
+    ASSERT_EQ(page2["matches"].size(), 1u);
+    EXPECT_EQ(page2["matches"][0]["id"], pub + "-1");
+    EXPECT_TRUE(page2["next"].is_null());
+    const json all = json::parse(http_get(server.port(), "/api/matches").second);
+    EXPECT_EQ(all["matches"].size(), 3u);
+    EXPECT_EQ(body.find(priv), std::string::npos);
+    EXPECT_EQ(all.dump().find(priv), std::string::npos);
+    // The player's own history lists the private match too.
+    EXPECT_EQ(json::parse(http_get(server.port(), "/api/players/Layla/matches").second)["matches"].size(), 4u);
+
+    // Each listed match: its record with "result", the engine's tarneeb-result/1.
+    for (const json& m : page1["matches"]) {
+        EXPECT_EQ(m["table"], pub);
+        EXPECT_EQ(m["rules"], "levantine");
+        EXPECT_EQ(m["players"][0], "Layla");
+        EXPECT_EQ(m["players"].size(), 4u);
+        EXPECT_GT(m["finished"].get<std::int64_t>(), 1'700'000'000'000);
+        const json rec = json::parse(http_get(server.port(), "/api/matches/" + m["id"].get<std::string>()).second);
+        const json& result = rec["result"];
+        EXPECT_EQ(result["format"], "tarneeb-result/1");
+        EXPECT_TRUE(result["ok"].get<bool>());
+        EXPECT_EQ(result["status"], m["status"]);
+        EXPECT_EQ(result["winner"], m["winner"]);
+        EXPECT_EQ(result["totals"], m["scores"]);
+        ASSERT_EQ(result["deals"].size(), rec["deals"].size());
+        for (const json& deal : result["deals"]) {
+            json cards = json::array();
+            for (const json& trick : deal["trick_list"])
+                for (const json& card : trick["cards"]) cards.push_back(card["card"]);
+            EXPECT_EQ(cards, deal["play"]);
+        }
+        EXPECT_EQ(result, records::result_json(records::replay(rec.dump())));
+    }
+
+    // Bad parameters.
+    for (const std::string& q : std::vector<std::string>{"limit=0", "limit=-1", "limit=abc", "limit=", "limit=2x", "before=", "before=nope",
+                                "before=" + priv + "-1", "limit=2&before=t999-1"}) {
+        const auto [bad, text] = http_get(server.port(), "/api/matches?" + q);
+        EXPECT_EQ(bad, 400) << q;
+        EXPECT_EQ(text, R"({"error":"bad_request"})") << q;
+    }
+    EXPECT_EQ(json::parse(http_get(server.port(), "/api/matches?limit=1000").second)["matches"].size(), 3u);
+}
+
 TEST(Serve, ALobbyWatcherIsPushedTheNewTableOverTheWire) {
     // docs/protocol.md "Lobby": `list` with `watch`; pushes are `tables` without an id.
     ServerProcess server(temp_db("lobby-watch"));

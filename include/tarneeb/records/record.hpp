@@ -46,7 +46,19 @@ nlohmann::json result_json(const Replay& replay);
 /// "match_settings", which replay() honours and other readers ignore.
 nlohmann::json record_json(const Match& match);
 
-/// Summary of one round in the result's "deals" shape (also used by the CLI and server).
+/// Summary of one round in the result's "deals" shape, with its "trick_list".
 nlohmann::json deal_json(const Match& match, int round_index);
+
+/// One trick of the engine (core Trick) as JSON: {"leader": seat, "cards": [{"seat": s,
+/// "card": "AH"}, ...] in play order, "winner": seat | null}. `winner` is the engine's
+/// (Round::trick_winner), nullopt for an unfinished trick; it is never worked out here. The
+/// shape of the result's "trick_list" and of the table message's round.finished_tricks and
+/// round.current_trick (docs/protocol.md "table"): one function for both.
+nlohmann::json trick_json(const Trick& trick, std::optional<Seat> winner);
+
+/// Every trick of a round so far, in order (record-format.md "trick_list"): each finished trick
+/// with its winner, then the trick in progress if a card of it was played (winner null). Empty
+/// before the play (auction, trump, passed out). Only played cards: never a card still held.
+nlohmann::json trick_list_json(const Round& round);
 
 }  // namespace tarneeb::records

@@ -67,7 +67,12 @@ struct MatchRow {
     int winner = -1;                     ///< team 0/1, -1 for none
     std::array<int, 2> scores{};
     std::string record;                  ///< the tarneeb-record/1 text (with "players")
+    std::string rules;                   ///< the preset's name: levantine, classic
+    bool is_private = true;              ///< played at a private table: never in public_matches
 };
+
+/// The largest page of public_matches.
+inline constexpr int kMaxMatchPage = 50;
 
 /// A live table as journaled: its settings and every entry since its last compaction.
 struct LiveTable {
@@ -115,8 +120,16 @@ public:
     /// Stores (or replaces) that analysis. Table `match_analysis`, added to older databases
     /// when they are opened.
     void store_analysis(const std::string& id, int deal, std::string_view analysis);
-    /// {"name", "matches": [...]} newest first, at most `limit`.
+    /// {"name", "matches": [...]} newest first, at most `limit`: every match the player played,
+    /// at public and private tables alike (a player's own history).
     nlohmann::json player_matches(const std::string& name, int limit = 100);
+    /// One page of the finished matches of public tables, newest first (by finish time, then
+    /// by the order stored): {"matches": [{"id", "table", "finished" (Unix ms), "rules",
+    /// "players": [4 names], "status", "winner" (team or null), "scores": [a, b]}...], "next":
+    /// the id to pass as `before` for the next page, or null on the last page}. `limit` is
+    /// 1..kMaxMatchPage (clamped). `before`: only the matches after that one in this order;
+    /// nullopt (a bad cursor) when it is not the id of a listed (public) match.
+    std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before);
     /// {"players": [{"name","rating","matches","wins"}...]} best first, at most `limit`.
     nlohmann::json leaderboard(int limit = 100);
     /// A player's rating (1500 when unrated or unknown).
@@ -126,6 +139,9 @@ private:
     void exec(const char* sql);
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
     void migrate_name_keys();
+    /// Adds matches.private and matches.rules to a database that lacks them and fills them in
+    /// for the matches already stored (from their table's settings and their record).
+    void migrate_match_columns();
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     template <class F>
     void transaction(F&& body);
