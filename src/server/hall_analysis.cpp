@@ -172,7 +172,7 @@ HttpReply Hall::analysis_pending(const std::pair<std::string, int>& key) const {
     std::size_t queued = 0;
     for (const auto& [k, job] : analyses_) queued += !*job.running;
     const std::size_t threads = std::max(1u, config_.analysis_threads);
-    // A deal takes about half a second of CPU (docs/performance.md "Analysis").
+    // A deal takes about 0.35 s of CPU (docs/performance.md "Analysis").
     const std::size_t retry = running ? 500 : std::min<std::size_t>(5000, 500 * (1 + queued / threads));
     return reply_json(202, {{"status", running ? "running" : "queued"}, {"retry_after_ms", retry},
                             {"match", key.first}, {"deal", key.second}});

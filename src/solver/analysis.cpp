@@ -43,7 +43,10 @@ SolveError analyse_deal(const Round& played, DealAnalysis& out, const KeepGoing&
     out = DealAnalysis{};
     out.preset = preset_of(played.rules());
     out.dealer = played.dealer();
-    if (const SolveError e = table(played.dealt_hands(), out.table); e != SolveError::ok) return e;
+    // One Solver (one DDS thread index) for the table and every position, on this thread only:
+    // no batch call, so the analysis neither waits for other Solvers (bots) nor stalls them.
+    Solver solver;
+    if (const SolveError e = solver.table(played.dealt_hands(), out.table); e != SolveError::ok) return e;
     out.par = par(out.table, played.rules(), out.dealer);
     out.contract = played.contract();
     out.taken = {played.tricks(Team::t0), played.tricks(Team::t1)};
@@ -53,9 +56,7 @@ SolveError analyse_deal(const Round& played, DealAnalysis& out, const KeepGoing&
     Round r = *start;
     const Team decl = out.contract->team();
     const int bid = out.contract->bid;
-    // One Solver (one DDS thread index) for every position: DDS reuses its transposition
-    // table between consecutive positions of the same deal and trump.
-    Solver solver;
+    // Consecutive positions of the same deal and trump: DDS reuses its transposition table.
     out.positions.reserve(static_cast<std::size_t>(played.cards_played()));
     for (int k = 0; k < played.cards_played(); ++k) {
         if (keep_going && !keep_going(k)) return SolveError::stopped;

@@ -207,6 +207,20 @@ SolveError check_deal(const Hands& h) {
 }
 }  // namespace
 
+// The table on one Solver's thread index (solver.hpp): 16 opening leads, no batch.
+SolveError Solver::table(const Hands& hands, DdTable& out) {
+    if (const SolveError e = check_deal(hands); e != SolveError::ok) return e;
+    DdTable t;
+    for (Suit su : kSuits)  // one trump at a time: DDS reuses its table between the four leaders
+        for (Seat s : kSeats) {
+            int tricks = 0;
+            if (const SolveError e = best_tricks(opening_position(hands, su, s), tricks); e != SolveError::ok) return e;
+            t.tricks[static_cast<std::size_t>(index(su))][static_cast<std::size_t>(index(s))] = tricks;
+        }
+    out = t;
+    return SolveError::ok;
+}
+
 SolveError tables(std::span<const Hands> deals, std::span<DdTable> out) {
     if (out.size() != deals.size()) return SolveError::too_many_deals;
     for (const Hands& h : deals)

@@ -168,7 +168,8 @@ TEST(AnalysisHttp, HealthzAnswersWhileAnalysesRunAndAFullQueueIsRefused) {
     ServerProcess server(analysis_db_copy("analysis-busy"), {"--analysis-threads", "1", "--analysis-queue", "2"});
     EXPECT_EQ(http_get(server.port(), analysis_target(m.id, deals[0])).first, 202);
     EXPECT_EQ(http_get(server.port(), analysis_target(m.id, deals[1])).first, 202);
-    // Two jobs of about half a second of CPU each are queued or running: a third is refused,
+    // Two jobs of 0.1-0.4 s of CPU each (seconds of wall on a loaded machine) are queued or
+    // running: a third is refused,
     // and the event loop answers /healthz meanwhile.
     const auto busy = http_get(server.port(), analysis_target(m.id, deals[2]));
     EXPECT_EQ(busy.first, 503);
@@ -189,8 +190,8 @@ TEST(AnalysisHttp, AJobOverItsCpuBudgetFailsAndIsNotRetried) {
     const int deal = played_deals(m.record).front();
     const std::string db = analysis_db_copy("analysis-budget");
     {
-        // 1 ms of CPU: the opening lead alone takes more (tens of ms), so the check before the
-        // second position stops the job.
+        // 1 ms of CPU: the deal's table alone takes more (a quarter of a second), so the check
+        // before the first position stops the job.
         ServerProcess server(db, {"--analysis-budget-ms", "1"});
         const auto [status, body] = poll_analysis(server.port(), analysis_target(m.id, deal));
         EXPECT_EQ(status, 422) << body;

@@ -666,6 +666,52 @@ TEST(Hall, APlayerWhoLeavesMidMatchKeepsTheSeatsResult) {
     EXPECT_EQ(json::parse(h.get("/api/players/Omar/matches")->body)["matches"].size(), 1u);
 }
 
+TEST(Hall, AnalysisOfAFinishedDealIsOneJobOffTheHallsThreadThenServedFromTheDatabase) {
+    // GET /api/matches/{id}/analysis?deal=N (issue 14, hall_analysis.cpp).
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"target", 11}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs);
+    const std::string id = tid + "-1";
+    const auto rec = h.get("/api/matches/" + id);
+    ASSERT_TRUE(rec && rec->status == 200);
+    const json record = json::parse(rec->body);
+    int deal = -1;
+    for (std::size_t i = 0; i < record["deals"].size() && deal < 0; ++i)
+        if (record["deals"][i].contains("play") && record["deals"][i]["play"].size() == 52) deal = static_cast<int>(i);
+    ASSERT_GE(deal, 0);
+    const std::string target = "/api/matches/" + id + "/analysis?deal=" + std::to_string(deal);
+
+    // Two requests before any of the hall's posted jobs run: both are answered 202 and one
+    // job runs; settle() waits for it (the hall is idle once the result is stored).
+    std::optional<HttpReply> first, second;
+    h.hall.http_get(target, h.now, [&](HttpReply r) { first = std::move(r); });
+    h.hall.http_get(target, h.now, [&](HttpReply r) { second = std::move(r); });
+    h.settle();
+    ASSERT_TRUE(first && second);
+    EXPECT_EQ(first->status, 202) << first->body;
+    EXPECT_EQ(second->status, 202) << second->body;
+    const json pending = json::parse(first->body)["status"];
+    EXPECT_TRUE(pending == "queued" || pending == "running") << pending;  // its thread may have started it
+    const json metrics = json::parse(h.get("/metrics")->body)["analysis"];
+    EXPECT_EQ(metrics, (json{{"queued", 0}, {"running", 0}, {"done", 1}, {"failed", 0}}));
+
+    const auto done = h.get(target);
+    ASSERT_TRUE(done);
+    ASSERT_EQ(done->status, 200);
+    const json a = json::parse(done->body);
+    EXPECT_EQ(a["match"], id);
+    EXPECT_EQ(a["deal"], deal);
+    EXPECT_EQ(a["positions"].size(), 52u);
+    EXPECT_EQ(h.storage.match_analysis(id, deal), std::optional<std::string>(done->body));
+
+    EXPECT_EQ(h.get("/api/matches/t99-1/analysis?deal=0")->status, 404);
+    EXPECT_EQ(h.get("/api/matches/" + id + "/analysis?deal=x")->status, 400);
+    EXPECT_EQ(h.get("/api/matches/" + id + "/analysis")->status, 400);
+    EXPECT_EQ(h.get("/api/matches/" + id + "/analysis?deal=" + std::to_string(record["deals"].size()))->status, 400);
+}
+
 TEST(Hall, BotsOfOneKindHaveDistinctNamesAtTheTableAndOnTheScoreSheet) {
     Harness h;
     const ConnId a = h.connect();

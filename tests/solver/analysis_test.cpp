@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tarneeb/core/random.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/solver/analysis.hpp"
 
@@ -222,4 +223,22 @@ TEST(Analysis, PassedOutAndUnfinishedDealsAndStopping) {
     EXPECT_EQ(solver::analyse_deal(whole, a, [&](int done) { return ++calls, done < 3; }), solver::SolveError::stopped);
     EXPECT_EQ(a.positions.size(), 3u);
     EXPECT_EQ(calls, 4);
+}
+
+TEST(Analysis, TheSolversOwnTableEqualsTheBatchTable) {
+    // Solver::table (16 opening leads on one thread index, what analyse_deal uses) against
+    // table() (DDS's CalcAllTables, checked against the oracle in oracle_test.cpp).
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+        const Hands hands = deal_from_seed(seed, Seat::s0);
+        solver::DdTable batch, own;
+        ASSERT_EQ(solver::table(hands, batch), solver::SolveError::ok);  // no Solver alive here
+        solver::Solver s;
+        ASSERT_EQ(s.table(hands, own), solver::SolveError::ok);
+        EXPECT_EQ(own, batch) << "seed " << seed;
+    }
+    solver::Solver s;
+    solver::DdTable t;
+    Hands bad = deal_from_seed(1, Seat::s0);
+    bad[Seat::s0] = bad[Seat::s1];
+    EXPECT_EQ(s.table(bad, t), solver::SolveError::duplicate_card);
 }

@@ -17,10 +17,11 @@
 // The values are those of `tarneeb analyze --record F --deal N --after K --json`
 // ("position.cards[].declarer_tricks"), which calls card_values() below too.
 //
-// Cost: one DDS SolveBoard (solutions = 3: every card in one call) per position, all on one
-// Solver, so the consecutive positions of a deal share DDS's thread memory, whose
+// Cost: the deal's table for the par (Solver::table: 16 opening leads), then one DDS
+// SolveBoard (solutions = 3: every card in one call) per position, all on one Solver and on
+// the calling thread, so the consecutive positions of a deal share DDS's thread memory, whose
 // transposition table DDS 2.9 reuses by itself for the same trump and nearly the same cards
-// (docs/analysis.md; bench/solver_bench measures a whole deal).
+// (docs/analysis.md; bench/analysis_bench measures a whole deal: about 0.33 s of CPU).
 #pragma once
 
 #include <array>
@@ -102,8 +103,9 @@ struct DealAnalysis {
 using KeepGoing = std::function<bool(int positions_done)>;
 
 /// Analyses `played`, a round of a replayed record (records::replay: it keeps the dealt hands,
-/// the calls, the trump and the cards). Errors: SolveError::stopped when `keep_going` returned
-/// false (`out` then holds the positions done so far), else the solver's (dds_failure).
+/// the calls, the trump and the cards). Leases one Solver for its whole run (so the caller must
+/// not hold all of DDS's thread indices). Errors: SolveError::stopped when `keep_going`
+/// returned false (`out` then holds the positions done so far), else the solver's (dds_failure).
 SolveError analyse_deal(const Round& played, DealAnalysis& out, const KeepGoing& keep_going = {});
 
 /// The preset whose auction and scoring `rules` use (par depends on nothing else).

@@ -96,6 +96,13 @@ public:
     /// (every card scores 0) and handled without DDS. Errors: bad_target, as best_tricks.
     SolveError cards_reaching(const Position& p, int target, CardScores& out);
 
+    /// The double-dummy table of a full deal (13 cards each) on this solver's thread index
+    /// alone: 16 opening leads (each trump x each declarer leading), solved one after the
+    /// other, with no other thread and no batch lease (so it neither waits for other Solvers
+    /// nor makes them wait: the server's analysis queue uses it). Same values as table().
+    /// Errors: duplicate_card, bad_card_count, as best_tricks.
+    SolveError table(const Hands& hands, DdTable& out);
+
 private:
     int index_ = -1;
 };
