@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, and runs every test:
 #   1. Release build (warnings as errors), every CTest test (GoogleTest + the shared examples);
-#   2. the browser client's unit tests and end-to-end tests in Chromium;
+#   2. the offline engine in WebAssembly (scripts/build-wasm.sh), the browser client's unit tests
+#      and end-to-end tests in Chromium;
 #   3. the C++ suite built with AddressSanitizer + UndefinedBehaviorSanitizer;
 #   4. the server and multi-threaded tests built with ThreadSanitizer;
 #   5. a short smoke run of every libFuzzer target (clang).
@@ -17,6 +18,9 @@ bash scripts/setup.sh
 stage "release build and tests"
 bash scripts/build.sh
 ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900
+
+stage "offline engine: WebAssembly (emscripten)"
+JOBS="$jobs" bash scripts/build-wasm.sh
 
 stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
 (cd web && npm test && TARNEEB_BIN="$PWD/../build/release/tarneeb" npm run test:e2e)

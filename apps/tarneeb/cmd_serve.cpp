@@ -88,6 +88,9 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--origin", o->config.origins, "extra allowed browser Origin (repeatable)");
     cmd->add_option("--bot-delay-ms", o->config.hall.timing.bot_delay_ms, "bot thinking delay in ms")->capture_default_str()
         ->check(CLI::Range(0, 60000));
+    cmd->add_option("--summary-ms", o->config.hall.timing.summary_ms,
+                    "after a deal, ms the round summary is shown before the next deal's turn clock and bots start")
+        ->capture_default_str()->check(CLI::Range(0, 60000));
     cmd->add_option("--grace", o->grace_seconds, "seconds a disconnected player's seat is held before a bot plays it")
         ->capture_default_str()->check(CLI::Range(0.0, 3600.0));
     cmd->add_option("--bot", o->config.hall.default_bot, "bot for add_bot without a name and for stand-ins")->capture_default_str();

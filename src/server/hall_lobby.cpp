@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 
+#include "tarneeb/bots/loop.hpp"
 #include "tarneeb/server/hall.hpp"
 #include "tarneeb/server/names.hpp"
 
@@ -147,6 +148,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         {"join", true, &Hall::on_join},           {"leave", true, &Hall::on_leave},
         {"add_bot", true, &Hall::on_seat_request}, {"remove_bot", true, &Hall::on_seat_request},
         {"start", true, &Hall::on_seat_request},  {"act", true, &Hall::on_seat_request},
+        {"hint", true, &Hall::on_hint},
     };
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);
@@ -166,6 +168,43 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
 }
 
 void Hall::on_ping(ConnId conn, Conn&, const json&, const json& id) { reply(conn, id, pong_json()); }
+
+void Hall::on_hint(ConnId conn, Conn& c, const json&, const json& id) {
+    Guest& g = guests_[c.name];
+    TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
+    if (!t) return error(conn, id, to_string(ProtocolError::not_at_table));
+    if (!g.seat) return error(conn, id, to_string(ProtocolError::spectator));
+    const Match& match = t->table->match();
+    if (t->table->state() != TableState::playing || !match.has_round() || match.round().over())
+        return error(conn, id, to_string(ErrorCode::no_deal));
+    if (match.round().to_act() != *g.seat) return error(conn, id, to_string(ErrorCode::out_of_turn));
+    // One hint at a time per connection: the bot threads are shared by every table.
+    if (c.hinting) return error(conn, id, to_string(ProtocolError::rate_limited), "a hint is already on its way");
+    std::shared_ptr<bots::Bot> bot = bots_("heuristic", secure_random_u64());
+    if (!bot) return error(conn, id, to_string(ProtocolError::unknown_bot));
+    c.hinting = true;
+    ++outstanding_;
+    const std::uint64_t version = t->table->version();
+    auto alive = std::weak_ptr<bool>(alive_);
+    // The seat's own view: the hint knows what the player knows, no hidden card.
+    const bool queued = thinkers_->submit([this, alive, conn, id, version, bot, view = SeatView::of(match, *g.seat)]() mutable {
+        const Action a = bots::decide_or_default(*bot, view);
+        bot.reset();
+        out_.post([this, alive, conn, id, version, a] {
+            if (alive.expired()) return;
+            --outstanding_;
+            auto it = conns_.find(conn);
+            if (it == conns_.end()) return;  // closed meanwhile
+            it->second.hinting = false;
+            reply(conn, id, hint_json(a, version));
+        });
+    });
+    if (!queued) {
+        --outstanding_;
+        c.hinting = false;
+        error(conn, id, to_string(ProtocolError::rate_limited), "the server is stopping");
+    }
+}
 
 void Hall::on_list(ConnId conn, Conn&, const json& msg, const json& id) { list_tables(conn, id, msg); }
 

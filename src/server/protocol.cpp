@@ -339,6 +339,9 @@ nlohmann::json shared_json(const Table& t, int spectators, const std::vector<Tab
     j["deadline_ms"] = t.deadline() ? nlohmann::json(*t.deadline()) : nlohmann::json(nullptr);
     // "remaining_ms": the time left on the turn, deadline − now on the server's clock (0 once past).
     j["remaining_ms"] = t.deadline() ? nlohmann::json(std::max<Millis>(0, *t.deadline() - now)) : nlohmann::json(nullptr);
+    // "summary_ms": while the round summary holds the new deal's first turn, the time until the
+    // turn clock starts (absent otherwise; TableTiming::summary_ms).
+    if (const auto until = t.summary_until(); until && *until > now) j["summary_ms"] = *until - now;
     const Rules rules = t.settings().rules();
     j["bid_range"] = {rules.min_bid, rules.max_bid};
     j["result"] = nullptr;
@@ -432,6 +435,10 @@ nlohmann::json ok_json(std::optional<std::uint64_t> version) {
 }
 
 nlohmann::json pong_json() { return {{"type", "pong"}}; }
+
+nlohmann::json hint_json(Action action, std::uint64_t version) {
+    return {{"type", "hint"}, {"version", version}, {"action", action_json(action)}};
+}
 
 nlohmann::json welcome_json(const std::string& name, const std::string& token, const std::string& table,
                             std::optional<Seat> seat) {

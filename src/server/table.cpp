@@ -288,7 +288,11 @@ void Table::apply_action(Seat seat, Action a, bool timeout, std::optional<std::u
     if (match_.over()) {
         finish_match();
     } else {
+        const bool ended = round.over();
         deal_if_needed(deal_seed);
+        // The players read the round summary before the next deal's clock starts.
+        if (ended && match_.has_round() && !match_.round().over() && timing_.summary_ms > 0)
+            summary_until_ = now + timing_.summary_ms;
     }
     schedule(now);
 }
@@ -338,12 +342,15 @@ void Table::schedule(Millis now) {
     turn_deadline_.reset();
     bot_due_.reset();
     if (turn_key() != offered_key_) drop_decision();  // a new turn: an earlier decision is void
+    if (summary_until_ && now >= *summary_until_) summary_until_.reset();
     if (state_ != TableState::playing || !match_.has_round() || match_.round().over()) return;
+    // A turn during the round summary starts when the summary ends (TableTiming::summary_ms).
+    const Millis start = summary_until_ ? *summary_until_ : now;
     const Seat s = match_.round().to_act();
     if (bot_controlled(s)) {
-        bot_due_ = now + timing_.bot_delay_ms;
+        bot_due_ = start + timing_.bot_delay_ms;
     } else if (settings_.turn_seconds > 0) {
-        turn_deadline_ = now + Millis{settings_.turn_seconds} * 1000;
+        turn_deadline_ = start + Millis{settings_.turn_seconds} * 1000;
     }
 }
 

@@ -32,6 +32,7 @@ struct Harness {
     static HallConfig config() {
         HallConfig c;
         c.timing.bot_delay_ms = 0;
+        c.timing.summary_ms = 0;
         c.timing.grace_ms = 1000;
         c.seed = 42;
         c.rate_per_second = 1e6;
@@ -474,6 +475,74 @@ TEST(Hall, TurnTimerAppliesTheDefaultActionOnce) {
     EXPECT_EQ(t["events"][0]["event"], "call");
     EXPECT_EQ(t["events"][0]["call"], "pass");
     EXPECT_EQ(t["events"][0]["timeout"], true);
+}
+
+// `hint`: the heuristic bot's choice for the player's own seat, legal, worked out off the event
+// loop; only the player to act may ask, and a spectator may not.
+TEST(Hall, HintSuggestsALegalActionToThePlayerToAct) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 0}});
+    h.send(cs[0], {{"type", "start"}});
+    for (int step = 0; step < 12; ++step) {  // the auction, the trump and the first cards
+        auto t = h.last(cs[0], "table");
+        const std::size_t to_act = t["round"]["to_act"];
+        const std::size_t other = (to_act + 1) % 4;
+        h.send(cs[other], {{"type", "hint"}, {"id", 70 + step}});
+        EXPECT_EQ(h.last_reply(cs[other])["code"], "out_of_turn");
+        h.send(cs[to_act], {{"type", "hint"}, {"id", 100 + step}});
+        const json hint = h.last(cs[to_act], "hint");
+        ASSERT_EQ(hint["id"], 100 + step);
+        EXPECT_EQ(hint["version"], t["version"]);
+        const json mine = h.last(cs[to_act], "table");
+        EXPECT_NE(std::find(mine["legal"].begin(), mine["legal"].end(), hint["action"]), mine["legal"].end()) << hint.dump();
+        // Taking the hint is a legal act.
+        h.send(cs[to_act], {{"type", "act"}, {"version", t["version"]}, {"action", hint["action"]}});
+        EXPECT_EQ(h.last(cs[0], "table")["version"], t["version"].get<std::uint64_t>() + 1);
+    }
+    const ConnId watcher = h.connect();
+    h.send(watcher, {{"type", "hello"}, {"name", "Watcher"}});
+    h.send(watcher, {{"type", "join"}, {"table", h.last(cs[0], "table")["table"]}});
+    h.send(watcher, {{"type", "hint"}, {"id", 1}});
+    EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
+}
+
+// After a deal ends, the round summary holds the next deal's first turn: its clock starts when
+// the summary ends (docs/protocol.md `summary_ms`), so a player loses none of the turn's time.
+TEST(Hall, TheRoundSummaryHoldsTheNextDealsClock) {
+    HallConfig cfg = Harness::config();
+    cfg.timing.summary_ms = 3000;
+    Harness h(":memory:", cfg);
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 5}});
+    h.send(cs[0], {{"type", "start"}});
+    auto t = h.last(cs[0], "table");
+    EXPECT_FALSE(t.contains("summary_ms"));  // the first deal starts at once
+    EXPECT_EQ(t["deadline_ms"], h.now + 5000);
+    // All four pass: the deal is passed out and the next one is dealt.
+    for (int i = 0; i < 4; ++i) {
+        t = h.last(cs[0], "table");
+        const int to_act = t["round"]["to_act"];
+        h.send(cs[static_cast<std::size_t>(to_act)], {{"type", "act"}, {"version", t["version"]}, {"action", {{"call", "pass"}}}});
+    }
+    t = h.last(cs[0], "table");
+    ASSERT_EQ(t["round"]["phase"], "auction");
+    ASSERT_EQ(t["round"]["calls"].size(), 0u);  // a new deal
+    EXPECT_EQ(t["summary_ms"], 3000);
+    EXPECT_EQ(t["deadline_ms"], h.now + 3000 + 5000);
+    EXPECT_EQ(t["remaining_ms"], 8000);
+    const std::uint64_t v = t["version"];
+    // No timeout during the summary and the whole turn after it...
+    h.now += 3000 + 4999;
+    h.tick();
+    EXPECT_EQ(h.last(cs[0], "table")["version"], v);
+    // ...then the timer acts, and the next turn has no summary pause.
+    h.now += 1;
+    h.tick();
+    t = h.last(cs[0], "table");
+    EXPECT_EQ(t["version"], v + 1);
+    EXPECT_FALSE(t.contains("summary_ms"));
+    EXPECT_EQ(t["deadline_ms"], h.now + 5000);
 }
 
 TEST(Hall, DisconnectBotTakesOverReconnectReclaims) {

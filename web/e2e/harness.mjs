@@ -18,13 +18,13 @@ export function serverBin() {
 }
 
 /** Starts `tarneeb serve` on a free port; resolves with { url, stop }. */
-export async function startServer({ botDelayMs = 0, grace = 20, extra = [], port: wantPort = 0, dir: keepDir = null } = {}) {
+export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, extra = [], port: wantPort = 0, dir: keepDir = null } = {}) {
   const dir = keepDir ?? mkdtempSync(path.join(tmpdir(), 'tarneeb-e2e-'));
   const dist = path.join(webDir, 'dist');
   if (!existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is missing: run npm run build first');
   const args = [
     'serve', '--address', '127.0.0.1', '--port', String(wantPort), '--db', path.join(dir, 'e2e.db'),
-    '--static', dist, '--bot-delay-ms', String(botDelayMs), '--grace', String(grace),
+    '--static', dist, '--bot-delay-ms', String(botDelayMs), '--summary-ms', String(summaryMs), '--grace', String(grace),
     '--log-level', 'warn', ...extra,
   ];
   const proc = spawn(serverBin(), args, { stdio: ['ignore', 'pipe', 'pipe'] });

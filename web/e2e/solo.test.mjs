@@ -51,11 +51,18 @@ test('English: sign in, create a table with three bots, play a match to its end,
           // tricks against the contract and the current trick with who led
           assert.match(await page.textContent('[data-testid=tricks]'), /Tricks: Us \d+\/\d+ · Them \d+\/\d+/);
         }
+        if (n === 4) {
+          // the hint marks one legal choice of the player's turn (asked of the server)
+          await page.waitForSelector('[data-testid=hint]'); // the player's next turn of this deal
+          await page.click('[data-testid=hint]');
+          await page.waitForSelector('.hinted:not([disabled])');
+          assert.equal(await page.locator('.hinted').count(), 1);
+        }
         if (n === 5) {
           await page.click('[data-act=lasttrick]');
           await page.waitForSelector('.modal .review-trick .played');
           assert.equal(await page.locator('.modal .review-trick .played').count(), 4);
-          assert.match(await page.textContent('.modal'), /won by/);
+          assert.match(await page.textContent('.modal [data-testid=won-by]'), /won by/);
           await page.click('.modal button[data-act=closemodal]');
         }
       },

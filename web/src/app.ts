@@ -1,10 +1,12 @@
 // The application: state, server messages, user actions. Rendering is in view.ts.
 import { Connection, ServerError, wsUrl, type ConnState } from './conn';
-import { initialLang, setLang, errorText, dir, type Lang } from './i18n';
+import { initialLang, setLang, errorText, dir, t, type Lang } from './i18n';
 import type { Action, GameEvent, Seat, ServerMessage, TableSummary, TableView } from './protocol';
 import { applyEvents, emptySheet, type Sheet } from './sheet';
+import { play, soundsFor } from './sounds';
 import { load, save } from './util';
 import { localDeadline } from './timer';
+import type { OfflineGame } from './offline';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -14,9 +16,21 @@ export interface CreateForm {
   bots: boolean;
 }
 
-export type Summary =
-  | { kind: 'scored'; event: Extract<GameEvent, { event: 'round_scored' }>; at: number }
-  | { kind: 'passed'; at: number };
+/**
+ * The round summary on screen: shown until `until` (this client's ms). When the server holds the
+ * next deal's clock for it (`summary_ms`, `holds`), the summary takes the centre of the table
+ * until the clock starts; otherwise (older servers) it is shown for 8 s beside the auction.
+ */
+export type Summary = (
+  | { kind: 'scored'; event: Extract<GameEvent, { event: 'round_scored' }> }
+  | { kind: 'passed' }
+) & { at: number; until: number; holds: boolean };
+
+/** The summary's timing from the table message that ended the deal (`summary_ms`, docs/protocol.md). */
+export function summaryTiming(summaryMs: number | undefined, nowMs: number): { at: number; until: number; holds: boolean } {
+  const holds = typeof summaryMs === 'number' && summaryMs > 0;
+  return { at: nowMs, until: nowMs + (holds ? summaryMs : 8000), holds };
+}
 
 export interface State {
   conn: ConnState;
@@ -43,11 +57,17 @@ export interface State {
   showLastTrick: boolean;
   showSheet: boolean;
   actedVersion: number | null;
+  /** The server's hint for the table at `version` (shown on that version only). */
+  hint: { version: number; action: Action } | null;
+  /** Table sounds on (off by default; remembered). */
+  sound: boolean;
   form: CreateForm;
   nameInput: string;
   joinId: string;
   joinCode: string;
   watching: string | null;
+  /** Playing offline against the WebAssembly engine (offline.ts): no server involved. */
+  offline?: boolean;
 }
 
 const LS = typeof localStorage !== 'undefined' ? localStorage : undefined;
@@ -59,6 +79,7 @@ export class App {
   /** This connection watches the lobby: a `list` with `watch: true` was sent and not ended (docs/protocol.md "Watching the lobby"). */
   private lobbyWatched = false;
   private errorTimer: ReturnType<typeof setTimeout> | null = null;
+  private offlineGame: OfflineGame | null = null;
 
   constructor(private render: (s: State) => void) {
     const q = new URLSearchParams(location.search);
@@ -87,11 +108,14 @@ export class App {
       showLastTrick: false,
       showSheet: false,
       actedVersion: null,
+      hint: null,
+      sound: load(LS, 'tarneeb.sound', false),
       form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
       nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
       joinId: '',
       joinCode: '',
       watching: load<string | null>(SS, 'tarneeb.watching', null),
+      offline: false,
     };
     document.documentElement.lang = l;
     document.documentElement.dir = dir(l);
@@ -135,7 +159,7 @@ export class App {
       save(LS, 'tarneeb.token', w.token);
       save(LS, 'tarneeb.name', w.name);
       this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null });
-      if (!w.table) {
+      if (!w.table && !this.offlineGame) {
         this.state.table = null;
         if (this.state.watching) {
           const code = this.state.codes[this.state.watching];
@@ -162,7 +186,8 @@ export class App {
   private onMessage(m: ServerMessage): void {
     switch (m.type) {
       case 'table':
-        this.onTable(m);
+        // while playing offline the page shows the offline table only
+        if (!this.offlineGame) this.onTable(m);
         break;
       case 'tables':
         // an answer to a `list` has its id; a page the server pushes to a watcher has none
@@ -205,11 +230,15 @@ export class App {
     const s = this.state;
     if (s.table && s.table.table === t.table && t.version < s.table.version) return;
     const events = t.events ?? [];
+    if (s.sound && s.table?.table === t.table) {
+      const was = s.table.you !== null && s.table.round?.to_act === s.table.you && (s.table.legal ?? []).length > 0;
+      for (const sound of soundsFor(events, t, was)) play(sound);
+    }
     s.sheet = applyEvents(s.sheet, t.table, t.match, events);
     save(LS, 'tarneeb.sheet', s.sheet);
     for (const e of events) {
-      if (e.event === 'round_scored') s.summary = { kind: 'scored', event: e, at: Date.now() };
-      else if (e.event === 'passed_out') s.summary = { kind: 'passed', at: Date.now() };
+      if (e.event === 'round_scored') s.summary = { kind: 'scored', event: e, ...summaryTiming(t.summary_ms, Date.now()) };
+      else if (e.event === 'passed_out') s.summary = { kind: 'passed', ...summaryTiming(t.summary_ms, Date.now()) };
       else if (e.event === 'match_over') s.matchOver = e;
       else if (e.event === 'match_started') {
         s.matchOver = null;
@@ -364,13 +393,53 @@ export class App {
   removeBot(seat: number): void {
     this.req({ type: 'remove_bot', seat });
   }
+  /** A match against three bots in this page, without a server (offline.ts); the form's rules and target. */
+  async playOffline(): Promise<void> {
+    this.update({ busy: true });
+    try {
+      const { OfflineGame, pageEngine } = await import('./offline');
+      const engine = await pageEngine();
+      const q = new URLSearchParams(location.search);
+      const delay = Number(q.get('botdelay') ?? NaN);
+      this.offlineGame?.stop();
+      this.offlineGame = new OfflineGame(
+        engine,
+        { table: (tv) => this.onTable(tv), error: (code, message) => this.showError(code, message) },
+        {
+          preset: this.state.form.preset,
+          target: this.state.form.target,
+          name: this.state.name ?? t('offlineName'),
+          ...(Number.isFinite(delay) ? { botDelayMs: delay } : {}),
+        },
+      );
+      this.stopListing();
+      this.update({ offline: true, table: null, busy: false, matchOver: null, summary: null, showSheet: false, log: [] });
+      this.offlineGame.restart();
+    } catch (e) {
+      this.update({ busy: false });
+      this.showError('engine_unavailable', (e as Error).message);
+    }
+  }
+
   startMatch(): void {
     this.update({ matchOver: null, summary: null, showSheet: false });
+    if (this.offlineGame) {
+      this.state.table = null; // a new match starts again at a low version
+      this.offlineGame.restart();
+      return;
+    }
     this.req({ type: 'start' });
   }
 
   async leave(): Promise<void> {
     this.setWatching(null);
+    if (this.offlineGame) {
+      this.offlineGame.stop();
+      this.offlineGame = null;
+      this.update({ offline: false });
+      this.enterLobby();
+      return;
+    }
     await this.req({ type: 'leave' });
     this.enterLobby();
   }
@@ -378,11 +447,27 @@ export class App {
   act(action: Action): void {
     const t = this.state.table;
     if (!t || this.state.actedVersion === t.version) return;
+    if (this.offlineGame) {
+      this.offlineGame.act(action);
+      return;
+    }
     this.state.actedVersion = t.version;
     this.req({ type: 'act', version: t.version, action }).then((r) => {
       if (!r && this.state.table?.version === t.version) this.update({ actedVersion: null });
     });
     this.update();
+  }
+
+  /** Asks the server what the computer would do in the player's place (`hint`, docs/protocol.md). */
+  async askHint(): Promise<void> {
+    const r = this.offlineGame ? this.offlineGame.hint() : await this.req({ type: 'hint' });
+    if (r && r.type === 'hint' && this.state.table?.version === r.version) this.update({ hint: { version: r.version, action: r.action } });
+  }
+
+  /** Turns the table sounds on or off (remembered). */
+  toggleSound(): void {
+    save(LS, 'tarneeb.sound', !this.state.sound);
+    this.update({ sound: !this.state.sound });
   }
 
   dismissSummary(): void {

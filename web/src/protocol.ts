@@ -139,6 +139,8 @@ export interface TableView {
   deadline_ms: number | null;
   /** The time left on the turn, deadline_ms − now_ms, computed by the server (servers from issue #14 on). */
   remaining_ms?: number | null;
+  /** Only while the round summary holds the new deal's first turn: ms until its clock starts (issue #14). */
+  summary_ms?: number;
   /** The server's Unix ms when it built this message (servers from issue #11 on). */
   now_ms?: number;
   /** Client-side, not sent: deadline_ms on this client's clock, set on arrival (timer.ts localDeadline). */
@@ -173,6 +175,8 @@ export type ServerMessage =
   /** One page of the lobby: `next` is the cursor of the following page, null on the last one.
    *  Also pushed, without `id`, to a connection that sent `list` with `watch: true` (issue #14). */
   | { type: 'tables'; id?: unknown; tables: TableSummary[]; next?: string | null }
-  | { type: 'created'; id?: unknown; table: string; code: string | null };
+  | { type: 'created'; id?: unknown; table: string; code: string | null }
+  /** The answer to `hint`: the heuristic bot's choice for the player's seat at table `version` (issue #14). */
+  | { type: 'hint'; id?: unknown; version: number; action: Action };
 
 export const teamOf = (seat: number): 0 | 1 => (seat % 2) as 0 | 1;

@@ -4,10 +4,11 @@ import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
 import { bidOptions, handCards, legalTrumps, needOf, standingBid } from './legal';
-import type { GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, TableView } from './protocol';
+import type { Action, GameEvent, Play, Seat, SeatInfo, Suit, TableSummary, TableView } from './protocol';
 import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
+import { offlineButton, offlineEntry } from './offline_view';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -22,7 +23,7 @@ function errorBar(s: State): string {
 }
 
 function connBar(s: State): string {
-  if (s.conn === 'open') return '';
+  if (s.conn === 'open' || s.offline) return '';
   return `<div class="conn-bar" role="status">${t(s.conn === 'connecting' && !s.token ? 'connecting' : 'reconnecting')}</div>`;
 }
 
@@ -48,6 +49,7 @@ function signInScreen(s: State): string {
         </label>
         <button type="submit" class="primary" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${t('signIn')}</button>
       </form>
+      ${offlineEntry(s)}
       ${langButton(s)}
     </div>
   </main>`;
@@ -114,6 +116,7 @@ function lobbyScreen(s: State): string {
           <label class="check"><input type="checkbox" name="private" data-bind="form.priv" ${f.priv ? 'checked' : ''}> ${t('privateTable')}</label>
           <label class="check"><input type="checkbox" name="bots" data-bind="form.bots" ${f.bots ? 'checked' : ''}> ${t('botsFree')}</label>
           <button type="submit" class="primary">${t('create')}</button>
+          ${offlineButton(s, 'ghost')}
         </form>
         <h2>${t('joinPrivate')}</h2>
         <form data-form="private" class="row">
@@ -189,6 +192,16 @@ function seatLabel(seat: number, tv: TableView): string {
   return st ? nameHtml(st.name) : `${t('free')}`;
 }
 
+/**
+ * " · Round N" in the header: the score sheet's numbering (scored rounds, passed-out deals not
+ * counted), N the round in play; nothing before the first round is scored or once the match is over.
+ */
+function roundNumber(s: State, tv: TableView): string {
+  const lines = s.sheet.table === tv.table && s.sheet.match === tv.match ? s.sheet.lines.length : 0;
+  if (!lines || s.matchOver || tv.state !== 'playing') return '';
+  return ` · ${t('round')} ${num(lines + 1)}`;
+}
+
 function tableTopbar(s: State, tv: TableView): string {
   if (!tv.round && tv.state === 'waiting') {
     return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span><span class="spacer"></span>
@@ -215,12 +228,14 @@ function tableTopbar(s: State, tv: TableView): string {
   return `<header class="topbar game-bar">
     <span class="stat score" data-testid="score" data-act="sheet" role="button" tabindex="0" title="${t('scoreSheet')}">
       ${teamLabel(us, tv)} <b>${n(tv.scores[us])}</b> – ${teamLabel(them, tv)} <b>${n(tv.scores[them])}</b>
-      <span class="muted">/ ${num(tv.target)}${s.sheet.table === tv.table && s.sheet.match === tv.match && s.sheet.lines.length ? ` · ${t('round')} ${num(s.sheet.lines.length + 1)}` : ''}</span></span>
+      <span class="muted">/ ${num(tv.target)}${roundNumber(s, tv)}</span></span>
     ${contract}${tricks}
     <span class="spacer"></span>
     ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
+    ${needOf(tv) !== 'none' ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
     ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
+    <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${s.sound ? '🔊' : '🔇'}<span class="sr">${t('sounds')}</span></button>
     ${langButton(s)}
     <button class="small ghost" data-act="leave">${t('leave')}</button>
   </header>`;
@@ -247,7 +262,11 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
     tv.you === null ? '' : seat === tv.you ? t('you') : teamOf(seat) === teamOf(tv.you) ? t('partner') : '';
   const lastCall = r?.calls.filter((c) => c.seat === seat).pop();
   const showCall = r && r.phase === 'auction' && lastCall;
-  return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}">
+  // one label for screen readers: who sits there, their relation, cards left, whose turn
+  const label = [st ? st.name : t('free'), rel, r && left > 0 ? `${left} ${t('cardsLeft')}` : '', toAct ? t('toAct') : '']
+    .filter(Boolean)
+    .join(', ');
+  return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}" role="group" aria-label="${esc(label)}">
     <div class="seat-name">
       <b>${st ? nameHtml(st.name) : t('free')}</b>${kindTag(st)}
       ${rel ? `<span class="tag">${rel}</span>` : ''}
@@ -267,11 +286,13 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
 
 function trickView(tv: TableView, plays: Play[], cls: string, caption: string): string {
   const leader = plays[0]?.seat;
+  // the newest card of the trick in progress slides in (no motion under prefers-reduced-motion)
+  const fresh = (i: number) => (cls === 'current-trick' && i === plays.length - 1 ? ' fresh' : '');
   return `<div class="trick ${cls}" data-testid="${cls}">
     ${plays
       .map(
-        (p) =>
-          `<div class="played played-${positionOf(p.seat, tv.you)}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
+        (p, i) =>
+          `<div class="played played-${positionOf(p.seat, tv.you)}${fresh(i)}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
             p.card,
           )}${p.seat === leader ? `<span class="led">${t('ledBy')}</span>` : ''}</div>`,
       )
@@ -286,6 +307,13 @@ export function lastTrickOf(tv: TableView): { plays: Play[]; winner: number | nu
   if (done.length === 0) return null;
   const last = done[done.length - 1];
   return { plays: last.cards, winner: last.winner };
+}
+
+/** " hinted" (a class to append) when `action` is the server's hint for this very table version (`hint`), else "". */
+export function hinted(s: State, tv: TableView, action: Action): string {
+  const h = s.hint;
+  if (!h || h.version !== tv.version) return '';
+  return JSON.stringify(h.action) === JSON.stringify(action) ? ' hinted' : '';
 }
 
 function auctionPanel(tv: TableView, s: State): string {
@@ -311,10 +339,10 @@ function auctionPanel(tv: TableView, s: State): string {
         ${opts.bids
           .map(
             (b) =>
-              `<button class="bid" data-act="call" data-bid="${b.bid}" ${b.enabled && !waiting ? '' : 'disabled'}>${num(b.bid)}</button>`,
+              `<button class="bid${hinted(s, tv, { call: b.bid })}" data-act="call" data-bid="${b.bid}" ${b.enabled && !waiting ? '' : 'disabled'}>${num(b.bid)}</button>`,
           )
           .join('')}
-        <button class="bid pass" data-act="call" data-bid="pass" ${opts.pass && !waiting ? '' : 'disabled'}>${t('pass')}</button>
+        <button class="bid pass${hinted(s, tv, { call: 'pass' })}" data-act="call" data-bid="pass" ${opts.pass && !waiting ? '' : 'disabled'}>${t('pass')}</button>
       </div>`
         : r.to_act !== null
           ? `<p class="muted">${t('waitingFor')} ${seatLabel(r.to_act, tv)}…</p>`
@@ -339,7 +367,7 @@ function trumpPanel(tv: TableView, s: State): string {
     <h3>${t('chooseTrump')}</h3>
     <div class="suits">${(['S', 'H', 'D', 'C'] as Suit[])
       .map(
-        (su) => `<button class="suit-btn ${su === sugg ? 'suggested' : ''}" data-act="trump" data-suit="${su}" ${
+        (su) => `<button class="suit-btn ${su === sugg ? 'suggested' : ''}${hinted(s, tv, { trump: su })}" data-act="trump" data-suit="${su}" ${
           allowed.includes(su) && !waiting ? '' : 'disabled'
         } ${su === sugg ? 'autofocus' : ''}>${suitIcon(su, 30)}<span>${suitName(su)} (${num(lens[su])})</span>${
           su === sugg ? `<em>${t('suggested')}</em>` : ''
@@ -464,6 +492,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
   const waiting = s.actedVersion === tv.version;
   let centre = '';
   if (s.matchOver) centre = '';
+  else if (s.summary?.holds) centre = ''; // the summary has the centre until the new deal's clock starts
   else if (r.phase === 'auction') centre = auctionPanel(tv, s);
   else if (r.phase === 'trump') centre = trumpPanel(tv, s);
   else if (r.trick.length > 0) centre = trickView(tv, r.trick, 'current-trick', '');
@@ -486,7 +515,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
               `<div class="hand-row">${row
                 .map(
                   (c) =>
-                    `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}" data-act="card" data-card="${c.card}" ${
+                    `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}${hinted(s, tv, { card: c.card })}" data-act="card" data-card="${c.card}" ${
                       c.playable && !waiting ? '' : 'disabled'
                     } aria-label="${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}">${cardSvg(c.card)}</button>`,
                 )
@@ -512,7 +541,9 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
         ? modal(
             t('lastTrick'),
             lt
-              ? `<div class="last-trick-box">${trickView(tv, lt.plays, 'review-trick', `${t('wonBy')} ${seatLabel(lt.winner ?? 0, tv)}`)}</div>`
+              ? `<div class="last-trick-box">${trickView(tv, lt.plays, 'review-trick', '')}<p class="won-by" data-testid="won-by">${t(
+                  'wonBy',
+                )} ${seatLabel(lt.winner ?? 0, tv)}</p></div>`
               : `<p>${t('noLastTrick')}</p>`,
           )
         : ''
@@ -528,7 +559,9 @@ function finishedScreen(s: State, tv: TableView): string {
 
 export function html(s: State, screen: Screen = windowSize()): string {
   let body: string;
-  if (!s.welcomed) body = s.token ? `<main class="screen center"><p>${t('connecting')}</p></main>` : signInScreen(s);
+  if (s.offline && s.table) body = tableScreen(s, s.table, screen);
+  else if (!s.welcomed)
+    body = s.token ? `<main class="screen center"><p>${t('connecting')}</p>${offlineEntry(s)}</main>` : signInScreen(s);
   else if (!s.table) body = lobbyScreen(s);
   else if (s.table.state === 'waiting' || !s.table.round) body = s.table.state === 'finished' ? finishedScreen(s, s.table) : waitingRoom(s, s.table);
   else body = tableScreen(s, s.table, screen);
@@ -572,6 +605,14 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
       onAct(app, el);
     }
     if (ev.key === 'Escape') app.update({ showLastTrick: false, showSheet: false });
+    // at the table, single keys (outside text fields): h hint, l last trick, s score sheet
+    const typing = el.closest('input, textarea, select');
+    if (!typing && !ev.ctrlKey && !ev.metaKey && !ev.altKey && app.state.table?.round) {
+      const key = ev.key.toLowerCase();
+      if (key === 'h' && needOf(app.state.table) !== 'none') void app.askHint();
+      else if (key === 'l') app.update({ showLastTrick: true });
+      else if (key === 's') app.update({ showSheet: true });
+    }
     // arrow keys move along the playable cards of the hand
     if ((ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') && el.closest('.hand')) {
       const cards = [...root.querySelectorAll<HTMLButtonElement>('.hand .card:not([disabled])')];
@@ -631,7 +672,7 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
       el.classList.toggle('urgent', urgent(ms));
     }
     const sm = app.state.summary;
-    if (sm && Date.now() - sm.at > 8000) app.update({ summary: null });
+    if (sm && Date.now() >= sm.until) app.update({ summary: null });
   }, 250);
 
   return render;
@@ -675,12 +716,15 @@ function onAct(app: App, el: HTMLElement): void {
     case 'removebot':
       app.removeBot(Number(d.seat));
       break;
+    case 'offline':
+      app.playOffline();
+      break;
     case 'start':
       app.startMatch();
       break;
     case 'leave': {
       const tv = app.state.table;
-      if (tv && tv.you !== null && tv.state === 'playing' && !confirm(t('leaveConfirm'))) break;
+      if (tv && tv.you !== null && tv.state === 'playing' && !confirm(t(app.state.offline ? 'leaveOfflineConfirm' : 'leaveConfirm'))) break;
       app.leave();
       break;
     }
@@ -704,6 +748,12 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'dismiss':
       app.dismissSummary();
+      break;
+    case 'hint':
+      void app.askHint();
+      break;
+    case 'sound':
+      app.toggleSound();
       break;
   }
 }

@@ -3,7 +3,7 @@ import { botKind, html, lastTrickOf } from '../src/view';
 import { localDeadline } from '../src/timer';
 import { parseNum, setLang, tableIdOf, tableLabel } from '../src/i18n';
 import { emptySheet } from '../src/sheet';
-import type { State } from '../src/app';
+import { summaryTiming, type State } from '../src/app';
 import type { TableSummary, TableView } from '../src/protocol';
 
 const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableView['round']>> = {}): TableView => ({
@@ -36,7 +36,7 @@ const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableVi
 const state = (tv: TableView | null, over: Partial<State> = {}): State => ({
   conn: 'open', lang: 'en', name: 'Me', token: 'x', welcomed: true, busy: false, tables: [], listCursor: null, listPrev: [], listNext: null, listsAsked: 0, listsAnswered: 0, table: tv, codes: {},
   sheet: emptySheet('t9', 1), summary: null, matchOver: null, log: [], error: null, showLastTrick: false,
-  showSheet: false, actedVersion: null, form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true },
+  showSheet: false, actedVersion: null, hint: null, sound: false, form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true },
   nameInput: '', joinId: '', joinCode: '', watching: null, ...over,
 });
 
@@ -75,7 +75,7 @@ describe('the table as rendered', () => {
     expect(out).toMatch(/data-seat="2" data-pos="right"/);
     expect(out).toMatch(/data-seat="3" data-pos="top"/);
     expect(out).toMatch(/data-seat="0" data-pos="left"/);
-    expect(out).toMatch(/played-top" data-played="TS" data-seat="3">.*led/s);
+    expect(out).toMatch(/played-top fresh" data-played="TS" data-seat="3">.*led/s); // the newest card slides in
     // we declared 8: we need 8, they need 6 to set us
     expect(out).toContain('Tricks: Us <b>1</b><span class="muted">/8</span> · Them <b>0</b><span class="muted">/6</span>');
     expect(out).toMatch(/class="countdown/);
@@ -191,7 +191,44 @@ describe('the sign-in screen', () => {
     const seats = table().seats.map((x, i) => (i === 0 && x ? { ...x, name: 'ليلى' } : x));
     const out = html(state(table({ seats })));
     expect(out).toContain('<bdi>ليلى</bdi>');
-    expect(out).not.toMatch(/[^>]ليلى/);
+    // (screen-reader labels are attributes: no text direction to protect there)
+    expect(out.replace(/aria-label="[^"]*"/g, '')).not.toMatch(/[^>]ليلى/);
+  });
+});
+
+describe('the hint (issue 14)', () => {
+  it('is a button on the player’s turn only', () => {
+    expect(html(state(table()))).toContain('data-act="hint"');
+    expect(html(state(table({}, { to_act: 2 })))).not.toContain('data-act="hint"');
+  });
+  it('marks the hinted card for the table version it was given for, and no other version', () => {
+    const hint = { version: 40, action: { card: '2S' } };
+    expect(cardButton(html(state(table(), { hint })), '2S')).toContain('hinted');
+    expect(cardButton(html(state(table(), { hint })), 'AS')).not.toContain('hinted');
+    expect(cardButton(html(state(table({ version: 41 }), { hint })), '2S')).not.toContain('hinted');
+  });
+});
+
+describe('the round summary (issue 14)', () => {
+  const scored = {
+    event: 'round_scored' as const, contract: { seat: 1, bid: 8 }, made: true, tricks: [4, 9] as [number, number],
+    points: [0, 8] as [number, number], scores: [3, 1] as [number, number],
+  };
+  const auction = { phase: 'auction' as const, to_act: 1 as const, calls: [], contract: null, trump: null, plays: [], trick: [], finished_tricks: [] };
+  it('lasts as long as the server holds the clock, else 8 s', () => {
+    expect(summaryTiming(4000, 1000)).toEqual({ at: 1000, until: 5000, holds: true });
+    expect(summaryTiming(undefined, 1000)).toEqual({ at: 1000, until: 9000, holds: false });
+    expect(summaryTiming(0, 1000)).toEqual({ at: 1000, until: 9000, holds: false });
+  });
+  it('takes the centre while the server holds the next deal’s clock: no auction under it', () => {
+    const tv = table({ legal: [{ call: 7 }, { call: 'pass' }] }, auction);
+    const held = html(state(tv, { summary: { kind: 'scored', event: scored as never, ...summaryTiming(4000, Date.now()) } }));
+    expect(held).toContain('data-testid="summary"');
+    expect(held).not.toContain('data-testid="auction"');
+    // an older server (no summary_ms): the summary beside the auction, as before
+    const beside = html(state(tv, { summary: { kind: 'scored', event: scored as never, ...summaryTiming(undefined, Date.now()) } }));
+    expect(beside).toContain('data-testid="summary"');
+    expect(beside).toContain('data-testid="auction"');
   });
 });
 

@@ -184,6 +184,7 @@ private:
         /// The lobby page this connection watches (`list` with `watch`: its cursor and limit).
         std::optional<std::pair<std::optional<std::string>, std::int64_t>> lobby;
         std::size_t lobby_sent = 0;  ///< hash of the last page it got (a page is pushed only when it differs)
+        bool hinting = false;        ///< a `hint` of this connection is being worked out
     };
     struct Guest {
         std::set<ConnId> conns;
@@ -258,6 +259,9 @@ private:
     void on_leave(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
     /// add_bot, remove_bot, start and act: requests of a player seated at its table.
     void on_seat_request(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// `hint`: the heuristic bot's choice for the guest's own seat, worked out on a bot thread
+    /// from the seat's view (docs/protocol.md "hint").
+    void on_hint(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token);
     /// Leaves the guest's table (a journal write when seated), then runs `then` (the error when
     /// the write failed: the guest is still at its table).

@@ -108,6 +108,9 @@ nlohmann::json table_message_json(const Table& table, std::optional<Seat> seat, 
 /// {"type":"ok"} or, for act, {"type":"ok","version":…}.
 nlohmann::json ok_json(std::optional<std::uint64_t> version = std::nullopt);
 nlohmann::json pong_json();
+/// {"type":"hint","version":…,"action":{…}}: the answer to `hint`, the action suggested for the
+/// table at `version` (docs/protocol.md "hint").
+nlohmann::json hint_json(Action action, std::uint64_t version);
 /// {"type":"welcome","name","token","protocol":1,"table":id|null,"seat":0..3|null}; `table` "" = none.
 nlohmann::json welcome_json(const std::string& name, const std::string& token, const std::string& table,
                             std::optional<Seat> seat);

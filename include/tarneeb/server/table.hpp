@@ -73,6 +73,9 @@ struct TableSettings {
 struct TableTiming {
     Millis bot_delay_ms = 800;       ///< a bot acts this long after its turn starts
     Millis grace_ms = 20000;         ///< a disconnected player's seat is held this long
+    /// After a deal is scored or passed out, the next deal's first turn starts this long later:
+    /// no turn clock runs and no bot acts meanwhile, while the players read the round summary.
+    Millis summary_ms = 4000;
     std::string standin_bot = "heuristic";  ///< plays a disconnected or departed player's seat
 };
 
@@ -142,6 +145,9 @@ public:
     SeatInfo seat_info(Seat seat) const;
     /// When the human seat to act runs out of time (Unix ms), if a turn timer runs.
     std::optional<Millis> deadline() const { return turn_deadline_; }
+    /// Until when the round summary holds the new deal's first turn (TableTiming::summary_ms):
+    /// the turn clock and the bots start then. Null when no summary pause is set.
+    std::optional<Millis> summary_until() const { return summary_until_; }
     /// The seat held by player `name` (a human), if any.
     std::optional<Seat> seat_of(const std::string& name) const;
     /// True when no human holds a seat.
@@ -246,6 +252,7 @@ private:
     BySeat<SeatHolder> seats_;
     std::optional<Millis> turn_deadline_;   ///< a human seat to act runs out of time
     std::optional<Millis> bot_due_;         ///< a bot-controlled seat to act acts (once decided)
+    std::optional<Millis> summary_until_;   ///< the round summary's pause ends (summary_until())
     /// A turn: the match, the deal and the actions so far.
     using TurnKey = std::tuple<int, std::size_t, std::uint64_t>;
     TurnKey turn_key() const;

@@ -1,0 +1,89 @@
+// Offline play (issue 14): the page is loaded once online (the service worker caches the app
+// and the WebAssembly engine), then the network is cut (Playwright's offline mode) and the
+// server stopped, the page reloaded, and a whole match against three bots played to its end.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, playToEnd, screenshots, signIn, DESKTOP } from './harness.mjs';
+
+let srv;
+let br;
+before(async () => {
+  srv = await startServer({ botDelayMs: 0 });
+  br = await launchBrowser();
+});
+after(async () => {
+  await br?.close();
+  await srv?.stop();
+});
+
+test('after one online load, the page reloads and plays a whole match with no network and no server', async () => {
+  const ctx = await br.browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(`${srv.url}/?lang=en`);
+    // the service worker is installed (its cache filled) and active
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    assert.equal(scope, `${srv.url}/`);
+    // the online game under the service worker: a page it controls signs in over the WebSocket
+    await page.reload();
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
+    await signIn(page, srv.url, `Offline${Date.now() % 100000}`, 'en');
+    // signed in, from the lobby: an offline match, then leave it (confirmed) for the lobby again
+    await page.click('[data-testid=play-offline]');
+    await page.waitForSelector('.hand .card');
+    assert.equal(await page.evaluate(() => window.tarneeb.state.table.table), 'offline');
+    page.once('dialog', (d) => d.accept());
+    await page.click('[data-act=leave]');
+    await page.waitForSelector('form[data-form=create]');
+    await page.click('[data-act=signout]');
+    await page.waitForSelector('form[data-form=signin]');
+
+    await ctx.setOffline(true);
+    await srv.stop();
+    // a short bot delay keeps the test quick (the page's default is 700 ms)
+    await page.goto(`${srv.url}/?lang=en&botdelay=20`);
+    await page.waitForSelector('[data-testid=offline-entry]');
+    assert.equal(await page.evaluate(() => navigator.onLine), false);
+    // the HTTP API is never answered from the cache
+    assert.equal(await page.evaluate(() => fetch('./api/leaderboard').then(() => 'answered', () => 'failed')), 'failed');
+
+    // a short match: play to 1 point
+    await page.fill('[data-testid=offline-entry] input[name=target]', '1');
+    await page.click('[data-testid=play-offline]');
+    await page.waitForSelector('.hand .card');
+    const first = await page.evaluate(() => {
+      const t = window.tarneeb.state.table;
+      return { you: t.you, bots: t.seats.map((s) => s.bot), hand: t.round.hand.length, target: t.target };
+    });
+    assert.deepEqual(first, { you: 0, bots: [false, true, true, true], hand: 13, target: 1 });
+    // no connection bar: offline play needs no server
+    assert.equal(await page.locator('.conn-bar').count(), 0);
+
+    const cards = await playToEnd(page, {
+      onStep: async () => {
+        // hidden cards stay hidden: the page holds seat 0's hand only, as many cards as it has left
+        const ok = await page.evaluate(() => {
+          const r = window.tarneeb.state.table.round;
+          return !r || (r.hand.length === r.cards_left[0] && !('hands' in r));
+        });
+        assert.ok(ok);
+      },
+    });
+    assert.ok(cards >= 1, 'cards were played');
+    await page.waitForSelector('[data-testid=match-over]');
+    const result = await page.evaluate(() => window.tarneeb.state.table.result);
+    assert.equal(result.status, 'won');
+    assert.deepEqual(errors, [], 'no script errors on the page');
+
+    // play again: a new match, still offline
+    await page.click('[data-testid=match-over] [data-act=start]');
+    await page.waitForFunction(() => window.tarneeb.state.table?.state === 'playing');
+  } catch (e) {
+    await screenshots('offline', [page]);
+    throw e;
+  } finally {
+    await ctx.close();
+  }
+});

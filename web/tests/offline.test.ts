@@ -1,0 +1,88 @@
+// Offline play in the page: the driver (offline.ts) with the real WebAssembly engine, and the
+// screens (the start screen's entry; the table view fed by the engine, without a server).
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadEngine, type Engine } from '../src/engine';
+import { OfflineGame } from '../src/offline';
+import { html } from '../src/view';
+import { setLang } from '../src/i18n';
+import { emptySheet } from '../src/sheet';
+import type { State } from '../src/app';
+import type { TableView } from '../src/protocol';
+import { nodeEngineOptions } from './wasm_node.mjs';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await loadEngine(nodeEngineOptions());
+});
+beforeEach(() => setLang('en'));
+
+const state = (over: Partial<State> = {}): State => ({
+  conn: 'connecting', lang: 'en', name: null, token: null, welcomed: false, busy: false, tables: [], listCursor: null, listPrev: [],
+  listNext: null, listsAsked: 0, listsAnswered: 0, table: null, codes: {}, sheet: emptySheet('', 0), summary: null, matchOver: null,
+  log: [], error: null, showLastTrick: false, showSheet: false, actedVersion: null, hint: null, sound: false,
+  form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }, nameInput: '', joinId: '', joinCode: '', watching: null,
+  ...over,
+});
+
+describe('OfflineGame', () => {
+  it('plays a whole match: the human\'s first legal action on each turn, the bots by themselves', async () => {
+    const seen: TableView[] = [];
+    const errors: string[] = [];
+    const done = new Promise<TableView>((resolve) => {
+      const game: OfflineGame = new OfflineGame(
+        engine,
+        {
+          table: (t) => {
+            seen.push(t);
+            if (t.state === 'finished') resolve(t);
+            else if (t.legal.length) queueMicrotask(() => game.act(t.legal[0]));
+          },
+          error: (code) => errors.push(code),
+        },
+        { preset: 'classic', target: 5, name: 'Layla', botDelayMs: 0, summaryMs: 0 },
+      );
+      game.restart();
+    });
+    const last = await done;
+    expect(errors).toEqual([]);
+    expect(last.result?.status).toBe('won');
+    expect(last.seats[0]?.name).toBe('Layla');
+    expect(seen.flatMap((t) => t.events).filter((e) => e.event === 'match_over')).toHaveLength(1);
+    // versions only go up: every message is a new state of the one table
+    for (let i = 1; i < seen.length; i++) expect(seen[i].version).toBeGreaterThan(seen[i - 1].version);
+  });
+
+  it('reports a refused action with its code and changes nothing', () => {
+    const shown: TableView[] = [];
+    const errors: string[] = [];
+    const game = new OfflineGame(engine, { table: (t) => shown.push(t), error: (c) => errors.push(c) }, {
+      preset: 'levantine', target: 31, name: 'You', botDelayMs: 60_000,
+    });
+    game.restart();
+    game.act({ card: shown[0].round!.hand![0] }); // in the auction
+    expect(errors).toEqual([shown[0].round!.to_act === 0 ? 'auction_open' : 'out_of_turn']);
+    expect(shown).toHaveLength(1);
+    game.stop();
+  });
+});
+
+describe('offline screens', () => {
+  it('offers Play offline on the start screen, signed in or not, and in the lobby', () => {
+    expect(html(state())).toContain('data-act="offline"');
+    expect(html(state({ token: 'x' }))).toContain('data-act="offline"');
+    expect(html(state({ conn: 'open', welcomed: true, name: 'Me', token: 'x' }))).toContain('data-act="offline"');
+    setLang('ar');
+    expect(html(state({ lang: 'ar' }))).toContain('العب دون اتصال');
+  });
+
+  it('shows the engine\'s table without a server: seat 0\'s hand only, no connection bar', () => {
+    const { match, table } = engine.startMatch({ seed: '7', target: 31 });
+    const out = html(state({ offline: true, table }));
+    match.dispose();
+    expect(out).toContain('data-testid="hand"');
+    expect(out).not.toContain('conn-bar');
+    const cards = [...out.matchAll(/data-card="(\w\w)"/g)].map((m) => m[1]).sort();
+    expect(cards).toEqual([...table.round!.hand!].sort());
+    expect(cards).toHaveLength(13);
+  });
+});
