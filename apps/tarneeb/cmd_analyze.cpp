@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/records/record.hpp"
+#include "tarneeb/solver/analysis.hpp"
 #include "tarneeb/solver/par.hpp"
 #include "tarneeb/solver/solver.hpp"
 
@@ -50,18 +51,6 @@ json table_json(const solver::DdTable& t) {
     return tricks;
 }
 
-json par_json(const solver::Par& p, Preset preset, Seat dealer) {
-    json j = {{"preset", to_string(preset)}, {"dealer", index(dealer)}, {"passed_out", p.passed_out}};
-    if (!p.passed_out) {
-        j["declarer"] = index(p.declarer);
-        j["trump"] = std::string(1, suit_letter(p.trump));
-        j["bid"] = p.bid;
-        j["tricks"] = p.tricks;
-    }
-    j["points"] = p.points;
-    return j;
-}
-
 void print_table(const solver::DdTable& t, const solver::Par& p, Preset preset, Seat dealer) {
     std::cout << "Double-dummy tricks of the declarer's team (the declarer leads the first trick)\n"
               << "trump  seat0 seat1 seat2 seat3\n";
@@ -91,23 +80,6 @@ struct Options {
     std::string preset;
     bool json = false;
 };
-
-/// The round of the record at `after` cards played; error text in `why` when impossible.
-std::optional<Round> round_after(const Round& played, int after, std::string& why) {
-    if (!played.trump_named()) {
-        why = "the deal has no contract and trump, so no card play";
-        return std::nullopt;
-    }
-    if (after < 0 || after > played.cards_played() || after > 51) {
-        why = "--after must be 0.." + std::to_string(std::min(played.cards_played(), 51)) + " for this deal";
-        return std::nullopt;
-    }
-    Round r(played.rules(), played.dealer(), played.dealt_hands());
-    for (std::uint8_t c : played.calls()) r.apply(c == 0 ? Action::pass() : Action::bid(c));
-    r.apply(Action::name_trump(played.trump()));
-    for (int i = 0; i < after; ++i) r.apply(Action::play(played.plays()[static_cast<std::size_t>(i)]));
-    return r;
-}
 
 int run(const Options& o) {
     const int sources = (o.seed ? 1 : 0) + (o.hands.empty() ? 0 : 1) + (o.record.empty() ? 0 : 1);
@@ -162,12 +134,15 @@ int run(const Options& o) {
         const Round& r = rounds[static_cast<std::size_t>(o.deal)];
         hands = r.dealt_hands();
         if (o.dealer < 0) dealer = r.dealer();
-        if (o.preset.empty()) preset = r.rules() == kClassic ? Preset::classic : Preset::levantine;
+        if (o.preset.empty()) preset = solver::preset_of(r.rules());
         if (o.after >= 0) {
-            std::string why;
-            position_round = round_after(r, o.after, why);
+            position_round = solver::round_after(r, o.after);
             if (!position_round) {
-                std::cerr << "tarneeb analyze: " << why << "\n";
+                if (!r.trump_named())
+                    std::cerr << "tarneeb analyze: the deal has no contract and trump, so no card play\n";
+                else
+                    std::cerr << "tarneeb analyze: --after must be 0.." << std::min(r.cards_played(), 51)
+                              << " for this deal\n";
                 return kExitUsage;
             }
         }
@@ -179,26 +154,23 @@ int run(const Options& o) {
         return kExitRejected;
     }
     const solver::Par par = solver::par(table, rules_for(preset), dealer);
-    json out = {{"tricks", table_json(table)}, {"par", par_json(par, preset, dealer)}};
+    json out = {{"tricks", table_json(table)}, {"par", solver::par_json(par, preset, dealer)}};
     if (!o.json) print_table(table, par, preset, dealer);
 
     if (position_round) {
         const Round& r = *position_round;
-        solver::CardScores scores;
+        solver::CardValues values;
         solver::Solver solver;
-        if (const auto e = solver.all_cards(solver::position_of(r), scores); e != solver::SolveError::ok) {
+        if (const auto e = solver::card_values(solver, r, values); e != solver::SolveError::ok) {
             std::cerr << "tarneeb analyze: solver error " << solver::to_string(e) << "\n";
             return kExitRejected;
         }
         const Seat to_play = r.to_act();
-        const Team decl = team_of(r.contract()->declarer);
         const int left = 13 - r.tricks_played();
         json cards = json::array();
-        for (const auto& cs : scores.cards()) {
-            const int decl_total = r.tricks(decl) + (team_of(to_play) == decl ? cs.tricks : left - cs.tricks);
-            cards.push_back({{"card", to_string(cs.card)}, {"tricks", cs.tricks}, {"declarer_tricks", decl_total},
-                             {"makes", decl_total >= r.contract()->bid}});
-        }
+        for (const auto& cv : values.cards())
+            cards.push_back({{"card", to_string(cv.card)}, {"tricks", cv.tricks}, {"declarer_tricks", cv.declarer_tricks},
+                             {"makes", cv.declarer_tricks >= r.contract()->bid}});
         out["position"] = {{"deal", o.deal}, {"after", o.after}, {"to_play", index(to_play)},
                            {"declarer", index(r.contract()->declarer)}, {"bid", r.contract()->bid},
                            {"trump", std::string(1, suit_letter(r.trump()))},

@@ -122,6 +122,15 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--write-queue", o->config.hall.write_queue,
                     "database writes waiting at most; beyond, requests are refused with storage_unavailable")
         ->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--analysis-threads", o->config.hall.analysis_threads,
+                    "threads that analyse finished deals for GET /api/matches/{id}/analysis")
+        ->capture_default_str()->check(CLI::Range(1, 16));
+    cmd->add_option("--analysis-queue", o->config.hall.analysis_queue,
+                    "analyses queued or running at most; beyond, 503 analysis_busy")
+        ->capture_default_str()->check(CLI::Range(1, 100000));
+    cmd->add_option("--analysis-budget-ms", o->config.hall.analysis_budget_ms,
+                    "CPU time one deal's analysis may take (checked between positions); beyond, it fails as too_slow")
+        ->capture_default_str()->check(CLI::Range(1, 3600000));
     cmd->add_option("--log-level", o->log_level, "trace, debug, info, warn, error, off")->capture_default_str();
     cmd->add_option("--engine", o->engines, "NAME=CMD: an outside engine that add_bot seats by NAME (repeatable)")
         ->group("Engines");

@@ -22,6 +22,8 @@ Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     writer_ = std::make_unique<WorkQueue>("writer", 1, config_.write_queue);
     thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);
+    // The analysis queue's own bound is analyses_ (hall_analysis.cpp); the WorkQueue never refuses.
+    analysts_ = std::make_unique<WorkQueue>("analysis", std::max(1u, config_.analysis_threads), SIZE_MAX);
 }
 
 Hall::~Hall() {
@@ -30,6 +32,8 @@ Hall::~Hall() {
 }
 
 void Hall::stop() {
+    *analysis_stop_ = true;  // queued and running analyses end at once
+    if (analysts_) analysts_->stop();
     if (thinkers_) thinkers_->stop();
     if (writer_) writer_->stop();
 }

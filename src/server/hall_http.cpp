@@ -103,6 +103,8 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
         return done(HttpReply{200, "application/json", R"({"status":"ok"})"});
     }
     if (path == "/metrics") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
+    if (analysis_path(path))  // hall_analysis.cpp
+        return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), std::move(done));
     auto reply = std::make_shared<std::optional<HttpReply>>();
     const std::string_view query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
     on_writer("read", [path = std::string(path), query = std::string(query), reply](Storage& s) { *reply = api_get(s, path, query); },

@@ -21,6 +21,13 @@ void Hall::record_latency(double ms, Millis now) {
     }
 }
 
+json Hall::analysis_metrics() const {
+    std::size_t running = 0;
+    for (const auto& [key, job] : analyses_) running += *job.running;
+    return {{"queued", analyses_.size() - running}, {"running", running}, {"done", analyses_done_},
+            {"failed", analysis_failed_.size()}};
+}
+
 json Hall::metrics_json(Millis now) {
     while (!recent_actions_.empty() && recent_actions_.front() < now - 10000) recent_actions_.pop_front();
     int playing = 0;
@@ -36,7 +43,8 @@ json Hall::metrics_json(Millis now) {
                             {"max", lat.empty() ? 0.0 : *std::max_element(lat.begin(), lat.end())}}},
             {"uptime_s", (now - started_) / 1000}, {"storage_errors", storage_errors_},
             {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")},
-            {"write_queue", writer_ ? writer_->waiting() : 0}};
+            {"write_queue", writer_ ? writer_->waiting() : 0},
+            {"analysis", analysis_metrics()}};
 }
 
 }  // namespace tarneeb::server

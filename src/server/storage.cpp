@@ -122,6 +122,10 @@ Storage::Storage(const std::string& path, bool full_sync) {
     exec("CREATE TABLE IF NOT EXISTS match_players(match_id TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,"
          " bot INTEGER NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS match_players_name ON match_players(name)");
+    // Issue 14: each analysed deal of a finished match (GET /api/matches/{id}/analysis). A
+    // database from before gains the table here; nothing else changes.
+    exec("CREATE TABLE IF NOT EXISTS match_analysis(match_id TEXT NOT NULL, deal INTEGER NOT NULL,"
+         " analysis TEXT NOT NULL, PRIMARY KEY(match_id, deal))");
         migrate_name_keys();
         migrate_match_columns();
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
@@ -368,6 +372,19 @@ std::optional<std::string> Storage::match_record(const std::string& id) {
     s.bind(1, id);
     if (s.step()) return s.text(0);
     return std::nullopt;
+}
+
+std::optional<std::string> Storage::match_analysis(const std::string& id, int deal) {
+    Stmt s(db_, "SELECT analysis FROM match_analysis WHERE match_id = ? AND deal = ?");
+    s.bind(1, id).bind(2, std::int64_t{deal});
+    if (s.step()) return s.text(0);
+    return std::nullopt;
+}
+
+void Storage::store_analysis(const std::string& id, int deal, std::string_view analysis) {
+    Stmt s(db_, "INSERT OR REPLACE INTO match_analysis(match_id, deal, analysis) VALUES(?, ?, ?)");
+    s.bind(1, id).bind(2, std::int64_t{deal}).bind(3, analysis);
+    s.step();
 }
 
 nlohmann::json Storage::player_matches(const std::string& name, int limit) {

@@ -16,6 +16,7 @@ std::string_view to_string(SolveError e) {
         case SolveError::too_many_deals: return "too_many_deals";
         case SolveError::not_in_play: return "not_in_play";
         case SolveError::dds_failure: return "dds_failure";
+        case SolveError::stopped: return "stopped";
     }
     return "unknown";
 }

@@ -1,52 +1,51 @@
-// Manual look: node e2e/shoot.mjs  -> test-results/look-*.png
-import { playToEnd, startServer, launchBrowser, PHONE, DESKTOP, resultsDir, clickCard } from './harness.mjs';
+// Screenshots of every screen (tour.mjs) in English and Arabic at phone and desktop size, into
+// docs/screenshots/<screen>-<lang>-<size>.png (viewport only, not the full page), each
+// made about six times smaller by pngquant (Debian package pngquant) when it is installed.
+//   node e2e/shoot.mjs [phone|desktop]   (needs web/dist and the server binary, as the e2e tests)
+// The sound button's icon is an emoji: install fonts-noto-color-emoji for it to show.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-mkdirSync(resultsDir, { recursive: true });
-const srv = await startServer({ botDelayMs: 400 });
-let close = async () => {};
+import path from 'node:path';
+import { startServer, launchBrowser, webDir } from './harness.mjs';
+import { tour } from './tour.mjs';
+
+const outDir = path.resolve(webDir, '../docs/screenshots');
+const SIZES = {
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
+};
+const sizes = process.argv[2] ? [process.argv[2]] : Object.keys(SIZES);
+mkdirSync(outDir, { recursive: true });
+
+/** Quantises the PNG in place (256 colours at most); false when pngquant is not installed. */
+function shrink(file) {
+  const r = spawnSync('pngquant', ['--quality', '65-95', '--speed', '1', '--strip', '--force', '--ext', '.png', file]);
+  if (r.error) return false;
+  if (r.status !== 0 && r.status !== 99) throw new Error(`pngquant failed on ${file}: ${r.stderr}`);
+  return true;
+}
+let warned = false;
+
+// the server's default summary pause: the round summary holds the centre of the table alone
+const srv = await startServer({ botDelayMs: 0, summaryMs: 4000 });
+const { browser, close } = await launchBrowser();
 try {
-  const b = await launchBrowser();
-  close = b.close;
-  const browser = b.browser;
-  const LAND = { viewport: { width: 780, height: 360 }, isMobile: true, hasTouch: true };
-  const which = process.argv[2] ? [[process.argv[2], { phone: PHONE, desktop: DESKTOP, land: LAND }[process.argv[2]]]] : [['phone', PHONE], ['desktop', DESKTOP], ['land', LAND]];
-  for (const [label, opts] of which) {
+  for (const size of sizes) {
     for (const lang of ['en', 'ar']) {
-      const ctx = await browser.newContext(opts);
+      const ctx = await browser.newContext({ ...SIZES[size], reducedMotion: 'reduce' });
       const page = await ctx.newPage();
       page.on('pageerror', (e) => console.log('pageerror', e.message));
-      await page.goto(`${srv.url}/?lang=${lang}`);
-      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-0signin.png` });
-      await page.fill('input[name=name]', `${label}${lang}${Date.now() % 1000}`);
-      await page.click('form[data-form=signin] button[type=submit]');
-      await page.waitForSelector('form[data-form=create]');
-      await page.fill('input[name=target]', '14');
-      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-1lobby.png` });
-      await page.click('form[data-form=create] button[type=submit]');
-      await page.waitForSelector('[data-act=start]:not([disabled])');
-      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-2waiting.png` });
-      await page.click('[data-act=start]');
-      await page.waitForSelector('[data-act=call]:not([disabled])', { timeout: 15000 });
-      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-3auction.png` });
-      await page.click('[data-bid="7"]');
-      await page.waitForSelector('[data-act=trump]:not([disabled])', { timeout: 15000 });
-      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-4trump.png` });
-      await page.click('.suit-btn.suggested');
-      await page.waitForSelector('.hand .card.playable:not([disabled])', { timeout: 15000 });
-      await clickCard(page, '.hand .card.playable:not([disabled])');
-      await page.waitForSelector('.hand .card.playable:not([disabled])', { timeout: 15000 });
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-5play.png` });
-      let shot = false;
-      await playToEnd(page, {
-        onStep: async () => {
-          if (!shot && (await page.locator('[data-testid=summary]').count())) {
-            shot = true;
-            await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-6summary.png` });
-          }
-        },
+      // a name that reads as a name in each language
+      const name = lang === 'ar' ? 'ليلى' : 'Layla';
+      await tour(page, srv.url, lang, `${name}${size === 'phone' ? 1 : 2}`, async (screen) => {
+        const file = path.join(outDir, `${screen}-${lang}-${size}.png`);
+        await page.screenshot({ path: file });
+        if (!shrink(file) && !warned) {
+          warned = true;
+          console.warn('pngquant is not installed: the screenshots are left at full size');
+        }
+        console.log(path.relative(process.cwd(), file));
       });
-      await page.screenshot({ path: `${resultsDir}/look-${label}-${lang}-7over.png` });
       await ctx.close();
     }
   }

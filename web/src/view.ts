@@ -1,5 +1,6 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
 import type { App, State } from './app';
+import { rt } from './replay_i18n';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
@@ -11,6 +12,13 @@ import { esc, ltr } from './util';
 import { offlineButton, offlineEntry } from './offline_view';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
+
+/** A speaker, with waves when the sounds are on and struck through when off (no emoji font needed). */
+function speakerIcon(on: boolean): string {
+  return `<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${
+    on ? '<path d="M16 9a4 4 0 0 1 0 6M19 6a8 8 0 0 1 0 12"/>' : '<path d="M16 9l6 6M22 9l-6 6"/>'
+  }</svg>`;
+}
 
 function langButton(s: State): string {
   return `<button class="lang" data-act="lang" data-lang="${s.lang === 'ar' ? 'en' : 'ar'}" lang="${
@@ -51,6 +59,7 @@ function signInScreen(s: State): string {
       </form>
       ${offlineEntry(s)}
       ${langButton(s)}
+      <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a></p>
     </div>
   </main>`;
 }
@@ -101,6 +110,7 @@ function lobbyScreen(s: State): string {
   const finished = s.tables.filter((tb) => tb.state === 'finished').map(row).join('');
   return `<main class="screen lobby">
     <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
+      <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
       ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
@@ -225,7 +235,7 @@ function tableTopbar(s: State, tv: TableView): string {
           need(us),
         )}</span> · ${teamLabel(them, tv)} <b>${num(r.tricks[them])}</b><span class="muted">/${num(need(them))}</span></span>`
       : '';
-  return `<header class="topbar game-bar">
+  return `<header class="topbar game-bar"><h1 class="sr">${t('title')}</h1>
     <span class="stat score" data-testid="score" data-act="sheet" role="button" tabindex="0" title="${t('scoreSheet')}">
       ${teamLabel(us, tv)} <b>${n(tv.scores[us])}</b> – ${teamLabel(them, tv)} <b>${n(tv.scores[them])}</b>
       <span class="muted">/ ${num(tv.target)}${roundNumber(s, tv)}</span></span>
@@ -235,7 +245,7 @@ function tableTopbar(s: State, tv: TableView): string {
     ${needOf(tv) !== 'none' ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
     ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
-    <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${s.sound ? '🔊' : '🔇'}<span class="sr">${t('sounds')}</span></button>
+    <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${speakerIcon(s.sound)}<span class="sr">${t('sounds')}</span></button>
     ${langButton(s)}
     <button class="small ghost" data-act="leave">${t('leave')}</button>
   </header>`;
@@ -331,7 +341,7 @@ function auctionPanel(tv: TableView, s: State): string {
     }</span></div>`;
   });
   return `<div class="auction panel-in" data-testid="auction">
-    <h3>${t('auction')}${hi ? ` · ${t('bid')} ${num(hi)}` : ''}</h3>
+    <h2>${t('auction')}${hi ? ` · ${t('bid')} ${num(hi)}` : ''}</h2>
     <div class="calls" dir="ltr">${byPos.join('')}</div>
     ${
       myTurn
@@ -364,7 +374,7 @@ function trumpPanel(tv: TableView, s: State): string {
   const allowed = legalTrumps(tv.legal);
   const waiting = s.actedVersion === tv.version;
   return `<div class="trump-chooser panel-in" data-testid="trump-chooser">
-    <h3>${t('chooseTrump')}</h3>
+    <h2>${t('chooseTrump')}</h2>
     <div class="suits">${(['S', 'H', 'D', 'C'] as Suit[])
       .map(
         (su) => `<button class="suit-btn ${su === sugg ? 'suggested' : ''}${hinted(s, tv, { trump: su })}" data-act="trump" data-suit="${su}" ${
@@ -387,9 +397,9 @@ function summaryPanel(tv: TableView, s: State): string {
   const us = ourTeam(tv.you);
   const them = (1 - us) as 0 | 1;
   return `<div class="summary panel-in" data-testid="summary">
-    <h3>${t('roundSummary')}</h3>
+    <h2>${t('roundSummary')}</h2>
     <p>${t('contract')} ${num(e.contract.bid)} · ${seatLabel(e.contract.seat, tv)} · <b>${t(e.made ? 'made' : 'set')}</b></p>
-    <table class="mini"><tr><th></th><th>${teamLabel(us, tv)}</th><th>${teamLabel(them, tv)}</th></tr>
+    <table class="mini"><tr><td></td><th>${teamLabel(us, tv)}</th><th>${teamLabel(them, tv)}</th></tr>
       <tr><td>${t('tricks')}</td><td>${num(e.tricks[us])}</td><td>${num(e.tricks[them])}</td></tr>
       <tr><td>${t('points')}</td><td>${n(e.points[us])}</td><td>${n(e.points[them])}</td></tr>
       <tr><td>${t('score')}</td><td><b>${n(e.scores[us])}</b></td><td><b>${n(e.scores[them])}</b></td></tr></table>
@@ -424,8 +434,8 @@ function matchOverPanel(tv: TableView, s: State): string {
   else if (mo.status === 'drawn' || mo.winner === null) head = t('drawn');
   else if (tv.you === null) head = `${teamLabel(mo.winner, tv)} ${t('teamWon')}`;
   else head = t(mo.winner === us ? 'youWon' : 'youLost');
-  return `<div class="overlay"><div class="match-over panel" data-testid="match-over" role="dialog">
-    <h2>${t('matchOver')}</h2>
+  return `<div class="overlay"><div class="match-over panel" data-testid="match-over" role="dialog" aria-labelledby="match-over-title">
+    <h2 id="match-over-title">${t('matchOver')}</h2>
     <p class="result">${head}</p>
     ${sheetTable(tv, s)}
     ${
@@ -438,14 +448,15 @@ function matchOverPanel(tv: TableView, s: State): string {
     <div class="row">
       ${tv.you !== null ? `<button class="primary" data-act="start" ${tv.seats.every((x) => x) ? '' : 'disabled'}>${t('playAgain')}</button>` : ''}
       <button data-act="leave">${t('backToLobby')}</button>
+      ${mo.record !== undefined && mo.record !== null ? `<a class="btn" href="#/replay/${encodeURIComponent(String(mo.record))}" data-testid="replay-link">${rt('replay')}</a>` : ''}
       ${langButton(s)}
     </div>
   </div></div>`;
 }
 
 function modal(title: string, body: string): string {
-  return `<div class="overlay" data-act="closemodal"><div class="panel modal" role="dialog" data-stop>
-    <h2>${title}</h2>${body}<button data-act="closemodal">${t('close')}</button></div></div>`;
+  return `<div class="overlay" data-act="closemodal"><div class="panel modal" role="dialog" aria-modal="true" aria-labelledby="modal-title" data-stop>
+    <h2 id="modal-title">${title}</h2>${body}<button data-act="closemodal">${t('close')}</button></div></div>`;
 }
 
 function logLine(tv: TableView, e: GameEvent): string {
@@ -517,7 +528,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
                   (c) =>
                     `<button class="card ${c.playable ? 'playable' : 'dimmed'} ${r.trump && c.card[1] === r.trump ? 'trump' : ''}${hinted(s, tv, { card: c.card })}" data-act="card" data-card="${c.card}" ${
                       c.playable && !waiting ? '' : 'disabled'
-                    } aria-label="${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}">${cardSvg(c.card)}</button>`,
+                    }>${cardSvg(c.card)}<span class="sr">${c.card[0] === 'T' ? '10' : c.card[0]} ${suitName(c.card[1] as Suit)}</span></button>`,
                 )
                 .join('')}</div>`,
           )

@@ -95,7 +95,7 @@ describe('the table as rendered', () => {
   });
   it('heads the auction with the standing bid the server sends, else the calls', () => {
     const auction = { phase: 'auction' as const, contract: null, trump: null, plays: [], trick: [] };
-    const head = (out: string) => /<h3>Auction([^<]*)<\/h3>/.exec(out)?.[1];
+    const head = (out: string) => /<h2>Auction([^<]*)<\/h2>/.exec(out)?.[1];
     const withField = table({ legal: [] }, { ...auction, calls: [{ seat: 0, call: 8 }], standing_bid: { bid: 9, seat: 2 } });
     expect(head(html(state(withField)))).toBe(' · Bid 9');
     const noBid = table({ legal: [] }, { ...auction, calls: [{ seat: 0, call: 'pass' }], standing_bid: null });

@@ -17,7 +17,8 @@
 //
 // One role per file: src/server/hall.cpp (the writer and bot threads, tables' changes, fan-out,
 // timers), hall_admission.cpp (connections and limits), hall_lobby.cpp (sign-in, the dispatcher
-// and the lobby's requests), hall_http.cpp (the HTTP API), hall_metrics.cpp (metrics). Every
+// and the lobby's requests), hall_http.cpp (the HTTP API), hall_metrics.cpp (metrics),
+// hall_analysis.cpp (the analysis queue: finished deals analysed on their own threads). Every
 // message's JSON is built by protocol.hpp.
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
@@ -34,6 +35,7 @@
 // serving: reads, spectators and every table go on as soon as the database takes writes again.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -89,6 +91,10 @@ struct HallConfig {
     unsigned bot_threads = 0;           ///< threads bots think on; 0 = the machine's cores
     std::size_t write_queue = 4096;     ///< database jobs waiting at most (then storage_busy)
     std::size_t max_waiting_messages = 256;  ///< a busy guest's messages queued at most (then closed)
+    // The analysis queue (GET /api/matches/{id}/analysis, hall_analysis.cpp; docs/operations.md).
+    unsigned analysis_threads = 1;      ///< threads that analyse deals (each leases one DDS thread)
+    std::size_t analysis_queue = 32;    ///< analyses queued or running at most (then 503 analysis_busy)
+    Millis analysis_budget_ms = 20000;  ///< CPU time of one analysis at most (then it fails: too_slow)
 };
 
 /// How the hall talks back to the transport.
@@ -291,6 +297,32 @@ private:
     void record_latency(double ms, Millis now);
     /// The GET /metrics answer (hall_metrics.cpp).
     nlohmann::json metrics_json(Millis now);
+    /// /metrics "analysis": {"queued", "running", "done" (stored since the start), "failed"}.
+    nlohmann::json analysis_metrics() const;
+
+    // ---- the analysis queue (hall_analysis.cpp) ---------------------------------------
+    /// True for /api/matches/{id}/analysis.
+    static bool analysis_path(std::string_view path);
+    /// GET /api/matches/{id}/analysis?deal=N (docs/protocol.md "HTTP endpoints"): the cached
+    /// analysis, or the job queued (202), or an error; `query` is the target after '?'.
+    void analysis_get(std::string_view path, std::string_view query, std::function<void(HttpReply)> done);
+    /// Queues the analysis of `deal` (the replayed round) of match `id`; false when the queue is full.
+    bool queue_analysis(const std::string& id, int deal, const Round& round);
+    /// A job's result on the hall's thread: `body` stored (writer thread), or `error` remembered.
+    void analysis_finished(const std::pair<std::string, int>& key, std::string body, const std::string& error);
+    /// The 202 answer for a job in the queue.
+    HttpReply analysis_pending(const std::pair<std::string, int>& key) const;
+    struct AnalysisJob {
+        std::shared_ptr<std::atomic<bool>> running = std::make_shared<std::atomic<bool>>(false);
+    };
+    std::unique_ptr<WorkQueue> analysts_;  ///< deals being analysed, off the hall's thread
+    /// Set when the hall stops: queued and running analyses end at once.
+    std::shared_ptr<std::atomic<bool>> analysis_stop_ = std::make_shared<std::atomic<bool>>(false);
+    std::map<std::pair<std::string, int>, AnalysisJob> analyses_;  ///< (match, deal) queued or running
+    /// Analyses that failed (too_slow, solver_error) since the start: answered without a new job;
+    /// not stored, so a restarted server (maybe with a larger budget) tries again.
+    std::map<std::pair<std::string, int>, std::string> analysis_failed_;
+    std::uint64_t analyses_done_ = 0;
 
     Storage& storage_;
     BotFactory bots_;

@@ -1,5 +1,5 @@
 // The server's SQLite database (WAL mode): guests and their ratings, finished matches as
-// tarneeb-record/1, and the journal of live tables.
+// tarneeb-record/1 (and their deals' double-dummy analyses), and the journal of live tables.
 //
 // Journal: every change of a live table is appended as one JSON entry (docs/protocol.md:
 // written before the change is acknowledged). A restarted server replays each live table's
@@ -114,6 +114,12 @@ public:
     bool store_match(const MatchRow& row);
     /// The stored record text, or nullopt.
     std::optional<std::string> match_record(const std::string& id);
+    /// The stored analysis of deal `deal` (0-based) of match `id` (the JSON text of
+    /// GET /api/matches/{id}/analysis), or nullopt when it was never stored.
+    std::optional<std::string> match_analysis(const std::string& id, int deal);
+    /// Stores (or replaces) that analysis. Table `match_analysis`, added to older databases
+    /// when they are opened.
+    void store_analysis(const std::string& id, int deal, std::string_view analysis);
     /// {"name", "matches": [...]} newest first, at most `limit`: every match the player played,
     /// at public and private tables alike (a player's own history).
     nlohmann::json player_matches(const std::string& name, int limit = 100);

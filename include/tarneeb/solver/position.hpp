@@ -41,6 +41,7 @@ enum class SolveError : std::uint8_t {
     too_many_deals,    ///< a batch call larger than the adapter allows
     not_in_play,       ///< the round is not in its play phase
     dds_failure,       ///< DDS itself returned an error (see dds_code where reported)
+    stopped,           ///< the caller stopped a long analysis (analysis.hpp KeepGoing: a CPU budget)
 };
 
 /// "ok", "duplicate_card", ...
