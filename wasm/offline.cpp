@@ -31,7 +31,7 @@
 // pauses the bots as on the server (TableTiming::summary_ms, default 4000 ms; "summary_ms" in the
 // settings), and the table message says how long (summary_ms) as the server's does.
 //
-// Hidden information: every message is built for seat 0 from its SeatView (table_message_json),
+// Hidden information: every message is built for seat 0 from its SeatView (TableMessage::to),
 // so the other hands never leave this module.
 #include <algorithm>
 #include <cstdint>
@@ -112,6 +112,7 @@ public:
         }
 
         seed_ = *seed;
+        history_ = {};  // of the table this replaces
         table_ = std::make_unique<server::Table>(
             "offline", *settings, timing, [](std::string_view kind, std::uint64_t bot_seed) -> std::unique_ptr<bots::Bot> {
                 if (kind != "heuristic") return nullptr;
@@ -187,11 +188,14 @@ private:
         return derive_seed(seed_, kDealStream + dealt);
     }
 
+    /// Seat 0's table message (TableMessage::to, equal to table_message_json), its "history" of
+    /// finished rounds written from history_, rebuilt only when a round ends (as the server does).
     std::string message(server::Millis now) {
-        return server::table_message_json(*table_, kHuman, 0, table_->take_events(), now).dump();
+        return server::TableMessage(*table_, 0, table_->take_events(), now, &history_).to(kHuman);
     }
 
     std::unique_ptr<server::Table> table_;
+    server::HistoryCache history_;
     std::uint64_t seed_ = 0;
 };
 

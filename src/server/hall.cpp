@@ -327,7 +327,7 @@ void Hall::handle(ConnId conn, json msg) {
 void Hall::send_table(const std::string& name, TableEntry& t) {
     auto g = guests_.find(name);
     if (g == guests_.end() || g->second.conns.empty()) return;
-    const std::string text = TableMessage(*t.table, t.spectators, {}, now_).to(g->second.seat, is_creator(t, name));
+    const std::string text = TableMessage(*t.table, t.spectators, {}, now_, &t.history).to(g->second.seat, is_creator(t, name));
     for (ConnId c : g->second.conns) out_.send(c, text);
 }
 
@@ -339,7 +339,7 @@ void Hall::publish(TableEntry& t) {
         store_match(match_row(*f, *t.table, finished));
     }
     // One message per change, serialised once; each connection gets its seat's version of it.
-    const TableMessage message(*t.table, t.spectators, events, now_);
+    const TableMessage message(*t.table, t.spectators, events, now_, &t.history);
     for (const auto& name : t.watchers) {
         auto g = guests_.find(name);
         if (g == guests_.end() || g->second.conns.empty()) continue;

@@ -54,7 +54,7 @@ std::optional<std::string> query_param(std::string_view query, std::string_view 
 
 HttpReply json_reply(int status, const json& body) { return HttpReply{status, "application/json", body.dump()}; }
 
-const HttpReply kBadRequest{400, "application/json", R"({"error":"bad_request"})"};
+HttpReply bad_request() { return HttpReply{400, "application/json", R"({"error":"bad_request"})"}; }
 
 /// GET /api/matches?limit=N&before=ID (docs/protocol.md "HTTP endpoints"): a page of public
 /// finished matches. `limit`: decimal digits, at least 1, default 20, above kMaxMatchPage
@@ -64,15 +64,15 @@ HttpReply match_list(Storage& storage, std::string_view query) {
     int limit = 20;
     if (const auto l = query_param(query, "limit")) {
         if (l->empty() || l->size() > 9 || !std::all_of(l->begin(), l->end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-            return kBadRequest;
+            return bad_request();
         limit = std::stoi(*l);
-        if (limit < 1) return kBadRequest;
+        if (limit < 1) return bad_request();
         limit = std::min(limit, kMaxMatchPage);
     }
     std::optional<std::string> before = query_param(query, "before");
-    if (before && before->empty()) return kBadRequest;
+    if (before && before->empty()) return bad_request();
     auto page = storage.public_matches(limit, before);
-    if (!page) return kBadRequest;  // `before` is not a listed match
+    if (!page) return bad_request();  // `before` is not a listed match
     return json_reply(200, *page);
 }
 
@@ -82,7 +82,7 @@ std::optional<HttpReply> match_with_result(Storage& storage, const std::string& 
     const auto text = storage.match_record(id);
     if (!text) return std::nullopt;
     json record = json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (!record.is_object()) return HttpReply{200, "application/json", *text};  // stored by an older server: as it is
+    if (!record.is_object()) return HttpReply{200, "application/json", *text};  // not a record (never stored so): as stored
     record["result"] = records::result_json(records::replay(*text));
     return json_reply(200, record);
 }

@@ -109,7 +109,62 @@ std::string_view to_string(Phase p) {
 
 namespace {
 nlohmann::json seat_card(Seat s, Card c) { return {{"seat", index(s)}, {"card", to_string(c)}}; }
+
+/// The auction so far: [{"seat", "call": "pass" | 7..13}…] in order.
+nlohmann::json calls_json(const SeatView& v) {
+    auto calls = nlohmann::json::array();
+    const auto cs = v.calls();
+    for (int i = 0; i < static_cast<int>(cs.size()); ++i) {
+        const int value = cs[static_cast<std::size_t>(i)];
+        calls.push_back({{"seat", index(v.caller(i))},
+                         {"call", value == 0 ? nlohmann::json("pass") : nlohmann::json(value)}});
+    }
+    return calls;
+}
+
+/// The number of rounds of `m` that are over (every round but one still under way).
+std::size_t finished_rounds(const Match& m) {
+    return m.rounds().size() - (m.has_round() && !m.round().over() ? 1 : 0);
+}
 }  // namespace
+
+nlohmann::json history_json(const Match& m) {
+    auto history = nlohmann::json::array();
+    const std::size_t n = finished_rounds(m);
+    for (std::size_t i = 0; i < n; ++i) {
+        // A view of the finished round (seat 0's, whose hand is never written: empty anyway once
+        // the round is over). Only what was public is read: calls, contract, played cards, scores.
+        const SeatView v(m.rounds()[i], Seat::s0);
+        auto tricks = nlohmann::json::array();
+        for (int t = 0; t < v.tricks_played(); ++t) tricks.push_back(records::trick_json(v.trick(t), v.trick_winner(t)));
+        const auto contract = v.contract();
+        const auto totals = m.totals_after(static_cast<int>(i));
+        history.push_back({{"number", i + 1},
+                           {"dealer", index(v.dealer())},
+                           {"calls", calls_json(v)},
+                           {"contract", contract ? nlohmann::json{{"seat", index(contract->declarer)}, {"bid", contract->bid},
+                                                                  {"made", v.made()}}
+                                                 : nlohmann::json(nullptr)},
+                           {"trump", v.trump_named() ? nlohmann::json(suit_text(v.trump())) : nlohmann::json(nullptr)},
+                           {"tricks", std::move(tricks)},
+                           {"taken", {v.tricks(Team::t0), v.tricks(Team::t1)}},
+                           {"points", {v.points(Team::t0), v.points(Team::t1)}},
+                           {"totals", {totals[0], totals[1]}},
+                           {"passed_out", v.phase() == Phase::passed_out}});
+    }
+    return history;
+}
+
+const std::string& HistoryCache::text(const Table& table) {
+    const Match& m = table.match();
+    const std::size_t n = table.match_number() == 0 ? 0 : finished_rounds(m);
+    if (table.match_number() != match_ || n != rounds_ || text_.empty()) {
+        match_ = table.match_number();
+        rounds_ = n;
+        text_ = (table.match_number() == 0 ? nlohmann::json::array() : history_json(m)).dump();
+    }
+    return text_;
+}
 
 nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
     nlohmann::json r;
@@ -123,14 +178,7 @@ nlohmann::json round_json(const SeatView& v, int number, bool with_hand) {
         for (Card c : v.hand()) hand.push_back(to_string(c));
         r["hand"] = std::move(hand);
     }
-    auto calls = nlohmann::json::array();
-    const auto cs = v.calls();
-    for (int i = 0; i < static_cast<int>(cs.size()); ++i) {
-        const int value = cs[static_cast<std::size_t>(i)];
-        calls.push_back({{"seat", index(v.caller(i))},
-                         {"call", value == 0 ? nlohmann::json("pass") : nlohmann::json(value)}});
-    }
-    r["calls"] = std::move(calls);
+    r["calls"] = calls_json(v);
     // "standing_bid": the highest bid so far and its bidder, as the engine keeps them
     // (Round::high_bid/high_bidder: in the classic preset the dealer's equal bid takes it,
     // docs/rules.md "Preset classic"): the bid standing during the auction, the winning bid
@@ -280,7 +328,9 @@ nlohmann::json hand_json(const Table& t, Seat seat) {
 }
 
 /// Everything every recipient shares: the spectator's message without the per-seat keys.
-nlohmann::json shared_json(const Table& t, int spectators, const std::vector<TableEvent>& events, Millis now) {
+/// `history`: false leaves "history" null, for a caller that writes it from a HistoryCache.
+nlohmann::json shared_json(const Table& t, int spectators, const std::vector<TableEvent>& events, Millis now,
+                           bool history = true) {
     nlohmann::json j = summary_json(t, spectators);
     j["type"] = "table";
     j["version"] = t.version();
@@ -304,6 +354,8 @@ nlohmann::json shared_json(const Table& t, int spectators, const std::vector<Tab
     j["round"] = has_round(t) ? round_json(SeatView::of(t.match(), Seat::s0), static_cast<int>(t.match().rounds().size()), false)
                               : nlohmann::json(nullptr);
     j["events"] = events_json(events);
+    // "history": the finished rounds of the match (its played cards are public), [] before one.
+    j["history"] = !history ? nlohmann::json(nullptr) : t.match_number() == 0 ? nlohmann::json::array() : history_json(t.match());
     j["now_ms"] = now;
     return j;
 }
@@ -333,11 +385,13 @@ nlohmann::json table_message_json(const Table& t, std::optional<Seat> seat, int 
     return j;
 }
 
-TableMessage::TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now)
+TableMessage::TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now,
+                           HistoryCache* history)
     : table_(table) {
     // Serialised key by key exactly as dump() does (compact, keys in order), noting where the
     // round object's members start: a seat's hand goes there. Found while writing, never searched.
-    const nlohmann::json shared = shared_json(table, spectators, events, now);
+    // "history" is the cache's text when there is a cache (rebuilt only when a round ended).
+    const nlohmann::json shared = shared_json(table, spectators, events, now, history == nullptr);
     shared_ = "{";
     bool first = true;
     for (auto it = shared.begin(); it != shared.end(); ++it) {
@@ -345,7 +399,9 @@ TableMessage::TableMessage(const Table& table, int spectators, const std::vector
         first = false;
         shared_ += nlohmann::json(it.key()).dump();
         shared_ += ':';
-        if (it.key() == "round" && it->is_object() && !it->empty()) {
+        if (it.key() == "history" && history) {
+            shared_ += history->text(table);
+        } else if (it.key() == "round" && it->is_object() && !it->empty()) {
             shared_ += '{';
             round_at_ = shared_.size();
             shared_.append(it->dump(), 1);

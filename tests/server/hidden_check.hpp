@@ -11,6 +11,12 @@
 // The tricks a table frame shows (round.finished_tricks, round.current_trick and the older
 // round.trick) are checked against the frame's own round.plays as well: trick t's card i must
 // be the play 4t+i, with its seat, so a trick can only ever show a card already played.
+//
+// A table frame's "history" (the finished rounds of the match) is checked against the record:
+// round k's tricks, card by card, must be exactly the play of deal k, and only rounds that are
+// over appear (before deal r, or deal r itself once scored or passed out). The rest of the
+// frame, without its history, is then checked as above (every card of a scored round was
+// played, so the history's cards cannot be told apart from the current deal's by text alone).
 #pragma once
 
 #include <regex>
@@ -57,6 +63,37 @@ inline std::vector<std::string> trick_mismatches(const nlohmann::json& round) {
     return out;
 }
 
+/// The rounds of a table frame's "history" that are not finished rounds of the record (see above).
+inline std::vector<std::string> history_mismatches(const nlohmann::json& frame, const nlohmann::json& deals) {
+    std::vector<std::string> out;
+    const auto& history = frame["history"];
+    if (!history.is_array()) return {"history is not a list"};
+    const auto& round = frame["round"];
+    const int current = round.is_object() ? round["number"].get<int>() : 0;
+    const bool current_over = round.is_object() && (round["phase"] == "scored" || round["phase"] == "passed_out");
+    for (std::size_t k = 0; k < history.size(); ++k) {
+        const auto& h = history[k];
+        const std::string where = "history round " + std::to_string(k + 1);
+        if (h["number"] != static_cast<int>(k + 1)) out.push_back(where + " has number " + h["number"].dump());
+        if (static_cast<int>(k + 1) > current || (static_cast<int>(k + 1) == current && !current_over)) {
+            out.push_back(where + " is not over");
+            continue;
+        }
+        if (k >= deals.size()) {
+            out.push_back(where + " is not in the record");
+            continue;
+        }
+        nlohmann::json cards = nlohmann::json::array();
+        for (const auto& trick : h["tricks"]) {
+            if (trick["cards"].size() != 4 || trick["winner"].is_null()) out.push_back(where + " has an unfinished trick");
+            for (const auto& c : trick["cards"]) cards.push_back(c["card"]);
+        }
+        const auto& play = deals[k].contains("play") ? deals[k]["play"] : nlohmann::json::array();
+        if (cards != play) out.push_back(where + " shows cards other than its play: " + cards.dump());
+    }
+    return out;
+}
+
 /// Returns a description of each leak (empty when none). `match` is the table's match number;
 /// `seat` -1 checks a spectator (no hand may appear at all).
 inline std::vector<std::string> hidden_leaks(const std::vector<std::string>& frames, int seat, int match,
@@ -86,7 +123,13 @@ inline std::vector<std::string> hidden_leaks(const std::vector<std::string>& fra
         } else if (j.is_object() && j.value("type", "") == "table" && j.value("match", 0) != match) {
             continue;  // another match at the table
         }
-        const std::string& text = frames[f];
+        std::string text = frames[f];
+        if (j.is_object() && j.value("type", "") == "table" && j.contains("history")) {
+            for (const auto& m : history_mismatches(j, deals)) leaks.push_back("frame " + std::to_string(f) + ": " + m);
+            nlohmann::json rest = j;
+            rest.erase("history");
+            text = rest.dump();
+        }
         for (std::sregex_iterator it(text.begin(), text.end(), kCard), end; it != end; ++it) {
             const std::string card = (*it)[1];
             if (!allowed.count(card)) leaks.push_back("frame " + std::to_string(f) + " shows " + card);

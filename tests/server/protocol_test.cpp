@@ -15,13 +15,21 @@ using nlohmann::json;
 
 /// Checks every recipient's message of the table's current change (the events just taken)
 /// against the plain encoding: seats 0..3 and a spectator.
-void check_messages(const Table& t, const std::vector<TableEvent>& events, Millis now, int& checked) {
+/// `history` is the table's HistoryCache, kept across its changes as the hall keeps it: the
+/// message that writes the cached "history" text equals the plain encoding too.
+void check_messages(const Table& t, const std::vector<TableEvent>& events, Millis now, int& checked,
+                    HistoryCache* history = nullptr) {
     const TableMessage message(t, 2, events, now);
+    std::optional<TableMessage> cached;
+    if (history) cached.emplace(t, 2, events, now, history);
     for (int s = -1; s < 4; ++s) {
         const std::optional<Seat> seat = s < 0 ? std::nullopt : std::optional<Seat>(tarneeb::seat(s));
         const std::string text = message.to(seat);
         const json plain = table_message_json(t, seat, 2, events, now);
         ASSERT_EQ(json::parse(text), plain) << "seat " << s << " version " << t.version() << "\n" << text;
+        if (cached) {
+            ASSERT_EQ(cached->to(seat), text) << "seat " << s << " version " << t.version();
+        }
         if (plain["round"].is_object()) {
             EXPECT_EQ(plain["round"].contains("hand"), seat.has_value());
         }
@@ -70,18 +78,19 @@ TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
         Table t("t1", settings, TableTiming{}, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
         Millis now = 1'767'225'600'000;
         int checked = 0;
+        HistoryCache history;
         const std::array<std::string, 4> names{"Layla", "Omar", "Dina", "Eli"};
         for (Seat s : kSeats) {
             const Change c = t.prepare_sit(s, names[static_cast<std::size_t>(index(s))]);
             ASSERT_TRUE(c.ok());
             t.commit(c.entry(), now);
-            check_messages(t, t.take_events(), now, checked);
+            check_messages(t, t.take_events(), now, checked, &history);
         }
         Rng rng(7);
         const Change start = t.prepare_start(rng.next(), rng.next());
         ASSERT_TRUE(start.ok());
         t.commit(start.entry(), now);
-        check_messages(t, t.take_events(), now, checked);
+        check_messages(t, t.take_events(), now, checked, &history);
         bool finished_trick_seen = false;
         while (t.state() == TableState::playing) {
             ASSERT_LT(checked, 100000);
@@ -93,9 +102,10 @@ TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
             ASSERT_TRUE(c.ok()) << to_string(*c.error);
             now += 1000;
             t.commit(c.entry(), now);
-            check_messages(t, t.take_events(), now, checked);
+            check_messages(t, t.take_events(), now, checked, &history);
             if (t.state() == TableState::playing && t.match().round().tricks_played() > 0) finished_trick_seen = true;
         }
+        EXPECT_GT(t.match().rounds().size(), 2u);
         EXPECT_TRUE(finished_trick_seen);
         // The finished table says how the match ended, as the match_over event did.
         const json spectator = table_message_json(t, std::nullopt, 0, {}, now);
@@ -103,6 +113,72 @@ TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
         EXPECT_EQ(spectator["result"]["status"], std::string(to_string(t.match().status())));
         EXPECT_GT(checked, 500);
     }
+}
+
+// "history" (docs/protocol.md "table"): after each round ends, the finished rounds of the
+// match, each with the engine's tricks (exactly the round's plays), calls, contract, scores.
+TEST(Protocol, HistoryHasEveryFinishedRoundAndOnlyPlayedCards) {
+    TableSettings settings;
+    settings.turn_seconds = 0;
+    settings.target = 41;
+    Table t("t1", settings, TableTiming{}, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
+    for (Seat s : kSeats) t.commit(t.prepare_sit(s, "p" + std::to_string(index(s))).entry(), 0);
+    EXPECT_EQ(table_message_json(t, std::nullopt, 0, {}, 0)["history"], json::array());  // no match yet
+    Rng rng(5);
+    t.commit(t.prepare_start(rng.next(), rng.next()).entry(), 0);
+    std::size_t rounds_seen = 0;
+    while (t.state() == TableState::playing) {
+        const Round& r = t.match().round();
+        const auto legal = r.legal_actions();
+        const Action a = legal[static_cast<int>(rng.below(static_cast<std::uint64_t>(legal.size())))];
+        t.commit(t.prepare_act(r.to_act(), a, t.version(), rng.next()).entry(), 0);
+        t.take_events();
+        const Match& m = t.match();
+        const std::size_t finished = m.rounds().size() - (m.round().over() ? 0 : 1);
+        const json history = table_message_json(t, Seat::s1, 0, {}, 0)["history"];
+        ASSERT_EQ(history.size(), finished);
+        if (finished == rounds_seen) continue;
+        rounds_seen = finished;
+        // The round that just ended, checked against the engine's round.
+        const Round& done = m.rounds()[finished - 1];
+        const json& h = history.back();
+        EXPECT_EQ(h["number"], finished);
+        EXPECT_EQ(h["dealer"], index(done.dealer()));
+        EXPECT_EQ(h["passed_out"], done.phase() == Phase::passed_out);
+        EXPECT_EQ(h["calls"].size(), done.calls().size());
+        for (Team team : {Team::t0, Team::t1}) {
+            const auto i = static_cast<std::size_t>(index(team));
+            EXPECT_EQ(h["taken"][i], done.tricks(team));
+            EXPECT_EQ(h["points"][i], done.points(team));
+            EXPECT_EQ(h["totals"][i], m.totals_after(static_cast<int>(finished - 1))[i]);
+        }
+        if (done.phase() == Phase::passed_out) {
+            EXPECT_TRUE(h["contract"].is_null());
+            EXPECT_TRUE(h["trump"].is_null());
+            EXPECT_EQ(h["tricks"], json::array());
+            continue;
+        }
+        EXPECT_EQ(h["contract"]["seat"], index(done.contract()->declarer));
+        EXPECT_EQ(h["contract"]["bid"], done.contract()->bid);
+        EXPECT_EQ(h["contract"]["made"], done.made());
+        EXPECT_EQ(h["trump"], suit_text(done.trump()));
+        ASSERT_EQ(h["tricks"].size(), 13u);
+        std::size_t k = 0;
+        for (int tr = 0; tr < 13; ++tr) {
+            const json& trick = h["tricks"][static_cast<std::size_t>(tr)];
+            EXPECT_EQ(trick["winner"], index(done.trick_winner(tr)));
+            for (const json& c : trick["cards"]) {
+                EXPECT_EQ(c["card"].get<std::string>(), to_string(done.plays()[k]));
+                EXPECT_EQ(c["seat"], index(done.played_by(static_cast<int>(k))));
+                ++k;
+            }
+        }
+        EXPECT_EQ(k, 52u);
+    }
+    EXPECT_GT(rounds_seen, 2u);
+    // The next match starts with an empty history.
+    t.commit(t.prepare_start(rng.next(), rng.next()).entry(), 0);
+    EXPECT_EQ(table_message_json(t, std::nullopt, 0, {}, 0)["history"], json::array());
 }
 
 TEST(Protocol, FinishedTricksCarryTheEnginesWinner) {

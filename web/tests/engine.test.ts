@@ -73,9 +73,17 @@ describe('offline match', () => {
       const played = new Set(r.plays.map((p) => p.card));
       for (const p of r.plays) expect(r.hand).not.toContain(p.card);
       for (const tr of r.finished_tricks ?? []) for (const c of tr.cards) expect(played.has(c.card)).toBe(true);
-      // every card named anywhere in the message is seat 0's or was played
+      // every card named anywhere in the message (but its history) is seat 0's or was played
       const known = new Set([...r.hand!, ...r.plays.map((p) => p.card), ...v.events.flatMap((e) => (e.event === 'card' ? [e.card] : []))]);
-      for (const m of JSON.stringify(v).matchAll(/"([2-9TJQKA][SHDC])"/g)) expect(known.has(m[1]), m[1]).toBe(true);
+      const { history, ...rest } = v as typeof v & { history?: { number: number; tricks: { cards: { card: string }[]; winner: number | null }[] }[] };
+      for (const m of JSON.stringify(rest).matchAll(/"([2-9TJQKA][SHDC])"/g)) expect(known.has(m[1]), m[1]).toBe(true);
+      // the history holds only finished rounds, each with all 13 tricks played (52 cards) or none (passed out)
+      for (const h of history ?? []) {
+        expect(h.number).toBeLessThanOrEqual(r.number);
+        const cards = h.tricks.flatMap((t) => t.cards.map((c) => c.card));
+        expect([0, 52]).toContain(new Set(cards).size);
+        for (const t of h.tricks) expect(t.winner).not.toBeNull();
+      }
     }
     match.dispose();
   });

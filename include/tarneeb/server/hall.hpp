@@ -208,6 +208,7 @@ private:
         std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
         std::string creator;          ///< the guest that created it ("" after a restart)
         std::string creator_address;  ///< that guest's connection's address
+        HistoryCache history;         ///< its table messages' "history" text
     };
     /// The error code when `c` may not create another table (waiting-table limits), else nullopt.
     std::optional<ProtocolError> create_limit(const Conn& c) const;

@@ -46,6 +46,29 @@ std::string suit_text(Suit s);
 /// `with_hand` is true (a seated player); a spectator's object has no "hand" key at all.
 nlohmann::json round_json(const SeatView& view, int number, bool with_hand);
 
+/// The "history" of a table message (docs/protocol.md "table"): every finished round of the
+/// match, in order: {"number" (1-based), "dealer", "calls": [{"seat","call"}…], "contract":
+/// {"seat","bid","made"} | null, "trump": "H" | null, "tricks": [the round's tricks in the shape
+/// of round.finished_tricks], "taken": [t0, t1], "points": [a, b], "totals": [a, b] (after the
+/// round), "passed_out"}. The round under way is not in it. Only public facts: the auction, the
+/// contract, the cards that were played (from the engine's Trick and trick winners) and scores;
+/// never a card still held (a scored round has none left; a passed-out round shows no card).
+nlohmann::json history_json(const Match& match);
+
+/// One table's serialised history_json, rebuilt only when it changes (a round ended, a match
+/// started): a late round's history is 13 rounds of 13 tricks, and a table message is built at
+/// every change. Kept by the hall beside its table; used on the hall's thread only.
+class HistoryCache {
+public:
+    /// The text of history_json(table.match()) ([] before the table's first match).
+    const std::string& text(const Table& table);
+
+private:
+    int match_ = -1;          ///< the table's match number the text is of
+    std::size_t rounds_ = 0;  ///< the finished rounds in it
+    std::string text_;
+};
+
 /// An event object (docs/protocol.md "Events"), e.g. {"event":"call","seat":1,"call":8,"timeout":false}.
 nlohmann::json event_json(const TableEvent& e);
 nlohmann::json events_json(const std::vector<TableEvent>& events);
@@ -62,7 +85,9 @@ nlohmann::json summary_json(const Table& table, int spectators);
 /// number and hand, all from its SeatView) are added to it. A spectator (nullopt) gets no hand.
 class TableMessage {
 public:
-    TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now);
+    /// `history`: the table's cache of its "history" text (nullptr: built for this message).
+    TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now,
+                 HistoryCache* history = nullptr);
     /// The message's text for `seat` or a spectator (nullopt). Equal, as JSON, to table_message_json.
     /// `creator`: the recipient created this private table, and only then, its message carries
     /// the table's join code ("join_code", when the code is still in memory: not after a restart).
