@@ -327,8 +327,22 @@ void Hall::handle(ConnId conn, json msg) {
 void Hall::send_table(const std::string& name, TableEntry& t) {
     auto g = guests_.find(name);
     if (g == guests_.end() || g->second.conns.empty()) return;
-    const std::string text = TableMessage(*t.table, t.spectators, {}, now_, &t.history).to(g->second.seat, is_creator(t, name));
-    for (ConnId c : g->second.conns) out_.send(c, text);
+    send_to_guest(name, t, TableMessage(*t.table, t.spectators, {}, now_, &t.history));
+}
+
+void Hall::send_to_guest(const std::string& name, TableEntry& t, const TableMessage& message) {
+    auto g = guests_.find(name);
+    if (g == guests_.end() || g->second.conns.empty()) return;
+    const std::string key = t.table->id() + "@" + t.history.key();
+    std::string with, without;  // each built at most once for the guest's connections
+    for (ConnId c : g->second.conns) {
+        auto conn = conns_.find(c);
+        const bool has = conn != conns_.end() && conn->second.history_sent == key;
+        std::string& text = has ? without : with;
+        if (text.empty()) text = message.to(g->second.seat, is_creator(t, name), !has);
+        if (conn != conns_.end()) conn->second.history_sent = key;
+        out_.send(c, text);
+    }
 }
 
 void Hall::publish(TableEntry& t) {
@@ -343,8 +357,7 @@ void Hall::publish(TableEntry& t) {
     for (const auto& name : t.watchers) {
         auto g = guests_.find(name);
         if (g == guests_.end() || g->second.conns.empty()) continue;
-        const std::string text = message.to(g->second.seat, is_creator(t, name));
-        for (ConnId c : g->second.conns) out_.send(c, text);
+        send_to_guest(name, t, message);
     }
 }
 

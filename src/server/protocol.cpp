@@ -392,38 +392,43 @@ TableMessage::TableMessage(const Table& table, int spectators, const std::vector
     // round object's members start: a seat's hand goes there. Found while writing, never searched.
     // "history" is the cache's text when there is a cache (rebuilt only when a round ended).
     const nlohmann::json shared = shared_json(table, spectators, events, now, history == nullptr);
-    shared_ = "{";
-    bool first = true;
-    for (auto it = shared.begin(); it != shared.end(); ++it) {
-        if (!first) shared_ += ',';
-        first = false;
-        shared_ += nlohmann::json(it.key()).dump();
-        shared_ += ':';
-        if (it.key() == "history" && history) {
-            shared_ += history->text(table);
-        } else if (it.key() == "round" && it->is_object() && !it->empty()) {
-            shared_ += '{';
-            round_at_ = shared_.size();
-            shared_.append(it->dump(), 1);
-        } else {
-            shared_ += it->dump();
+    for (Shared* part : {&shared_, &without_history_}) {
+        const bool with_history = part == &shared_;
+        part->text = "{";
+        bool first = true;
+        for (auto it = shared.begin(); it != shared.end(); ++it) {
+            if (it.key() == "history" && !with_history) continue;
+            if (!first) part->text += ',';
+            first = false;
+            part->text += nlohmann::json(it.key()).dump();
+            part->text += ':';
+            if (it.key() == "history" && history) {
+                part->text += history->text(table);
+            } else if (it.key() == "round" && it->is_object() && !it->empty()) {
+                part->text += '{';
+                part->round_at = part->text.size();
+                part->text.append(it->dump(), 1);
+            } else {
+                part->text += it->dump();
+            }
         }
+        part->text += '}';
     }
-    shared_ += '}';
 }
 
-std::string TableMessage::to(std::optional<Seat> seat, bool creator) const {
+std::string TableMessage::to(std::optional<Seat> seat, bool creator, bool with_history) const {
+    const Shared& shared = with_history ? shared_ : without_history_;
     const SeatKeys k = seat_keys(table_, seat);
     const auto code = creator_code(table_, creator);
     std::string out = "{\"default_action\":" + k.default_action.dump() +
                       (code ? ",\"join_code\":" + nlohmann::json(*code).dump() : std::string()) + ",\"legal\":" + k.legal.dump() +
                       ",\"timeout_action\":" + k.timeout_action.dump() + ",\"you\":" + k.you.dump() + ",";
-    if (seat && round_at_ != std::string::npos) {
-        out.append(shared_, 1, round_at_ - 1);
+    if (seat && shared.round_at != std::string::npos) {
+        out.append(shared.text, 1, shared.round_at - 1);
         out += "\"hand\":" + hand_json(table_, *seat).dump() + ",";
-        out.append(shared_, round_at_);
+        out.append(shared.text, shared.round_at);
     } else {
-        out.append(shared_, 1);
+        out.append(shared.text, 1);
     }
     return out;
 }

@@ -507,6 +507,46 @@ TEST(Hall, HintSuggestsALegalActionToThePlayerToAct) {
     EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
 }
 
+// "history" (the finished rounds) goes to a connection when it does not have it yet: in its
+// first table message of the table, and again only when a round has ended (docs/protocol.md).
+TEST(Hall, AConnectionGetsTheHistoryOnlyWhenItChanged) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 0}});
+    h.send(cs[0], {{"type", "start"}});
+    const auto tables = [&](ConnId c) {
+        std::vector<json> out;
+        for (const auto& f : h.frames[c])
+            if (auto j = json::parse(f); j["type"] == "table") out.push_back(j);
+        return out;
+    };
+    ASSERT_TRUE(tables(cs[1]).front().contains("history"));
+    const std::size_t before = tables(cs[1]).size();
+    h.play(cs, 80);  // past the end of the first round
+    const auto seen = tables(cs[1]);
+    int with = 0, ended = 0;
+    for (std::size_t k = before; k < seen.size(); ++k) {
+        const bool round_ended = std::any_of(seen[k]["events"].begin(), seen[k]["events"].end(), [](const json& e) {
+            return e["event"] == "round_scored" || e["event"] == "passed_out";
+        });
+        EXPECT_EQ(seen[k].contains("history"), round_ended) << "message " << k;
+        with += seen[k].contains("history");
+        ended += round_ended;
+    }
+    ASSERT_GT(ended, 0);
+    EXPECT_EQ(with, ended);
+    EXPECT_GE(tables(cs[1]).back().value("history", json::array()).size() + with, 1u);
+    // A new connection of the same guest (a reload) gets the history in its first table message.
+    const std::string token = h.last(cs[1], "welcome")["token"];
+    const ConnId again = h.connect();
+    h.send(again, {{"type", "hello"}, {"token", token}});
+    h.send(cs[0], {{"type", "ping"}});
+    const auto fresh = tables(again);
+    ASSERT_FALSE(fresh.empty());
+    EXPECT_TRUE(fresh.front().contains("history"));
+    EXPECT_GE(fresh.front()["history"].size(), 1u);
+}
+
 // After a deal ends, the round summary holds the next deal's first turn: its clock starts when
 // the summary ends (docs/protocol.md `summary_ms`), so a player loses none of the turn's time.
 TEST(Hall, TheRoundSummaryHoldsTheNextDealsClock) {

@@ -191,6 +191,9 @@ private:
         std::optional<std::pair<std::optional<std::string>, std::int64_t>> lobby;
         std::size_t lobby_sent = 0;  ///< hash of the last page it got (a page is pushed only when it differs)
         bool hinting = false;        ///< a `hint` of this connection is being worked out
+        /// The table history this connection last got ("TABLE@MATCH:ROUNDS"): a table message
+        /// carries "history" only when it differs (docs/protocol.md "table").
+        std::string history_sent;
     };
     struct Guest {
         std::set<ConnId> conns;
@@ -292,6 +295,9 @@ private:
     static bool is_creator(const TableEntry& t, const std::string& name) { return !t.creator.empty() && t.creator == name; }
     /// Sends one guest its table's message (no events: it just arrived).
     void send_table(const std::string& name, TableEntry& t);
+    /// Sends `message` of table `t` to each connection of guest `name`: with the table's
+    /// "history" to a connection that does not have this history yet, without it to the others.
+    void send_to_guest(const std::string& name, TableEntry& t, const TableMessage& message);
     std::uint64_t next_seed();
     TableEntry* find_table(const std::string& id);
     void record_latency(double ms, Millis now);

@@ -62,6 +62,9 @@ class HistoryCache {
 public:
     /// The text of history_json(table.match()) ([] before the table's first match).
     const std::string& text(const Table& table);
+    /// Which history text() last gave: "MATCH:ROUNDS" (a recipient that got this one needs it
+    /// again only when it changes: TableMessage::to's `with_history`).
+    std::string key() const { return std::to_string(match_) + ":" + std::to_string(rounds_); }
 
 private:
     int match_ = -1;          ///< the table's match number the text is of
@@ -91,12 +94,19 @@ public:
     /// The message's text for `seat` or a spectator (nullopt). Equal, as JSON, to table_message_json.
     /// `creator`: the recipient created this private table, and only then, its message carries
     /// the table's join code ("join_code", when the code is still in memory: not after a restart).
-    std::string to(std::optional<Seat> seat, bool creator = false) const;
+    /// `with_history` false leaves "history" out (the recipient has this history already:
+    /// docs/protocol.md "table").
+    std::string to(std::optional<Seat> seat, bool creator = false, bool with_history = true) const;
 
 private:
+    /// A serialised shared part: the spectator's message without its per-seat keys.
+    struct Shared {
+        std::string text;
+        std::size_t round_at = std::string::npos;  ///< just after `"round":{` in text (npos: no round)
+    };
     const Table& table_;
-    std::string shared_;                   ///< the spectator's message without its per-seat keys
-    std::size_t round_at_ = std::string::npos;  ///< just after `"round":{` in shared_ (npos: no round)
+    Shared shared_;          ///< with "history"
+    Shared without_history_; ///< the same without it
 };
 
 /// The plain encoding of the same message (one JSON value built for that recipient): the
