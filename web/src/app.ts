@@ -1,8 +1,8 @@
 // The application: state, server messages, user actions. Rendering is in view.ts.
 import { Connection, ServerError, wsUrl, type ConnState } from './conn';
 import { initialLang, setLang, errorText, dir, t, type Lang } from './i18n';
-import type { Action, GameEvent, Seat, ServerMessage, TableSummary, TableView } from './protocol';
-import { applyEvents, emptySheet, type Sheet } from './sheet';
+import type { Action, GameEvent, HistoryRound, Seat, ServerMessage, TableSummary, TableView } from './protocol';
+import { applyEvents, emptySheet, sheetFromHistory, type Sheet } from './sheet';
 import { play, soundsFor } from './sounds';
 import { load, save } from './util';
 import { localDeadline } from './timer';
@@ -59,6 +59,8 @@ export interface State {
   actedVersion: number | null;
   /** The server's hint for the table at `version` (shown on that version only). */
   hint: { version: number; action: Action } | null;
+  /** The last finished round of the table's match (from `history`): the last trick before the next deal's first. */
+  lastRound?: { table: string; match: number; round: HistoryRound } | null;
   /** Table sounds on (off by default; remembered). */
   sound: boolean;
   form: CreateForm;
@@ -234,7 +236,10 @@ export class App {
       const was = s.table.you !== null && s.table.round?.to_act === s.table.you && (s.table.legal ?? []).length > 0;
       for (const sound of soundsFor(events, t, was)) play(sound);
     }
-    s.sheet = applyEvents(s.sheet, t.table, t.match, events);
+    // The server's history when it sends one (a reload or a late spectator gets the whole
+    // sheet), else the sheet kept so far plus this message's scored rounds.
+    s.sheet = t.history ? sheetFromHistory(t.table, t.match, t.history) : applyEvents(s.sheet, t.table, t.match, events);
+    if (t.history) s.lastRound = t.history.length ? { table: t.table, match: t.match, round: t.history[t.history.length - 1] } : null;
     save(LS, 'tarneeb.sheet', s.sheet);
     for (const e of events) {
       if (e.event === 'round_scored') s.summary = { kind: 'scored', event: e, ...summaryTiming(t.summary_ms, Date.now()) };

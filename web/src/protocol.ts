@@ -111,6 +111,23 @@ export type GameEvent =
   | { event: 'bot_took_over'; seat: Seat }
   | { event: 'reclaimed'; seat: Seat };
 
+/**
+ * A finished round of the match, as the table message's `history` carries it (servers from
+ * issue #14 on): the public facts of the round, its tricks with their winners from the engine.
+ */
+export interface HistoryRound {
+  number: number;
+  dealer: Seat;
+  calls: { seat: Seat; call: Call }[];
+  contract: { seat: Seat; bid: number; made: boolean } | null;
+  trump: Suit | null;
+  tricks: FinishedTrick[];
+  taken: [number, number];
+  points: [number, number];
+  totals: [number, number];
+  passed_out: boolean;
+}
+
 export interface TableView {
   type: 'table';
   table: string;
@@ -147,6 +164,11 @@ export interface TableView {
   local_deadline_ms?: number | null;
   timeout_action: Action | null;
   events: GameEvent[];
+  /**
+   * The finished rounds of the match, only when this connection does not have them yet (its
+   * first message of the table, then after each round): absent means unchanged (issue #14).
+   */
+  history?: HistoryRound[];
 }
 
 export interface Welcome {

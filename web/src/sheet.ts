@@ -1,5 +1,5 @@
 // The score sheet of a match: one line per scored round, built from `round_scored` events.
-import type { GameEvent, Seat } from './protocol';
+import type { GameEvent, HistoryRound, Seat } from './protocol';
 
 export interface SheetLine {
   round: number; // scored rounds, 1-based
@@ -52,4 +52,25 @@ export function applyEvents(sheet: Sheet, table: string, match: number, events: 
     }
   }
   return s;
+}
+
+/**
+ * The score sheet of a match from the server's `history` (its finished rounds): one line per
+ * scored round, passed-out deals left out, numbered as applyEvents numbers them.
+ */
+export function sheetFromHistory(table: string, match: number, history: HistoryRound[]): Sheet {
+  const lines: SheetLine[] = [];
+  for (const h of history) {
+    if (!h.contract) continue;
+    lines.push({
+      round: lines.length + 1,
+      declarer: h.contract.seat,
+      bid: h.contract.bid,
+      made: h.contract.made,
+      tricks: h.taken,
+      points: h.points,
+      scores: h.totals,
+    });
+  }
+  return { table, match, lines };
 }

@@ -311,12 +311,15 @@ function trickView(tv: TableView, plays: Play[], cls: string, caption: string): 
   </div>`;
 }
 
-/** The last finished trick of the round and its winner (both as the server sent them), if any. */
-export function lastTrickOf(tv: TableView): { plays: Play[]; winner: number | null } | null {
+/**
+ * The last finished trick and its winner (as the server sent them), if any: the round's, else,
+ * before the new deal's first trick, the previous round's last one (from the server's history).
+ */
+export function lastTrickOf(tv: TableView, s?: Pick<State, 'lastRound'>): { plays: Play[]; winner: number | null } | null {
   const done = tv.round?.finished_tricks ?? [];
-  if (done.length === 0) return null;
-  const last = done[done.length - 1];
-  return { plays: last.cards, winner: last.winner };
+  const prev = s?.lastRound && s.lastRound.table === tv.table && s.lastRound.match === tv.match ? s.lastRound.round.tricks : [];
+  const last = done.length ? done[done.length - 1] : prev.length ? prev[prev.length - 1] : null;
+  return last ? { plays: last.cards, winner: last.winner } : null;
 }
 
 /** " hinted" (a class to append) when `action` is the server's hint for this very table version (`hint`), else "". */
@@ -533,7 +536,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
                 .join('')}</div>`,
           )
           .join('')}</div>`;
-  const lt = lastTrickOf(tv);
+  const lt = lastTrickOf(tv, s);
   const events = s.log.map((e) => logLine(tv, e)).filter(Boolean);
   return `<main class="screen game ${need !== 'none' ? 'my-turn' : ''}">
     ${tableTopbar(s, tv)}

@@ -2,7 +2,7 @@ import { describe, expect, it, beforeEach } from 'vitest';
 import { botKind, html, lastTrickOf } from '../src/view';
 import { localDeadline } from '../src/timer';
 import { parseNum, setLang, tableIdOf, tableLabel } from '../src/i18n';
-import { emptySheet } from '../src/sheet';
+import { emptySheet, sheetFromHistory } from '../src/sheet';
 import { summaryTiming, type State } from '../src/app';
 import type { TableSummary, TableView } from '../src/protocol';
 
@@ -327,5 +327,23 @@ describe("a bot's kind (issue 14)", () => {
     expect(html(state(null, { tables: [summary] }))).toContain(tag);
     // an older server sends no kind: nothing changes
     expect(html(state(table()))).not.toContain('class="tag kind"');
+  });
+});
+
+describe('the score sheet and last trick from the server’s history (issue 14)', () => {
+  const trick = { leader: 1 as const, cards: [{ seat: 1 as const, card: 'AS' }, { seat: 2 as const, card: '2S' }, { seat: 3 as const, card: '3S' }, { seat: 0 as const, card: '4S' }], winner: 1 as const };
+  const history = [
+    { number: 1, dealer: 0 as const, calls: [], contract: null, trump: null, tricks: [], taken: [0, 0] as [number, number], points: [0, 0] as [number, number], totals: [0, 0] as [number, number], passed_out: true },
+    { number: 2, dealer: 1 as const, calls: [], contract: { seat: 1 as const, bid: 8, made: true }, trump: 'S' as const, tricks: [trick], taken: [4, 9] as [number, number], points: [0, 9] as [number, number], totals: [0, 9] as [number, number], passed_out: false },
+  ];
+  it('numbers the scored rounds only, with their points and totals', () => {
+    const sheet = sheetFromHistory('t9', 1, history);
+    expect(sheet.lines).toEqual([{ round: 1, declarer: 1, bid: 8, made: true, tricks: [4, 9], points: [0, 9], scores: [0, 9] }]);
+  });
+  it('shows the previous round’s last trick before the new deal’s first one is won', () => {
+    const tv = table({}, { phase: 'auction', finished_tricks: [] });
+    expect(lastTrickOf(tv)).toBeNull();
+    expect(lastTrickOf(tv, { lastRound: { table: 't9', match: 1, round: history[1] } })).toEqual({ plays: trick.cards, winner: 1 });
+    expect(lastTrickOf(tv, { lastRound: { table: 't9', match: 2, round: history[1] } })).toBeNull(); // another match's
   });
 });
