@@ -624,6 +624,29 @@ TEST(Hall, DisconnectBotTakesOverReconnectReclaims) {
     }
 }
 
+// A finished table can be watched (the lobby lists it as finished): a spectator who comes
+// after the match gets its result and its whole score sheet (`history`), not an empty table.
+TEST(Hall, ASpectatorOfAFinishedTableGetsItsResultAndEveryRound) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"target", 5}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs);
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    const ConnId late = h.connect();
+    h.sign_in(late, "Late");
+    h.send(late, {{"type", "join"}, {"table", tid}});
+    EXPECT_EQ(h.last_reply(late)["type"], "table");
+    const json t = h.last(late, "table");
+    ASSERT_FALSE(t.is_null());
+    EXPECT_EQ(t["state"], "finished");
+    EXPECT_TRUE(t["result"].is_object());
+    const json record = json::parse(h.get("/api/matches/" + tid + "-1")->body);
+    ASSERT_TRUE(t.contains("history"));
+    EXPECT_EQ(t["history"].size(), record["deals"].size());
+    EXPECT_EQ(t["history"].back()["totals"], t["scores"]);
+}
+
 TEST(Hall, SpectatorNeverGetsAHand) {
     Harness h;
     std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
