@@ -128,11 +128,33 @@ struct Session {
             fail("seat " + (seat ? std::to_string(index(*seat)) : std::string("spectator")) + " was shown " +
                  std::string(text) + ": " + j.dump());
         };
+        // "history": each of its rounds is a finished round of this match, and every card in it
+        // was played in that round (public); it is checked here and left out of the walk below.
+        if (j.contains("history")) {
+            const json& history = j["history"];
+            require(history.is_array(), "history is not a list");
+            const std::size_t finished = m.rounds().empty() ? 0 : m.rounds().size() - (m.round().over() ? 0 : 1);
+            require(history.size() <= finished, "history has a round that is not finished");
+            for (std::size_t k = 0; k < history.size(); ++k) {
+                const CardSet played = m.rounds()[k].played();
+                const std::function<void(const json&)> cards = [&](const json& v) {
+                    if (v.is_string()) {
+                        const auto c = parse_card(v.get_ref<const std::string&>());
+                        if (c && v.get_ref<const std::string&>().size() == 2)
+                            require(played.contains(*c), "history shows an unplayed card: " + v.dump());
+                    } else if (v.is_structured()) {
+                        for (const auto& x : v) cards(x);
+                    }
+                };
+                cards(history[k]);
+            }
+        }
         const std::function<void(const json&, const json*)> walk = [&](const json& v, const json* event) {
             if (v.is_object()) {
                 const json* ev = v.contains("event") && v.value("event", "") == "card" ? &v : event;
                 for (auto it = v.begin(); it != v.end(); ++it) {
                     if (kFreeText.count(it.key())) continue;
+                    if (&v == &j && it.key() == "history") continue;  // checked above
                     if (it->is_string()) ok_card(it->get_ref<const std::string&>(), ev);
                     else walk(*it, ev);
                 }
