@@ -96,13 +96,16 @@ export async function screenshots(name, pages) {
   }
 }
 
-/** Clicks a card of the hand where it shows (cards overlap: only a strip of each is visible). */
+/**
+ * Clicks a card of the hand where it shows (cards overlap: only a strip of each is visible, the
+ * last card shows whole; the hand is laid out left to right in both languages). The click itself
+ * waits until the card is attached, visible and still: a table message may re-render the hand
+ * between finding the card and clicking it.
+ */
 export async function clickCard(page, selector) {
   const el = page.locator(selector).first();
-  const box = await el.boundingBox();
   const last = await el.evaluate((e) => !e.nextElementSibling);
-  const x = last ? box.width / 2 : 6; // the hand is laid out left to right in both languages
-  await el.click({ position: { x, y: 14 } });
+  await el.click(last ? {} : { position: { x: 6, y: 14 } });
 }
 
 export async function signIn(page, url, name, lang = 'en') {
