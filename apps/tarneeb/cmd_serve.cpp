@@ -128,6 +128,9 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--analysis-queue", o->config.hall.analysis_queue,
                     "analyses queued or running at most; beyond, 503 analysis_busy")
         ->capture_default_str()->check(CLI::Range(1, 100000));
+    cmd->add_option("--analysis-per-address", o->config.hall.analysis_per_address,
+                    "analyses one IP address may have queued or running; beyond, 503 analysis_busy")
+        ->capture_default_str()->check(CLI::Range(1, 100000));
     cmd->add_option("--analysis-budget-ms", o->config.hall.analysis_budget_ms,
                     "CPU time one deal's analysis may take (checked between positions); beyond, it fails as too_slow")
         ->capture_default_str()->check(CLI::Range(1, 3600000));

@@ -58,7 +58,8 @@ bool Hall::analysis_path(std::string_view path) {
     return path.starts_with(kPrefix) && path.ends_with(kSuffix) && path.size() > kPrefix.size() + kSuffix.size();
 }
 
-void Hall::analysis_get(std::string_view path, std::string_view query, std::function<void(HttpReply)> done) {
+void Hall::analysis_get(std::string_view path, std::string_view query, const std::string& address,
+                        std::function<void(HttpReply)> done) {
     // Match ids are "t<n>-<m>": nothing in them needs URL escapes, so the id is taken as sent.
     std::string id(path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size()));
     const std::optional<int> deal = deal_param(query);
@@ -68,6 +69,7 @@ void Hall::analysis_get(std::string_view path, std::string_view query, std::func
     if (analyses_.contains(key)) return done(analysis_pending(key));
     if (auto f = analysis_failed_.find(key); f != analysis_failed_.end())
         return done(reply_json(422, {{"status", "failed"}, {"error", f->second}}));
+    if (auto refused = analysis_refusal(address)) return done(std::move(*refused));
 
     struct Read {
         std::optional<std::string> cached;
@@ -90,7 +92,7 @@ void Hall::analysis_get(std::string_view path, std::string_view query, std::func
             read->deals = static_cast<int>(rounds.size());
             if (key.second < read->deals) read->round = rounds[static_cast<std::size_t>(key.second)];
         },
-        [this, key, read, done = std::move(done)](const std::optional<StorageError>& e) {
+        [this, key, read, address, done = std::move(done)](const std::optional<StorageError>& e) {
             if (e) return done(reply_json(503, {{"error", "storage_unavailable"}, {"code", e->code()}}));
             if (read->cached) return done(HttpReply{200, "application/json", std::move(*read->cached)});
             if (!read->match) return done(reply_json(404, {{"error", "no_such_match"}}));
@@ -101,17 +103,27 @@ void Hall::analysis_get(std::string_view path, std::string_view query, std::func
             if (analyses_.contains(key)) return done(analysis_pending(key));
             if (auto f = analysis_failed_.find(key); f != analysis_failed_.end())
                 return done(reply_json(422, {{"status", "failed"}, {"error", f->second}}));
-            if (!queue_analysis(key.first, key.second, *read->round))
+            if (auto refused = analysis_refusal(address)) return done(std::move(*refused));
+            if (!queue_analysis(key.first, key.second, *read->round, address))
                 return done(reply_json(503, {{"error", "analysis_busy"}}));
             done(analysis_pending(key));
         },
         /*write=*/false);
 }
 
-bool Hall::queue_analysis(const std::string& id, int deal, const Round& round) {
-    if (analyses_.size() >= std::max<std::size_t>(1, config_.analysis_queue)) return false;
+std::optional<HttpReply> Hall::analysis_refusal(const std::string& address) const {
+    if (analyses_.size() >= std::max<std::size_t>(1, config_.analysis_queue))
+        return reply_json(503, {{"error", "analysis_busy"}, {"scope", "server"}});
+    const auto mine = std::count_if(analyses_.begin(), analyses_.end(), [&](const auto& a) { return a.second.address == address; });
+    if (static_cast<std::size_t>(mine) >= std::max<std::size_t>(1, config_.analysis_per_address))
+        return reply_json(503, {{"error", "analysis_busy"}, {"scope", "address"}});
+    return std::nullopt;
+}
+
+bool Hall::queue_analysis(const std::string& id, int deal, const Round& round, const std::string& address) {
     auto key = std::make_pair(id, deal);
     AnalysisJob job;
+    job.address = address;
     ++outstanding_;
     auto alive = std::weak_ptr<bool>(alive_);
     const bool queued = analysts_->submit([this, alive, stop = analysis_stop_, running = job.running, key, round,
@@ -153,7 +165,13 @@ bool Hall::queue_analysis(const std::string& id, int deal, const Round& round) {
 void Hall::analysis_finished(const std::pair<std::string, int>& key, std::string body, const std::string& error) {
     if (!error.empty()) {
         // Kept in memory only: not retried while this server runs, tried again after a restart.
-        if (error != "stopped") analysis_failed_[key] = error;
+        if (error != "stopped" && analysis_failed_.emplace(key, error).second) {
+            analysis_failed_order_.push_back(key);
+            if (analysis_failed_order_.size() > kMaxFailedAnalyses) {
+                analysis_failed_.erase(analysis_failed_order_.front());
+                analysis_failed_order_.pop_front();
+            }
+        }
         analyses_.erase(key);
         return;
     }

@@ -94,7 +94,7 @@ bool Hall::http_path(std::string_view target) {
     return path == "/healthz" || path == "/metrics" || path.starts_with("/api/");
 }
 
-void Hall::http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done) {
+void Hall::http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done, const std::string& address) {
     now_ = std::max(now_, now);
     const auto q = target.find('?');
     const std::string_view path = target.substr(0, q);
@@ -104,7 +104,8 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
     }
     if (path == "/metrics") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
     if (analysis_path(path))  // hall_analysis.cpp
-        return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), std::move(done));
+        return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), address,
+                            std::move(done));
     auto reply = std::make_shared<std::optional<HttpReply>>();
     const std::string_view query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
     on_writer("read", [path = std::string(path), query = std::string(query), reply](Storage& s) { *reply = api_get(s, path, query); },

@@ -355,7 +355,7 @@ private:
             auto request = std::make_shared<http::request<http::string_body>>(std::move(req));
             shared_.hall.http_get(target, unix_ms(), [self = shared_from_this(), request](HttpReply reply) {
                 self->respond(*request, static_cast<unsigned>(reply.status), reply.content_type, std::move(reply.body));
-            });
+            }, address_);
             return;
         }
         serve_file(req, target);

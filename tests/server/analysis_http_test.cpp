@@ -189,6 +189,30 @@ TEST(AnalysisHttp, HealthzAnswersWhileAnalysesRunAndAFullQueueIsRefused) {
     EXPECT_EQ(poll_analysis(server.port(), analysis_target(m.id, deals[refused])).first, 200);
 }
 
+TEST(AnalysisHttp, OneAddressGetsOnlyItsShareOfTheQueue) {
+    const FinishedMatch& m = finished_match();
+    const auto deals = played_deals(m.record);
+    ASSERT_GE(deals.size(), 3u);
+    // A queue of eight, one job per address: this test's requests all come from 127.0.0.1.
+    ServerProcess server(analysis_db_copy("analysis-share"),
+                         {"--analysis-threads", "1", "--analysis-queue", "8", "--analysis-per-address", "1"});
+    EXPECT_EQ(http_get(server.port(), analysis_target(m.id, deals[0])).first, 202);
+    // Asked for deal after deal until one is refused (a job that ended meanwhile frees the share).
+    std::size_t refused = 0;
+    std::pair<int, std::string> busy;
+    for (std::size_t d = 1; d < deals.size() && !refused; ++d) {
+        busy = http_get(server.port(), analysis_target(m.id, deals[d]));
+        if (busy.first == 503) refused = d;
+    }
+    ASSERT_NE(refused, 0u) << "no request was refused with the address's one job in the queue";
+    EXPECT_EQ(json::parse(busy.second), (json{{"error", "analysis_busy"}, {"scope", "address"}}));
+    // The same deal asked again is the same job, not a new one: never refused.
+    EXPECT_NE(http_get(server.port(), analysis_target(m.id, deals[0])).first, 503);
+    // Once the address's job is done, its next one is taken.
+    EXPECT_EQ(poll_analysis(server.port(), analysis_target(m.id, deals[0])).first, 200);
+    EXPECT_EQ(poll_analysis(server.port(), analysis_target(m.id, deals[refused])).first, 200);
+}
+
 TEST(AnalysisHttp, AJobOverItsCpuBudgetFailsAndIsNotRetried) {
     const FinishedMatch& m = finished_match();
     const int deal = played_deals(m.record).front();

@@ -94,6 +94,9 @@ struct HallConfig {
     // The analysis queue (GET /api/matches/{id}/analysis, hall_analysis.cpp; docs/operations.md).
     unsigned analysis_threads = 1;      ///< threads that analyse deals (each leases one DDS thread)
     std::size_t analysis_queue = 32;    ///< analyses queued or running at most (then 503 analysis_busy)
+    /// Analyses one IP address may have queued or running at once (then 503 analysis_busy with
+    /// "scope": "address"), so that one address cannot keep the whole queue full.
+    std::size_t analysis_per_address = 8;
     Millis analysis_budget_ms = 20000;  ///< CPU time of one analysis at most (then it fails: too_slow)
 };
 
@@ -160,7 +163,9 @@ public:
     static bool http_path(std::string_view target);
     /// Answers GET `target` (an http_path) through `done`, on the hall's thread: at once for
     /// /healthz and /metrics, after a read on the writer thread for /api/... (never blocks).
-    void http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done);
+    /// `address`: the client's IP address (the analysis queue's per-address share).
+    void http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done,
+                  const std::string& address = {});
 
     int connections() const { return static_cast<int>(conns_.size()); }
     int tables() const { return static_cast<int>(tables_.size()); }
@@ -311,23 +316,32 @@ private:
     static bool analysis_path(std::string_view path);
     /// GET /api/matches/{id}/analysis?deal=N (docs/protocol.md "HTTP endpoints"): the cached
     /// analysis, or the job queued (202), or an error; `query` is the target after '?'.
-    void analysis_get(std::string_view path, std::string_view query, std::function<void(HttpReply)> done);
-    /// Queues the analysis of `deal` (the replayed round) of match `id`; false when the queue is full.
-    bool queue_analysis(const std::string& id, int deal, const Round& round);
+    void analysis_get(std::string_view path, std::string_view query, const std::string& address,
+                      std::function<void(HttpReply)> done);
+    /// The 503 answer when a new job may not be queued for `address` (the whole queue full, or
+    /// that address's share of it), else nullopt.
+    std::optional<HttpReply> analysis_refusal(const std::string& address) const;
+    /// Queues the analysis of `deal` (the replayed round) of match `id` for `address`; false when
+    /// the hall is stopping.
+    bool queue_analysis(const std::string& id, int deal, const Round& round, const std::string& address);
     /// A job's result on the hall's thread: `body` stored (writer thread), or `error` remembered.
     void analysis_finished(const std::pair<std::string, int>& key, std::string body, const std::string& error);
     /// The 202 answer for a job in the queue.
     HttpReply analysis_pending(const std::pair<std::string, int>& key) const;
     struct AnalysisJob {
         std::shared_ptr<std::atomic<bool>> running = std::make_shared<std::atomic<bool>>(false);
+        std::string address;  ///< who asked first (its share of the queue)
     };
     std::unique_ptr<WorkQueue> analysts_;  ///< deals being analysed, off the hall's thread
     /// Set when the hall stops: queued and running analyses end at once.
     std::shared_ptr<std::atomic<bool>> analysis_stop_ = std::make_shared<std::atomic<bool>>(false);
     std::map<std::pair<std::string, int>, AnalysisJob> analyses_;  ///< (match, deal) queued or running
     /// Analyses that failed (too_slow, solver_error) since the start: answered without a new job;
-    /// not stored, so a restarted server (maybe with a larger budget) tries again.
+    /// not stored, so a restarted server (maybe with a larger budget) tries again. At most
+    /// kMaxFailedAnalyses are kept (then the oldest is forgotten: asked again, it runs again).
     std::map<std::pair<std::string, int>, std::string> analysis_failed_;
+    std::deque<std::pair<std::string, int>> analysis_failed_order_;
+    static constexpr std::size_t kMaxFailedAnalyses = 1024;
     std::uint64_t analyses_done_ = 0;
 
     Storage& storage_;
