@@ -59,18 +59,16 @@ bool Hall::analysis_path(std::string_view path) {
 }
 
 void Hall::analysis_get(std::string_view path, std::string_view query, const std::string& address,
-                        std::function<void(HttpReply)> done) {
+                        const std::string& token, std::function<void(HttpReply)> done) {
     // Match ids are "t<n>-<m>": nothing in them needs URL escapes, so the id is taken as sent.
     std::string id(path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size()));
     const std::optional<int> deal = deal_param(query);
     if (!deal)
         return done(reply_json(400, {{"error", "bad_deal"}, {"message", "give ?deal=N, a deal of the match counted from 0"}}));
     auto key = std::make_pair(std::move(id), *deal);
-    if (analyses_.contains(key)) return done(analysis_pending(key));
-    if (auto f = analysis_failed_.find(key); f != analysis_failed_.end())
-        return done(reply_json(422, {{"status", "failed"}, {"error", f->second}}));
-    if (auto refused = analysis_refusal(address)) return done(std::move(*refused));
 
+    // Who may read the match is checked first, every time (a private table's match: its players
+    // only), so nothing below tells anyone else whether it exists or is being analysed.
     struct Read {
         std::optional<std::string> cached;
         bool match = false;
@@ -80,13 +78,14 @@ void Hall::analysis_get(std::string_view path, std::string_view query, const std
     auto read = std::make_shared<Read>();
     on_writer(
         "read",
-        [key, read](Storage& s) {
+        [key, read, token](Storage& s) {
+            // Only finished matches are stored: a match in progress is not found here.
+            if (!s.match_readable(key.first, token.empty() ? std::nullopt : s.name_for_token(token))) return;
+            read->match = true;
             read->cached = s.match_analysis(key.first, key.second);
             if (read->cached) return;
-            // Only finished matches are stored: a match in progress is not found here.
             const auto record = s.match_record(key.first);
             if (!record) return;
-            read->match = true;
             const records::Replay rep = records::replay(*record);
             const auto& rounds = rep.match.rounds();
             read->deals = static_cast<int>(rounds.size());
@@ -94,12 +93,12 @@ void Hall::analysis_get(std::string_view path, std::string_view query, const std
         },
         [this, key, read, address, done = std::move(done)](const std::optional<StorageError>& e) {
             if (e) return done(reply_json(503, {{"error", "storage_unavailable"}, {"code", e->code()}}));
-            if (read->cached) return done(HttpReply{200, "application/json", std::move(*read->cached)});
             if (!read->match) return done(reply_json(404, {{"error", "no_such_match"}}));
+            if (read->cached) return done(HttpReply{200, "application/json", std::move(*read->cached)});
             if (!read->round)
                 return done(reply_json(400, {{"error", "bad_deal"}, {"deals", read->deals},
                                              {"message", "the match has deals 0.." + std::to_string(read->deals - 1)}}));
-            // Asked again meanwhile (the read was in flight): the same job.
+            // Asked before (or again while the read was in flight): the same job.
             if (analyses_.contains(key)) return done(analysis_pending(key));
             if (auto f = analysis_failed_.find(key); f != analysis_failed_.end())
                 return done(reply_json(422, {{"status", "failed"}, {"error", f->second}}));

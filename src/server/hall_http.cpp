@@ -94,7 +94,8 @@ bool Hall::http_path(std::string_view target) {
     return path == "/healthz" || path == "/metrics" || path.starts_with("/api/");
 }
 
-void Hall::http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done, const std::string& address) {
+void Hall::http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done, const std::string& address,
+                    const std::string& token) {
     now_ = std::max(now_, now);
     const auto q = target.find('?');
     const std::string_view path = target.substr(0, q);
@@ -104,11 +105,14 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
     }
     if (path == "/metrics") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
     if (analysis_path(path))  // hall_analysis.cpp
-        return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), address,
+        return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), address, token,
                             std::move(done));
     auto reply = std::make_shared<std::optional<HttpReply>>();
     const std::string_view query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
-    on_writer("read", [path = std::string(path), query = std::string(query), reply](Storage& s) { *reply = api_get(s, path, query); },
+    on_writer("read",
+              [path = std::string(path), query = std::string(query), token, reply](Storage& s) {
+                  *reply = api_get(s, path, query, token);
+              },
               [reply, done = std::move(done)](const std::optional<StorageError>& e) {
                   if (e) done(HttpReply{503, "application/json", json{{"error", "storage_unavailable"}, {"code", e->code()}}.dump()});
                   else if (*reply) done(std::move(**reply));
@@ -117,12 +121,19 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
               /*write=*/false);
 }
 
-std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path, std::string_view query) {
+std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path, std::string_view query,
+                                       std::string_view token) {
+    const auto viewer = [&]() -> std::optional<std::string> {
+        return token.empty() ? std::nullopt : storage.name_for_token(token);
+    };
     if (path == "/api/leaderboard") return HttpReply{200, "application/json", storage.leaderboard().dump()};
     if (path == "/api/matches") return match_list(storage, query);
     constexpr std::string_view kMatches = "/api/matches/";
     if (path.starts_with(kMatches)) {
-        if (auto reply = match_with_result(storage, url_decode(path.substr(kMatches.size())))) return reply;
+        const std::string id = url_decode(path.substr(kMatches.size()));
+        // A private table's match: its players only (anyone else is told it does not exist).
+        if (storage.match_readable(id, viewer()))
+            if (auto reply = match_with_result(storage, id)) return reply;
         return HttpReply{404, "application/json", R"({"error":"no_such_match"})"};
     }
     constexpr std::string_view kPlayers = "/api/players/";
@@ -131,7 +142,7 @@ std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path, 
         // Names are stored in NFC: a decomposed spelling in the URL finds the same player.
         std::string name = url_decode(rest);
         if (const NameResult n = normalize_name(name); n.name) name = n.name->text;
-        return HttpReply{200, "application/json", storage.player_matches(name).dump()};
+        return HttpReply{200, "application/json", storage.player_matches(name, viewer() == name).dump()};
     }
     if (path.starts_with("/api/")) return HttpReply{404, "application/json", R"({"error":"not_found"})"};
     return std::nullopt;

@@ -387,17 +387,28 @@ void Storage::store_analysis(const std::string& id, int deal, std::string_view a
     s.step();
 }
 
-nlohmann::json Storage::player_matches(const std::string& name, int limit) {
-    Stmt s(db_, "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1"
+bool Storage::match_readable(const std::string& id, const std::optional<std::string>& viewer) {
+    Stmt s(db_, "SELECT private FROM matches WHERE id = ?");
+    s.bind(1, id);
+    if (!s.step()) return false;
+    if (s.integer(0) == 0) return true;
+    if (!viewer) return false;
+    Stmt p(db_, "SELECT 1 FROM match_players WHERE match_id = ? AND name = ? AND bot = 0");
+    p.bind(1, id).bind(2, *viewer);
+    return p.step();
+}
+
+nlohmann::json Storage::player_matches(const std::string& name, bool with_private, int limit) {
+    Stmt s(db_, "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1, m.private"
                 " FROM match_players p JOIN matches m ON m.id = p.match_id WHERE p.name = ? AND p.bot = 0"
-                " ORDER BY m.finished DESC, m.id DESC LIMIT ?");
-    s.bind(1, name).bind(2, std::int64_t{limit});
+                " AND (m.private = 0 OR ?) ORDER BY m.finished DESC, m.id DESC LIMIT ?");
+    s.bind(1, name).bind(2, std::int64_t{with_private ? 1 : 0}).bind(3, std::int64_t{limit});
     auto list = nlohmann::json::array();
     while (s.step()) {
         const auto winner = s.integer(5);
         list.push_back({{"id", s.text(0)}, {"table", s.text(1)}, {"finished", s.integer(2)}, {"seat", s.integer(3)},
                         {"status", s.text(4)}, {"winner", winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner)},
-                        {"scores", {s.integer(6), s.integer(7)}}});
+                        {"scores", {s.integer(6), s.integer(7)}}, {"private", s.integer(8) != 0}});
     }
     return {{"name", name}, {"matches", std::move(list)}};
 }

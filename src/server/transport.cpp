@@ -352,10 +352,16 @@ private:
         const std::string target(req.target());
         if (Hall::http_path(target)) {
             // Answered later (a database read on the writer thread); this session waits for it.
+            // `Authorization: Bearer <token>`: who asks (a private table's matches are its
+            // players'); anything else there counts as no token. Never logged.
+            std::string token;
+            if (const std::string_view auth = req[http::field::authorization];
+                auth.starts_with("Bearer ") && auth.size() <= 7 + 128)
+                token = auth.substr(7);
             auto request = std::make_shared<http::request<http::string_body>>(std::move(req));
             shared_.hall.http_get(target, unix_ms(), [self = shared_from_this(), request](HttpReply reply) {
                 self->respond(*request, static_cast<unsigned>(reply.status), reply.content_type, std::move(reply.body));
-            }, address_);
+            }, address_, token);
             return;
         }
         serve_file(req, target);

@@ -63,9 +63,10 @@ struct Harness {
         settle();
     }
     void settle() { loop.settle(hall); }
-    std::optional<HttpReply> get(const std::string& target) {
+    /// GET `target`, with `token` as its `Authorization: Bearer` token when not empty.
+    std::optional<HttpReply> get(const std::string& target, const std::string& token = {}) {
         std::optional<HttpReply> reply;
-        hall.http_get(target, now, [&](HttpReply r) { reply = std::move(r); });
+        hall.http_get(target, now, [&](HttpReply r) { reply = std::move(r); }, "127.0.0.1", token);
         settle();
         return reply;
     }
@@ -305,7 +306,13 @@ TEST(Storage, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {
     MatchRow mine = match_row("t20-1", 2000, /*is_private=*/true);
     mine.bots[0] = false;
     ASSERT_TRUE(s.store_match(mine));
-    EXPECT_EQ(s.player_matches("t20-1-a")["matches"].size(), 1u);
+    EXPECT_EQ(s.player_matches("t20-1-a", /*with_private=*/true)["matches"].size(), 1u);
+    EXPECT_EQ(s.player_matches("t20-1-a", /*with_private=*/false)["matches"].size(), 0u);
+    EXPECT_TRUE(s.match_readable("t20-1", std::string("t20-1-a")));
+    EXPECT_FALSE(s.match_readable("t20-1", std::string("t20-1-b")));  // a bot's seat
+    EXPECT_FALSE(s.match_readable("t20-1", std::nullopt));
+    EXPECT_TRUE(s.match_readable("t9-1", std::nullopt));
+    EXPECT_FALSE(s.match_readable("nope", std::string("t20-1-a")));
     EXPECT_EQ((*s.public_matches(1, std::nullopt))["matches"][0]["id"], "t9-1");
 }
 
@@ -1005,6 +1012,46 @@ TEST(Hall, AWatchedPageIsPushedWithItsCursorAndLimitAndClosingIsPushed) {
     EXPECT_EQ(count_frames(h, watcher, "tables"), before + 1);
 }
 
+TEST(Hall, APrivateTablesFinishedMatchIsReadableByItsPlayersOnly) {
+    // docs/protocol.md "HTTP endpoints": a private match's record, analyses and history rows go
+    // to a request with one of its players' tokens; anyone else gets the 404 of an unknown id.
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    std::vector<std::string> tokens;
+    for (std::size_t i = 0; i < cs.size(); ++i) tokens.push_back(h.sign_in(cs[i], names[i]));
+    const ConnId other = h.connect();
+    const std::string stranger = h.sign_in(other, "Stranger");
+    h.send(cs[0], {{"type", "create"}, {"private", true}, {"target", 5}});
+    const std::string tid = h.last(cs[0], "created")["table"], code = h.last(cs[0], "created")["code"];
+    for (std::size_t i = 0; i < cs.size(); ++i)
+        h.send(cs[i], {{"type", "join"}, {"table", tid}, {"seat", i}, {"code", code}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs);
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    const std::string id = tid + "-1";
+    const std::string unknown = h.get("/api/matches/" + tid + "-9")->body;
+    for (const std::string& token : {std::string(), stranger, std::string("0123456789abcdef0123456789abcdef")}) {
+        const auto r = h.get("/api/matches/" + id, token);
+        EXPECT_EQ(r->status, 404) << token;
+        EXPECT_EQ(r->body, unknown);
+        EXPECT_EQ(h.get("/api/matches/" + id + "/analysis?deal=0", token)->status, 404);
+        EXPECT_EQ(json::parse(h.get("/api/players/Omar/matches", token)->body)["matches"], json::array());
+    }
+    for (const std::string& token : tokens) {
+        const auto r = h.get("/api/matches/" + id, token);
+        ASSERT_EQ(r->status, 200);
+        EXPECT_EQ(json::parse(r->body)["players"], json({"Layla", "Omar", "Rana", "Sami"}));
+    }
+    EXPECT_NE(h.get("/api/matches/" + id + "/analysis?deal=0", tokens[2])->status, 404);
+    const json mine = json::parse(h.get("/api/players/Omar/matches", tokens[1])->body)["matches"];
+    ASSERT_EQ(mine.size(), 1u);
+    EXPECT_EQ(mine[0]["id"], id);
+    EXPECT_EQ(mine[0]["private"], true);
+    // Another player's token does not open Omar's private rows.
+    EXPECT_EQ(json::parse(h.get("/api/players/Omar/matches", tokens[0])->body)["matches"], json::array());
+}
+
 TEST(Hall, OnlyThePrivateTablesCreatorSeesItsJoinCode) {
     // docs/protocol.md "table": join_code in the creator's table messages, in nobody else's.
     Harness h;
@@ -1053,8 +1100,9 @@ TEST(Hall, OnlyThePrivateTablesCreatorSeesItsJoinCode) {
             EXPECT_EQ(f.find("join_code"), std::string::npos) << "connection " << c << ": " << f;
         }
     }
-    // And the cards: each seat saw only what it may (the bytes-level card check).
-    const json record = json::parse(h.get("/api/matches/" + tid + "-1")->body);
+    // And the cards: each seat saw only what it may (the bytes-level card check). The record
+    // of a private table's match: asked with a player's token.
+    const json record = json::parse(h.get("/api/matches/" + tid + "-1", token)->body);
     for (int s = 1; s < 4; ++s) {
         const auto leaks = testing::hidden_leaks(h.frames[cs[static_cast<std::size_t>(s)]], s, 1, record);
         EXPECT_TRUE(leaks.empty()) << "seat " << s << ": " << leaks.front();

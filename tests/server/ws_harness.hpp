@@ -218,13 +218,15 @@ inline bool pump(net::io_context& ioc, const std::function<bool()>& done, std::c
     return done();
 }
 
-/// GET over plain HTTP: status and body.
-inline std::pair<int, std::string> http_get(unsigned short port, const std::string& target) {
+/// GET over plain HTTP: status and body. `token`: sent as `Authorization: Bearer` when not empty
+/// (a private table's match is its players').
+inline std::pair<int, std::string> http_get(unsigned short port, const std::string& target, const std::string& token = {}) {
     net::io_context ioc;
     beast::tcp_stream stream(ioc);
     stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     http::request<http::string_body> req{http::verb::get, target, 11};
     req.set(http::field::host, "127.0.0.1");
+    if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
     http::write(stream, req);
     beast::flat_buffer buf;
     http::response<http::string_body> res;

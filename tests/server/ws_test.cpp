@@ -61,9 +61,12 @@ TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
     net::io_context ioc;
     std::vector<std::unique_ptr<Client>> cs;
     const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    std::string token;  // Omar's: a player of the private table reads its record
     for (int i = 0; i < 4; ++i) {
         cs.push_back(std::make_unique<Client>(ioc, server.port()));
-        ASSERT_FALSE(sign_in(ioc, *cs.back(), names[i]).empty());
+        const std::string t = sign_in(ioc, *cs.back(), names[i]);
+        ASSERT_FALSE(t.empty());
+        if (i == 1) token = t;
     }
     // A private table: its join code reaches its creator (Layla) and nobody else (issue 14).
     cs[0]->send({{"type", "create"}, {"target", 15}, {"turn_seconds", 0}, {"private", true}});
@@ -83,7 +86,8 @@ TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
     ASSERT_TRUE(play(ioc, players, [&] { return watcher.has_event("match_over") && cs[3]->has_event("match_over"); }));
     pump(ioc, [&] { return false; }, 100ms);
 
-    const auto [status, body] = http_get(server.port(), "/api/matches/" + tid + "-1");
+    EXPECT_EQ(http_get(server.port(), "/api/matches/" + tid + "-1").first, 404);  // no token: not for everyone
+    const auto [status, body] = http_get(server.port(), "/api/matches/" + tid + "-1", token);
     ASSERT_EQ(status, 200);
     EXPECT_FALSE(records::replay(body).error.has_value());
     const json record = json::parse(body);
@@ -100,7 +104,9 @@ TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
     EXPECT_EQ(cs[0]->last("table")["join_code"], code);
     for (const Client* c : {cs[1].get(), cs[2].get(), cs[3].get(), &watcher})
         for (const auto& f : c->frames) EXPECT_EQ(f.find(code), std::string::npos) << f;
-    const auto list = json::parse(http_get(server.port(), "/api/players/Omar/matches").second);
+    // Omar's history lists the private match for Omar alone.
+    EXPECT_EQ(json::parse(http_get(server.port(), "/api/players/Omar/matches").second)["matches"].size(), 0u);
+    const auto list = json::parse(http_get(server.port(), "/api/players/Omar/matches", token).second);
     EXPECT_EQ(list["matches"].size(), 1u);
     EXPECT_EQ(json::parse(http_get(server.port(), "/api/leaderboard").second)["players"].size(), 4u);
 }
@@ -146,11 +152,12 @@ TEST(Serve, FinishedPublicMatchesArePagedAndEachCarriesItsResult) {
     ServerProcess server(temp_db("match-list"));
     net::io_context ioc;
     Client c(ioc, server.port());
-    sign_in(ioc, c, "Layla");
+    const std::string token = sign_in(ioc, c, "Layla");
     const std::string pub = play_bot_matches(ioc, c, false, 3);
     const std::string priv = play_bot_matches(ioc, c, true, 1);
-    // Stored by the writer thread after the last table message: wait for the private one.
-    ASSERT_TRUE(pump(ioc, [&] { return http_get(server.port(), "/api/matches/" + priv + "-1").first == 200; }, 10s));
+    // Stored by the writer thread after the last table message: wait for the private one (its
+    // player's token reads it).
+    ASSERT_TRUE(pump(ioc, [&] { return http_get(server.port(), "/api/matches/" + priv + "-1", token).first == 200; }, 10s));
     ASSERT_TRUE(pump(ioc, [&] { return http_get(server.port(), "/api/matches/" + pub + "-3").first == 200; }, 10s));
 
     // Newest first, two a page; the private table's match is listed to nobody.
@@ -169,8 +176,9 @@ TEST(Serve, FinishedPublicMatchesArePagedAndEachCarriesItsResult) {
     EXPECT_EQ(all["matches"].size(), 3u);
     EXPECT_EQ(body.find(priv), std::string::npos);
     EXPECT_EQ(all.dump().find(priv), std::string::npos);
-    // The player's own history lists the private match too.
-    EXPECT_EQ(json::parse(http_get(server.port(), "/api/players/Layla/matches").second)["matches"].size(), 4u);
+    // The player's own history lists the private match too (asked with its token); others' not.
+    EXPECT_EQ(json::parse(http_get(server.port(), "/api/players/Layla/matches", token).second)["matches"].size(), 4u);
+    EXPECT_EQ(json::parse(http_get(server.port(), "/api/players/Layla/matches").second)["matches"].size(), 3u);
 
     // Each listed match: its record with "result", the engine's tarneeb-result/1.
     for (const json& m : page1["matches"]) {

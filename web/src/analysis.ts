@@ -8,6 +8,7 @@
 // the defenders the fewest.
 import type { Card, Seat, Suit } from './protocol';
 import { teamOf } from './protocol';
+import { load } from './util';
 
 /** The par of a deal as the server reports it (docs/analysis.md); shown field by field. */
 export interface Par {
@@ -83,6 +84,17 @@ export function marksAt(a: DealAnalysis, cards: number): PositionMarks | null {
 
 export type FetchFn = (url: string) => Promise<{ status: number; json(): Promise<unknown> }>;
 
+/** The Authorization header of an `/api/` request: the signed-in guest's token (`welcome`, kept
+ * in localStorage), so that a private table's finished match opens for its players
+ * (docs/protocol.md "HTTP endpoints"); none when signed out. */
+export function authHeaders(store: Storage | undefined = globalThis.localStorage): Record<string, string> {
+  const token = load<string | null>(store, 'tarneeb.token', null);
+  return typeof token === 'string' && /^[0-9a-f]{1,128}$/i.test(token) ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** fetch for the `/api/` reads, with the token (authHeaders). */
+export const apiFetch: FetchFn = (url) => fetch(url, { headers: authHeaders() });
+
 /** The URL of a deal's analysis. */
 export const analysisUrl = (match: string, deal: number): string =>
   `/api/matches/${encodeURIComponent(match)}/analysis?deal=${deal}`;
@@ -102,7 +114,7 @@ export async function fetchAnalysis(
   deal: number,
   onState: (s: AnalysisState) => void,
   {
-    fetchFn = (u: string) => fetch(u),
+    fetchFn = apiFetch,
     wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
     cancelled = () => false,
     maxPolls = 600,

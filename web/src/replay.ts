@@ -5,7 +5,7 @@
 //   #/replay                   a record file opened from disk (engine_adapter.ts)
 // They draw into their own element (the game's stays mounted, hidden), so that the two never
 // redraw each other. The step list and positions are replay_model.ts; HTML is replay_view.ts.
-import { fetchAnalysis, type AnalysisState, type FetchFn } from './analysis';
+import { apiFetch, fetchAnalysis, type AnalysisState, type FetchFn } from './analysis';
 import { EngineUnavailable, replayRecord } from './engine_adapter';
 import { emptyHistory, historyHtml, loadMine, loadPublic, type HistoryState } from './history';
 import { num, type Lang } from './i18n';
@@ -104,7 +104,7 @@ export class Screens {
     private el: HTMLElement,
     private game: HTMLElement,
     private host: Host,
-    private fetchFn: FetchFn = (u) => fetch(u),
+    private fetchFn: FetchFn = apiFetch,
   ) {
     globalThis.addEventListener?.('hashchange', () => this.onRoute());
     el.addEventListener('click', (ev) => this.onClick(ev));

@@ -3,7 +3,7 @@
 // `tarneeb analyze`).
 /// <reference types="vite/client" />
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fetchAnalysis, marksAt, retryDelay, type AnalysisState, type DealAnalysis } from '../src/analysis';
+import { authHeaders, fetchAnalysis, marksAt, retryDelay, type AnalysisState, type DealAnalysis } from '../src/analysis';
 import { historyHtml, emptyHistory, publicUrl, mineUrl } from '../src/history';
 import { setLang } from '../src/i18n';
 import { parseRoute, replayHash } from '../src/replay';
@@ -266,6 +266,16 @@ describe('the analysis board', () => {
     expect(retryDelay(undefined)).toBe(1000);
     expect(retryDelay(1)).toBe(100);
     expect(retryDelay(60000)).toBe(5000);
+  });
+
+  it('sends the stored token with /api/ reads, and nothing else', () => {
+    const store = (v: string | null) => ({ getItem: () => v }) as unknown as Storage;
+    expect(authHeaders(store(JSON.stringify('0123456789abcdef0123456789abcdef')))).toEqual({
+      Authorization: 'Bearer 0123456789abcdef0123456789abcdef',
+    });
+    expect(authHeaders(store(null))).toEqual({});
+    expect(authHeaders(store(JSON.stringify('x\r\nX-Evil: 1')))).toEqual({});
+    expect(authHeaders(undefined)).toEqual({});
   });
 });
 

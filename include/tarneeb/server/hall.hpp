@@ -163,9 +163,11 @@ public:
     static bool http_path(std::string_view target);
     /// Answers GET `target` (an http_path) through `done`, on the hall's thread: at once for
     /// /healthz and /metrics, after a read on the writer thread for /api/... (never blocks).
-    /// `address`: the client's IP address (the analysis queue's per-address share).
+    /// `address`: the client's IP address (the analysis queue's per-address share); `token`:
+    /// the sign-in token of its `Authorization: Bearer` header, or empty (a private table's
+    /// finished match is readable by its players only: docs/protocol.md "HTTP endpoints").
     void http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done,
-                  const std::string& address = {});
+                  const std::string& address = {}, const std::string& token = {});
 
     int connections() const { return static_cast<int>(conns_.size()); }
     int tables() const { return static_cast<int>(tables_.size()); }
@@ -255,8 +257,10 @@ private:
     void store_match(MatchRow row);
     void close_table_in_storage(const std::string& id);
     /// The /api/... answers for `path` with its `query` (after '?', may be empty): reads the
-    /// database and replays records, on the writer thread; throws StorageError.
-    static std::optional<HttpReply> api_get(Storage& storage, std::string_view path, std::string_view query);
+    /// database and replays records, on the writer thread; throws StorageError. `token`: the
+    /// asker's sign-in token or empty (who may read a private table's matches).
+    static std::optional<HttpReply> api_get(Storage& storage, std::string_view path, std::string_view query,
+                                            std::string_view token = {});
 
     void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
@@ -317,7 +321,7 @@ private:
     /// GET /api/matches/{id}/analysis?deal=N (docs/protocol.md "HTTP endpoints"): the cached
     /// analysis, or the job queued (202), or an error; `query` is the target after '?'.
     void analysis_get(std::string_view path, std::string_view query, const std::string& address,
-                      std::function<void(HttpReply)> done);
+                      const std::string& token, std::function<void(HttpReply)> done);
     /// The 503 answer when a new job may not be queued for `address` (the whole queue full, or
     /// that address's share of it), else nullopt.
     std::optional<HttpReply> analysis_refusal(const std::string& address) const;

@@ -114,15 +114,20 @@ public:
     bool store_match(const MatchRow& row);
     /// The stored record text, or nullopt.
     std::optional<std::string> match_record(const std::string& id);
+    /// True when match `id` is stored and `viewer` may read it: a public table's match anyone
+    /// (viewer nullopt too), a private table's match only a human player of it (by name: the
+    /// name a token signs in as, name_for_token).
+    bool match_readable(const std::string& id, const std::optional<std::string>& viewer);
     /// The stored analysis of deal `deal` (0-based) of match `id` (the JSON text of
     /// GET /api/matches/{id}/analysis), or nullopt when it was never stored.
     std::optional<std::string> match_analysis(const std::string& id, int deal);
     /// Stores (or replaces) that analysis. Table `match_analysis`, added to older databases
     /// when they are opened.
     void store_analysis(const std::string& id, int deal, std::string_view analysis);
-    /// {"name", "matches": [...]} newest first, at most `limit`: every match the player played,
-    /// at public and private tables alike (a player's own history).
-    nlohmann::json player_matches(const std::string& name, int limit = 100);
+    /// {"name", "matches": [{"id", "table", "finished", "seat", "status", "winner", "scores",
+    /// "private"}...]} newest first, at most `limit`: the matches the player played at public
+    /// tables, and at private ones too when `with_private` (the player asking for its own).
+    nlohmann::json player_matches(const std::string& name, bool with_private, int limit = 100);
     /// One page of the finished matches of public tables, newest first (by finish time, then
     /// by the order stored): {"matches": [{"id", "table", "finished" (Unix ms), "rules",
     /// "players": [4 names], "status", "winner" (team or null), "scores": [a, b]}...], "next":
