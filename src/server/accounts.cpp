@@ -86,6 +86,13 @@ std::int64_t AttemptLimiter::wait_ms(const std::string& key, std::int64_t now) {
     return it->second.front() + window_ - now;
 }
 
+void AttemptLimiter::forgive(const std::string& key) {
+    auto it = failures_.find(key);
+    if (it == failures_.end()) return;
+    if (!it->second.empty()) it->second.pop_back();
+    if (it->second.empty()) failures_.erase(it);
+}
+
 void AttemptLimiter::failed(const std::string& key, std::int64_t now) {
     if (failures_.size() > kPrune) {
         for (auto it = failures_.begin(); it != failures_.end();) {

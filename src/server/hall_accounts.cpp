@@ -73,11 +73,16 @@ void Hall::sign_in(ConnId conn, Conn& c, const json& msg, const json& id) {
     if (name->size() > kMaxNameBytes || !password_length_ok(*password)) return error(conn, id, kBadCredentials);
     const std::string key = name_key(*name);
     if (auto refused = attempts_refused(key, c.address)) return error(conn, id, kTooManyAttempts, *refused);
+    // Counted as failed from now until it succeeds: attempts sent at once stay within the limits.
+    name_attempts_.failed(key, now_);
+    address_attempts_.failed(c.address, now_);
     auto found = std::make_shared<std::optional<Credentials>>();
     hold(conn);
     on_writer("sign_in", [name = *name, found](Storage& s) { *found = s.credentials(name); },
               [this, conn, id, key, address = c.address, password = *password, found](const std::optional<StorageError>& e) {
                   if (e) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
                       release(conn);
                       return storage_error(conn, id, *e);
                   }
@@ -95,11 +100,10 @@ void Hall::sign_in(ConnId conn, Conn& c, const json& msg, const json& id) {
                       [this, conn, id, key, address, found, good] {
                           if (!*good) {
                               release(conn);
-                              name_attempts_.failed(key, now_);
-                              address_attempts_.failed(address, now_);
                               return error(conn, id, kBadCredentials);
                           }
                           name_attempts_.succeeded(key);
+                          address_attempts_.forgive(address);
                           const std::string account = (*found)->name;
                           const std::string token = secure_random_string(32, kHex);
                           on_writer("sign_in",
@@ -113,6 +117,8 @@ void Hall::sign_in(ConnId conn, Conn& c, const json& msg, const json& id) {
                                     });
                       });
                   if (!queued) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
                       release(conn);
                       error(conn, id, kBusy, "too many sign-ins at once; try again");
                   }
@@ -177,12 +183,16 @@ void Hall::on_change_password(ConnId conn, Conn& c, const json& msg, const json&
     const std::string key = name_key(c.name);
     if (auto refused = attempts_refused(key, c.address)) return error(conn, id, kTooManyAttempts, *refused);
     if (current->size() > kMaxPasswordBytes) return error(conn, id, kBadCredentials);
+    name_attempts_.failed(key, now_);  // until the current password is found right (as sign_in)
+    address_attempts_.failed(c.address, now_);
     auto found = std::make_shared<std::optional<Credentials>>();
     hold(conn);
     on_writer("change_password", [name = c.name, found](Storage& s) { *found = s.credentials(name); },
               [this, conn, id, key, address = c.address, name = c.name, token_hash = c.token_hash, current = *current,
                password = *password, found](const std::optional<StorageError>& e) {
                   if (e) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
                       release(conn);
                       return storage_error(conn, id, *e);
                   }
@@ -199,15 +209,14 @@ void Hall::on_change_password(ConnId conn, Conn& c, const json& msg, const json&
                       [this, conn, id, key, address, name, token_hash, hash] {
                           if (!*hash) {
                               release(conn);
-                              name_attempts_.failed(key, now_);
-                              address_attempts_.failed(address, now_);
                               return error(conn, id, kBadCredentials);
                           }
+                          name_attempts_.forgive(key);  // the current password was right
+                          address_attempts_.forgive(address);
                           if ((*hash)->empty()) {
                               release(conn);
                               return error(conn, id, kBusy, "the server cannot hash a password now; try again");
                           }
-                          name_attempts_.succeeded(key);
                           on_writer("change_password",
                                     [name, token_hash, hash](Storage& s) { s.change_password(name, **hash, token_hash); },
                                     [this, conn, id, name, token_hash](const std::optional<StorageError>& e2) {
@@ -218,6 +227,8 @@ void Hall::on_change_password(ConnId conn, Conn& c, const json& msg, const json&
                                     });
                       });
                   if (!queued) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
                       release(conn);
                       error(conn, id, kBusy, "too many passwords at once; try again");
                   }

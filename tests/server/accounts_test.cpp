@@ -110,6 +110,9 @@ TEST(Accounts, AttemptLimiterSlidesItsWindow) {
     EXPECT_EQ(limit.wait_ms("k", 1000), 0);
     limit.failed("k", 1000);
     EXPECT_EQ(limit.wait_ms("k", 1000), 100);
+    limit.forgive("k");  // the latest failure taken back
+    EXPECT_EQ(limit.wait_ms("k", 1000), 0);
+    limit.failed("k", 1000);
     limit.succeeded("k");
     EXPECT_EQ(limit.wait_ms("k", 1000), 0);
     EXPECT_EQ(limit.keys(), 0u);
@@ -266,6 +269,24 @@ TEST(Accounts, FailedSignInsAreLimitedPerName) {
     h.now += kAttemptWindowMs;
     const ConnId f = h.connect("10.2.0.1");
     EXPECT_EQ(h.sign_in(f, "Layla", kPassword)["type"], "welcome");
+}
+
+TEST(Accounts, AttemptsSentAtOnceStayWithinTheLimit) {
+    Harness h;
+    auto [c, token] = h.guest("Layla");
+    ASSERT_EQ(h.ask(c, {{"type", "register"}, {"password", kPassword}})["type"], "ok");
+    // Seven wrong guesses from seven connections, all sent before any is answered.
+    std::vector<ConnId> guesses;
+    for (int i = 0; i < 7; ++i) {
+        guesses.push_back(h.connect("10.3.0." + std::to_string(i)));
+        const json hello = {{"type", "hello"}, {"name", "Layla"}, {"password", "guess-number-" + std::to_string(i)}};
+        h.hall.message(guesses.back(), hello.dump(), h.now);
+    }
+    h.loop.settle(h.hall);
+    std::map<std::string, int> codes;
+    for (ConnId g : guesses) ++codes[json::parse(h.frames[g].back())["code"].get<std::string>()];
+    EXPECT_EQ(codes["bad_credentials"], 5);
+    EXPECT_EQ(codes["too_many_attempts"], 2);
 }
 
 TEST(Accounts, FailedSignInsAreLimitedPerAddress) {

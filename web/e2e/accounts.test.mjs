@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { startServer, launchBrowser, signIn, screenshots, resultsDir, DESKTOP, PHONE } from './harness.mjs';
 
 let srv;
@@ -19,6 +20,16 @@ after(async () => {
 });
 
 const PASSWORD = 'olive-tree-42';
+const axePath = createRequire(import.meta.url).resolve('axe-core');
+
+/** axe-core's serious and critical violations on the page as it is now (as a11y.test.mjs). */
+async function audit(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} on ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 test('register in one browser, sign in from another, sign out everywhere', async () => {
   const name = `Acct${Date.now() % 100000}`;
@@ -31,6 +42,8 @@ test('register in one browser, sign in from another, sign out everywhere', async
     await signIn(a, srv.url, name, 'en');
     assert.equal(await a.evaluate(() => window.tarneeb.state.registered), false);
     await a.click('[data-testid=register-open]');
+    await a.waitForSelector('form[data-form=register]');
+    assert.deepEqual(await audit(a), [], 'the register panel is accessible');
     await a.fill('form[data-form=register] input[name=next]', PASSWORD);
     await a.fill('form[data-form=register] input[name=confirm]', PASSWORD);
     await a.click('form[data-form=register] button[type=submit]');
@@ -44,6 +57,7 @@ test('register in one browser, sign in from another, sign out everywhere', async
     await b.waitForSelector('.toast');
     assert.equal(await b.evaluate(() => window.tarneeb.state.welcomed), false);
     await b.click('[data-testid=account-signin] summary');
+    assert.deepEqual(await audit(b), [], 'the password sign-in form is accessible (Arabic, phone)');
     await b.fill('form[data-form=account-signin] input[name=name]', name.toLowerCase());
     await b.fill('form[data-form=account-signin] input[name=password]', 'not-the-password');
     await b.click('form[data-form=account-signin] button[type=submit]');
@@ -84,6 +98,7 @@ test('a guest is warned before signing out and offered to register', async () =>
     await signIn(page, srv.url, `Guest${Date.now() % 100000}`, 'en');
     await page.click('[data-act=signout]');
     await page.waitForSelector('[data-testid=guest-signout-warning]');
+    assert.deepEqual(await audit(page), [], 'the warning is accessible');
     assert.equal(await page.evaluate(() => window.tarneeb.state.welcomed), true, 'still signed in');
     await page.click('.account-panel [data-act=account-register]');
     await page.waitForSelector('form[data-form=register]');

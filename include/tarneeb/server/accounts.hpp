@@ -11,6 +11,8 @@
 //
 // Sign-in attempts are limited (AttemptLimiter, in the hall): failures per name key
 // (kNameFailures in kAttemptWindowMs) and per address (kAddressFailures in the same window).
+// An attempt counts as a failure from the moment its password is queued for checking until it
+// succeeds, so that attempts sent at once cannot pass the limit while they wait.
 //
 // Error codes of the accounts' messages (stable, docs/protocol.md):
 //   bad_credentials     wrong name or password, the same answer and about the same time whether
@@ -81,6 +83,9 @@ public:
     void failed(const std::string& key, std::int64_t now);
     /// A successful sign-in: the key's failures are forgotten.
     void succeeded(const std::string& key) { failures_.erase(key); }
+    /// Takes back the latest failure of `key` (an attempt counted as failed while it was
+    /// checked, which then succeeded).
+    void forgive(const std::string& key);
     std::size_t keys() const { return failures_.size(); }
 
     static constexpr std::size_t kPrune = 4096;
