@@ -18,7 +18,8 @@
 // One role per file: src/server/hall.cpp (the writer and bot threads, tables' changes, fan-out,
 // timers), hall_admission.cpp (connections and limits), hall_lobby.cpp (sign-in, the dispatcher
 // and the lobby's requests), hall_http.cpp (the HTTP API), hall_metrics.cpp (metrics),
-// hall_analysis.cpp (the analysis queue: finished deals analysed on their own threads). Every
+// hall_analysis.cpp (the analysis queue: finished deals analysed on their own threads),
+// hall_accounts.cpp (accounts: passwords checked and hashed on their own threads). Every
 // message's JSON is built by protocol.hpp.
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
