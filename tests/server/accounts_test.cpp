@@ -86,6 +86,7 @@ TEST(Accounts, PasswordHashIsArgon2idWithTheInteractiveLimits) {
     EXPECT_FALSE(check_password("", kPassword));
     EXPECT_FALSE(check_password("$argon2i$v=19$m=4096,t=3,p=1$c2FsdHNhbHQ$aGFzaA", kPassword));
     EXPECT_FALSE(check_dummy_password(kPassword));
+    EXPECT_FALSE(check_dummy_password(""));
     EXPECT_FALSE(argon2id_params("$argon2id$v=19$m=x,t=2,p=1$abc"));
 }
 

@@ -56,9 +56,10 @@ std::string hash_password(std::string_view password);
 /// wrong password and for a `stored` that is not such a string. Slow, like hash_password.
 bool check_password(std::string_view stored, std::string_view password);
 
-/// Checks `password` against a hash of a random password made once per process (so always
-/// false): the same work as check_password, for a sign-in whose name is unknown or not
-/// registered, so that the answer takes about the same time whether the name exists or not.
+/// Checks `password` against a fixed hash of a random password nobody knows, with the stored
+/// hashes' parameters, and returns false whatever the result: the same work as check_password,
+/// for a sign-in whose name is unknown or not registered, so that the answer takes about the
+/// same time whether the name exists or not.
 bool check_dummy_password(std::string_view password);
 
 /// The parameters written in an `$argon2id$v=19$m=M,t=T,p=P$...` string: memory in KiB,
