@@ -140,7 +140,7 @@ void add_serve(CLI::App& app, int& exit_code) {
         ->capture_default_str()->check(CLI::Range(1, 16));
     cmd->add_option("--password-queue", o->config.hall.password_queue,
                     "password jobs waiting at most; beyond, sign-ins get `busy`")
-        ->capture_default_str()->check(CLI::Range(0, 100000));
+        ->capture_default_str()->check(CLI::Range(1, 100000));
     cmd->add_option("--sign-in-failures-per-name", o->config.hall.name_failures,
                     "failed sign-ins per name in 15 minutes, then too_many_attempts")
         ->capture_default_str()->check(CLI::Range(1, 1000000));

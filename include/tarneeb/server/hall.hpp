@@ -27,6 +27,8 @@
 // address and per token, waiting tables per guest and per address, the lobby's page size, and
 // lobby pushes to connections that watch it (`list` with `watch`): at most one per
 // lobby_push_ms, sent from tick(), and only when the watched page changed.
+// Accounts (hall_accounts.cpp): failed sign-ins per name key and per address in a sliding
+// window, and at most password_queue password jobs waiting (then `busy`).
 //
 // Storage errors (StorageError: disk full, read-only file, locked...): every table writes its
 // journal entry before it changes, so a failed write leaves the table as it was. The request gets the
