@@ -68,7 +68,9 @@ const std::set<std::string>& documented_codes() {
         "unknown_bot", "bad_settings", "too_many_tables", "not_at_table", "spectator", "stale", "out_of_turn",
         "no_deal", "match_over", "bad_action", "bad_bid", "bid_too_low", "auction_closed", "auction_open",
         "no_contract", "trump_missing", "bad_trump", "trump_named", "card_not_held", "must_follow_suit", "deal_over",
-        "too_many_waiting_tables", "too_many_connections", "storage_unavailable"};
+        "too_many_waiting_tables", "too_many_connections", "storage_unavailable",
+        // accounts (docs/protocol.md "Accounts")
+        "bad_credentials", "bad_password", "too_many_attempts", "busy", "already_registered", "not_registered"};
     return codes;
 }
 

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libdds-dev libsqlite3-dev libicu-dev libboost1.81-dev
+  libsodium-dev
   clang libclang-rt-14-dev
   nodejs chromium fonts-dejavu-core
   emscripten

@@ -75,6 +75,7 @@ void add_serve(CLI::App& app, int& exit_code) {
         std::string log_level = "info";
         bool no_static = false;
         double rate_burst = 0;  ///< 0: twice the rate
+        double session_days = 30;  ///< --session-days
         std::vector<std::string> engines;  ///< --engine NAME=CMD
         bots::EngineConfig engine;         ///< their settings
     };
@@ -134,6 +135,21 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--analysis-budget-ms", o->config.hall.analysis_budget_ms,
                     "CPU time one deal's analysis may take (checked between positions); beyond, it fails as too_slow")
         ->capture_default_str()->check(CLI::Range(1, 3600000));
+    // Accounts (docs/protocol.md "Accounts").
+    cmd->add_option("--session-days", o->session_days, "days a registered player's session token lasts")
+        ->capture_default_str()->check(CLI::Range(0.001, 3650.0));
+    cmd->add_option("--password-threads", o->config.hall.password_threads,
+                    "threads that hash and check passwords (Argon2id, 64 MiB each while they do)")
+        ->capture_default_str()->check(CLI::Range(1, 16));
+    cmd->add_option("--password-queue", o->config.hall.password_queue,
+                    "password jobs waiting at most; beyond, sign-ins get `busy`")
+        ->capture_default_str()->check(CLI::Range(1, 100000));
+    cmd->add_option("--sign-in-failures-per-name", o->config.hall.name_failures,
+                    "failed sign-ins per name in 15 minutes, then too_many_attempts")
+        ->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--sign-in-failures-per-address", o->config.hall.address_failures,
+                    "failed sign-ins per address in 15 minutes, then too_many_attempts")
+        ->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--log-level", o->log_level, "trace, debug, info, warn, error, off")->capture_default_str();
     cmd->add_option("--engine", o->engines, "NAME=CMD: an outside engine that add_bot seats by NAME (repeatable)")
         ->group("Engines");
@@ -145,6 +161,7 @@ void add_serve(CLI::App& app, int& exit_code) {
         spdlog::set_level(spdlog::level::from_str(o->log_level));
         spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
         o->config.hall.timing.grace_ms = static_cast<server::Millis>(o->grace_seconds * 1000);
+        o->config.hall.session_ttl_ms = static_cast<server::Millis>(o->session_days * 24 * 3600 * 1000);
         o->config.hall.timing.standin_bot = o->config.hall.default_bot;
         if (o->config.hall.seed != 0)
             spdlog::warn("event=deterministic_seeds seed_option=set: deals follow from --seed (tests only; never on a public server)");

@@ -24,6 +24,7 @@ Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
     thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);
     // The analysis queue's own bound is analyses_ (hall_analysis.cpp); the WorkQueue never refuses.
     analysts_ = std::make_unique<WorkQueue>("analysis", std::max(1u, config_.analysis_threads), SIZE_MAX);
+    passwords_ = std::make_unique<WorkQueue>("passwords", std::max(1u, config_.password_threads), config_.password_queue);
 }
 
 Hall::~Hall() {
@@ -36,6 +37,7 @@ void Hall::stop() {
     if (analysts_) analysts_->stop();
     if (thinkers_) thinkers_->stop();
     if (writer_) writer_->stop();
+    if (passwords_) passwords_->stop();
 }
 
 std::uint64_t Hall::next_seed() {

@@ -18,16 +18,17 @@ using nlohmann::json;
 
 void Hall::hello(ConnId conn, Conn& c, const json& msg, const json& id) {
     if (!c.name.empty()) return error(conn, id, to_string(ProtocolError::bad_message), "already signed in");
+    if (msg.contains("password")) return sign_in(conn, c, msg, id);  // a registered player (hall_accounts.cpp)
     if (auto t = msg.find("token"); t != msg.end() && t->is_string()) {
         const std::string token = t->get<std::string>();
-        auto found = std::make_shared<std::optional<std::string>>();
+        auto found = std::make_shared<std::optional<TokenOwner>>();
         hold(conn);
-        on_writer("hello", [token, found](Storage& s) { *found = s.name_for_token(token); },
+        on_writer("hello", [token, found, now = now_](Storage& s) { *found = s.token_owner(token, now); },
                   [this, conn, id, token, found](const std::optional<StorageError>& e) {
                       release(conn);
                       if (e) storage_error(conn, id, *e);
                       else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
-                      else signed_in(conn, id, **found, token);
+                      else signed_in(conn, id, (*found)->name, token, (*found)->registered);
                   },
                   /*write=*/false);
         return;
@@ -52,7 +53,7 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg, const json& id) {
     error(conn, id, to_string(ProtocolError::bad_message), "hello needs a name or a token");
 }
 
-void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token) {
+void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token, bool registered) {
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;  // closed meanwhile
     if (auto known = guests_.find(name);
@@ -60,6 +61,8 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
         return error(conn, id, to_string(ProtocolError::too_many_connections),
                      "too many connections with this token (at most " + std::to_string(config_.max_connections_per_guest) + ")");
     it->second.name = name;
+    it->second.token_hash = hash_token(token);
+    it->second.registered = registered;
     Guest& g = guests_[name];
     g.conns.insert(conn);
     if (g.table.empty()) {
@@ -72,7 +75,9 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
                 break;
             }
     }
-    reply(conn, id, welcome_json(name, token, g.table, g.table.empty() ? std::nullopt : g.seat));
+    json welcome = welcome_json(name, token, g.table, g.table.empty() ? std::nullopt : g.seat);
+    welcome["registered"] = registered;  // accounts (docs/protocol.md "Accounts")
+    reply(conn, id, std::move(welcome));
     if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
         t->table->connected(name, now_);
         publish(*t);
@@ -149,6 +154,9 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         {"add_bot", true, &Hall::on_seat_request}, {"remove_bot", true, &Hall::on_seat_request},
         {"start", true, &Hall::on_seat_request},  {"act", true, &Hall::on_seat_request},
         {"hint", true, &Hall::on_hint},
+        // Accounts (hall_accounts.cpp).
+        {"register", true, &Hall::on_register},   {"change_password", true, &Hall::on_change_password},
+        {"sign_out", true, &Hall::on_sign_out},   {"sign_out_everywhere", true, &Hall::on_sign_out_everywhere},
     };
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);

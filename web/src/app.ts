@@ -7,6 +7,7 @@ import { play, soundsFor } from './sounds';
 import { load, save } from './util';
 import { localDeadline } from './timer';
 import type { OfflineGame } from './offline';
+import type { AccountInput, AccountPanel } from './accounts';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -70,6 +71,10 @@ export interface State {
   watching: string | null;
   /** Playing offline against the WebAssembly engine (offline.ts): no server involved. */
   offline?: boolean;
+  /** Accounts (accounts.ts): the signed-in name is an account; the account panel open, if any. */
+  registered?: boolean;
+  accountPanel?: AccountPanel | null;
+  accountInput?: AccountInput;
 }
 
 const LS = typeof localStorage !== 'undefined' ? localStorage : undefined;
@@ -118,6 +123,8 @@ export class App {
       joinCode: '',
       watching: load<string | null>(SS, 'tarneeb.watching', null),
       offline: false,
+      registered: false,
+      accountPanel: null,
     };
     document.documentElement.lang = l;
     document.documentElement.dir = dir(l);
@@ -153,14 +160,14 @@ export class App {
     this.update();
   }
 
-  private async hello(who: { token: string } | { name: string }): Promise<void> {
+  private async hello(who: { token: string } | { name: string } | { name: string; password: string }): Promise<void> {
     this.update({ busy: true });
     try {
       const w = await this.conn.request({ type: 'hello', ...who });
       if (w.type !== 'welcome') return;
       save(LS, 'tarneeb.token', w.token);
       save(LS, 'tarneeb.name', w.name);
-      this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null });
+      this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null, registered: w.registered === true });
       if (!w.table && !this.offlineGame) {
         this.state.table = null;
         if (this.state.watching) {
@@ -302,7 +309,54 @@ export class App {
     this.hello({ name: n });
   }
 
-  signOut(): void {
+  // ---- accounts (docs/protocol.md "Accounts"; the forms are in accounts.ts) ----------------
+
+  /** Signs in to an account with name and password (on any device). */
+  signInWithPassword(name: string, password: string): void {
+    const n = name.trim();
+    if (!n || !password) return;
+    this.hello({ name: n, password });
+  }
+
+  /** Opens or closes an account panel (register, change password, the guest's sign-out warning). */
+  showAccountPanel(panel: AccountPanel | null): void {
+    this.update({ accountPanel: panel });
+  }
+
+  /** The signed-in guest makes its name an account: same name, history and rating. */
+  async register(password: string): Promise<void> {
+    this.update({ busy: true });
+    const r = await this.req({ type: 'register', password });
+    this.update({ busy: false });
+    if (r?.type === 'ok') this.update({ registered: true, accountPanel: { kind: 'done', what: 'registered' } });
+  }
+
+  /** Changes the account's password; the server signs out every other device. */
+  async changePassword(current: string, password: string): Promise<void> {
+    this.update({ busy: true });
+    const r = await this.req({ type: 'change_password', current, password });
+    this.update({ busy: false });
+    if (r?.type === 'ok') this.update({ accountPanel: { kind: 'done', what: 'passwordChanged' } });
+  }
+
+  /** Revokes every session of the account (every device), then signs this one out too. */
+  async signOutEverywhere(): Promise<void> {
+    const r = await this.req({ type: 'sign_out_everywhere' });
+    if (r?.type === 'ok') this.signOut(true);
+  }
+
+  /**
+   * Signs out. A guest is warned first (its token is its only key to its name) and offered to
+   * register: `force` signs out anyway. A registered player's session is revoked on the server.
+   */
+  signOut(force = false): void {
+    if (!force && !this.state.registered && this.state.welcomed) {
+      this.update({ accountPanel: { kind: 'signout' } });
+      return;
+    }
+    if (this.state.registered && !force) this.conn.send({ type: 'sign_out' });
+    this.state.registered = false;
+    this.state.accountPanel = null;
     if (this.state.table) this.req({ type: 'leave' });
     save(LS, 'tarneeb.token', null);
     this.lobbyWatched = false; // closing the connection ends the subscription

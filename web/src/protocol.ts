@@ -179,6 +179,8 @@ export interface Welcome {
   protocol: number;
   table: string | null;
   seat: Seat | null;
+  /** The name is an account with a password (docs/protocol.md "Accounts"); absent from older servers. */
+  registered?: boolean;
 }
 
 export interface ErrorMsg {

@@ -10,6 +10,7 @@ import { teamOf } from './protocol';
 import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
 import { offlineButton, offlineEntry } from './offline_view';
+import { accountButtons, accountPanelHtml, accountSignInForm, onAccountAct, onAccountSubmit, type AccountInput } from './accounts';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -57,6 +58,7 @@ function signInScreen(s: State): string {
         </label>
         <button type="submit" class="primary" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${t('signIn')}</button>
       </form>
+      ${accountSignInForm(s)}
       ${offlineEntry(s)}
       ${langButton(s)}
       <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a></p>
@@ -111,7 +113,7 @@ function lobbyScreen(s: State): string {
   return `<main class="screen lobby">
     <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
       <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
-      ${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
+      ${accountButtons(s)}${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
         <h2>${t('createTable')}</h2>
@@ -579,7 +581,7 @@ export function html(s: State, screen: Screen = windowSize()): string {
   else if (!s.table) body = lobbyScreen(s);
   else if (s.table.state === 'waiting' || !s.table.round) body = s.table.state === 'finished' ? finishedScreen(s, s.table) : waitingRoom(s, s.table);
   else body = tableScreen(s, s.table, screen);
-  return body + connBar(s) + errorBar(s);
+  return body + accountPanelHtml(s) + connBar(s) + errorBar(s);
 }
 
 // ---- rendering and events ---------------------------------------------------------------
@@ -644,7 +646,9 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
     if (!bind) return;
     const v = el.type === 'checkbox' ? el.checked : 'num' in el.dataset ? parseNum(el.value) : el.value;
     if (typeof v === 'number' && Number.isNaN(v)) return; // not a number (yet): the form keeps the last one
-    if (bind.startsWith('form.')) {
+    if (bind.startsWith('acct.')) {
+      app.state.accountInput = { ...app.state.accountInput, [bind.slice(5) as keyof AccountInput]: String(v) };
+    } else if (bind.startsWith('form.')) {
       (app.state.form as unknown as Record<string, unknown>)[bind.slice(5)] = v;
       app.saveForm();
     } else (app.state as unknown as Record<string, unknown>)[bind] = v;
@@ -654,6 +658,7 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
     const form = ev.target as HTMLFormElement;
     const fd = new FormData(form);
     const submitter = (ev as SubmitEvent).submitter as HTMLElement | null;
+    if (onAccountSubmit(app, form)) return;
     if (form.dataset.form === 'signin') app.signIn(String(fd.get('name') ?? ''));
     else if (form.dataset.form === 'create') {
       app.state.form = {
@@ -769,6 +774,8 @@ function onAct(app: App, el: HTMLElement): void {
     case 'sound':
       app.toggleSound();
       break;
+    default:
+      onAccountAct(app, d.act);
   }
 }
 

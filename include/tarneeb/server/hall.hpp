@@ -18,7 +18,8 @@
 // One role per file: src/server/hall.cpp (the writer and bot threads, tables' changes, fan-out,
 // timers), hall_admission.cpp (connections and limits), hall_lobby.cpp (sign-in, the dispatcher
 // and the lobby's requests), hall_http.cpp (the HTTP API), hall_metrics.cpp (metrics),
-// hall_analysis.cpp (the analysis queue: finished deals analysed on their own threads). Every
+// hall_analysis.cpp (the analysis queue: finished deals analysed on their own threads),
+// hall_accounts.cpp (accounts: passwords checked and hashed on their own threads). Every
 // message's JSON is built by protocol.hpp.
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
@@ -26,6 +27,8 @@
 // address and per token, waiting tables per guest and per address, the lobby's page size, and
 // lobby pushes to connections that watch it (`list` with `watch`): at most one per
 // lobby_push_ms, sent from tick(), and only when the watched page changed.
+// Accounts (hall_accounts.cpp): failed sign-ins per name key and per address in a sliding
+// window, and at most password_queue password jobs waiting (then `busy`).
 //
 // Storage errors (StorageError: disk full, read-only file, locked...): every table writes its
 // journal entry before it changes, so a failed write leaves the table as it was. The request gets the
@@ -52,6 +55,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tarneeb/server/accounts.hpp"
 #include "tarneeb/server/protocol.hpp"
 #include "tarneeb/server/storage.hpp"
 #include "tarneeb/server/table.hpp"
@@ -98,6 +102,13 @@ struct HallConfig {
     /// "scope": "address"), so that one address cannot keep the whole queue full.
     std::size_t analysis_per_address = 8;
     Millis analysis_budget_ms = 20000;  ///< CPU time of one analysis at most (then it fails: too_slow)
+    // Accounts (hall_accounts.cpp, accounts.hpp; docs/protocol.md "Accounts").
+    Millis session_ttl_ms = 30LL * 24 * 3600 * 1000;  ///< a registered player's session lasts this long
+    unsigned password_threads = 1;      ///< threads that hash and check passwords (64 MiB each while they do)
+    std::size_t password_queue = 16;    ///< password jobs waiting at most (then `busy`)
+    int name_failures = kNameFailures;          ///< failed sign-ins per name key in the window...
+    int address_failures = kAddressFailures;    ///< ...and per address (then too_many_attempts)
+    Millis attempt_window_ms = kAttemptWindowMs;
 };
 
 /// How the hall talks back to the transport.
@@ -201,6 +212,8 @@ private:
         /// The table history this connection last got ("TABLE@MATCH:ROUNDS"): a table message
         /// carries "history" only when it differs (docs/protocol.md "table").
         std::string history_sent;
+        std::string token_hash;      ///< hash_token of the token it signed in with (accounts)
+        bool registered = false;     ///< signed in as a registered player (accounts)
     };
     struct Guest {
         std::set<ConnId> conns;
@@ -280,7 +293,8 @@ private:
     /// `hint`: the heuristic bot's choice for the guest's own seat, worked out on a bot thread
     /// from the seat's view (docs/protocol.md "hint").
     void on_hint(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
-    void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token);
+    void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token,
+                   bool registered = false);
     /// Leaves the guest's table (a journal write when seated), then runs `then` (the error when
     /// the write failed: the guest is still at its table).
     void leave_table(ConnId conn, const std::string& name, Done then);
@@ -372,6 +386,30 @@ private:
     std::uint64_t storage_errors_ = 0;      ///< failed writes since start
     std::optional<std::string> storage_failing_;  ///< the error code while writes fail
     std::vector<MatchRow> pending_matches_;       ///< finished matches not stored yet
+
+    // ---- accounts (hall_accounts.cpp; docs/protocol.md "Accounts") ---------------------
+    /// `hello` with `name` and `password`: a registered player signs in (a new session).
+    void sign_in(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// `register`: the signed-in guest gets a password (keeps its name, history and rating).
+    void on_register(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// `change_password`: checks `current`, stores `password`, revokes the other sessions.
+    void on_change_password(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// `sign_out`: revokes this connection's session.
+    void on_sign_out(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// `sign_out_everywhere`: revokes every session of the player and closes its other connections.
+    void on_sign_out_everywhere(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// Runs `work` on a password thread, then `done` on the hall's thread. False (nothing runs)
+    /// when password_queue jobs are waiting. `work` must not throw.
+    bool on_passwords(std::function<void()> work, std::function<void()> done);
+    /// Closes (4001 "signed out") every connection of `name` except `keep` and those signed in
+    /// with the token whose hash is `keep_token_hash` (when not empty).
+    void close_sessions(const std::string& name, ConnId keep, const std::string& keep_token_hash);
+    /// too_many_attempts when the name key or the address is over its failures; else nullopt
+    /// (the message says when to try again).
+    std::optional<std::string> attempts_refused(const std::string& key, const std::string& address);
+    std::unique_ptr<WorkQueue> passwords_;  ///< password hashing and checking, off the hall's thread
+    AttemptLimiter name_attempts_{config_.name_failures, config_.attempt_window_ms};
+    AttemptLimiter address_attempts_{config_.address_failures, config_.attempt_window_ms};
 };
 
 }  // namespace tarneeb::server

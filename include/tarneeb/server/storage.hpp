@@ -71,6 +71,21 @@ struct MatchRow {
     bool is_private = true;              ///< played at a private table: never in public_matches
 };
 
+/// Who holds a token (Storage::token_owner).
+struct TokenOwner {
+    std::string name;
+    bool registered = false;  ///< a registered player's session (else a guest's token)
+};
+
+/// A player's stored credentials (Storage::credentials).
+struct Credentials {
+    std::string name;           ///< the name as registered (NFC)
+    std::string password_hash;  ///< the `$argon2id$...` string; "" for a guest (not registered)
+};
+
+/// Sessions one registered player keeps at most (the oldest are revoked beyond).
+inline constexpr int kMaxSessionsPerPlayer = 32;
+
 /// The largest page of public_matches.
 inline constexpr int kMaxMatchPage = 50;
 
@@ -140,10 +155,43 @@ public:
     /// A player's rating (1500 when unrated or unknown).
     double rating(const std::string& name);
 
+    // ---- accounts (src/server/storage_accounts.cpp; docs/protocol.md "Accounts") ------
+    // A registered player is a players row with a password hash (the `$argon2id$...` string
+    // of accounts.hpp, never the password). Its devices hold session tokens, kept only as
+    // hash_token(token) in table `sessions`, each with its expiry (Unix ms). A guest's token
+    // stays in players.token_hash; registering moves it into `sessions` (it keeps working,
+    // until it expires) and replaces players.token_hash by the hash of a token nobody holds.
+    /// Who holds `token` at `now_ms` (Unix ms): a guest's token, or a registered player's
+    /// session that has not expired. nullopt for an unknown, expired or revoked token.
+    std::optional<TokenOwner> token_owner(std::string_view token, std::int64_t now_ms);
+    /// The player whose name has the key name_key(name) (so `layla` finds `Layla`), with its
+    /// password hash ("" for a guest); nullopt when no player has that key.
+    std::optional<Credentials> credentials(std::string_view name);
+    /// Registers guest `name`: stores `password_hash` and keeps the guest's token (by its
+    /// hash `token_hash`) as a session until `expires_ms`. False (nothing changes) when the
+    /// player is unknown or already registered.
+    bool register_password(const std::string& name, const std::string& password_hash, const std::string& token_hash,
+                           std::int64_t now_ms, std::int64_t expires_ms);
+    /// A new session of registered player `name`: hash_token(token) until `expires_ms`. Drops
+    /// the player's expired sessions, and its oldest beyond kMaxSessionsPerPlayer.
+    void add_session(const std::string& name, std::string_view token, std::int64_t now_ms, std::int64_t expires_ms);
+    /// Replaces `name`'s password hash and revokes every session of it but the one whose token
+    /// hashes to `keep_token_hash` (and the guest token). Returns the revoked sessions.
+    int change_password(const std::string& name, const std::string& password_hash, const std::string& keep_token_hash);
+    /// Revokes every session of `name`, and its guest token. Returns the revoked sessions.
+    int revoke_sessions(const std::string& name);
+    /// Revokes the one session whose token hashes to `token_hash` (signing out one device).
+    void revoke_session(const std::string& token_hash);
+    /// True when `name` is a registered player (it has a password).
+    bool is_registered(const std::string& name);
+
 private:
     void exec(const char* sql);
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
     void migrate_name_keys();
+    /// Adds players.password_hash and the `sessions` table to a database that lacks them
+    /// (storage_accounts.cpp): every player of an older database is a guest.
+    void migrate_accounts();
     /// Adds matches.private and matches.rules to a database that lacks them and fills them in
     /// for the matches already stored (from their table's settings and their record).
     void migrate_match_columns();

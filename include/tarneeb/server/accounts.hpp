@@ -1,0 +1,106 @@
+// Accounts (docs/protocol.md "Accounts"): a guest's name made a registered account with a
+// password, signed in on any device with name and password.
+//
+// Passwords: 8..256 bytes of UTF-8 (kMinPasswordBytes, kMaxPasswordBytes), any characters.
+// Stored only as libsodium's Argon2id string (crypto_pwhash_str_alg, ARGON2ID13) with the
+// interactive limits (crypto_pwhash_OPSLIMIT_INTERACTIVE = 2 passes,
+// crypto_pwhash_MEMLIMIT_INTERACTIVE = 64 MiB): `$argon2id$v=19$m=65536,t=2,p=1$<salt>$<hash>`,
+// salt random per password. Hashing or checking one takes tens of milliseconds and 64 MiB:
+// the hall runs them on its password threads (a bounded queue), never on its event loop.
+// No password is ever stored or logged in clear.
+//
+// Sign-in attempts are limited (AttemptLimiter, in the hall): failures per name key
+// (kNameFailures in kAttemptWindowMs) and per address (kAddressFailures in the same window).
+// An attempt counts as a failure from the moment its password is queued for checking until it
+// succeeds, so that attempts sent at once cannot pass the limit while they wait.
+//
+// Error codes of the accounts' messages (stable, docs/protocol.md):
+//   bad_credentials     wrong name or password, the same answer and about the same time whether
+//                       the name exists or not (an unknown name checks a dummy hash)
+//   bad_password        a new password outside 8..256 bytes
+//   too_many_attempts   too many failed sign-ins for this name or from this address lately
+//   busy                the password queue is full (too many sign-ins at once): try again
+//   already_registered  `register` from a registered player
+//   not_registered      a request for registered players only, from a guest
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace tarneeb::server {
+
+inline constexpr std::size_t kMinPasswordBytes = 8;
+inline constexpr std::size_t kMaxPasswordBytes = 256;
+
+inline constexpr std::string_view kBadCredentials = "bad_credentials";
+inline constexpr std::string_view kBadPassword = "bad_password";
+inline constexpr std::string_view kTooManyAttempts = "too_many_attempts";
+inline constexpr std::string_view kBusy = "busy";
+inline constexpr std::string_view kAlreadyRegistered = "already_registered";
+inline constexpr std::string_view kNotRegistered = "not_registered";
+
+/// True when `password` is an acceptable new password: kMinPasswordBytes..kMaxPasswordBytes bytes.
+bool password_length_ok(std::string_view password);
+
+/// The Argon2id string of `password` (a fresh random salt each call; interactive limits, as
+/// above). Slow (tens of ms, 64 MiB): call off the event loop. Throws std::runtime_error when
+/// libsodium cannot (out of memory).
+std::string hash_password(std::string_view password);
+
+/// True when `password` matches `stored` (an Argon2id string from hash_password). False for a
+/// wrong password and for a `stored` that is not such a string. Slow, like hash_password.
+bool check_password(std::string_view stored, std::string_view password);
+
+/// Checks `password` against a fixed hash of a random password nobody knows, with the stored
+/// hashes' parameters, and returns false whatever the result: the same work as check_password,
+/// for a sign-in whose name is unknown or not registered, so that the answer takes about the
+/// same time whether the name exists or not.
+bool check_dummy_password(std::string_view password);
+
+/// The parameters written in an `$argon2id$v=19$m=M,t=T,p=P$...` string: memory in KiB,
+/// passes, lanes. nullopt when `stored` is not of that form.
+struct Argon2Params {
+    std::uint32_t memory_kib = 0;
+    std::uint32_t passes = 0;
+    std::uint32_t lanes = 0;
+};
+std::optional<Argon2Params> argon2id_params(std::string_view stored);
+
+/// Failed sign-ins in a sliding window, by key (a name key or an address). On the hall's
+/// thread only. Memory: at most `max_failures` times per key (a key at its limit gets no more
+/// attempts, so no more failures), and keys whose failures are all older than the window are
+/// dropped once the map holds more than kPrune keys.
+class AttemptLimiter {
+public:
+    AttemptLimiter(int max_failures, std::int64_t window_ms) : max_(max_failures), window_(window_ms) {}
+    /// 0 when `key` may try now (`now` in ms); else the ms until its oldest failure leaves the window.
+    std::int64_t wait_ms(const std::string& key, std::int64_t now);
+    /// A failed attempt of `key` at `now`.
+    void failed(const std::string& key, std::int64_t now);
+    /// A successful sign-in: the key's failures are forgotten.
+    void succeeded(const std::string& key) { failures_.erase(key); }
+    /// Takes back the latest failure of `key` (an attempt counted as failed while it was
+    /// checked, which then succeeded).
+    void forgive(const std::string& key);
+    std::size_t keys() const { return failures_.size(); }
+
+    static constexpr std::size_t kPrune = 4096;
+
+private:
+    void forget_old(std::deque<std::int64_t>& times, std::int64_t now) const;
+    int max_;
+    std::int64_t window_;
+    std::unordered_map<std::string, std::deque<std::int64_t>> failures_;
+};
+
+/// The limits `tarneeb serve` uses (HallConfig): 5 failures per name and 20 per address in 15 minutes.
+inline constexpr int kNameFailures = 5;
+inline constexpr int kAddressFailures = 20;
+inline constexpr std::int64_t kAttemptWindowMs = 15 * 60 * 1000;
+
+}  // namespace tarneeb::server

@@ -1,0 +1,273 @@
+// The hall, accounts (docs/protocol.md "Accounts"; accounts.hpp): signing in with a password,
+// registering a guest, changing the password, signing out one device or every device.
+//
+// Threads: a password is hashed or checked on the hall's password threads (on_passwords: a
+// bounded queue, `busy` when full), every database access on the writer thread, as everywhere
+// in the hall; this file only starts them and answers. A request holds its connection (its
+// guest, once signed in) until it is answered, so a guest's messages stay in order.
+// No password is kept beyond the job that needs it, written to the database or logged.
+#include <string>
+
+#include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/names.hpp"
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::string_view kHex = "0123456789abcdef";
+
+/// The string field `key` of `msg`, or nullopt when absent or not a string.
+std::optional<std::string> string_field(const json& msg, const char* key) {
+    auto it = msg.find(key);
+    if (it == msg.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+}
+}  // namespace
+
+bool Hall::on_passwords(std::function<void()> work, std::function<void()> done) {
+    ++outstanding_;
+    auto alive = std::weak_ptr<bool>(alive_);
+    const bool queued = passwords_->submit([this, alive, work = std::move(work), done = std::move(done)]() mutable {
+        work();
+        work = nullptr;  // the password it captured is dropped here, on the password thread
+        out_.post([this, alive, done = std::move(done)] {
+            if (alive.expired()) return;
+            --outstanding_;
+            done();
+            run_pumps();
+        });
+    });
+    if (!queued) --outstanding_;
+    return queued;
+}
+
+std::optional<std::string> Hall::attempts_refused(const std::string& key, const std::string& address) {
+    const std::int64_t wait = std::max(name_attempts_.wait_ms(key, now_), address_attempts_.wait_ms(address, now_));
+    if (wait <= 0) return std::nullopt;
+    return "too many failed sign-ins; try again in " + std::to_string((wait + 999) / 1000) + " s";
+}
+
+void Hall::close_sessions(const std::string& name, ConnId keep, const std::string& keep_token_hash) {
+    auto g = guests_.find(name);
+    if (g == guests_.end()) return;
+    std::vector<ConnId> gone;
+    for (ConnId other : g->second.conns) {
+        auto it = conns_.find(other);
+        if (other == keep || it == conns_.end()) continue;
+        if (!keep_token_hash.empty() && it->second.token_hash == keep_token_hash) continue;
+        gone.push_back(other);
+    }
+    for (ConnId other : gone) {
+        out_.close(other, 4001, "signed out");
+        closed(other, now_);  // at once: a message it sends meanwhile is ignored
+    }
+}
+
+void Hall::sign_in(ConnId conn, Conn& c, const json& msg, const json& id) {
+    const auto name = string_field(msg, "name");
+    const auto password = string_field(msg, "password");
+    if (!name || !password) return error(conn, id, to_string(ProtocolError::bad_message), "hello with a password needs a name");
+    // No stored name or password has these lengths: refused at once (the same answer either way).
+    if (name->size() > kMaxNameBytes || !password_length_ok(*password)) return error(conn, id, kBadCredentials);
+    const std::string key = name_key(*name);
+    if (auto refused = attempts_refused(key, c.address)) return error(conn, id, kTooManyAttempts, *refused);
+    // Counted as failed from now until it succeeds: attempts sent at once stay within the limits.
+    name_attempts_.failed(key, now_);
+    address_attempts_.failed(c.address, now_);
+    auto found = std::make_shared<std::optional<Credentials>>();
+    hold(conn);
+    on_writer("sign_in", [name = *name, found](Storage& s) { *found = s.credentials(name); },
+              [this, conn, id, key, address = c.address, password = *password, found](const std::optional<StorageError>& e) {
+                  if (e) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
+                      release(conn);
+                      return storage_error(conn, id, *e);
+                  }
+                  // A guest (no password) or an unknown name checks the dummy hash: the same work.
+                  const std::string stored = *found ? (*found)->password_hash : std::string();
+                  auto good = std::make_shared<bool>(false);
+                  const bool queued = on_passwords(
+                      [stored, password, good] {
+                          try {
+                              *good = stored.empty() ? check_dummy_password(password) : check_password(stored, password);
+                          } catch (const std::exception&) {
+                              *good = false;
+                          }
+                      },
+                      [this, conn, id, key, address, found, good] {
+                          if (!*good) {
+                              release(conn);
+                              return error(conn, id, kBadCredentials);
+                          }
+                          name_attempts_.succeeded(key);
+                          address_attempts_.forgive(address);
+                          const std::string account = (*found)->name;
+                          const std::string token = secure_random_string(32, kHex);
+                          on_writer("sign_in",
+                                    [account, token, now = now_, ttl = config_.session_ttl_ms](Storage& s) {
+                                        s.add_session(account, token, now, now + ttl);
+                                    },
+                                    [this, conn, id, account, token](const std::optional<StorageError>& e2) {
+                                        release(conn);
+                                        if (e2) return storage_error(conn, id, *e2);
+                                        signed_in(conn, id, account, token, /*registered=*/true);
+                                    });
+                      });
+                  if (!queued) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
+                      release(conn);
+                      error(conn, id, kBusy, "too many sign-ins at once; try again");
+                  }
+              },
+              /*write=*/false);
+}
+
+void Hall::on_register(ConnId conn, Conn& c, const json& msg, const json& id) {
+    if (c.registered) return error(conn, id, kAlreadyRegistered);
+    const auto password = string_field(msg, "password");
+    if (!password) return error(conn, id, to_string(ProtocolError::bad_message), "register needs a password");
+    if (!password_length_ok(*password))
+        return error(conn, id, kBadPassword,
+                     "a password has " + std::to_string(kMinPasswordBytes) + " to " + std::to_string(kMaxPasswordBytes) + " bytes");
+    auto hash = std::make_shared<std::string>();
+    hold(conn);
+    const bool queued = on_passwords(
+        [password = *password, hash] {
+            try {
+                *hash = hash_password(password);
+            } catch (const std::exception&) {
+                hash->clear();
+            }
+        },
+        [this, conn, id, name = c.name, token_hash = c.token_hash, hash] {
+            if (hash->empty()) {
+                release(conn);
+                return error(conn, id, kBusy, "the server cannot hash a password now; try again");
+            }
+            auto done = std::make_shared<bool>(false);
+            on_writer("register",
+                      [name, token_hash, hash, done, now = now_, ttl = config_.session_ttl_ms](Storage& s) {
+                          *done = s.register_password(name, *hash, token_hash, now, now + ttl);
+                      },
+                      [this, conn, id, name, done](const std::optional<StorageError>& e) {
+                          release(conn);
+                          if (e) return storage_error(conn, id, *e);
+                          if (!*done) return error(conn, id, kAlreadyRegistered);
+                          // Every connection of the guest held its token, now this session.
+                          if (auto g = guests_.find(name); g != guests_.end())
+                              for (ConnId other : g->second.conns)
+                                  if (auto it = conns_.find(other); it != conns_.end()) it->second.registered = true;
+                          json ok = ok_json();
+                          ok["registered"] = true;
+                          reply(conn, id, std::move(ok));
+                      });
+        });
+    if (!queued) {
+        release(conn);
+        error(conn, id, kBusy, "too many passwords at once; try again");
+    }
+}
+
+void Hall::on_change_password(ConnId conn, Conn& c, const json& msg, const json& id) {
+    if (!c.registered) return error(conn, id, kNotRegistered);
+    const auto current = string_field(msg, "current");
+    const auto password = string_field(msg, "password");
+    if (!current || !password) return error(conn, id, to_string(ProtocolError::bad_message), "change_password needs current and password");
+    if (!password_length_ok(*password))
+        return error(conn, id, kBadPassword,
+                     "a password has " + std::to_string(kMinPasswordBytes) + " to " + std::to_string(kMaxPasswordBytes) + " bytes");
+    const std::string key = name_key(c.name);
+    if (auto refused = attempts_refused(key, c.address)) return error(conn, id, kTooManyAttempts, *refused);
+    if (current->size() > kMaxPasswordBytes) return error(conn, id, kBadCredentials);
+    name_attempts_.failed(key, now_);  // until the current password is found right (as sign_in)
+    address_attempts_.failed(c.address, now_);
+    auto found = std::make_shared<std::optional<Credentials>>();
+    hold(conn);
+    on_writer("change_password", [name = c.name, found](Storage& s) { *found = s.credentials(name); },
+              [this, conn, id, key, address = c.address, name = c.name, token_hash = c.token_hash, current = *current,
+               password = *password, found](const std::optional<StorageError>& e) {
+                  if (e) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
+                      release(conn);
+                      return storage_error(conn, id, *e);
+                  }
+                  const std::string stored = *found ? (*found)->password_hash : std::string();
+                  auto hash = std::make_shared<std::optional<std::string>>();  // nullopt: wrong current password
+                  const bool queued = on_passwords(
+                      [stored, current, password, hash] {
+                          try {
+                              if (check_password(stored, current)) *hash = hash_password(password);
+                          } catch (const std::exception&) {
+                              *hash = std::string();
+                          }
+                      },
+                      [this, conn, id, key, address, name, token_hash, hash] {
+                          if (!*hash) {
+                              release(conn);
+                              return error(conn, id, kBadCredentials);
+                          }
+                          name_attempts_.forgive(key);  // the current password was right
+                          address_attempts_.forgive(address);
+                          if ((*hash)->empty()) {
+                              release(conn);
+                              return error(conn, id, kBusy, "the server cannot hash a password now; try again");
+                          }
+                          on_writer("change_password",
+                                    [name, token_hash, hash](Storage& s) { s.change_password(name, **hash, token_hash); },
+                                    [this, conn, id, name, token_hash](const std::optional<StorageError>& e2) {
+                                        release(conn);
+                                        if (e2) return storage_error(conn, id, *e2);
+                                        close_sessions(name, conn, token_hash);  // other devices are signed out
+                                        reply(conn, id, ok_json());
+                                    });
+                      });
+                  if (!queued) {
+                      name_attempts_.forgive(key);
+                      address_attempts_.forgive(address);
+                      release(conn);
+                      error(conn, id, kBusy, "too many passwords at once; try again");
+                  }
+              },
+              /*write=*/false);
+}
+
+void Hall::on_sign_out(ConnId conn, Conn& c, const json&, const json& id) {
+    if (!c.registered) return error(conn, id, kNotRegistered, "a guest's token is its only key to its name; register first");
+    hold(conn);
+    on_writer("sign_out", [token_hash = c.token_hash](Storage& s) { s.revoke_session(token_hash); },
+              [this, conn, id, name = c.name, token_hash = c.token_hash](const std::optional<StorageError>& e) {
+                  release(conn);
+                  if (e) return storage_error(conn, id, *e);
+                  // Other tabs holding this very token are signed out with it.
+                  if (auto g = guests_.find(name); g != guests_.end()) {
+                      std::vector<ConnId> same;
+                      for (ConnId other : g->second.conns)
+                          if (auto it = conns_.find(other); other != conn && it != conns_.end() && it->second.token_hash == token_hash)
+                              same.push_back(other);
+                      for (ConnId other : same) {
+                          out_.close(other, 4001, "signed out");
+                          closed(other, now_);
+                      }
+                  }
+                  reply(conn, id, ok_json());
+              });
+}
+
+void Hall::on_sign_out_everywhere(ConnId conn, Conn& c, const json&, const json& id) {
+    if (!c.registered) return error(conn, id, kNotRegistered, "a guest's token is its only key to its name; register first");
+    hold(conn);
+    on_writer("sign_out_everywhere", [name = c.name](Storage& s) { s.revoke_sessions(name); },
+              [this, conn, id, name = c.name](const std::optional<StorageError>& e) {
+                  release(conn);
+                  if (e) return storage_error(conn, id, *e);
+                  close_sessions(name, conn, "");
+                  reply(conn, id, ok_json());
+              });
+}
+
+}  // namespace tarneeb::server

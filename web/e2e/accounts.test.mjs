@@ -1,0 +1,115 @@
+// Accounts (docs/protocol.md "Accounts"): a guest registers its name in one browser context and
+// signs in with name and password from a second one (another device); signing out everywhere
+// signs the second one out too; a guest who signs out is warned first and offered to register.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { startServer, launchBrowser, signIn, screenshots, resultsDir, DESKTOP, PHONE } from './harness.mjs';
+
+let srv;
+let br;
+before(async () => {
+  mkdirSync(resultsDir, { recursive: true });
+  srv = await startServer();
+  br = await launchBrowser();
+});
+after(async () => {
+  await br?.close();
+  await srv?.stop();
+});
+
+const PASSWORD = 'olive-tree-42';
+const axePath = createRequire(import.meta.url).resolve('axe-core');
+
+/** axe-core's serious and critical violations on the page as it is now (as a11y.test.mjs). */
+async function audit(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} on ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('register in one browser, sign in from another, sign out everywhere', async () => {
+  const name = `Acct${Date.now() % 100000}`;
+  const ctxA = await br.browser.newContext(DESKTOP);
+  const ctxB = await br.browser.newContext(PHONE);
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  try {
+    // A: a guest, then registered (same name)
+    await signIn(a, srv.url, name, 'en');
+    assert.equal(await a.evaluate(() => window.tarneeb.state.registered), false);
+    await a.click('[data-testid=register-open]');
+    await a.waitForSelector('form[data-form=register]');
+    assert.deepEqual(await audit(a), [], 'the register panel is accessible');
+    await a.fill('form[data-form=register] input[name=next]', PASSWORD);
+    await a.fill('form[data-form=register] input[name=confirm]', PASSWORD);
+    await a.click('form[data-form=register] button[type=submit]');
+    await a.waitForSelector('[data-testid=registered]');
+    await a.click('.account-panel [data-act=account-close]');
+
+    // B, another device: the guest form refuses the name, the password signs in (any case)
+    await b.goto(`${srv.url}/?lang=ar`);
+    await b.fill('form[data-form=signin] input[name=name]', name);
+    await b.click('form[data-form=signin] button[type=submit]');
+    await b.waitForSelector('.toast');
+    assert.equal(await b.evaluate(() => window.tarneeb.state.welcomed), false);
+    await b.click('[data-testid=account-signin] summary');
+    assert.deepEqual(await audit(b), [], 'the password sign-in form is accessible (Arabic, phone)');
+    await b.fill('form[data-form=account-signin] input[name=name]', name.toLowerCase());
+    await b.fill('form[data-form=account-signin] input[name=password]', 'not-the-password');
+    await b.click('form[data-form=account-signin] button[type=submit]');
+    await b.waitForFunction(() => document.querySelector('.toast')?.textContent.includes('كلمة المرور خطأ'));
+    await b.fill('form[data-form=account-signin] input[name=password]', PASSWORD);
+    await b.click('form[data-form=account-signin] button[type=submit]');
+    await b.waitForSelector('form[data-form=create]');
+    const signedIn = await b.evaluate(() => ({ name: window.tarneeb.state.name, registered: window.tarneeb.state.registered }));
+    assert.deepEqual(signedIn, { name, registered: true });
+    assert.ok(await b.isVisible('[data-testid=registered]'));
+
+    // A signs out everywhere: A shows the sign-in screen, and B's session is revoked too
+    a.once('dialog', (d) => d.accept());
+    await a.click('[data-testid=signout-everywhere]');
+    await a.waitForSelector('form[data-form=signin]');
+    await b.waitForSelector('form[data-form=signin]', { timeout: 20000 });
+    assert.equal(await b.evaluate(() => window.tarneeb.state.token), null);
+
+    // The password still signs in, on A
+    await a.click('[data-testid=account-signin] summary');
+    await a.fill('form[data-form=account-signin] input[name=name]', name);
+    await a.fill('form[data-form=account-signin] input[name=password]', PASSWORD);
+    await a.click('form[data-form=account-signin] button[type=submit]');
+    await a.waitForSelector('[data-testid=registered]');
+  } catch (e) {
+    await screenshots('accounts', [a, b]);
+    throw e;
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
+
+test('a guest is warned before signing out and offered to register', async () => {
+  const ctx = await br.browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  try {
+    await signIn(page, srv.url, `Guest${Date.now() % 100000}`, 'en');
+    await page.click('[data-act=signout]');
+    await page.waitForSelector('[data-testid=guest-signout-warning]');
+    assert.deepEqual(await audit(page), [], 'the warning is accessible');
+    assert.equal(await page.evaluate(() => window.tarneeb.state.welcomed), true, 'still signed in');
+    await page.click('.account-panel [data-act=account-register]');
+    await page.waitForSelector('form[data-form=register]');
+    await page.click('.account-panel [data-act=account-close]');
+    await page.click('[data-act=signout]');
+    await page.click('[data-act=account-signout-anyway]');
+    await page.waitForSelector('form[data-form=signin]');
+  } catch (e) {
+    await screenshots('accounts-guest', [page]);
+    throw e;
+  } finally {
+    await ctx.close();
+  }
+});
