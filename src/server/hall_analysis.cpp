@@ -78,9 +78,9 @@ void Hall::analysis_get(std::string_view path, std::string_view query, const std
     auto read = std::make_shared<Read>();
     on_writer(
         "read",
-        [key, read, token](Storage& s) {
+        [key, read, token, now = now_](Storage& s) {
             // Only finished matches are stored: a match in progress is not found here.
-            if (!s.match_readable(key.first, token.empty() ? std::nullopt : s.name_for_token(token))) return;
+            if (!s.match_readable(key.first, viewer_of(s, token, now))) return;
             read->match = true;
             read->cached = s.match_analysis(key.first, key.second);
             if (read->cached) return;

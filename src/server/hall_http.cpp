@@ -110,8 +110,8 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
     auto reply = std::make_shared<std::optional<HttpReply>>();
     const std::string_view query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
     on_writer("read",
-              [path = std::string(path), query = std::string(query), token, reply](Storage& s) {
-                  *reply = api_get(s, path, query, token);
+              [path = std::string(path), query = std::string(query), token, now, reply](Storage& s) {
+                  *reply = api_get(s, path, query, token, now);
               },
               [reply, done = std::move(done)](const std::optional<StorageError>& e) {
                   if (e) done(HttpReply{503, "application/json", json{{"error", "storage_unavailable"}, {"code", e->code()}}.dump()});
@@ -121,11 +121,15 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
               /*write=*/false);
 }
 
+std::optional<std::string> Hall::viewer_of(Storage& storage, std::string_view token, Millis now) {
+    if (token.empty()) return std::nullopt;
+    const auto owner = storage.token_owner(token, now);
+    return owner ? std::optional<std::string>(owner->name) : std::nullopt;
+}
+
 std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path, std::string_view query,
-                                       std::string_view token) {
-    const auto viewer = [&]() -> std::optional<std::string> {
-        return token.empty() ? std::nullopt : storage.name_for_token(token);
-    };
+                                       std::string_view token, Millis now) {
+    const auto viewer = [&] { return viewer_of(storage, token, now); };
     if (path == "/api/leaderboard") return HttpReply{200, "application/json", storage.leaderboard().dump()};
     if (path == "/api/matches") return match_list(storage, query);
     constexpr std::string_view kMatches = "/api/matches/";

@@ -271,9 +271,12 @@ private:
     void close_table_in_storage(const std::string& id);
     /// The /api/... answers for `path` with its `query` (after '?', may be empty): reads the
     /// database and replays records, on the writer thread; throws StorageError. `token`: the
-    /// asker's sign-in token or empty (who may read a private table's matches).
+    /// asker's sign-in token or empty (who may read a private table's matches), checked at `now`.
     static std::optional<HttpReply> api_get(Storage& storage, std::string_view path, std::string_view query,
-                                            std::string_view token = {});
+                                            std::string_view token, Millis now);
+    /// The name signed in by `token` (a guest's token or a live session's) at `now`, or nullopt
+    /// (empty, unknown, expired or revoked). On the writer thread.
+    static std::optional<std::string> viewer_of(Storage& storage, std::string_view token, Millis now);
 
     void reply(ConnId conn, const nlohmann::json& id, nlohmann::json body);
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});

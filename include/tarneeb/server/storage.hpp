@@ -131,7 +131,7 @@ public:
     std::optional<std::string> match_record(const std::string& id);
     /// True when match `id` is stored and `viewer` may read it: a public table's match anyone
     /// (viewer nullopt too), a private table's match only a human player of it (by name: the
-    /// name a token signs in as, name_for_token).
+    /// name a token signs in as: Hall::viewer_of).
     bool match_readable(const std::string& id, const std::optional<std::string>& viewer);
     /// The stored analysis of deal `deal` (0-based) of match `id` (the JSON text of
     /// GET /api/matches/{id}/analysis), or nullopt when it was never stored.
