@@ -76,6 +76,7 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
     if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
         t->table->connected(name, now_);
         publish(*t);
+        send_chat_history(name, *t);
         advance(g.table);
     }
 }
@@ -149,6 +150,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         {"add_bot", true, &Hall::on_seat_request}, {"remove_bot", true, &Hall::on_seat_request},
         {"start", true, &Hall::on_seat_request},  {"act", true, &Hall::on_seat_request},
         {"hint", true, &Hall::on_hint},
+        {"chat", true, &Hall::on_chat},
     };
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);
@@ -297,6 +299,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
             // Closed while the write was in flight: the grace period starts now.
             if (sat.conns.empty()) at->table->disconnected(name, now_);
             reply(conn, id, ok_json());
+            if (!here) send_chat_history(name, *at);
         });
         return;
     }
@@ -329,6 +332,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
     ++t->spectators;
     reply(conn, id, ok_json());
     send_table(name, *t);
+    send_chat_history(name, *t);
 }
 
 void Hall::on_leave(ConnId conn, Conn& c, const json& msg, const json& id) {

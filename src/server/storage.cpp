@@ -12,68 +12,13 @@
 
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/server/names.hpp"
+#include "sqlite_stmt.hpp"
 
 namespace tarneeb::server {
 
-namespace {
-
-/// The StorageError code of the connection's last error (storage.hpp lists them). Called right
-/// after the failing call: SQLite does not always keep the system error (sqlite3_system_errno
-/// is 0 after a write refused with EFBIG), so errno is read too.
-std::string error_code(sqlite3* db) {
-    const int last_errno = errno;
-    const int primary = sqlite3_extended_errcode(db) & 0xff;
-    int sys = sqlite3_system_errno(db);
-    if (sys == 0) sys = last_errno;
-    if (primary == SQLITE_FULL || sys == ENOSPC || sys == EFBIG || sys == EDQUOT) return "storage_full";
-    if (primary == SQLITE_READONLY || primary == SQLITE_PERM || primary == SQLITE_CANTOPEN || sys == EROFS || sys == EACCES)
-        return "storage_read_only";
-    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) return "storage_corrupt";
-    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) return "storage_busy";
-    return "storage_io";
-}
-
-[[noreturn]] void throw_error(sqlite3* db, const std::string& what) {
-    throw StorageError(error_code(db), what + ": " + sqlite3_errmsg(db));
-}
-
-/// A prepared statement that finalizes itself.
-class Stmt {
-public:
-    Stmt(sqlite3* db, const char* sql) : db_(db) {
-        if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) throw_error(db, "sqlite prepare");
-    }
-    ~Stmt() { sqlite3_finalize(s_); }
-    Stmt(const Stmt&) = delete;
-    Stmt& operator=(const Stmt&) = delete;
-    Stmt& bind(int i, std::string_view text) {
-        sqlite3_bind_text(s_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    Stmt& bind(int i, std::int64_t v) { sqlite3_bind_int64(s_, i, v); return *this; }
-    Stmt& bind(int i, double v) { sqlite3_bind_double(s_, i, v); return *this; }
-    /// True while a row is available.
-    bool step() {
-        const int rc = sqlite3_step(s_);
-        if (rc == SQLITE_ROW) return true;
-        if (rc == SQLITE_DONE) return false;
-        throw_error(db_, "sqlite step");
-    }
-    std::string text(int col) {
-        const auto* p = sqlite3_column_text(s_, col);
-        return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s_, col))) : std::string();
-    }
-    std::int64_t integer(int col) { return sqlite3_column_int64(s_, col); }
-    double real(int col) { return sqlite3_column_double(s_, col); }
-    /// Ready to run again with new bindings.
-    void reset() { sqlite3_reset(s_); }
-
-private:
-    sqlite3* db_;
-    sqlite3_stmt* s_ = nullptr;
-};
-
-}  // namespace
+using sql::Stmt;
+using sql::error_code;
+using sql::throw_error;
 
 std::string hash_token(std::string_view token) {
     std::uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
@@ -128,6 +73,7 @@ Storage::Storage(const std::string& path, bool full_sync) {
          " analysis TEXT NOT NULL, PRIMARY KEY(match_id, deal))");
         migrate_name_keys();
         migrate_match_columns();
+        migrate_profiles();  // issue 15: storage_profiles.cpp
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
         // Writes the schema now, so that a file that cannot be written fails here, at start.
         exec("BEGIN IMMEDIATE");
@@ -363,6 +309,7 @@ bool Storage::store_match(const MatchRow& row) {
                 u.step();
             }
         }
+        store_match_stats(row);  // issue 15: profiles (storage_profiles.cpp)
     });
     return stored;
 }
@@ -440,12 +387,12 @@ std::optional<nlohmann::json> Storage::public_matches(int limit, const std::opti
 }
 
 nlohmann::json Storage::leaderboard(int limit) {
-    Stmt s(db_, "SELECT name, rating, matches, wins FROM players WHERE matches > 0 ORDER BY rating DESC, name LIMIT ?");
+    Stmt s(db_, "SELECT name, rating, matches, wins, registered FROM players WHERE matches > 0 ORDER BY rating DESC, name LIMIT ?");
     s.bind(1, std::int64_t{limit});
     auto list = nlohmann::json::array();
     while (s.step())
         list.push_back({{"name", s.text(0)}, {"rating", std::round(s.real(1) * 10) / 10}, {"matches", s.integer(2)},
-                        {"wins", s.integer(3)}});
+                        {"wins", s.integer(3)}, {"registered", s.integer(4) != 0}});
     return {{"players", std::move(list)}};
 }
 
