@@ -45,7 +45,11 @@ export class ChatPanel {
   private readonly note: HTMLParagraphElement;
   private readonly input: HTMLInputElement;
   private readonly sendBtn: HTMLButtonElement;
-  private readonly title: HTMLHeadingElement;
+  private readonly title: HTMLButtonElement;
+  private readonly body: HTMLDivElement;
+  /** The panel is open (remembered); closed, only its title shows, with the count of unread lines. */
+  private open = load<boolean>(LS, 'tarneeb.chatOpen', (globalThis.innerWidth ?? 1024) >= 900);
+  private unread = 0;
   private readonly phrases: HTMLDivElement;
   private readonly mutedBar: HTMLDivElement;
 
@@ -56,16 +60,21 @@ export class ChatPanel {
     el.className = 'chat panel';
     el.dataset.testid = 'chat';
     el.hidden = true;
-    this.title = el.appendChild(document.createElement('h2'));
-    this.note = el.appendChild(document.createElement('p'));
+    this.title = el.appendChild(document.createElement('h2')).appendChild(document.createElement('button'));
+    this.title.type = 'button';
+    this.title.className = 'chat-toggle ghost small';
+    this.title.dataset.testid = 'chat-toggle';
+    this.body = el.appendChild(document.createElement('div'));
+    this.body.className = 'chat-body';
+    this.note = this.body.appendChild(document.createElement('p'));
     this.note.className = 'chat-note muted';
-    this.mutedBar = el.appendChild(document.createElement('div'));
+    this.mutedBar = this.body.appendChild(document.createElement('div'));
     this.mutedBar.className = 'chat-muted';
-    this.list = el.appendChild(document.createElement('ol'));
+    this.list = this.body.appendChild(document.createElement('ol'));
     this.list.className = 'chat-lines';
     this.list.dataset.testid = 'chat-lines';
     this.list.setAttribute('aria-live', 'polite');
-    this.phrases = el.appendChild(document.createElement('div'));
+    this.phrases = this.body.appendChild(document.createElement('div'));
     this.phrases.className = 'chat-phrases';
     for (const id of PHRASE_IDS) {
       const b = this.phrases.appendChild(document.createElement('button'));
@@ -73,7 +82,7 @@ export class ChatPanel {
       b.className = 'small ghost';
       b.dataset.phrase = id;
     }
-    const form = el.appendChild(document.createElement('form'));
+    const form = this.body.appendChild(document.createElement('form'));
     form.className = 'chat-form';
     this.input = form.appendChild(document.createElement('input'));
     this.input.name = 'text';
@@ -94,7 +103,8 @@ export class ChatPanel {
     el.addEventListener('click', (ev) => {
       const b = (ev.target as HTMLElement).closest<HTMLElement>('button');
       if (!b) return;
-      if (b.dataset.phrase) void this.host.sendChat({ phrase: b.dataset.phrase });
+      if (b === this.title) this.toggleOpen();
+      else if (b.dataset.phrase) void this.host.sendChat({ phrase: b.dataset.phrase });
       else if (b.dataset.mute !== undefined) this.toggleMute(b.dataset.mute);
     });
     globalThis.addEventListener?.('hashchange', () => this.render());
@@ -107,10 +117,22 @@ export class ChatPanel {
       if (m.phrase !== undefined) line.phrase = m.phrase;
       else line.text = m.text ?? '';
       this.lines.set(m.table, mergeLines(this.lines.get(m.table) ?? [], [line]));
+      if (!this.open && !this.muted.has(line.from)) {
+        this.unread++;
+        this.shownLang = null;
+      }
     } else if (m.type === 'chat_history') {
       this.lines.set(m.table, mergeLines(this.lines.get(m.table) ?? [], m.lines));
     } else return;
     this.dirty = true;
+    this.render();
+  }
+
+  toggleOpen(): void {
+    this.open = !this.open;
+    save(LS, 'tarneeb.chatOpen', this.open);
+    if (this.open) this.unread = 0;
+    this.shownLang = null; // the title's count changes
     this.render();
   }
 
@@ -133,7 +155,10 @@ export class ChatPanel {
     if (this.shownLang !== l) {
       this.shownLang = l;
       this.dirty = true;
-      this.title.textContent = st('chat', l);
+      this.title.textContent = this.unread && !this.open ? `${st('chat', l)} (${this.unread})` : st('chat', l);
+      this.title.setAttribute('aria-expanded', String(this.open));
+      this.body.hidden = !this.open;
+      this.el.classList.toggle('closed', !this.open);
       this.input.placeholder = st('chatPlaceholder', l);
       this.input.setAttribute('aria-label', st('chat', l));
       this.sendBtn.textContent = st('send', l);
