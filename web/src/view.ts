@@ -182,7 +182,7 @@ function waitingRoom(s: State, tv: TableView): string {
     <section class="panel waiting-panel">
       <h2>${t('tableId')} ${esc(tableLabel(tv.table))} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}</h2>
       ${code ? `<p class="code">${t('shareCode')}: <b dir="ltr">${esc(code)}</b></p>` : ''}
-      ${code ? inviteHtml(location, tv.table, code, { invite: st('invite'), copy: st('copy'), hint: st('inviteHint') }) : ''}
+      ${code ? inviteHtml(globalThis.location ?? { origin: '', pathname: '/' }, tv.table, code, { invite: st('invite'), copy: st('copy'), hint: st('inviteHint') }) : ''}
       <div class="wtable">${([0, 1, 2, 3] as Seat[]).map(seatBox).join('')}<div class="wcentre">${suitIcon('S', 28)}${suitIcon('H', 28)}</div></div>
       ${
         seated
