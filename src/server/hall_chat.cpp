@@ -62,7 +62,9 @@ void Hall::on_chat(ConnId conn, Conn& c, const json& msg, const json& id) {
 void Hall::send_chat_history(const std::string& name, TableEntry& t) {
     auto g = guests_.find(name);
     if (g == guests_.end() || g->second.conns.empty()) return;
-    const std::string frame = chat_history_json(t.table->id(), t.chat.recent(/*player=*/g->second.seat.has_value())).dump();
+    const auto& lines = t.chat.recent(/*player=*/g->second.seat.has_value());
+    if (lines.empty()) return;  // nothing to read: no message
+    const std::string frame = chat_history_json(t.table->id(), lines).dump();
     for (ConnId to : g->second.conns) out_.send(to, frame);
 }
 

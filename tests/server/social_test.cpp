@@ -271,6 +271,25 @@ TEST(Chat, SpectatorsChannelNeverReachesPlayersDuringPlay) {
     EXPECT_EQ(h.last(cs[0], "chat")["text"], "well played all");
 }
 
+// A late joiner gets the last 50 lines, oldest first, and nothing older.
+TEST(Chat, LateJoinersGetTheLastFiftyLines) {
+    Harness h;
+    const std::vector<ConnId> cs = {h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs);
+    for (int i = 1; i <= 60; ++i) {
+        if (i % kChatRateLines == 1) h.now += kChatRateWindowMs;  // a new window every 5 lines
+        ASSERT_EQ(h.chat(cs[static_cast<std::size_t>(i % 4)], {{"text", "n" + std::to_string(i)}})["type"], "ok") << i;
+    }
+    const ConnId late = h.connect();
+    h.sign_in(late, "Huda");
+    h.send(late, {{"type", "join"}, {"table", tid}});
+    const json lines = h.last(late, "chat_history")["lines"];
+    ASSERT_EQ(lines.size(), kChatRecent);
+    EXPECT_EQ(lines.front()["text"], "n11");
+    EXPECT_EQ(lines.front()["seq"], 11);
+    EXPECT_EQ(lines.back()["text"], "n60");
+}
+
 // The match's chat is kept in its record under "chat" (docs/record-format.md), which the
 // records library (tarneeb replay) ignores: the record still replays to the same result.
 TEST(Chat, TheMatchChatIsInItsRecordAndTheRecordStillReplays) {

@@ -214,7 +214,7 @@ export class SocialScreens {
               · ${m.players.map((n) => `<bdi>${esc(n)}</bdi>`).join(', ')}</li>`,
           )
           .join('')}</ul>`
-      : `<p class="muted">${esc(st('noHistory', l))}</p>`;
+      : `<p class="muted">${esc(st('noMatches', l))}</p>`;
     return `<section class="panel profile" data-testid="profile" data-player="${esc(d.name)}">
       <h2><bdi>${esc(d.name)}</bdi> ${d.registered ? '' : `<span class="tag">${esc(st('guest', l))}</span>`}</h2>
       <dl class="profile-stats">

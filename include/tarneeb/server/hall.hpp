@@ -276,7 +276,8 @@ private:
     void on_hint(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
     /// `chat`: a line to the guest's table, delivered to whoever may read it (hall_chat.cpp).
     void on_chat(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
-    /// Sends guest `name` the recent chat of table `t` it may read (`chat_history`; hall_chat.cpp).
+    /// Sends guest `name` the recent chat of table `t` it may read (`chat_history`, only when
+    /// there is a line; hall_chat.cpp).
     void send_chat_history(const std::string& name, TableEntry& t);
     /// Adds the chat of the match that just finished at `t` to its record (hall_chat.cpp).
     void attach_chat(FinishedMatch& f, TableEntry& t);
