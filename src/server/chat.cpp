@@ -81,10 +81,10 @@ bool ChatRate::allow(std::int64_t now) {
 
 const ChatLine& ChatLog::add(ChatLine line) {
     line.seq = ++seq_;
-    if (line.during_play && match_.size() < kChatRecordMax) {
+    if (line.during_play) {
         // A line of a newer match than the kept ones: that match's record starts here.
         if (!match_.empty() && match_.back().match != line.match) match_.clear();
-        match_.push_back(line);
+        if (match_.size() < kChatRecordMax) match_.push_back(line);
     }
     if (visible_to(line, /*player=*/true)) {
         for_players_.push_back(line);
