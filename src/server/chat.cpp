@@ -97,8 +97,9 @@ const ChatLine& ChatLog::add(ChatLine line) {
 
 std::vector<ChatLine> ChatLog::take_match(int match) {
     std::vector<ChatLine> out;
-    if (!match_.empty() && match_.front().match == match) out = std::move(match_);
-    match_.clear();
+    if (match_.empty() || match_.front().match > match) return out;  // a later match's lines stay
+    if (match_.front().match == match) out = std::move(match_);
+    match_.clear();  // taken, or an earlier match's that nobody took
     return out;
 }
 

@@ -162,6 +162,36 @@ TEST(Chat, QuickPhrasesAreIds) {
     EXPECT_FALSE(is_quick_phrase(""));
 }
 
+TEST(Chat, LogKeepsRecentLinesPerAudienceAndTheMatchLinesForItsRecord) {
+    ChatLog log;
+    auto line = [](ChatChannel channel, bool during_play, int match) {
+        ChatLine l;
+        l.from = "x";
+        l.channel = channel;
+        l.text = "t";
+        l.during_play = during_play;
+        l.match = match;
+        return l;
+    };
+    log.add(line(ChatChannel::players, false, 0));  // before the match: in no record
+    for (int i = 0; i < 510; ++i) log.add(line(ChatChannel::players, true, 1));
+    log.add(line(ChatChannel::spectators, true, 1));
+    EXPECT_EQ(log.recent(false).size(), kChatRecent);
+    EXPECT_EQ(log.recent(false).back().channel, ChatChannel::spectators);
+    EXPECT_EQ(log.recent(true).back().channel, ChatChannel::players);  // players never get it
+    EXPECT_EQ(log.recent(true).back().seq, 511u);
+    // Match 2 begins while match 1's (full) record part was not taken: it starts afresh.
+    log.add(line(ChatChannel::players, true, 2));
+    EXPECT_TRUE(log.take_match(1).empty());
+    const auto second = log.take_match(2);
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_EQ(second[0].seq, 513u);
+    ChatLog full;
+    for (int i = 0; i < 510; ++i) full.add(line(ChatChannel::players, true, 1));
+    EXPECT_EQ(full.take_match(1).size(), kChatRecordMax);
+    EXPECT_TRUE(full.take_match(1).empty());  // taken once
+}
+
 // ---- the hall -----------------------------------------------------------------------------
 
 TEST(Chat, PlayersChatAndLimitsGiveStableErrors) {

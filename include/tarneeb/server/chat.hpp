@@ -100,7 +100,8 @@ public:
     /// The last kChatRecent lines a player (`player` true) or a spectator may read, oldest first.
     const std::deque<ChatLine>& recent(bool player) const { return player ? for_players_ : for_all_; }
     /// The lines sent while match `match` was played (at most kChatRecordMax, oldest first),
-    /// removed from the log's record part.
+    /// removed from the log (an earlier match's lines, never taken, are dropped; a later
+    /// match's stay).
     std::vector<ChatLine> take_match(int match);
 
 private:
