@@ -17,7 +17,10 @@
 //    its record; here the check runs on every frame against the live Match, since a fuzzed
 //    session rarely finishes a match.) Names, ids and messages are the clients' own strings
 //    and are not checked;
-//  - table versions seen by a connection never go down.
+//  - table versions seen by a connection never go down;
+//  - chat (issue 15): `chat` and `chat_history` are pushed like table messages (not answers),
+//    only to connections at that table, and a spectators' line reaches a seated player only
+//    while the table is not playing.
 //
 // Input: byte 0 chooses the set-up (bit 0: start the match; bit 1: 30 s turn timer; bit 2:
 // private table; bit 3: the default rate limit instead of none; bits 4-5: how many of seats
@@ -70,7 +73,8 @@ const std::set<std::string>& documented_codes() {
         "no_contract", "trump_missing", "bad_trump", "trump_named", "card_not_held", "must_follow_suit", "deal_over",
         "too_many_waiting_tables", "too_many_connections", "storage_unavailable",
         // accounts (docs/protocol.md "Accounts")
-        "bad_credentials", "bad_password", "too_many_attempts", "busy", "already_registered", "not_registered"};
+        "bad_credentials", "bad_password", "too_many_attempts", "busy", "already_registered", "not_registered",
+        "bad_chat", "unknown_phrase", "chat_rate_limited"};  // issue 15: "Chat"
     return codes;
 }
 
@@ -177,10 +181,22 @@ struct Session {
         }
     }
 
+    /// A chat push goes to a connection at its table; a seated player gets a spectators' line
+    /// only when the table is not playing (docs/protocol.md "Chat").
+    void check_chat_frame(ConnId conn, const json& j) {
+        const auto at = hall->where(conn);
+        require(at && !at->first.empty() && j.value("table", "") == at->first, "a chat message for another table");
+        const Table* t = hall->table(at->first);
+        require(t != nullptr, "a chat message for a closed table");
+        if (j["type"] == "chat" && at->second && j.value("channel", "") == "spectators")
+            require(t->state() != TableState::playing, "a spectators' line reached a player during play");
+    }
+
     void on_send(ConnId conn, const std::string& text) {
         json j = json::parse(text, nullptr, false);
         require(j.is_object() && j.contains("type") && j["type"].is_string(), "a frame that is not a message: " + text);
         if (j["type"] == "table") check_table_frame(conn, j);
+        if (j["type"] == "chat" || j["type"] == "chat_history") check_chat_frame(conn, j);
         sent[conn].push_back(std::move(j));
     }
 
@@ -220,7 +236,7 @@ struct Session {
 
         std::vector<const json*> answers;
         for (const auto& j : sent[conn])
-            if (j["type"] != "table") answers.push_back(&j);
+            if (j["type"] != "table" && j["type"] != "chat" && j["type"] != "chat_history") answers.push_back(&j);
         const bool rejected_by_close = closed.count(conn) > 0;
         if (rejected_by_close) {
             require(answers.empty(), "an answer and a close");

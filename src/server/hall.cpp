@@ -352,6 +352,7 @@ void Hall::publish(TableEntry& t) {
     const auto events = t.table->take_events();
     if (auto f = t.table->take_finished()) {
         const auto finished = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        attach_chat(*f, t);  // the match's chat lines, under the record's "chat" (hall_chat.cpp)
         store_match(match_row(*f, *t.table, finished));
     }
     // One message per change, serialised once; each connection gets its seat's version of it.

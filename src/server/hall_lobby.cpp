@@ -81,6 +81,7 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
     if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
         t->table->connected(name, now_);
         publish(*t);
+        send_chat_history(name, *t);
         advance(g.table);
     }
 }
@@ -157,6 +158,8 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         // Accounts (hall_accounts.cpp).
         {"register", true, &Hall::on_register},   {"change_password", true, &Hall::on_change_password},
         {"sign_out", true, &Hall::on_sign_out},   {"sign_out_everywhere", true, &Hall::on_sign_out_everywhere},
+        // Chat (hall_chat.cpp).
+        {"chat", true, &Hall::on_chat},
     };
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);
@@ -305,6 +308,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
             // Closed while the write was in flight: the grace period starts now.
             if (sat.conns.empty()) at->table->disconnected(name, now_);
             reply(conn, id, ok_json());
+            if (!here) send_chat_history(name, *at);
         });
         return;
     }
@@ -337,6 +341,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
     ++t->spectators;
     reply(conn, id, ok_json());
     send_table(name, *t);
+    send_chat_history(name, *t);
 }
 
 void Hall::on_leave(ConnId conn, Conn& c, const json& msg, const json& id) {

@@ -70,6 +70,7 @@ Storage::Storage(const std::string& path, bool full_sync) {
         migrate_name_keys();
         migrate_match_columns();
         migrate_accounts();  // storage_accounts.cpp
+        migrate_profiles();  // issue 15: storage_profiles.cpp
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
         // Writes the schema now, so that a file that cannot be written fails here, at start.
         exec("BEGIN IMMEDIATE");
@@ -292,6 +293,7 @@ bool Storage::store_match(const MatchRow& row) {
                 u.step();
             }
         }
+        store_match_stats(row);  // issue 15: profiles (storage_profiles.cpp)
     });
     return stored;
 }
@@ -380,12 +382,12 @@ std::optional<nlohmann::json> Storage::public_matches(int limit, const std::opti
 }
 
 nlohmann::json Storage::leaderboard(int limit) {
-    Stmt s(db_, "SELECT name, rating, matches, wins FROM players WHERE matches > 0 ORDER BY rating DESC, name LIMIT ?");
+    Stmt s(db_, "SELECT name, rating, matches, wins, password_hash IS NOT NULL FROM players WHERE matches > 0 ORDER BY rating DESC, name LIMIT ?");
     s.bind(1, std::int64_t{limit});
     auto list = nlohmann::json::array();
     while (s.step())
         list.push_back({{"name", s.text(0)}, {"rating", std::round(s.real(1) * 10) / 10}, {"matches", s.integer(2)},
-                        {"wins", s.integer(3)}});
+                        {"wins", s.integer(3)}, {"registered", s.integer(4) != 0}});
     return {{"players", std::move(list)}};
 }
 

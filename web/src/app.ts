@@ -8,6 +8,7 @@ import { load, save } from './util';
 import { localDeadline } from './timer';
 import type { OfflineGame } from './offline';
 import type { AccountInput, AccountPanel } from './accounts';
+import { parseInvite, withoutInvite, type Invite } from './invite';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -87,9 +88,14 @@ export class App {
   private lobbyWatched = false;
   private errorTimer: ReturnType<typeof setTimeout> | null = null;
   private offlineGame: OfflineGame | null = null;
+  /** The chat panel's handler of `chat` and `chat_history` (chat.ts; issue 15). */
+  social: ((m: ServerMessage) => void) | null = null;
+  /** An invitation link this page was opened with (`?join=`, invite.ts), until it is used. */
+  private invite: Invite | null = null;
 
   constructor(private render: (s: State) => void) {
     const q = new URLSearchParams(location.search);
+    this.invite = parseInvite(location.search);
     const l = initialLang(LS?.getItem('tarneeb.lang') ?? null, q.get('lang'), navigator.language);
     setLang(l);
     this.state = {
@@ -168,6 +174,13 @@ export class App {
       save(LS, 'tarneeb.token', w.token);
       save(LS, 'tarneeb.name', w.name);
       this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null, registered: w.registered === true });
+      if (this.invite && !this.offlineGame) {
+        const inv = this.invite;
+        this.invite = null;
+        history.replaceState(history.state, '', withoutInvite(location.href));
+        void this.acceptInvite(inv);
+        return;
+      }
       if (!w.table && !this.offlineGame) {
         this.state.table = null;
         if (this.state.watching) {
@@ -211,6 +224,10 @@ export class App {
           break;
         }
         this.update({ tables: m.tables, listNext: m.next ?? null });
+        break;
+      case 'chat':
+      case 'chat_history':
+        this.social?.(m);
         break;
       default:
         break;
@@ -444,6 +461,28 @@ export class App {
     }
     const c = code ?? this.state.codes[table];
     return (await this.req({ type: 'join', table, ...(seat === null ? {} : { seat }), ...(c ? { code: c } : {}) })) !== null;
+  }
+
+  /**
+   * Follows an invitation link (invite.ts): watch the table, then take the first free seat when
+   * the table is not playing; a full or playing table is watched. A refused join (no such table,
+   * wrong code) shows its error and the lobby.
+   */
+  async acceptInvite(inv: Invite): Promise<void> {
+    const next = this.nextTable();
+    if (!(await this.join(inv.table, null, inv.code))) {
+      this.enterLobby();
+      return;
+    }
+    const tv = await next;
+    if (!tv || tv.table !== inv.table || tv.state === 'playing') return;
+    const free = tv.seats.findIndex((x) => !x);
+    if (free >= 0) await this.join(inv.table, free, inv.code);
+  }
+
+  /** Sends a chat line to the table (docs/protocol.md "Chat"); false when it was refused (the error is shown). */
+  async sendChat(line: { text: string } | { phrase: string }): Promise<boolean> {
+    return (await this.req({ type: 'chat', ...line })) !== null;
   }
 
   addBot(seat: number): void {

@@ -1,8 +1,11 @@
 /// <reference types="vite/client" />
 import './style.css';
+import './social.css';
 import { App } from './app';
 import { mount } from './view';
 import { Screens } from './replay';
+import { ChatPanel } from './chat';
+import { SocialScreens } from './profiles';
 
 const root = document.getElementById('app')!;
 // History and replays (#/history, #/replay/…) draw beside the game, into their own element
@@ -12,10 +15,21 @@ root.after(screenEl);
 let render: (s: App['state']) => void = () => {};
 const app = new App((s) => render(s));
 const screens = new Screens(screenEl, root, app);
+// The leaderboard and profiles (#/leaderboard, #/player/…), and the table chat (issue 15)
+const socialEl = document.createElement('div');
+socialEl.id = 'social';
+screenEl.after(socialEl);
+const social = new SocialScreens(socialEl, root, app);
+const chatEl = document.createElement('section');
+socialEl.after(chatEl);
+const chat = new ChatPanel(chatEl, app);
+app.social = (m) => chat.onMessage(m);
 const renderGame = mount(root, app);
 render = (s) => {
   renderGame(s);
   screens.render();
+  social.render();
+  chat.render();
 };
 app.start();
 // for debugging in the browser console

@@ -201,6 +201,21 @@ export type ServerMessage =
   | { type: 'tables'; id?: unknown; tables: TableSummary[]; next?: string | null }
   | { type: 'created'; id?: unknown; table: string; code: string | null }
   /** The answer to `hint`: the heuristic bot's choice for the player's seat at table `version` (issue #14). */
-  | { type: 'hint'; id?: unknown; version: number; action: Action };
+  | { type: 'hint'; id?: unknown; version: number; action: Action }
+  /** A chat line pushed to everyone at the table who may read it (issue 15, docs/protocol.md "Chat"). */
+  | ({ type: 'chat'; table: string } & ChatLine)
+  /** The recent lines a guest may read, sent when it arrives at a table (issue 15). */
+  | { type: 'chat_history'; table: string; lines: ChatLine[] };
+
+/** One chat line (docs/protocol.md "Chat"): free text or a quick phrase id, never both. */
+export interface ChatLine {
+  seq: number;
+  from: string;
+  seat: number | null;
+  channel: 'players' | 'spectators';
+  text?: string;
+  phrase?: string;
+  at: number;
+}
 
 export const teamOf = (seat: number): 0 | 1 => (seat % 2) as 0 | 1;

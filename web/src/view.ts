@@ -11,6 +11,8 @@ import { formatCountdown, fractionLeft, remainingMs, urgent } from './timer';
 import { esc, ltr } from './util';
 import { offlineButton, offlineEntry } from './offline_view';
 import { accountButtons, accountPanelHtml, accountSignInForm, onAccountAct, onAccountSubmit, type AccountInput } from './accounts';
+import { inviteHtml } from './invite';
+import { st } from './social_i18n';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -113,6 +115,7 @@ function lobbyScreen(s: State): string {
   return `<main class="screen lobby">
     <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
       <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
+      <a class="btn ghost small" href="#/leaderboard" data-testid="leaderboard-link">${st('leaderboard')}</a>
       ${accountButtons(s)}${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
@@ -181,6 +184,7 @@ function waitingRoom(s: State, tv: TableView): string {
     <section class="panel waiting-panel">
       <h2>${t('tableId')} ${esc(tableLabel(tv.table))} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}</h2>
       ${code ? `<p class="code">${t('shareCode')}: <b dir="ltr">${esc(code)}</b></p>` : ''}
+      ${code ? inviteHtml(globalThis.location ?? { origin: '', pathname: '/' }, tv.table, code, { invite: st('invite'), copy: st('copy'), hint: st('inviteHint') }) : ''}
       <div class="wtable">${([0, 1, 2, 3] as Seat[]).map(seatBox).join('')}<div class="wcentre">${suitIcon('S', 28)}${suitIcon('H', 28)}</div></div>
       ${
         seated
@@ -708,6 +712,14 @@ function focusKey(el: HTMLElement): string | null {
 function onAct(app: App, el: HTMLElement): void {
   const d = el.dataset;
   switch (d.act) {
+    case 'copyinvite': {
+      const url = el.dataset.url ?? '';
+      void navigator.clipboard?.writeText(url).then(
+        () => (el.textContent = st('copied')),
+        () => {},
+      );
+      break;
+    }
     case 'lang':
       app.setLanguage(d.lang === 'ar' ? 'ar' : 'en');
       break;

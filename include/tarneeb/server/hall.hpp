@@ -56,6 +56,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tarneeb/server/accounts.hpp"
+#include "tarneeb/server/chat.hpp"
 #include "tarneeb/server/protocol.hpp"
 #include "tarneeb/server/storage.hpp"
 #include "tarneeb/server/table.hpp"
@@ -220,6 +221,7 @@ private:
         std::string table;         ///< "" when at no table
         std::optional<Seat> seat;  ///< nullopt: spectator (when table is set)
         bool busy = false;         ///< one of its requests is in flight
+        ChatRate chat_rate;        ///< its chat lines (chat.hpp: 5 per 10 s over all its connections)
     };
     struct TableEntry {
         std::unique_ptr<Table> table;
@@ -232,6 +234,7 @@ private:
         std::string creator;          ///< the guest that created it ("" after a restart)
         std::string creator_address;  ///< that guest's connection's address
         HistoryCache history;         ///< its table messages' "history" text
+        ChatLog chat;                 ///< its chat (chat.hpp; hall_chat.cpp)
     };
     /// The error code when `c` may not create another table (waiting-table limits), else nullopt.
     std::optional<ProtocolError> create_limit(const Conn& c) const;
@@ -296,6 +299,13 @@ private:
     /// `hint`: the heuristic bot's choice for the guest's own seat, worked out on a bot thread
     /// from the seat's view (docs/protocol.md "hint").
     void on_hint(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// `chat`: a line to the guest's table, delivered to whoever may read it (hall_chat.cpp).
+    void on_chat(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// Sends guest `name` the recent chat of table `t` it may read (`chat_history`, only when
+    /// there is a line; hall_chat.cpp).
+    void send_chat_history(const std::string& name, TableEntry& t);
+    /// Adds the chat of the match that just finished at `t` to its record (hall_chat.cpp).
+    void attach_chat(FinishedMatch& f, TableEntry& t);
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token,
                    bool registered = false);
     /// Leaves the guest's table (a journal write when seated), then runs `then` (the error when

@@ -88,6 +88,9 @@ inline constexpr int kMaxSessionsPerPlayer = 32;
 
 /// The largest page of public_matches.
 inline constexpr int kMaxMatchPage = 50;
+/// A profile's rating history points and recent matches, at most (player_profile).
+inline constexpr int kProfileHistory = 200;
+inline constexpr int kProfileMatches = 50;
 
 /// A live table as journaled: its settings and every entry since its last compaction.
 struct LiveTable {
@@ -184,6 +187,15 @@ public:
     void revoke_session(const std::string& token_hash);
     /// True when `name` is a registered player (it has a password).
     bool is_registered(const std::string& name);
+    // ---- profiles (issue 15; storage_profiles.cpp) ----------------------------------
+    /// GET /api/players/{name} (docs/protocol.md "Profiles"): {"name", "registered", "rating",
+    /// "matches", "wins", "contracts": {"bid", "made"}, "bids", "average_bid" (null before the
+    /// first bid), "rating_history": [{"match", "finished", "rating"}…] (oldest first, at most
+    /// kProfileHistory), "recent_matches": [{"id", "table", "finished", "rules", "seat",
+    /// "players", "status", "winner", "scores", "won"}…] (newest first, at most kProfileMatches),
+    /// "tournaments": []}. The counts cover every match; the two lists show public tables'
+    /// matches only. nullopt when no player has this name (NFC, as stored).
+    std::optional<nlohmann::json> player_profile(const std::string& name);
 
 private:
     void exec(const char* sql);
@@ -195,6 +207,15 @@ private:
     /// Adds matches.private and matches.rules to a database that lacks them and fills them in
     /// for the matches already stored (from their table's settings and their record).
     void migrate_match_columns();
+    /// Adds players.registered and the table player_match_stats (each human seat's bids,
+    /// contracts and rating after each stored match) when missing; a new stats table is filled
+    /// from the matches already stored (their ratings then are unknown: no history point).
+    void migrate_profiles();
+    /// Fills player_match_stats from the matches already stored (migrate_profiles).
+    void backfill_match_stats();
+    /// Writes row's player_match_stats, read from its record (inside store_match's transaction,
+    /// after the ratings changed).
+    void store_match_stats(const MatchRow& row);
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     template <class F>
     void transaction(F&& body);

@@ -1,0 +1,482 @@
+// Issue 15, the social part: table chat (limits, quick phrases, the spectators' channel checked
+// on the bytes each connection receives, recent lines for late joiners, the chat in the match
+// record) and players' profiles (numbers from a stored match, private matches kept out).
+// The hall is driven without sockets (hall_loop.hpp), as in hall_test.cpp.
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "tarneeb/records/record.hpp"
+#include "tarneeb/server/chat.hpp"
+#include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/hall_loop.hpp"
+#include "test_bot.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+using nlohmann::json;
+
+struct Harness {
+    Harness() : storage(":memory:"), hall(make_hall()) {}
+
+    Hall make_hall() {
+        HallConfig cfg;
+        cfg.timing.bot_delay_ms = 0;
+        cfg.timing.summary_ms = 0;
+        cfg.timing.grace_ms = 1000;
+        cfg.seed = 42;
+        cfg.rate_per_second = 1e6;
+        cfg.rate_burst = 1e6;
+        return Hall(storage, testing::default_bots(), cfg,
+                    Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
+                           [](ConnId, int, std::string) {}, [](bool, const std::string&) {}, loop.poster()});
+    }
+    ConnId connect() {
+        const ConnId c = next++;
+        hall.open(c, "127.0.0.1", now);
+        return c;
+    }
+    void send(ConnId c, const json& msg) {
+        hall.message(c, msg.dump(), now);
+        loop.settle(hall);
+    }
+    json last(ConnId c, const std::string& type) {
+        auto& fs = frames[c];
+        for (auto it = fs.rbegin(); it != fs.rend(); ++it)
+            if (auto j = json::parse(*it); j["type"] == type) return j;
+        return nullptr;
+    }
+    json last_reply(ConnId c) { return json::parse(frames[c].back()); }
+    std::string sign_in(ConnId c, const std::string& name) {
+        send(c, {{"type", "hello"}, {"name", name}});
+        return last(c, "welcome")["token"].get<std::string>();
+    }
+    /// Sends a chat line and returns the answer (ok or error).
+    json chat(ConnId c, json line) {
+        line["type"] = "chat";
+        line["id"] = ++ids;
+        send(c, line);
+        for (auto it = frames[c].rbegin(); it != frames[c].rend(); ++it)
+            if (auto j = json::parse(*it); j.value("id", json()) == ids) return j;
+        return nullptr;
+    }
+    /// Every frame connection `c` got, as one string (to look for bytes in).
+    std::string bytes(ConnId c) {
+        std::string all;
+        for (const auto& f : frames[c]) all += f + "\n";
+        return all;
+    }
+    std::optional<HttpReply> get(const std::string& target) {
+        std::optional<HttpReply> reply;
+        hall.http_get(target, now, [&](HttpReply r) { reply = std::move(r); });
+        loop.settle(hall);
+        return reply;
+    }
+    /// Each player whose last table message offers actions plays its timeout action (opening
+    /// the auction with the lowest bid), until nobody can act.
+    void play(const std::vector<ConnId>& players) {
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (ConnId c : players) {
+                auto t = last(c, "table");
+                if (t.is_null() || t["legal"].empty()) continue;
+                json action = t["timeout_action"].is_null() ? t["legal"][0] : t["timeout_action"];
+                if (t["round"]["phase"] == "auction" && t["round"]["contract"].is_null() && t["legal"].size() > 1) {
+                    bool bid_made = false;
+                    for (const auto& call : t["round"]["calls"]) bid_made |= call["call"] != "pass";
+                    if (!bid_made) action = t["legal"][1];
+                }
+                send(c, {{"type", "act"}, {"version", t["version"]}, {"action", action}});
+                progress = true;
+            }
+        }
+    }
+
+    HallLoop loop;
+    Storage storage;
+    Millis now = 1'700'000'000'000;
+    Hall hall;
+    ConnId next = 1;
+    int ids = 0;
+    std::map<ConnId, std::vector<std::string>> frames;
+};
+
+/// Four players seated at a new table (Layla, Omar, Rana, Sami); returns its id.
+std::string seat_four(Harness& h, const std::vector<ConnId>& cs, json settings = json::object()) {
+    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    for (std::size_t i = 0; i < cs.size(); ++i) h.sign_in(cs[i], names[i]);
+    settings["type"] = "create";
+    h.send(cs[0], settings);
+    const std::string tid = h.last(cs[0], "created")["table"];
+    for (std::size_t i = 0; i < cs.size(); ++i) h.send(cs[i], {{"type", "join"}, {"table", tid}, {"seat", i}});
+    return tid;
+}
+
+std::string repeat(const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+}
+
+// ---- the text of a line -------------------------------------------------------------------
+
+TEST(Chat, TextIsNfcAtMost200CodePointsWithoutControlOrBidiOverrides) {
+    EXPECT_EQ(normalize_chat("Zoe\xCC\x88").text, "Zo\xC3\xAB");                     // NFC
+    EXPECT_EQ(normalize_chat("\xD9\x8A\xD9\x84\xD8\xA7").text, "\xD9\x8A\xD9\x84\xD8\xA7");  // يلا
+    const std::string alef = "\xD8\xA7";                                              // ا: 2 bytes, 1 code point
+    EXPECT_TRUE(normalize_chat(repeat(alef, 200)).text);
+    EXPECT_EQ(normalize_chat(repeat(alef, 201)).problem, ChatProblem::too_long);
+    EXPECT_EQ(normalize_chat(repeat("a", 201)).problem, ChatProblem::too_long);
+    // 200 code points after NFC: 200 e + U+0301 (400 as sent) become 200 é.
+    EXPECT_TRUE(normalize_chat(repeat("e\xCC\x81", 200)).text);
+    EXPECT_EQ(normalize_chat(repeat("a", 1025)).problem, ChatProblem::too_long);  // over the bytes as sent
+    for (const char* bad : {"a\nb", "a\rb", "tab\there", "\x7F", "\xC2\x85" /* NEL */, "x\xE2\x80\xAE" "abc" /* RLO */,
+                            "\xE2\x80\xAA" /* LRE */, "\xE2\x81\xA7" "x" /* RLI */, "x\xE2\x81\xA9" /* PDI */})
+        EXPECT_EQ(normalize_chat(bad).problem, ChatProblem::control) << bad;
+    EXPECT_EQ(normalize_chat("").problem, ChatProblem::empty);
+    EXPECT_EQ(normalize_chat("   ").problem, ChatProblem::empty);
+    EXPECT_EQ(normalize_chat("\xC3\x28").problem, ChatProblem::not_utf8);
+    EXPECT_EQ(normalize_chat("\xED\xA0\x80").problem, ChatProblem::not_utf8);  // a surrogate
+    // Markup is text like any other (clients never render it as HTML).
+    EXPECT_EQ(normalize_chat("<img src=x onerror=alert(1)>").text, "<img src=x onerror=alert(1)>");
+}
+
+TEST(Chat, RateIsFiveLinesInAnyTenSeconds) {
+    ChatRate rate;
+    for (int i = 0; i < 5; ++i) EXPECT_TRUE(rate.allow(1000 + i));
+    EXPECT_FALSE(rate.allow(1005));
+    EXPECT_FALSE(rate.allow(10999));  // the first line is still in the window
+    EXPECT_TRUE(rate.allow(11000));   // it left the window: one more
+    EXPECT_FALSE(rate.allow(11000));
+    EXPECT_TRUE(rate.allow(11001));   // the second left too
+}
+
+TEST(Chat, QuickPhrasesAreIds) {
+    EXPECT_TRUE(is_quick_phrase("yalla"));
+    EXPECT_TRUE(is_quick_phrase("afye"));
+    EXPECT_TRUE(is_quick_phrase("well_played"));
+    EXPECT_FALSE(is_quick_phrase("Yalla"));
+    EXPECT_FALSE(is_quick_phrase(""));
+}
+
+TEST(Chat, LogKeepsRecentLinesPerAudienceAndTheMatchLinesForItsRecord) {
+    ChatLog log;
+    auto line = [](ChatChannel channel, bool during_play, int match) {
+        ChatLine l;
+        l.from = "x";
+        l.channel = channel;
+        l.text = "t";
+        l.during_play = during_play;
+        l.match = match;
+        return l;
+    };
+    log.add(line(ChatChannel::players, false, 0));  // before the match: in no record
+    for (int i = 0; i < 510; ++i) log.add(line(ChatChannel::players, true, 1));
+    log.add(line(ChatChannel::spectators, true, 1));
+    EXPECT_EQ(log.recent(false).size(), kChatRecent);
+    EXPECT_EQ(log.recent(false).back().channel, ChatChannel::spectators);
+    EXPECT_EQ(log.recent(true).back().channel, ChatChannel::players);  // players never get it
+    EXPECT_EQ(log.recent(true).back().seq, 511u);
+    // Match 2 begins while match 1's (full) record part was not taken: it starts afresh.
+    log.add(line(ChatChannel::players, true, 2));
+    EXPECT_TRUE(log.take_match(1).empty());
+    const auto second = log.take_match(2);
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_EQ(second[0].seq, 513u);
+    ChatLog full;
+    for (int i = 0; i < 510; ++i) full.add(line(ChatChannel::players, true, 1));
+    EXPECT_EQ(full.take_match(1).size(), kChatRecordMax);
+    EXPECT_TRUE(full.take_match(1).empty());  // taken once
+}
+
+// ---- the hall -----------------------------------------------------------------------------
+
+TEST(Chat, PlayersChatAndLimitsGiveStableErrors) {
+    Harness h;
+    const std::vector<ConnId> cs = {h.connect(), h.connect(), h.connect(), h.connect()};
+    const ConnId lone = h.connect();
+    h.sign_in(lone, "Nadia");
+    EXPECT_EQ(h.chat(lone, {{"text", "hi"}})["code"], "not_at_table");
+    const std::string tid = seat_four(h, cs);
+
+    const std::string yalla = "\xD9\x8A\xD9\x84\xD8\xA7";  // يلا
+    EXPECT_EQ(h.chat(cs[0], {{"text", yalla}})["type"], "ok");
+    for (ConnId c : cs) {
+        const json line = h.last(c, "chat");
+        EXPECT_EQ(line["text"], yalla);
+        EXPECT_EQ(line["from"], "Layla");
+        EXPECT_EQ(line["seat"], 0);
+        EXPECT_EQ(line["channel"], "players");
+        EXPECT_EQ(line["table"], tid);
+        EXPECT_EQ(line["seq"], 1);
+    }
+    EXPECT_EQ(h.chat(cs[1], {{"phrase", "afye"}})["type"], "ok");
+    EXPECT_EQ(h.last(cs[0], "chat")["phrase"], "afye");
+    EXPECT_FALSE(h.last(cs[0], "chat").contains("text"));
+
+    EXPECT_EQ(h.chat(cs[1], {{"phrase", "nonsense"}})["code"], "unknown_phrase");
+    EXPECT_EQ(h.chat(cs[1], {{"text", "a"}, {"phrase", "yalla"}})["code"], "bad_chat");
+    EXPECT_EQ(h.chat(cs[1], json::object())["code"], "bad_chat");
+    EXPECT_EQ(h.chat(cs[1], {{"text", 7}})["code"], "bad_chat");
+    EXPECT_EQ(h.chat(cs[1], {{"text", repeat("a", 201)}})["code"], "bad_chat");
+    EXPECT_EQ(h.chat(cs[1], {{"text", "a\xE2\x80\xAE" "b"}})["code"], "bad_chat");
+    // Refused lines cost nothing: Omar has sent one line; four more pass, the sixth is refused.
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(h.chat(cs[1], {{"text", "line " + std::to_string(i)}})["type"], "ok");
+    const json limited = h.chat(cs[1], {{"text", "one too many"}});
+    EXPECT_EQ(limited["code"], "chat_rate_limited");
+    EXPECT_EQ(h.bytes(cs[0]).find("one too many"), std::string::npos);
+    h.now += kChatRateWindowMs;  // the window has passed
+    EXPECT_EQ(h.chat(cs[1], {{"text", "again"}})["type"], "ok");
+    // The limit is the guest's, over all its connections.
+    const ConnId second = h.connect();
+    h.send(second, {{"type", "hello"}, {"token", h.last(cs[2], "welcome")["token"]}});
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(h.chat(cs[2], {{"text", "x"}})["type"], "ok");
+    for (int i = 0; i < 2; ++i) EXPECT_EQ(h.chat(second, {{"text", "y"}})["type"], "ok");
+    EXPECT_EQ(h.chat(second, {{"text", "z"}})["code"], "chat_rate_limited");
+}
+
+// A spectator's line during play never reaches a player: checked on every byte each player's
+// connection received, during play and after (reconnects and late joiners included).
+TEST(Chat, SpectatorsChannelNeverReachesPlayersDuringPlay) {
+    Harness h;
+    const std::vector<ConnId> cs = {h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"target", 5}, {"turn_seconds", 0}});
+    const ConnId watcher = h.connect();
+    h.sign_in(watcher, "Karim");
+    h.send(watcher, {{"type", "join"}, {"table", tid}});
+    ASSERT_EQ(h.last(watcher, "table")["you"], nullptr);
+
+    // Before the match: the spectator's line reaches everyone.
+    EXPECT_EQ(h.chat(watcher, {{"text", "before the deal"}})["type"], "ok");
+    for (ConnId c : cs) EXPECT_EQ(h.last(c, "chat")["text"], "before the deal");
+    EXPECT_EQ(h.last(cs[0], "chat")["channel"], "spectators");
+    EXPECT_EQ(h.last(cs[0], "chat")["seat"], nullptr);
+
+    h.send(cs[0], {{"type", "start"}});
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "playing");
+    const std::string secret = "SECRET-HELP Omar holds the ace of spades";
+    EXPECT_EQ(h.chat(watcher, {{"text", secret}})["type"], "ok");
+    EXPECT_EQ(h.last(watcher, "chat")["text"], secret);  // the spectators read it
+    EXPECT_EQ(h.chat(cs[1], {{"text", "player line"}})["type"], "ok");
+    EXPECT_EQ(h.last(watcher, "chat")["text"], "player line");  // and the players' channel
+    // A second spectator arriving now gets both lines; a player coming back gets only its own channel's.
+    const ConnId late = h.connect();
+    h.sign_in(late, "Huda");
+    h.send(late, {{"type", "join"}, {"table", tid}});
+    const json seen = h.last(late, "chat_history");
+    ASSERT_EQ(seen["lines"].size(), 3u);
+    EXPECT_EQ(seen["lines"][1]["text"], secret);
+    const ConnId back = h.connect();
+    h.send(back, {{"type", "hello"}, {"token", h.last(cs[2], "welcome")["token"]}});
+    const json mine = h.last(back, "chat_history");
+    ASSERT_EQ(mine["lines"].size(), 2u);
+    EXPECT_EQ(mine["lines"][0]["text"], "before the deal");
+    EXPECT_EQ(mine["lines"][1]["text"], "player line");
+
+    h.play(cs);
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    for (ConnId c : {cs[0], cs[1], cs[2], cs[3], back}) {
+        const std::string bytes = h.bytes(c);
+        EXPECT_EQ(bytes.find("SECRET-HELP"), std::string::npos) << "player connection " << c;
+        // No chat frame carries a hand or any table state: only the line's own keys.
+        for (const auto& f : h.frames[c]) {
+            const json j = json::parse(f);
+            if (j["type"] != "chat") continue;
+            for (const auto& [key, value] : j.items())
+                EXPECT_TRUE(key == "type" || key == "table" || key == "seq" || key == "from" || key == "seat" ||
+                            key == "channel" || key == "text" || key == "phrase" || key == "at")
+                    << key;
+        }
+    }
+    EXPECT_NE(h.bytes(late).find("SECRET-HELP"), std::string::npos);
+    // The line stays hidden from players after the match too (it was sent during play)...
+    const ConnId again = h.connect();
+    h.send(again, {{"type", "hello"}, {"token", h.last(cs[3], "welcome")["token"]}});
+    EXPECT_EQ(h.bytes(again).find("SECRET-HELP"), std::string::npos);
+    // ...while a spectator's line between matches reaches the players.
+    EXPECT_EQ(h.chat(watcher, {{"text", "well played all"}})["type"], "ok");
+    EXPECT_EQ(h.last(cs[0], "chat")["text"], "well played all");
+}
+
+// A late joiner gets the last 50 lines, oldest first, and nothing older.
+TEST(Chat, LateJoinersGetTheLastFiftyLines) {
+    Harness h;
+    const std::vector<ConnId> cs = {h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs);
+    for (int i = 1; i <= 60; ++i) {
+        if (i % kChatRateLines == 1) h.now += kChatRateWindowMs;  // a new window every 5 lines
+        ASSERT_EQ(h.chat(cs[static_cast<std::size_t>(i % 4)], {{"text", "n" + std::to_string(i)}})["type"], "ok") << i;
+    }
+    const ConnId late = h.connect();
+    h.sign_in(late, "Huda");
+    h.send(late, {{"type", "join"}, {"table", tid}});
+    const json lines = h.last(late, "chat_history")["lines"];
+    ASSERT_EQ(lines.size(), kChatRecent);
+    EXPECT_EQ(lines.front()["text"], "n11");
+    EXPECT_EQ(lines.front()["seq"], 11);
+    EXPECT_EQ(lines.back()["text"], "n60");
+}
+
+// The match's chat is kept in its record under "chat" (docs/record-format.md), which the
+// records library (tarneeb replay) ignores: the record still replays to the same result.
+TEST(Chat, TheMatchChatIsInItsRecordAndTheRecordStillReplays) {
+    Harness h;
+    const std::vector<ConnId> cs = {h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"target", 5}, {"turn_seconds", 0}});
+    const ConnId watcher = h.connect();
+    h.sign_in(watcher, "Karim");
+    h.send(watcher, {{"type", "join"}, {"table", tid}});
+    EXPECT_EQ(h.chat(cs[0], {{"text", "not in the record: before the match"}})["type"], "ok");
+    h.send(cs[0], {{"type", "start"}});
+    EXPECT_EQ(h.chat(cs[0], {{"phrase", "good_luck"}})["type"], "ok");
+    EXPECT_EQ(h.chat(watcher, {{"text", "<img src=x onerror=alert(1)>"}})["type"], "ok");
+    EXPECT_EQ(h.chat(cs[3], {{"text", "\xD8\xA7\xD9\x84\xD9\x84\xD9\x87 \xD9\x8A\xD8\xB9\xD8\xB7\xD9\x8A\xD9\x83 \xD8\xA7\xD9\x84\xD8\xB9\xD8\xA7\xD9\x81\xD9\x8A\xD8\xA9"}})["type"], "ok");
+    h.play(cs);
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    std::string match_id;
+    for (const auto& f : h.frames[cs[0]]) {
+        const json j = json::parse(f);
+        if (j["type"] == "table")
+            for (const auto& e : j["events"])
+                if (e["event"] == "match_over") match_id = e["record"];
+    }
+    ASSERT_FALSE(match_id.empty());
+    const auto reply = h.get("/api/matches/" + match_id);
+    ASSERT_EQ(reply->status, 200);
+    const json stored = json::parse(reply->body);
+    ASSERT_TRUE(stored.contains("chat"));
+    const json& chat = stored["chat"];
+    ASSERT_EQ(chat.size(), 3u);
+    EXPECT_EQ(chat[0]["phrase"], "good_luck");
+    EXPECT_EQ(chat[0]["from"], "Layla");
+    EXPECT_EQ(chat[1]["text"], "<img src=x onerror=alert(1)>");
+    EXPECT_EQ(chat[1]["channel"], "spectators");
+    EXPECT_EQ(chat[2]["seat"], 3);
+    // The record with its chat replays exactly as without it.
+    json without = stored;
+    without.erase("chat");
+    without.erase("result");
+    json with = stored;
+    with.erase("result");
+    const auto a = records::replay(with.dump()), b = records::replay(without.dump());
+    EXPECT_FALSE(a.error);
+    EXPECT_EQ(records::result_json(a), records::result_json(b));
+    EXPECT_EQ(stored["result"]["status"], "won");
+}
+
+// ---- profiles -----------------------------------------------------------------------------
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+MatchRow stored_row(const std::string& id, std::int64_t finished, bool is_private) {
+    // rec0020: levantine, 6 deals, team 1 wins. Counted by hand from rec0020.expected.json:
+    // seat 0 bid 5 times (sum 60) and declared 3 contracts, made none; seat 3 bid 6 times
+    // (sum 68) and declared 1 contract, not made.
+    MatchRow row;
+    row.id = id;
+    row.table = id.substr(0, id.find('-'));
+    row.finished_ms = finished;
+    row.names = {"Layla", "Omar", "Rana", "Sami"};
+    row.status = "won";
+    row.winner = 1;
+    row.scores = {-61, 33};
+    row.record = read_file(std::string(TARNEEB_TEST_DATA) + "/records/rec0020.json");
+    row.rules = "levantine";
+    row.is_private = is_private;
+    return row;
+}
+
+TEST(Profiles, NumbersOfAStoredMatchAndPrivateMatchesKeptOutOfTheLists) {
+    Storage s(":memory:");
+    for (const char* name : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s.register_name(name, std::string("tok-") + name));
+    EXPECT_FALSE(s.player_profile("Nobody"));
+    ASSERT_TRUE(s.store_match(stored_row("t1-1", 1000, /*is_private=*/false)));
+
+    json layla = *s.player_profile("Layla");
+    EXPECT_EQ(layla["matches"], 1);
+    EXPECT_EQ(layla["wins"], 0);
+    EXPECT_EQ(layla["contracts"], (json{{"bid", 3}, {"made", 0}}));
+    EXPECT_EQ(layla["bids"], 5);
+    EXPECT_DOUBLE_EQ(layla["average_bid"].get<double>(), 12.0);
+    EXPECT_EQ(layla["registered"], false);
+    EXPECT_EQ(layla["tournaments"], json::array());
+    EXPECT_LT(layla["rating"].get<double>(), 1500);  // lost to an equal team: 1500 - 16
+    EXPECT_DOUBLE_EQ(layla["rating"].get<double>(), 1484.0);
+    ASSERT_EQ(layla["rating_history"].size(), 1u);
+    EXPECT_EQ(layla["rating_history"][0], (json{{"match", "t1-1"}, {"finished", 1000}, {"rating", 1484.0}}));
+    ASSERT_EQ(layla["recent_matches"].size(), 1u);
+    EXPECT_EQ(layla["recent_matches"][0]["id"], "t1-1");
+    EXPECT_EQ(layla["recent_matches"][0]["won"], false);
+    EXPECT_EQ(layla["recent_matches"][0]["players"], (json{"Layla", "Omar", "Rana", "Sami"}));
+
+    json sami = *s.player_profile("Sami");
+    EXPECT_EQ(sami["wins"], 1);
+    EXPECT_EQ(sami["contracts"], (json{{"bid", 1}, {"made", 0}}));
+    EXPECT_EQ(sami["bids"], 6);
+    EXPECT_DOUBLE_EQ(sami["average_bid"].get<double>(), 11.33);  // 68 / 6, to 2 places
+    EXPECT_EQ(sami["recent_matches"][0]["won"], true);
+    EXPECT_DOUBLE_EQ(sami["rating"].get<double>(), 1516.0);
+
+    // A private match counts in the totals but shows in no list (not even as a rating point).
+    ASSERT_TRUE(s.store_match(stored_row("t2-1", 2000, /*is_private=*/true)));
+    layla = *s.player_profile("Layla");
+    EXPECT_EQ(layla["matches"], 2);
+    EXPECT_EQ(layla["contracts"], (json{{"bid", 6}, {"made", 0}}));
+    EXPECT_EQ(layla["recent_matches"].size(), 1u);
+    EXPECT_EQ(layla["rating_history"].size(), 1u);
+    EXPECT_EQ(layla.dump().find("t2-1"), std::string::npos);
+    // Stored twice: counted once.
+    EXPECT_FALSE(s.store_match(stored_row("t1-1", 1000, false)));
+    EXPECT_EQ(s.player_profile("Layla")->at("contracts")["bid"], 6);
+    // The leaderboard and the profile say who is registered (has a password: "Accounts").
+    json board = s.leaderboard();
+    ASSERT_EQ(board["players"].size(), 4u);
+    EXPECT_EQ(board["players"][0]["name"], "Omar");  // Omar and Sami won (equal ratings: by name)
+    EXPECT_EQ(board["players"][0]["registered"], false);
+    ASSERT_TRUE(s.register_password("Omar", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdHNhbHQ$aGFzaA", hash_token("omar-device"),
+                                    3000, 3000 + 86400000));
+    board = s.leaderboard();
+    EXPECT_EQ(board["players"][0]["registered"], true);
+    EXPECT_EQ(board["players"][1]["registered"], false);
+    EXPECT_EQ(s.player_profile("Omar")->at("registered"), true);
+}
+
+TEST(Profiles, OverHttpWithUnknownAndDecomposedNames) {
+    Harness h;
+    const std::vector<ConnId> cs = {h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"target", 5}, {"turn_seconds", 0}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs);
+    ASSERT_EQ(h.last(cs[0], "table")["state"], "finished");
+    const auto r = h.get("/api/players/Layla");
+    ASSERT_EQ(r->status, 200);
+    const json p = json::parse(r->body);
+    EXPECT_EQ(p["name"], "Layla");
+    EXPECT_EQ(p["matches"], 1);
+    EXPECT_EQ(p["recent_matches"].size(), 1u);
+    EXPECT_EQ(p["rating_history"].size(), 1u);
+    EXPECT_EQ(p["rating_history"][0]["rating"], p["rating"]);
+    // Bids and contracts add up over the four players as in the match's own result.
+    const json result = json::parse(h.get("/api/matches/" + p["recent_matches"][0]["id"].get<std::string>())->body)["result"];
+    int contracts = 0;
+    for (const auto& d : result["deals"]) contracts += d["made"].is_boolean() ? 1 : 0;
+    int counted = 0;
+    for (const char* n : {"Layla", "Omar", "Rana", "Sami"})
+        counted += json::parse(h.get(std::string("/api/players/") + n)->body)["contracts"]["bid"].get<int>();
+    EXPECT_EQ(counted, contracts);
+    EXPECT_EQ(h.get("/api/players/Nobody")->status, 404);
+    EXPECT_EQ(json::parse(h.get("/api/players/Nobody")->body)["error"], "no_such_player");
+    // The existing match list is still its own endpoint.
+    EXPECT_EQ(json::parse(h.get("/api/players/Layla/matches")->body)["matches"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace tarneeb::server
