@@ -207,7 +207,7 @@ private:
     /// Adds matches.private and matches.rules to a database that lacks them and fills them in
     /// for the matches already stored (from their table's settings and their record).
     void migrate_match_columns();
-    /// Adds players.registered and the table player_match_stats (each human seat's bids,
+    /// Adds the table player_match_stats (each human seat's bids,
     /// contracts and rating after each stored match) when missing; a new stats table is filled
     /// from the matches already stored (their ratings then are unknown: no history point).
     void migrate_profiles();
