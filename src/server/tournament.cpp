@@ -302,6 +302,14 @@ void Tournament::opened(int m, std::string table, std::int64_t now) {
     match.seats_by_ms = now + std::int64_t{settings_.seat_seconds} * 1000;
 }
 
+void Tournament::reopen(int m) {
+    TournamentMatch& match = matches_.at(static_cast<std::size_t>(m));
+    if (match.state != TournamentMatch::State::playing) return;
+    match.state = TournamentMatch::State::ready;
+    match.table.clear();
+    started_.erase(m);
+}
+
 std::optional<int> Tournament::match_at(const std::string& table) const {
     for (std::size_t i = 0; i < matches_.size(); ++i)
         if (matches_[i].state == TournamentMatch::State::playing && matches_[i].table == table) return static_cast<int>(i);

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -135,6 +136,15 @@ public:
     /// A player's rating (1500 when unrated or unknown).
     double rating(const std::string& name);
 
+    // ---- tournaments (issue 15; include/tarneeb/server/tournament.hpp) -------------------
+    /// A new tournament id ("T1", "T2", ... never reused) whose first state is `state(id)`,
+    /// stored in one transaction.
+    std::string create_tournament(const std::function<nlohmann::json(const std::string& id)>& state);
+    /// Replaces tournament `id`'s state (its journal: the whole state after each change).
+    void save_tournament(const std::string& id, const nlohmann::json& state);
+    /// Every stored tournament's state, oldest first.
+    std::vector<nlohmann::json> tournaments();
+
 private:
     void exec(const char* sql);
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
@@ -142,6 +152,8 @@ private:
     /// Adds matches.private and matches.rules to a database that lacks them and fills them in
     /// for the matches already stored (from their table's settings and their record).
     void migrate_match_columns();
+    /// Adds the tournaments table (issue 15) to a database that lacks it.
+    void migrate_tournaments();
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     template <class F>
     void transaction(F&& body);

@@ -62,6 +62,8 @@ std::string_view to_string(TournamentState s);
 inline constexpr int kKnockoutMinTeams = 4, kKnockoutMaxTeams = 64;
 inline constexpr int kRoundRobinMinTeams = 3, kRoundRobinMaxTeams = 8;
 inline constexpr std::size_t kTournamentNameMax = 64;  ///< bytes of UTF-8
+/// Tournaments not finished nor cancelled at once, over the server and per organiser.
+inline constexpr int kMaxLiveTournaments = 100, kMaxToursPerOrganiser = 2;
 
 /// What the organiser chooses when creating a tournament.
 struct TournamentSettings {
@@ -153,6 +155,8 @@ public:
     std::vector<int> ready() const;
     /// The hall opened `table` for ready match `m` at `now` (Unix ms): the seat time starts.
     void opened(int m, std::string table, std::int64_t now);
+    /// Playing match `m` lost its table (it could not be resumed): ready again, for a new one.
+    void reopen(int m);
     /// The match playing at `table`, if any.
     std::optional<int> match_at(const std::string& table) const;
     /// Playing matches whose seat time ran out at `now` and that have not started (the hall
