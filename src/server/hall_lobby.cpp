@@ -278,7 +278,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
     if (msg.contains("seat") && !msg["seat"].is_null()) {
         const auto s = seat_field(msg, "seat");
         if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
-        if (auto why = tournament_refuses(tid, "join", *s, name)) return error(conn, id, *why);
+        if (auto why = tournament_refuses(tid, "join", *s, name)) return error(conn, id, *why, std::string(tournament_error_text(*why)));
         const bool here = g.table == tid;
         if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, ok_json());
         auto change = t->table->prepare_sit(seat(*s), name);
@@ -360,7 +360,7 @@ void Hall::on_seat_request(ConnId conn, Conn& c, const json& msg, const json& id
     if (t->busy) return park(*t, conn, msg);
     const std::string tid = g.table;
     if (type != "act")
-        if (auto why = tournament_refuses(tid, type, std::nullopt, name)) return error(conn, id, *why);
+        if (auto why = tournament_refuses(tid, type, std::nullopt, name)) return error(conn, id, *why, std::string(tournament_error_text(*why)));
     const auto t0 = std::chrono::steady_clock::now();
     Change change;
     std::vector<MatchRow> pending;

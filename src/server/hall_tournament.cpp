@@ -97,7 +97,7 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
                 mine += e.t.organiser() == name;
             }
         if (live >= kMaxLiveTournaments || mine >= kMaxToursPerOrganiser)
-            return error(conn, id, "too_many_tournaments", "finish or cancel a tournament first");
+            return error(conn, id, "too_many_tournaments", std::string(tournament_error_text("too_many_tournaments")));
         auto made = std::make_shared<std::optional<Tournament>>();
         hold(conn);
         on_writer(
@@ -121,7 +121,7 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
     if (field == msg.end() || !field->is_string()) return error(conn, id, "bad_message", "needs a tournament");
     const std::string tid = field->get<std::string>();
     auto it = tournaments_.find(tid);
-    if (it == tournaments_.end()) return error(conn, id, "no_such_tournament");
+    if (it == tournaments_.end()) return error(conn, id, "no_such_tournament", std::string(tournament_error_text("no_such_tournament")));
     TournamentEntry& entry = it->second;
     if (entry.busy) {
         hold(conn);
@@ -163,12 +163,13 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
     } else if (type == "tournament_withdraw") {
         std::string player = name;
         if (auto p = msg.find("player"); p != msg.end() && p->is_string()) {
-            if (!organiser && p->get<std::string>() != name) return error(conn, id, "not_organiser");
+            if (!organiser && p->get<std::string>() != name)
+                return error(conn, id, "not_organiser", std::string(tournament_error_text("not_organiser")));
             player = p->get<std::string>();
         }
         op = [player](Storage&, Tournament& t) { return t.withdraw(player); };
     } else {
-        if (!organiser) return error(conn, id, "not_organiser");
+        if (!organiser) return error(conn, id, "not_organiser", std::string(tournament_error_text("not_organiser")));
         if (type == "tournament_open") op = [](Storage&, Tournament& t) { return t.set_registration(true); };
         else if (type == "tournament_close") op = [](Storage&, Tournament& t) { return t.set_registration(false); };
         else if (type == "tournament_start") op = [](Storage&, Tournament& t) { return t.start(); };
@@ -178,7 +179,7 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
     change_tournament(tid, std::move(op), [this, conn, id](const std::optional<std::string>& refused, const std::optional<StorageError>& e) {
         release(conn);
         if (e) return storage_error(conn, id, *e);
-        if (refused) return error(conn, id, *refused);
+        if (refused) return error(conn, id, *refused, std::string(tournament_error_text(*refused)));
         reply(conn, id, ok_json());
     });
 }

@@ -54,6 +54,28 @@ std::vector<int> bracket_order(int slots) {
     return order;
 }
 
+std::string_view tournament_error_text(std::string_view code) {
+    static constexpr std::pair<std::string_view, std::string_view> kTexts[] = {
+        {"no_such_tournament", "no such tournament"},
+        {"not_organiser", "only the tournament's organiser may do that"},
+        {"registration_closed", "registration is closed"},
+        {"tournament_full", "the tournament is full"},
+        {"already_entered", "a player of this team is entered already"},
+        {"bad_team", "a team is two different players (one with pairing by rating)"},
+        {"not_entered", "this player is not entered"},
+        {"tournament_started", "the tournament has started"},
+        {"not_enough_teams", "not enough teams to start"},
+        {"odd_players", "an even number of players is needed to pair them"},
+        {"tournament_over", "the tournament is over"},
+        {"too_many_tournaments", "too many tournaments: finish or cancel one first"},
+        {"seat_reserved", "this seat is reserved for a player of the tournament's match"},
+        {"tournament_table", "the tournament seats the bots and starts the match at its tables"},
+    };
+    for (const auto& [c, text] : kTexts)
+        if (c == code) return text;
+    return "";
+}
+
 // ---- settings --------------------------------------------------------------------------------
 
 std::optional<TournamentSettings> parse_tournament_settings(const json& j) {

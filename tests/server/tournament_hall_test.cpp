@@ -190,7 +190,9 @@ TEST(HallTournament, SeatsAreReservedAndOnlyTheOrganiserRunsIt) {
     ASSERT_FALSE(table.empty());
     h.tick();
     h.tick();
-    EXPECT_EQ(h.send(rana, {{"type", "join"}, {"table", table}, {"seat", side}})["code"], "seat_reserved");
+    const json reserved = h.send(rana, {{"type", "join"}, {"table", table}, {"seat", side}});
+    EXPECT_EQ(reserved["code"], "seat_reserved");
+    EXPECT_EQ(reserved["message"], tournament_error_text("seat_reserved"));  // a sentence for people
     EXPECT_EQ(h.send(omar, {{"type", "join"}, {"table", table}, {"seat", side}})["code"], "seat_reserved");  // Layla's
     ASSERT_EQ(h.send(layla, {{"type", "join"}, {"table", table}, {"seat", side}})["type"], "ok");
     EXPECT_EQ(h.send(layla, {{"type", "start"}})["code"], "tournament_table");

@@ -154,3 +154,24 @@ const WORDS: Record<Lang, Record<Key, string>> = { en, ar };
 export const tt = (k: Key): string => WORDS[lang()][k];
 export const TKEYS = Object.keys(en) as Key[];
 export const tournamentWords = WORDS;
+
+/** Arabic sentences for the tournament error codes (English: the server's message says it). */
+const AR_ERRORS: Record<string, string> = {
+  no_such_tournament: 'لا توجد بطولة بهذا الرقم.',
+  not_organiser: 'هذا للمنظّم وحده.',
+  registration_closed: 'التسجيل مغلق.',
+  tournament_full: 'البطولة مكتملة.',
+  already_entered: 'أحد لاعبي هذا الفريق مسجّل من قبل.',
+  bad_team: 'الفريق لاعبان مختلفان.',
+  not_entered: 'هذا اللاعب غير مسجّل.',
+  tournament_started: 'بدأت البطولة.',
+  not_enough_teams: 'عدد الفرق لا يكفي للبدء.',
+  odd_players: 'يلزم عدد زوجي من اللاعبين لتكوين الفرق.',
+  tournament_over: 'انتهت البطولة.',
+  too_many_tournaments: 'بطولات كثيرة: أنهِ واحدة أو ألغِها أولاً.',
+  seat_reserved: 'هذا المقعد محجوز للاعب في مباراة البطولة.',
+  tournament_table: 'البطولة تُجلس الكمبيوتر وتبدأ المباراة بنفسها.',
+};
+
+/** The tournament error `code` in the current language, or null (then the general error text). */
+export const tournamentError = (code: string): string | null => (lang() === 'ar' ? (AR_ERRORS[code] ?? null) : null);

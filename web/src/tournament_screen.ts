@@ -8,7 +8,7 @@
 import type { App } from './app';
 import type { FetchFn } from './analysis';
 import { errorText } from './i18n';
-import { tt } from './tournament_i18n';
+import { tournamentError, tt } from './tournament_i18n';
 import {
   createFormHtml,
   createMessage,
@@ -99,7 +99,7 @@ export class TournamentScreens {
       return answer;
     } catch (e) {
       const err = e as { code?: string; message?: string };
-      this.error = errorText(err.code ?? 'error', err.message);
+      this.error = tournamentError(err.code ?? '') ?? errorText(err.code ?? 'error', err.message);
       this.render();
       return null;
     } finally {

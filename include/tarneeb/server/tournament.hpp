@@ -212,6 +212,10 @@ private:
 /// 1 8 4 5 2 7 3 6.
 std::vector<int> bracket_order(int slots);
 
+/// A sentence for people for a tournament error code (docs/protocol.md "Tournaments"), "" for
+/// another code. Clients switch on the code; this is the error message's text.
+std::string_view tournament_error_text(std::string_view code);
+
 /// Settings from a client's `tournament_create` message (docs/protocol.md); nullopt for any
 /// field of the wrong type or out of range.
 std::optional<TournamentSettings> parse_tournament_settings(const nlohmann::json& j);
