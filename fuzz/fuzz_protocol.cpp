@@ -68,11 +68,15 @@ const std::set<std::string>& documented_codes() {
         "unknown_bot", "bad_settings", "too_many_tables", "not_at_table", "spectator", "stale", "out_of_turn",
         "no_deal", "match_over", "bad_action", "bad_bid", "bid_too_low", "auction_closed", "auction_open",
         "no_contract", "trump_missing", "bad_trump", "trump_named", "card_not_held", "must_follow_suit", "deal_over",
-        "too_many_waiting_tables", "too_many_connections", "storage_unavailable"};
+        "too_many_waiting_tables", "too_many_connections", "storage_unavailable",
+        // Tournaments (docs/protocol.md "Tournaments").
+        "no_such_tournament", "not_organiser", "registration_closed", "tournament_full", "already_entered", "bad_team",
+        "not_entered", "tournament_started", "not_enough_teams", "odd_players", "tournament_over",
+        "too_many_tournaments", "seat_reserved", "tournament_table"};
     return codes;
 }
 
-const std::set<std::string> kAnswers{"ok", "error", "welcome", "pong", "created", "tables"};
+const std::set<std::string> kAnswers{"ok", "error", "welcome", "pong", "created", "tables", "tournament_created"};
 /// Keys whose strings are names and ids chosen by clients or the server, never cards.
 const std::set<std::string> kFreeText{"name", "table", "id", "message", "record", "code", "token", "bot"};
 
