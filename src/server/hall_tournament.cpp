@@ -71,7 +71,10 @@ void Hall::change_tournament(const std::string& tid, TournamentOp op, Tournament
         },
         [this, tid, copy, refused, done = std::move(done)](const std::optional<StorageError>& e) {
             auto at = tournaments_.find(tid);
-            if (!e && !*refused) at->second.t = std::move(*copy);
+            if (!e && !*refused) {
+                at->second.t = std::move(*copy);
+                index_tournament(at->second.t);
+            }
             at->second.busy = false;
             if (done) done(*refused, e);
             // Requests that waited for the tournament, in order.
@@ -184,21 +187,26 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
     });
 }
 
+void Hall::index_tournament(const Tournament& t) {
+    // A match keeps its table once opened (a reopened match gets a new one; the old one stays
+    // marked as a tournament's, so nobody starts a match there).
+    const auto& ms = t.matches();
+    for (std::size_t m = 0; m < ms.size(); ++m)
+        if (!ms[m].table.empty()) tournament_tables_[ms[m].table] = {t.id(), static_cast<int>(m)};
+}
+
 std::optional<std::pair<std::string, int>> Hall::tournament_match(const std::string& table) const {
-    for (const auto& [tid, e] : tournaments_) {
-        const auto& ms = e.t.matches();
-        for (std::size_t m = 0; m < ms.size(); ++m)
-            if (ms[m].table == table) return std::pair(tid, static_cast<int>(m));
-    }
-    return std::nullopt;
+    auto it = tournament_tables_.find(table);
+    if (it == tournament_tables_.end()) return std::nullopt;
+    return it->second;
 }
 
 bool Hall::tournament_holds(const std::string& table) const {
     const auto at = tournament_match(table);
     if (!at) return false;
     const Tournament& t = tournaments_.at(at->first).t;
-    return t.state() == TournamentState::running &&
-           t.matches()[static_cast<std::size_t>(at->second)].state == TournamentMatch::State::playing;
+    const TournamentMatch& m = t.matches()[static_cast<std::size_t>(at->second)];
+    return t.state() == TournamentState::running && m.state == TournamentMatch::State::playing && m.table == table;
 }
 
 std::optional<std::string> Hall::tournament_refuses(const std::string& table, std::string_view type, std::optional<int> seat,
@@ -323,6 +331,7 @@ void Hall::resume_tournaments() {
     for (const auto& j : storage_.tournaments())
         if (auto t = Tournament::from_json(j)) {
             const std::string id = t->id();
+            index_tournament(*t);
             tournaments_.emplace(id, TournamentEntry{std::move(*t), false, {}});
         }
 }

@@ -387,6 +387,11 @@ private:
     /// GET /api/tournaments and /api/tournaments/{id}, from memory.
     HttpReply tournament_http(std::string_view path) const;
     std::map<std::string, TournamentEntry> tournaments_;
+    /// Every tournament match's table → (tournament, match): tournament_match() in O(1) (the
+    /// sweep asks for every table each second).
+    std::unordered_map<std::string, std::pair<std::string, int>> tournament_tables_;
+    /// Puts `t`'s tables in tournament_tables_ (after each change of `t`).
+    void index_tournament(const Tournament& t);
 };
 
 }  // namespace tarneeb::server
