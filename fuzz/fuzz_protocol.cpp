@@ -74,11 +74,15 @@ const std::set<std::string>& documented_codes() {
         "too_many_waiting_tables", "too_many_connections", "storage_unavailable",
         // accounts (docs/protocol.md "Accounts")
         "bad_credentials", "bad_password", "too_many_attempts", "busy", "already_registered", "not_registered",
-        "bad_chat", "unknown_phrase", "chat_rate_limited"};  // issue 15: "Chat"
+        "bad_chat", "unknown_phrase", "chat_rate_limited",  // issue 15: "Chat"
+        // Tournaments (docs/protocol.md "Tournaments").
+        "no_such_tournament", "not_organiser", "registration_closed", "tournament_full", "already_entered", "bad_team",
+        "not_entered", "tournament_started", "not_enough_teams", "odd_players", "tournament_over",
+        "too_many_tournaments", "seat_reserved", "tournament_table"};
     return codes;
 }
 
-const std::set<std::string> kAnswers{"ok", "error", "welcome", "pong", "created", "tables"};
+const std::set<std::string> kAnswers{"ok", "error", "welcome", "pong", "created", "tables", "tournament_created"};
 /// Keys whose strings are names and ids chosen by clients or the server, never cards.
 const std::set<std::string> kFreeText{"name", "table", "id", "message", "record", "code", "token", "bot"};
 

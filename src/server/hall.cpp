@@ -273,6 +273,7 @@ int Hall::resume(Millis now) {
     // Before any other call: the writer thread has no job yet, so the storage is ours here.
     started_ = now;
     now_ = now;
+    resume_tournaments();  // first: a tournament's tables are kept below even with bots only
     int n = 0;
     for (auto& live : storage_.live_tables()) {
         auto settings = parse_settings(live.settings);
@@ -283,7 +284,7 @@ int Hall::resume(Millis now) {
         auto table = std::make_unique<Table>(live.id, *settings, config_.timing, bots_);
         for (const auto& e : live.entries)
             if (auto entry = parse_journal_entry(e)) table->replay(*entry, now);
-        if (table->no_humans()) {
+        if (table->no_humans() && !tournament_holds(live.id)) {
             storage_.close_table(live.id);
             continue;
         }
@@ -373,7 +374,8 @@ void Hall::sweep(Millis now) {
             auto g = guests_.find(name);
             watched |= g != guests_.end() && !g->second.conns.empty();
         }
-        if (t.busy || !t.parked.empty() || t.table->state() == TableState::playing || t.table->humans_connected() || watched) {
+        if (t.busy || !t.parked.empty() || t.table->state() == TableState::playing || t.table->humans_connected() || watched ||
+            tournament_holds(tid)) {
             t.abandoned_since.reset();
         } else if (!t.abandoned_since) {
             t.abandoned_since = now;
@@ -413,6 +415,7 @@ void Hall::tick(Millis now) {
         if (t->table->has_events()) publish(*t);
         advance(tid);
     }
+    run_tournaments(now);  // hall_tournament.cpp
     push_lobby(now);
     run_pumps();
 }

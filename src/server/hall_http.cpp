@@ -104,6 +104,8 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
         return done(HttpReply{200, "application/json", R"({"status":"ok"})"});
     }
     if (path == "/metrics") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
+    if (path == "/api/tournaments" || path.starts_with("/api/tournaments/"))  // from memory (hall_tournament.cpp)
+        return done(tournament_http(path));
     if (analysis_path(path))  // hall_analysis.cpp
         return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), address, token,
                             std::move(done));

@@ -102,6 +102,7 @@ void Hall::forget_watcher(const std::string& name) {
 void Hall::close_if_empty(const std::string& tid) {
     TableEntry* t = find_table(tid);
     if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
+    if (tournament_holds(tid)) return;  // a tournament's match, bots only maybe
     close_table_in_storage(tid);
     tables_.erase(tid);
     lobby_changed();
@@ -160,6 +161,11 @@ void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
         {"sign_out", true, &Hall::on_sign_out},   {"sign_out_everywhere", true, &Hall::on_sign_out_everywhere},
         // Chat (hall_chat.cpp).
         {"chat", true, &Hall::on_chat},
+        // Tournaments (hall_tournament.cpp).
+        {"tournament_create", true, &Hall::on_tournament}, {"tournament_open", true, &Hall::on_tournament},
+        {"tournament_close", true, &Hall::on_tournament},  {"tournament_start", true, &Hall::on_tournament},
+        {"tournament_cancel", true, &Hall::on_tournament}, {"tournament_enter", true, &Hall::on_tournament},
+        {"tournament_withdraw", true, &Hall::on_tournament},
     };
     const std::string& type = msg["type"].get_ref<const std::string&>();
     const json id = request_id(msg);
@@ -237,6 +243,7 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
     if (const auto limit = create_limit(c)) return error(conn, id, to_string(*limit), "start or leave your waiting table first");
     settings->code.clear();
     settings->code_hash.clear();
+    settings->bracket_tiebreak = false;  // only a tournament's tables (hall_tournament.cpp)
     if (settings->is_private) {
         settings->code = secure_random_string(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
         settings->code_hash = hash_token(settings->code);  // the database keeps only this
@@ -282,6 +289,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
     if (msg.contains("seat") && !msg["seat"].is_null()) {
         const auto s = seat_field(msg, "seat");
         if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
+        if (auto why = tournament_refuses(tid, "join", *s, name)) return error(conn, id, *why, std::string(tournament_error_text(*why)));
         const bool here = g.table == tid;
         if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, ok_json());
         auto change = t->table->prepare_sit(seat(*s), name);
@@ -364,6 +372,8 @@ void Hall::on_seat_request(ConnId conn, Conn& c, const json& msg, const json& id
     if (!g.seat) return error(conn, id, to_string(type == "act" ? ProtocolError::spectator : ProtocolError::not_seated));
     if (t->busy) return park(*t, conn, msg);
     const std::string tid = g.table;
+    if (type != "act")
+        if (auto why = tournament_refuses(tid, type, std::nullopt, name)) return error(conn, id, *why, std::string(tournament_error_text(*why)));
     const auto t0 = std::chrono::steady_clock::now();
     Change change;
     std::vector<MatchRow> pending;

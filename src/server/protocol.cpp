@@ -10,8 +10,10 @@
 namespace tarneeb::server {
 
 nlohmann::json settings_json(const TableSettings& s) {
-    return {{"preset", std::string(to_string(s.preset))}, {"target", s.target}, {"turn_seconds", s.turn_seconds},
-            {"private", s.is_private}, {"code_hash", s.code_hash}};
+    nlohmann::json j{{"preset", std::string(to_string(s.preset))}, {"target", s.target}, {"turn_seconds", s.turn_seconds},
+                     {"private", s.is_private}, {"code_hash", s.code_hash}};
+    if (s.bracket_tiebreak) j["bracket"] = true;  // a tournament bracket's table (stored settings only)
+    return j;
 }
 
 std::optional<TableSettings> parse_settings(const nlohmann::json& j) {
@@ -39,6 +41,7 @@ std::optional<TableSettings> parse_settings(const nlohmann::json& j) {
     }
     if (auto it = j.find("code_hash"); it != j.end() && it->is_string()) s.code_hash = it->get<std::string>();
     if (auto it = j.find("code"); it != j.end() && it->is_string()) s.code = it->get<std::string>();  // older databases
+    if (auto it = j.find("bracket"); it != j.end() && it->is_boolean()) s.bracket_tiebreak = it->get<bool>();
     return s;
 }
 

@@ -71,6 +71,7 @@ Storage::Storage(const std::string& path, bool full_sync) {
         migrate_match_columns();
         migrate_accounts();  // storage_accounts.cpp
         migrate_profiles();  // issue 15: storage_profiles.cpp
+        migrate_tournaments();
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
         // Writes the schema now, so that a file that cannot be written fails here, at start.
         exec("BEGIN IMMEDIATE");
@@ -389,6 +390,41 @@ nlohmann::json Storage::leaderboard(int limit) {
         list.push_back({{"name", s.text(0)}, {"rating", std::round(s.real(1) * 10) / 10}, {"matches", s.integer(2)},
                         {"wins", s.integer(3)}, {"registered", s.integer(4) != 0}});
     return {{"players", std::move(list)}};
+}
+
+// ---- tournaments (issue 15) -----------------------------------------------------------------
+
+void Storage::migrate_tournaments() {
+    exec("CREATE TABLE IF NOT EXISTS tournaments(n INTEGER PRIMARY KEY AUTOINCREMENT, state TEXT NOT NULL)");
+}
+
+std::string Storage::create_tournament(const std::function<nlohmann::json(const std::string& id)>& state) {
+    std::string id;
+    transaction([&] {
+        Stmt ins(db_, "INSERT INTO tournaments(state) VALUES('{}')");
+        ins.step();
+        id = "T" + std::to_string(sqlite3_last_insert_rowid(db_));
+        save_tournament(id, state(id));
+    });
+    return id;
+}
+
+void Storage::save_tournament(const std::string& id, const nlohmann::json& state) {
+    std::int64_t n = -1;  // "T7" → 7
+    if (id.size() >= 2 && id[0] == 'T') try { n = std::stoll(id.substr(1)); } catch (...) {}
+    Stmt s(db_, "UPDATE tournaments SET state = ? WHERE n = ?");
+    s.bind(1, state.dump()).bind(2, n);
+    s.step();
+}
+
+std::vector<nlohmann::json> Storage::tournaments() {
+    std::vector<nlohmann::json> out;
+    Stmt s(db_, "SELECT state FROM tournaments ORDER BY n");
+    while (s.step()) {
+        auto j = nlohmann::json::parse(s.text(0), nullptr, /*allow_exceptions=*/false);
+        if (j.is_object() && !j.empty()) out.push_back(std::move(j));
+    }
+    return out;
 }
 
 }  // namespace tarneeb::server

@@ -12,6 +12,7 @@ using nlohmann::json;
 Rules TableSettings::rules() const {
     Rules r = rules_for(preset);
     r.target = target;
+    r.bracket_tiebreak = bracket_tiebreak;
     return r;
 }
 

@@ -301,6 +301,11 @@ export class App {
     this.update();
   }
 
+  /** A request from another screen (tournament_screen.ts): the answer; rejects with ServerError (not shown here). */
+  request(msg: Record<string, unknown>): Promise<ServerMessage> {
+    return this.conn.request(msg);
+  }
+
   private async req(msg: Record<string, unknown>): Promise<ServerMessage | null> {
     try {
       return await this.conn.request(msg);

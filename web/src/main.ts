@@ -6,12 +6,17 @@ import { mount } from './view';
 import { Screens } from './replay';
 import { ChatPanel } from './chat';
 import { SocialScreens } from './profiles';
+import { TournamentScreens } from './tournament_screen';
 
 const root = document.getElementById('app')!;
 // History and replays (#/history, #/replay/…) draw beside the game, into their own element
 const screenEl = document.createElement('div');
 screenEl.id = 'screens';
 root.after(screenEl);
+// Tournaments (#/tournaments, #/tournaments/{id}) in their own element too
+const tournamentEl = document.createElement('div');
+tournamentEl.id = 'tournaments';
+screenEl.after(tournamentEl);
 let render: (s: App['state']) => void = () => {};
 const app = new App((s) => render(s));
 const screens = new Screens(screenEl, root, app);
@@ -24,12 +29,14 @@ const chatEl = document.createElement('section');
 socialEl.after(chatEl);
 const chat = new ChatPanel(chatEl, app);
 app.social = (m) => chat.onMessage(m);
+const tournaments = new TournamentScreens(tournamentEl, root, app);
 const renderGame = mount(root, app);
 render = (s) => {
   renderGame(s);
   screens.render();
   social.render();
   chat.render();
+  tournaments.render();
 };
 app.start();
 // for debugging in the browser console

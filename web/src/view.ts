@@ -1,6 +1,7 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
 import type { App, State } from './app';
 import { rt } from './replay_i18n';
+import { tt } from './tournament_i18n';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
 import { dir, latinDigits, num, parseNum, suitName, t, tableIdOf, tableLabel, type Key } from './i18n';
 import { CALLS_CELL, handLayout, intoRows, positionOf, ourTeam, seatsAround, type Position } from './layout';
@@ -116,6 +117,7 @@ function lobbyScreen(s: State): string {
     <header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span>
       <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
       <a class="btn ghost small" href="#/leaderboard" data-testid="leaderboard-link">${st('leaderboard')}</a>
+      <a class="btn ghost small" href="#/tournaments" data-testid="tournaments-link">${tt('tournaments')}</a>
       ${accountButtons(s)}${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">

@@ -60,6 +60,7 @@
 #include "tarneeb/server/protocol.hpp"
 #include "tarneeb/server/storage.hpp"
 #include "tarneeb/server/table.hpp"
+#include "tarneeb/server/tournament.hpp"
 #include "tarneeb/server/workers.hpp"
 
 namespace tarneeb::server {
@@ -423,6 +424,42 @@ private:
     std::unique_ptr<WorkQueue> passwords_;  ///< password hashing and checking, off the hall's thread
     AttemptLimiter name_attempts_{config_.name_failures, config_.attempt_window_ms};
     AttemptLimiter address_attempts_{config_.address_failures, config_.attempt_window_ms};
+    // ---- tournaments (hall_tournament.cpp; docs/protocol.md "Tournaments") -------------
+    struct TournamentEntry {
+        Tournament t;
+        bool busy = false;  ///< a write of its state is in flight
+        std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
+    };
+    /// A change of a tournament: made on a copy on the writer thread (it may read and write
+    /// the database), saved with it, committed on the hall's thread; a refusal (an error code)
+    /// writes nothing.
+    using TournamentOp = std::function<std::optional<std::string>(Storage&, Tournament&)>;
+    using TournamentDone = std::function<void(const std::optional<std::string>& refused, const std::optional<StorageError>& e)>;
+    void change_tournament(const std::string& id, TournamentOp op, TournamentDone done);
+    /// tournament_create, _open, _close, _start, _cancel, _enter, _withdraw.
+    void on_tournament(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// Each tick: opens tables for ready matches, seats teams' bots, starts full tables, applies
+    /// the seat time (forfeit or bots), and records finished matches.
+    void run_tournaments(Millis now);
+    /// resume(): every stored tournament back in memory.
+    void resume_tournaments();
+    /// The tournament and match whose table is `table` (any state of the match), if any.
+    std::optional<std::pair<std::string, int>> tournament_match(const std::string& table) const;
+    /// True while a running tournament's match is playing at `table` (it is never closed as
+    /// empty or abandoned then: bots may be its only players).
+    bool tournament_holds(const std::string& table) const;
+    /// Why `name` may not make the seat request `type` (join with a seat, add_bot, remove_bot,
+    /// start) at a tournament's table, or nullopt.
+    std::optional<std::string> tournament_refuses(const std::string& table, std::string_view type, std::optional<int> seat,
+                                                  const std::string& name) const;
+    /// GET /api/tournaments and /api/tournaments/{id}, from memory.
+    HttpReply tournament_http(std::string_view path) const;
+    std::map<std::string, TournamentEntry> tournaments_;
+    /// Every tournament match's table → (tournament, match): tournament_match() in O(1) (the
+    /// sweep asks for every table each second).
+    std::unordered_map<std::string, std::pair<std::string, int>> tournament_tables_;
+    /// Puts `t`'s tables in tournament_tables_ (after each change of `t`).
+    void index_tournament(const Tournament& t);
 };
 
 }  // namespace tarneeb::server

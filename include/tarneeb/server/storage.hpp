@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -196,6 +197,14 @@ public:
     /// "tournaments": []}. The counts cover every match; the two lists show public tables'
     /// matches only. nullopt when no player has this name (NFC, as stored).
     std::optional<nlohmann::json> player_profile(const std::string& name);
+    // ---- tournaments (issue 15; include/tarneeb/server/tournament.hpp) -------------------
+    /// A new tournament id ("T1", "T2", ... never reused) whose first state is `state(id)`,
+    /// stored in one transaction.
+    std::string create_tournament(const std::function<nlohmann::json(const std::string& id)>& state);
+    /// Replaces tournament `id`'s state (its journal: the whole state after each change).
+    void save_tournament(const std::string& id, const nlohmann::json& state);
+    /// Every stored tournament's state, oldest first.
+    std::vector<nlohmann::json> tournaments();
 
 private:
     void exec(const char* sql);
@@ -216,6 +225,8 @@ private:
     /// Writes row's player_match_stats, read from its record (inside store_match's transaction,
     /// after the ratings changed).
     void store_match_stats(const MatchRow& row);
+    /// Adds the tournaments table (issue 15) to a database that lacks it.
+    void migrate_tournaments();
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     template <class F>
     void transaction(F&& body);

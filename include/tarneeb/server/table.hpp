@@ -65,6 +65,9 @@ struct TableSettings {
     bool is_private = false;
     std::string code;        ///< join code of a private table, in memory only ("" for a public one)
     std::string code_hash;   ///< hash_token(code): what is stored, and what a join is checked against
+    /// A tournament bracket's table (tournament.hpp): a draw at the round cap goes to the team
+    /// that won the last round (docs/rules.md "Round cap"). Never set by a client's `create`.
+    bool bracket_tiebreak = false;
 
     Rules rules() const;
 };  // JSON forms: settings_json / parse_settings (protocol.hpp)

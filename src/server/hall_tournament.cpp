@@ -1,0 +1,357 @@
+// The hall, tournaments (issue 15; docs/protocol.md "Tournaments"): the organiser's and the
+// players' messages, a real table for each match with the tournament's settings and its seats
+// reserved for the two teams, the seat time (forfeit or bots), and each finished match fed back
+// to the tournament, which moves the winner on by itself.
+//
+// Journal: a tournament's whole state (Tournament::to_json, a few kB) is written after each
+// change, on the writer thread, before the change is made in memory (change_tournament). Its
+// tables are ordinary journaled tables. A result is taken from the table's finished match each
+// tick until the tournament's state with it is written, so a kill -9 anywhere loses no result:
+// the table (kept while its match is held, even with bots only) resumes finished or mid-match,
+// and the tournament counts the result once (Tournament::finished ignores a match already done).
+// Team seats: side 0 of a match sits at seats 0 and 2 (its players in order), side 1 at 1 and 3.
+#include <algorithm>
+#include <utility>
+
+#include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/names.hpp"
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+namespace {
+/// The player reserved for `seat` of match `m` of `t` ("bot:KIND" for a bot), "" for none.
+std::string reserved_player(const Tournament& t, const TournamentMatch& m, Seat seat) {
+    const auto side = m.teams[static_cast<std::size_t>(index(seat) % 2)];
+    if (!side) return "";
+    return t.teams()[static_cast<std::size_t>(*side)].players[static_cast<std::size_t>(index(seat) / 2)];
+}
+
+/// The table settings of a tournament's match (docs/protocol.md "Tournaments").
+TableSettings match_settings(const Tournament& t) {
+    TableSettings s;
+    s.preset = t.settings().preset;
+    s.target = t.settings().target;
+    s.turn_seconds = t.settings().turn_seconds;
+    s.is_private = false;  // spectators can watch any tournament table
+    s.bracket_tiebreak = t.rules().bracket_tiebreak;
+    return s;
+}
+
+json summary(const Tournament& t) {
+    const auto champ = t.champion();
+    json champion = nullptr;
+    if (champ) champion = t.teams()[static_cast<std::size_t>(*champ)].players;
+    return {{"id", t.id()},
+            {"name", t.settings().name},
+            {"format", to_string(t.settings().format)},
+            {"state", to_string(t.state())},
+            {"organiser", t.organiser()},
+            {"teams", t.teams().size() + t.singles().size() / 2},
+            {"size", t.settings().size},
+            {"start", t.settings().start_ms},
+            {"champion", std::move(champion)}};
+}
+
+std::string_view bot_kind(const std::string& player) { return std::string_view(player).substr(4); }
+bool is_bot_player(const std::string& player) { return player.rfind("bot:", 0) == 0; }
+}  // namespace
+
+void Hall::change_tournament(const std::string& tid, TournamentOp op, TournamentDone done) {
+    auto it = tournaments_.find(tid);
+    it->second.busy = true;
+    auto copy = std::make_shared<Tournament>(it->second.t);
+    auto refused = std::make_shared<std::optional<std::string>>();
+    on_writer(
+        "tournament",
+        [copy, refused, op = std::move(op), tid](Storage& s) {
+            *refused = op(s, *copy);
+            if (!*refused) s.save_tournament(tid, copy->to_json());
+        },
+        [this, tid, copy, refused, done = std::move(done)](const std::optional<StorageError>& e) {
+            auto at = tournaments_.find(tid);
+            if (!e && !*refused) {
+                at->second.t = std::move(*copy);
+                index_tournament(at->second.t);
+            }
+            at->second.busy = false;
+            if (done) done(*refused, e);
+            // Requests that waited for the tournament, in order.
+            while (!at->second.busy && !at->second.parked.empty()) {
+                auto [conn, msg] = std::move(at->second.parked.front());
+                at->second.parked.pop_front();
+                release(conn);
+                handle(conn, std::move(msg));
+            }
+        });
+}
+
+void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) {
+    const std::string& type = msg["type"].get_ref<const std::string&>();
+    const std::string name = c.name;
+    if (type == "tournament_create") {
+        auto settings = parse_tournament_settings(msg);
+        if (!settings) return error(conn, id, "bad_settings", "see docs/protocol.md \"tournament_create\"");
+        int live = 0, mine = 0;
+        for (const auto& [tid, e] : tournaments_)
+            if (e.t.state() != TournamentState::finished && e.t.state() != TournamentState::cancelled) {
+                ++live;
+                mine += e.t.organiser() == name;
+            }
+        if (live >= kMaxLiveTournaments || mine >= kMaxToursPerOrganiser)
+            return error(conn, id, "too_many_tournaments", std::string(tournament_error_text("too_many_tournaments")));
+        auto made = std::make_shared<std::optional<Tournament>>();
+        hold(conn);
+        on_writer(
+            "tournament_create",
+            [made, name, settings = *settings](Storage& s) {
+                s.create_tournament([&](const std::string& tid) {
+                    made->emplace(tid, name, settings);
+                    return (*made)->to_json();
+                });
+            },
+            [this, conn, id, made](const std::optional<StorageError>& e) {
+                release(conn);
+                if (e) return storage_error(conn, id, *e);
+                const std::string tid = (*made)->id();
+                tournaments_.emplace(tid, TournamentEntry{std::move(**made), false, {}});
+                reply(conn, id, {{"type", "tournament_created"}, {"tournament", tid}});
+            });
+        return;
+    }
+    auto field = msg.find("tournament");
+    if (field == msg.end() || !field->is_string()) return error(conn, id, "bad_message", "needs a tournament");
+    const std::string tid = field->get<std::string>();
+    auto it = tournaments_.find(tid);
+    if (it == tournaments_.end()) return error(conn, id, "no_such_tournament", std::string(tournament_error_text("no_such_tournament")));
+    TournamentEntry& entry = it->second;
+    if (entry.busy) {
+        hold(conn);
+        entry.parked.emplace_back(conn, msg);
+        return;
+    }
+    const bool organiser = entry.t.organiser() == name;
+    TournamentOp op;
+    if (type == "tournament_enter") {
+        std::array<std::string, 2> players;
+        if (auto ps = msg.find("players"); ps != msg.end()) {
+            if (!ps->is_array() || ps->size() != 2 || !(*ps)[0].is_string() || !(*ps)[1].is_string())
+                return error(conn, id, "bad_team", "players must be two names");
+            players = {(*ps)[0].get<std::string>(), (*ps)[1].get<std::string>()};
+        } else {
+            players[0] = name;
+            if (auto p = msg.find("partner"); p != msg.end() && p->is_string()) players[1] = p->get<std::string>();
+        }
+        // Each name as a guest name is checked (names.hpp); a bot is "bot:KIND" of a known kind.
+        for (auto& p : players) {
+            if (p.empty()) continue;
+            if (is_bot_player(p)) {
+                if (p.size() > 40 || !bots_(bot_kind(p), 1)) return error(conn, id, "unknown_bot");
+                continue;
+            }
+            const NameResult checked = normalize_name(p, {});
+            if (!checked.name) return error(conn, id, "bad_name", std::string(describe(checked.problem)));
+            p = checked.name->text;
+        }
+        if (!organiser && players[0] != name && players[1] != name)
+            return error(conn, id, "not_organiser", "only the organiser enters other players");
+        op = [players](Storage& s, Tournament& t) {
+            double sum = 0;
+            int n = 0;
+            for (const auto& p : players)
+                if (!p.empty()) sum += is_bot_player(p) ? 1500.0 : s.rating(p), ++n;
+            return t.enter(players, n ? sum / n : 1500.0);
+        };
+    } else if (type == "tournament_withdraw") {
+        std::string player = name;
+        if (auto p = msg.find("player"); p != msg.end() && p->is_string()) {
+            if (!organiser && p->get<std::string>() != name)
+                return error(conn, id, "not_organiser", std::string(tournament_error_text("not_organiser")));
+            player = p->get<std::string>();
+        }
+        op = [player](Storage&, Tournament& t) { return t.withdraw(player); };
+    } else {
+        if (!organiser) return error(conn, id, "not_organiser", std::string(tournament_error_text("not_organiser")));
+        if (type == "tournament_open") op = [](Storage&, Tournament& t) { return t.set_registration(true); };
+        else if (type == "tournament_close") op = [](Storage&, Tournament& t) { return t.set_registration(false); };
+        else if (type == "tournament_start") op = [](Storage&, Tournament& t) { return t.start(); };
+        else op = [](Storage&, Tournament& t) { return t.cancel(); };  // tournament_cancel
+    }
+    hold(conn);
+    change_tournament(tid, std::move(op), [this, conn, id](const std::optional<std::string>& refused, const std::optional<StorageError>& e) {
+        release(conn);
+        if (e) return storage_error(conn, id, *e);
+        if (refused) return error(conn, id, *refused, std::string(tournament_error_text(*refused)));
+        reply(conn, id, ok_json());
+    });
+}
+
+void Hall::index_tournament(const Tournament& t) {
+    // A match keeps its table once opened (a reopened match gets a new one; the old one stays
+    // marked as a tournament's, so nobody starts a match there).
+    const auto& ms = t.matches();
+    for (std::size_t m = 0; m < ms.size(); ++m)
+        if (!ms[m].table.empty()) tournament_tables_[ms[m].table] = {t.id(), static_cast<int>(m)};
+}
+
+std::optional<std::pair<std::string, int>> Hall::tournament_match(const std::string& table) const {
+    auto it = tournament_tables_.find(table);
+    if (it == tournament_tables_.end()) return std::nullopt;
+    return it->second;
+}
+
+bool Hall::tournament_holds(const std::string& table) const {
+    const auto at = tournament_match(table);
+    if (!at) return false;
+    const Tournament& t = tournaments_.at(at->first).t;
+    const TournamentMatch& m = t.matches()[static_cast<std::size_t>(at->second)];
+    return t.state() == TournamentState::running && m.state == TournamentMatch::State::playing && m.table == table;
+}
+
+std::optional<std::string> Hall::tournament_refuses(const std::string& table, std::string_view type, std::optional<int> seat,
+                                                    const std::string& name) const {
+    const auto at = tournament_match(table);
+    if (!at) return std::nullopt;
+    // The tournament seats its bots and starts the match itself.
+    if (type != "join") return std::string("tournament_table");
+    if (!seat || !tournament_holds(table)) return std::nullopt;  // anyone may watch
+    const Tournament& t = tournaments_.at(at->first).t;
+    if (reserved_player(t, t.matches()[static_cast<std::size_t>(at->second)], tarneeb::seat(*seat)) != name)
+        return std::string("seat_reserved");
+    return std::nullopt;
+}
+
+void Hall::run_tournaments(Millis now) {
+    for (auto& [tid, entry] : tournaments_) {
+        if (entry.busy || entry.t.state() != TournamentState::running) continue;
+        Tournament& t = entry.t;
+        bool changing = false;
+        // Matches at their tables.
+        // One change of the tournament's state a tick (the others wait for the next); every table
+        // moves on meanwhile.
+        for (std::size_t mi = 0; mi < t.matches().size(); ++mi) {
+            const TournamentMatch& m = t.matches()[mi];
+            if (m.state != TournamentMatch::State::playing) continue;
+            const int match = static_cast<int>(mi);
+            TableEntry* te = find_table(m.table);
+            if (!te) {
+                // Its table could not be resumed (unreadable settings): the match is played again.
+                if (std::exchange(changing, true)) continue;
+                change_tournament(tid, [=](Storage&, Tournament& x) -> std::optional<std::string> { x.reopen(match); return std::nullopt; }, nullptr);
+                continue;
+            }
+            if (te->busy) continue;
+            Table& table = *te->table;
+            if (table.state() == TableState::finished) {
+                // The result, until the tournament's state with it is written.
+                if (std::exchange(changing, true)) continue;
+                const Match& played = table.match();
+                const int winner = played.winner() ? index(*played.winner()) : -1;
+                const std::string record = table.id() + "-" + std::to_string(table.match_number());
+                change_tournament(
+                    tid, [=, scores = played.totals(), tiebreak = played.tiebreak()](Storage&, Tournament& x) -> std::optional<std::string> {
+                        if (!x.finished(match, winner, scores, tiebreak, record)) return "already_counted";
+                        return std::nullopt;
+                    },
+                    nullptr);
+                continue;
+            }
+            if (table.state() == TableState::playing) {
+                t.started(match);  // in memory: a playing table is never forfeited
+                continue;
+            }
+            // Waiting for its players: the teams' bots sit at once, one a tick.
+            std::optional<Seat> empty;
+            bool bot_seated = false;
+            for (Seat s : kSeats) {
+                if (table.seat_info(s).kind != SeatInfo::Kind::empty) continue;
+                const std::string who = reserved_player(t, m, s);
+                if (is_bot_player(who)) {
+                    auto change = table.prepare_add_bot(s, std::string(bot_kind(who)), next_seed());
+                    if (change.ok()) change_table(m.table, std::move(change), nullptr);
+                    bot_seated = true;
+                    break;
+                }
+                if (!empty) empty = s;
+            }
+            if (bot_seated) continue;
+            if (!empty) {
+                auto change = table.prepare_start(next_seed(), next_seed());
+                if (change.ok()) change_table(m.table, std::move(change), nullptr);
+                continue;
+            }
+            if (now < m.seats_by_ms) continue;
+            if (t.settings().no_show == NoShow::bots) {
+                // The organiser's choice: bots take the seats nobody took.
+                auto change = table.prepare_add_bot(*empty, config_.default_bot, next_seed());
+                if (change.ok()) change_table(m.table, std::move(change), nullptr);
+                continue;
+            }
+            if (std::exchange(changing, true)) continue;
+            std::array<bool, 2> absent{};
+            for (Seat s : kSeats)
+                if (table.seat_info(s).kind == SeatInfo::Kind::empty) absent[static_cast<std::size_t>(index(s) % 2)] = true;
+            change_tournament(
+                tid, [=](Storage&, Tournament& x) -> std::optional<std::string> {
+                    if (!x.forfeit(match, absent)) return "already_counted";
+                    return std::nullopt;
+                },
+                nullptr);
+        }
+        if (changing) continue;
+        // Ready matches: a table each (its settings stored, then the tournament's state).
+        const auto ready = t.ready();
+        if (ready.empty()) continue;
+        if (static_cast<int>(tables_.size()) + static_cast<int>(ready.size()) > config_.max_tables) continue;
+        const TableSettings settings = match_settings(t);
+        auto opened = std::make_shared<std::vector<std::string>>();
+        change_tournament(
+            tid,
+            [ready, settings, opened, now](Storage& s, Tournament& x) -> std::optional<std::string> {
+                for (int m : ready) {
+                    opened->push_back(s.create_table(settings_json(settings)));
+                    x.opened(m, opened->back(), now);
+                }
+                return std::nullopt;
+            },
+            [this, settings, opened](const std::optional<std::string>&, const std::optional<StorageError>& e) {
+                if (e) return;  // tried again at the next tick (a stored table without a match is closed at the next start)
+                for (const auto& id : *opened) {
+                    TableEntry table;
+                    table.table = std::make_unique<Table>(id, settings, config_.timing, bots_);
+                    tables_.emplace(id, std::move(table));
+                }
+                lobby_changed();
+            });
+    }
+}
+
+void Hall::resume_tournaments() {
+    for (const auto& j : storage_.tournaments())
+        if (auto t = Tournament::from_json(j)) {
+            const std::string id = t->id();
+            index_tournament(*t);
+            tournaments_.emplace(id, TournamentEntry{std::move(*t), false, {}});
+        }
+}
+
+HttpReply Hall::tournament_http(std::string_view path) const {
+    constexpr std::string_view kList = "/api/tournaments";
+    if (path == kList || path == "/api/tournaments/") {
+        // Newest first ("T12" after "T9": by number), at most 100.
+        std::vector<const Tournament*> all;
+        for (const auto& [tid, e] : tournaments_) all.push_back(&e.t);
+        const auto number = [](const Tournament* t) { return std::stoll(t->id().substr(1)); };
+        std::sort(all.begin(), all.end(), [&](const Tournament* a, const Tournament* b) { return number(a) > number(b); });
+        json list = json::array();
+        for (std::size_t i = 0; i < all.size() && i < 100; ++i) list.push_back(summary(*all[i]));
+        return HttpReply{200, "application/json", json{{"tournaments", std::move(list)}}.dump()};
+    }
+    const auto id = path.substr(kList.size() + 1);
+    auto it = tournaments_.find(std::string(id));
+    if (it == tournaments_.end()) return HttpReply{404, "application/json", R"({"error":"no_such_tournament"})"};
+    return HttpReply{200, "application/json", it->second.t.to_json().dump()};
+}
+
+}  // namespace tarneeb::server
