@@ -204,7 +204,7 @@ TEST(Accounts, GuestRegistersKeepsHistoryAndSignsInElsewhere) {
 
     // History and rating are the guest's.
     EXPECT_EQ(h.storage.rating("Layla"), rating);
-    EXPECT_EQ(h.storage.player_matches("Layla")["matches"].size(), 1u);
+    EXPECT_EQ(h.storage.player_matches("Layla", /*with_private=*/true)["matches"].size(), 1u);
 }
 
 TEST(Accounts, GuestWelcomeSaysNotRegistered) {
