@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hall_harness.hpp"
 #include "tarneeb/server/accounts.hpp"
 #include "tarneeb/server/hall.hpp"
 #include "tarneeb/server/hall_loop.hpp"
@@ -22,33 +23,14 @@ using nlohmann::json;
 
 constexpr const char* kPassword = "sesame-open-7";
 
-struct Harness {
-    explicit Harness(HallConfig cfg = config(), const std::string& db = ":memory:")
-        : storage(db),
-          hall(storage, testing::default_bots(), cfg,
-               Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
-                      [this](ConnId c, int code, std::string) { closed_with[c] = code; },
-                      [this](bool, const std::string& line) { logs.push_back(line); }, loop.poster()}) {}
+struct Harness : testing::HallHarness {
+    explicit Harness(HallConfig cfg = config(), const std::string& db = ":memory:") : HallHarness(db, cfg) {}
 
-    static HallConfig config() {
-        HallConfig c;
-        c.timing.bot_delay_ms = 0;
-        c.timing.grace_ms = 1000;
-        c.seed = 42;
-        c.rate_per_second = 1e6;
-        c.rate_burst = 1e6;
-        return c;
-    }
-    ConnId connect(const std::string& address = "10.0.0.1") {
-        const ConnId c = next++;
-        hall.open(c, address, now);
-        return c;
-    }
+    ConnId connect(const std::string& address = "10.0.0.1") { return HallHarness::connect(address); }
     /// Sends `msg` and returns the answer to it (the connection's last frame).
     json ask(ConnId c, const json& msg) {
-        hall.message(c, msg.dump(), now);
-        loop.settle(hall);
-        return json::parse(frames[c].back());
+        send(c, msg);
+        return last_reply(c);
     }
     /// A new guest `name` on a new connection; returns {connection, token}.
     std::pair<ConnId, std::string> guest(const std::string& name, const std::string& address = "10.0.0.1") {
@@ -57,18 +39,10 @@ struct Harness {
         EXPECT_EQ(w["type"], "welcome") << w;
         return {c, w.value("token", "")};
     }
+    using HallHarness::sign_in;
     json sign_in(ConnId c, const std::string& name, const std::string& password) {
         return ask(c, {{"type", "hello"}, {"name", name}, {"password", password}});
     }
-
-    HallLoop loop;  // before the hall: outlives its workers
-    Storage storage;
-    Millis now = 1'700'000'000'000;
-    Hall hall;
-    ConnId next = 1;
-    std::map<ConnId, std::vector<std::string>> frames;
-    std::map<ConnId, int> closed_with;
-    std::vector<std::string> logs;
 };
 
 TEST(Accounts, PasswordHashIsArgon2idWithTheInteractiveLimits) {

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include "hall_harness.hpp"
 #include "hidden_check.hpp"
 #include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/records/record.hpp"
@@ -25,99 +26,8 @@ namespace {
 
 using nlohmann::json;
 
-struct Harness {
-    explicit Harness(const std::string& db = ":memory:", HallConfig cfg = config(), BotFactory bots = testing::default_bots())
-        : storage(db), hall(make_hall(cfg, std::move(bots))) {}
-
-    static HallConfig config() {
-        HallConfig c;
-        c.timing.bot_delay_ms = 0;
-        c.timing.summary_ms = 0;
-        c.timing.grace_ms = 1000;
-        c.seed = 42;
-        c.rate_per_second = 1e6;
-        c.rate_burst = 1e6;
-        return c;
-    }
-    Hall make_hall(const HallConfig& cfg, BotFactory bots) {
-        return Hall(storage, std::move(bots), cfg,
-                    Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
-                           [this](ConnId c, int code, std::string) { closed_with[c] = code; },
-                           [this](bool, const std::string& line) { logs.push_back(line); },
-                           loop.poster()});
-    }
-
-    /// A new connection from `address` (the peer's IP address the transport would give).
-    ConnId connect(const std::string& address = "127.0.0.1") {
-        const ConnId c = next++;
-        hall.open(c, address, now);
-        return c;
-    }
-    void send(ConnId c, const json& msg) { raw(c, msg.dump()); }
-    void raw(ConnId c, const std::string& text) {
-        hall.message(c, text, now);
-        settle();
-    }
-    void tick() {
-        hall.tick(now);
-        settle();
-    }
-    void settle() { loop.settle(hall); }
-    /// GET `target`, with `token` as its `Authorization: Bearer` token when not empty.
-    std::optional<HttpReply> get(const std::string& target, const std::string& token = {}) {
-        std::optional<HttpReply> reply;
-        hall.http_get(target, now, [&](HttpReply r) { reply = std::move(r); }, "127.0.0.1", token);
-        settle();
-        return reply;
-    }
-    /// The last frame of `type` this connection got (null when none).
-    json last(ConnId c, const std::string& type) {
-        auto& fs = frames[c];
-        for (auto it = fs.rbegin(); it != fs.rend(); ++it) {
-            auto j = json::parse(*it);
-            if (j["type"] == type) return j;
-        }
-        return nullptr;
-    }
-    json last_reply(ConnId c) { return json::parse(frames[c].back()); }
-    std::string sign_in(ConnId c, const std::string& name) {
-        send(c, {{"type", "hello"}, {"name", name}});
-        auto w = last(c, "welcome");
-        return w.is_null() ? "" : w["token"].get<std::string>();
-    }
-    /// Each connection whose last table message offers actions plays its timeout action
-    /// (the weakest legal one), until the match is over or `max_actions` were sent.
-    int play(const std::vector<ConnId>& players, int max_actions = 100000) {
-        int sent = 0;
-        for (bool progress = true; progress && sent < max_actions;) {
-            progress = false;
-            for (ConnId c : players) {
-                auto t = last(c, "table");
-                if (t.is_null() || t["legal"].empty()) continue;
-                json action = t["timeout_action"].is_null() ? t["legal"][0] : t["timeout_action"];
-                // Open the auction with the lowest bid so that rounds have a contract.
-                if (t["round"]["phase"] == "auction" && t["round"]["contract"].is_null() && t["legal"].size() > 1) {
-                    bool bid_made = false;
-                    for (const auto& call : t["round"]["calls"]) bid_made |= call["call"] != "pass";
-                    if (!bid_made) action = t["legal"][1];
-                }
-                send(c, {{"type", "act"}, {"version", t["version"]}, {"action", action}});
-                ++sent;
-                progress = true;
-                if (sent >= max_actions) break;
-            }
-        }
-        return sent;
-    }
-
-    HallLoop loop;  // before the hall: outlives its workers
-    Storage storage;
-    Millis now = 1'700'000'000'000;
-    Hall hall;
-    ConnId next = 1;
-    std::map<ConnId, std::vector<std::string>> frames;
-    std::map<ConnId, int> closed_with;
-    std::vector<std::string> logs;
+struct Harness : testing::HallHarness {
+    using HallHarness::HallHarness;
 };
 
 /// Four signed-in players seated at a new table; returns the table id.

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hall_harness.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/chat.hpp"
 #include "tarneeb/server/hall.hpp"
@@ -19,89 +20,12 @@ namespace {
 
 using nlohmann::json;
 
-struct Harness {
-    Harness() : storage(":memory:"), hall(make_hall()) {}
-
-    Hall make_hall() {
-        HallConfig cfg;
-        cfg.timing.bot_delay_ms = 0;
-        cfg.timing.summary_ms = 0;
-        cfg.timing.grace_ms = 1000;
-        cfg.seed = 42;
-        cfg.rate_per_second = 1e6;
-        cfg.rate_burst = 1e6;
-        return Hall(storage, testing::default_bots(), cfg,
-                    Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
-                           [](ConnId, int, std::string) {}, [](bool, const std::string&) {}, loop.poster()});
-    }
-    ConnId connect() {
-        const ConnId c = next++;
-        hall.open(c, "127.0.0.1", now);
-        return c;
-    }
-    void send(ConnId c, const json& msg) {
-        hall.message(c, msg.dump(), now);
-        loop.settle(hall);
-    }
-    json last(ConnId c, const std::string& type) {
-        auto& fs = frames[c];
-        for (auto it = fs.rbegin(); it != fs.rend(); ++it)
-            if (auto j = json::parse(*it); j["type"] == type) return j;
-        return nullptr;
-    }
-    json last_reply(ConnId c) { return json::parse(frames[c].back()); }
-    std::string sign_in(ConnId c, const std::string& name) {
-        send(c, {{"type", "hello"}, {"name", name}});
-        return last(c, "welcome")["token"].get<std::string>();
-    }
+struct Harness : testing::HallHarness {
     /// Sends a chat line and returns the answer (ok or error).
     json chat(ConnId c, json line) {
         line["type"] = "chat";
-        line["id"] = ++ids;
-        send(c, line);
-        for (auto it = frames[c].rbegin(); it != frames[c].rend(); ++it)
-            if (auto j = json::parse(*it); j.value("id", json()) == ids) return j;
-        return nullptr;
+        return request(c, std::move(line));
     }
-    /// Every frame connection `c` got, as one string (to look for bytes in).
-    std::string bytes(ConnId c) {
-        std::string all;
-        for (const auto& f : frames[c]) all += f + "\n";
-        return all;
-    }
-    std::optional<HttpReply> get(const std::string& target) {
-        std::optional<HttpReply> reply;
-        hall.http_get(target, now, [&](HttpReply r) { reply = std::move(r); });
-        loop.settle(hall);
-        return reply;
-    }
-    /// Each player whose last table message offers actions plays its timeout action (opening
-    /// the auction with the lowest bid), until nobody can act.
-    void play(const std::vector<ConnId>& players) {
-        for (bool progress = true; progress;) {
-            progress = false;
-            for (ConnId c : players) {
-                auto t = last(c, "table");
-                if (t.is_null() || t["legal"].empty()) continue;
-                json action = t["timeout_action"].is_null() ? t["legal"][0] : t["timeout_action"];
-                if (t["round"]["phase"] == "auction" && t["round"]["contract"].is_null() && t["legal"].size() > 1) {
-                    bool bid_made = false;
-                    for (const auto& call : t["round"]["calls"]) bid_made |= call["call"] != "pass";
-                    if (!bid_made) action = t["legal"][1];
-                }
-                send(c, {{"type", "act"}, {"version", t["version"]}, {"action", action}});
-                progress = true;
-            }
-        }
-    }
-
-    HallLoop loop;
-    Storage storage;
-    Millis now = 1'700'000'000'000;
-    Hall hall;
-    ConnId next = 1;
-    int ids = 0;
-    std::map<ConnId, std::vector<std::string>> frames;
 };
 
 /// Four players seated at a new table (Layla, Omar, Rana, Sami); returns its id.

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "hall_harness.hpp"
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/server/hall.hpp"
 #include "tarneeb/server/hall_loop.hpp"
@@ -24,47 +25,15 @@ BotFactory real_bots() {
     return [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); };
 }
 
-struct Harness {
-    explicit Harness(const std::string& db = ":memory:", HallConfig cfg = config())
-        : storage(db),
-          hall(storage, real_bots(), cfg,
-               Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); }, [](ConnId, int, std::string) {},
-                      nullptr, loop.poster()}) {}
+struct Harness : testing::HallHarness {
+    explicit Harness(const std::string& db = ":memory:", HallConfig cfg = config()) : HallHarness(db, cfg, real_bots()) {}
 
-    static HallConfig config() {
-        HallConfig c;
-        c.timing.bot_delay_ms = 0;
-        c.timing.summary_ms = 0;
-        c.timing.grace_ms = 1000;
-        c.seed = 42;
-        c.rate_per_second = 1e6;
-        c.rate_burst = 1e6;
-        return c;
-    }
-    ConnId connect() {
-        const ConnId c = next++;
-        hall.open(c, "127.0.0.1", now);
-        return c;
-    }
-    json send(ConnId c, json msg) {
-        msg["id"] = ++request;
-        hall.message(c, msg.dump(), now);
-        loop.settle(hall);
-        for (auto it = frames[c].rbegin(); it != frames[c].rend(); ++it) {
-            auto j = json::parse(*it);
-            if (j.contains("id") && j["id"] == request) return j;
-        }
-        return nullptr;
-    }
+    /// Sends `msg` and returns its answer (null when none came).
+    json send(ConnId c, json msg) { return request(c, std::move(msg)); }
     void sign_in(ConnId c, const std::string& name) { ASSERT_EQ(send(c, {{"type", "hello"}, {"name", name}})["type"], "welcome"); }
-    void tick() {
-        hall.tick(now);
-        loop.settle(hall);
-    }
+    /// GET `target`'s JSON body, or null unless 200.
     json get(const std::string& target) {
-        std::optional<HttpReply> reply;
-        hall.http_get(target, now, [&](HttpReply r) { reply = std::move(r); });
-        loop.settle(hall);
+        const auto reply = HallHarness::get(target);
         if (!reply || reply->status != 200) return nullptr;
         return json::parse(reply->body);
     }
@@ -78,14 +47,6 @@ struct Harness {
         }
         return done();
     }
-
-    HallLoop loop;
-    Storage storage;
-    Millis now = 1'700'000'000'000;
-    Hall hall;
-    ConnId next = 1;
-    int request = 0;
-    std::map<ConnId, std::vector<std::string>> frames;
 };
 
 /// A tournament created and opened by `org` (signed in on `c`); returns its id.
