@@ -46,6 +46,11 @@ std::string read_file(const fs::path& f) {
     return ss.str();
 }
 
+/// Time limits no loaded machine reaches (a Python engine took more than the default 2 s to
+/// start while CI's two cores were busy): the tests of engines that behave are about what
+/// they play, not how fast; the fault test sets its own budget.
+const std::string kPatient = " --engine-startup-ms 30000 --engine-budget-ms 10000";
+
 int count(const std::string& text, const std::string& part) {
     int n = 0;
     for (std::size_t at = 0; (at = text.find(part, at)) != std::string::npos; at += part.size()) ++n;
@@ -54,7 +59,7 @@ int count(const std::string& text, const std::string& part) {
 
 TEST(EngineCli, ThePythonEnginePlaysWholeMatchesAndDuplicateAgainstTheHeuristic) {
     REQUIRE_PYTHON();
-    const Result m = run("simulate --team0 " + engine("simple_engine.py") + " --team1 heuristic --matches 2 --target 21 --seed 4");
+    const Result m = run("simulate --team0 " + engine("simple_engine.py") + " --team1 heuristic --matches 2 --target 21 --seed 4" + kPatient);
     ASSERT_EQ(m.status, 0) << m.out;
     const auto s = nlohmann::json::parse(m.out);
     EXPECT_EQ(s["matches"], 2);
@@ -63,7 +68,7 @@ TEST(EngineCli, ThePythonEnginePlaysWholeMatchesAndDuplicateAgainstTheHeuristic)
     EXPECT_GT(s["contracts_declared"][0].get<int>(), 0);  // it bids
 
     const Result d = run("simulate --team0 heuristic --team1 " + engine("simple_engine.py") +
-                         " --deals 6 --duplicate --rules classic --seed 4");
+                         " --deals 6 --duplicate --rules classic --seed 4" + kPatient);
     ASSERT_EQ(d.status, 0) << d.out;
     const auto ds = nlohmann::json::parse(d.out);
     EXPECT_EQ(ds["deals_played"], 12);
@@ -96,7 +101,8 @@ TEST(EngineCli, EveryFaultPlaysTheDefaultActionIsLoggedAndTheMatchFinishes) {
         const fs::path err = dir / (c.mode + ".log");
         const std::string spec = engine("fault_engine.py", c.mode + " --after 2");
         const Result r = run("simulate --team0 " + spec + " --team1 heuristic --matches 1 --target 11 --seed 3"
-                             " --engine-budget-ms 200 --engine-grace-ms 100 --engine-max-faults 2 2>" + err.string());
+                             " --engine-startup-ms 30000 --engine-budget-ms 200 --engine-grace-ms 100 --engine-max-faults 2 2>" +
+                             err.string());
         ASSERT_EQ(r.status, 0) << c.mode << "\n" << read_file(err);
         const auto s = nlohmann::json::parse(r.out);
         EXPECT_EQ(s["matches"], 1);
@@ -124,7 +130,7 @@ TEST(EngineCli, AnEngineReadsNoCardItsSeatMayNotSee) {
         fs::remove_all(records);
         fs::create_directories(logs);
         const Result r = run("simulate --team0 " + engine("simple_engine.py", "--log-dir " + logs.string()) +
-                             " --team1 heuristic --seed 11 --records " + records.string() + " " + mode);
+                             " --team1 heuristic --seed 11 --records " + records.string() + " " + mode + kPatient);
         ASSERT_EQ(r.status, 0) << r.out;
         // Every seat's real hand in every deal played, from the records.
         std::map<int, std::set<std::string>> hands_by_seat;
@@ -166,7 +172,7 @@ TEST(EngineCli, PlayAgainstThreeEngines) {
         std::ofstream in(dir / "input.txt");
         for (int i = 0; i < 1500; ++i) in << block;
     }
-    const Result r = run("play --bots " + engine("simple_engine.py") + " --seed 5 --target 11 --record " +
+    const Result r = run("play --bots " + engine("simple_engine.py") + kPatient + " --seed 5 --target 11 --record " +
                          (dir / "match.json").string() + " < " + (dir / "input.txt").string() + " 2>&1");
     EXPECT_EQ(r.status, 0) << r.out.substr(0, 2000);
     EXPECT_NE(r.out.find("Match over"), std::string::npos) << r.out.substr(r.out.size() > 2000 ? r.out.size() - 2000 : 0);
