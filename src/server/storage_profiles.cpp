@@ -162,8 +162,30 @@ std::optional<nlohmann::json> Storage::player_profile(const std::string& name) {
         }
         profile["recent_matches"] = std::move(list);
     }
-    // Tournaments are not built yet (issue 15's tournaments work): always an empty list until then.
-    profile["tournaments"] = json::array();
+    // The tournaments the player entered (on a team), newest first: read from their stored
+    // states (the newest kProfileTournamentScan of them; a state that does not parse is skipped).
+    json tournaments = json::array();
+    {
+        Stmt t(db_, "SELECT state FROM tournaments ORDER BY n DESC LIMIT ?");
+        t.bind(1, std::int64_t{kProfileTournamentScan});
+        while (t.step() && tournaments.size() < static_cast<std::size_t>(kProfileTournaments)) {
+            const json state = json::parse(t.text(0), nullptr, /*allow_exceptions=*/false);
+            if (!state.is_object() || !state.contains("teams") || !state["teams"].is_array()) continue;
+            const auto& teams = state["teams"];
+            for (std::size_t i = 0; i < teams.size(); ++i) {
+                const json players = teams[i].value("players", json::array());
+                if (std::find(players.begin(), players.end(), json(name)) == players.end()) continue;
+                const json settings = state.value("settings", json::object());
+                const json champion = state.value("champion", json());
+                tournaments.push_back({{"id", state.value("id", "")}, {"name", settings.value("name", "")},
+                                       {"format", settings.value("format", "")}, {"state", state.value("state", "")},
+                                       {"partner", players.size() == 2 ? players[players[0] == name ? 1 : 0] : json(nullptr)},
+                                       {"champion", champion.is_number() && champion.get<std::size_t>() == i}});
+                break;
+            }
+        }
+    }
+    profile["tournaments"] = std::move(tournaments);
     return profile;
 }
 

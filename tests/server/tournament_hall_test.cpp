@@ -162,6 +162,13 @@ TEST(HallTournament, SeatsAreReservedAndOnlyTheOrganiserRunsIt) {
     ASSERT_EQ(h.send(omar, {{"type", "join"}, {"table", table}, {"seat", side + 2}})["type"], "ok");
     h.tick();
     EXPECT_EQ(h.hall.table(table)->state(), TableState::playing);  // started by itself
+    // Both players' profiles list the tournament, each with the other as partner; Rana's none.
+    const json layla_profile = h.get("/api/players/Layla");
+    ASSERT_EQ(layla_profile["tournaments"].size(), 1u) << layla_profile.dump();
+    EXPECT_EQ(layla_profile["tournaments"][0],
+              (json{{"id", id}, {"name", "Cup"}, {"format", "knockout"}, {"state", "running"}, {"partner", "Omar"}, {"champion", false}}));
+    EXPECT_EQ(h.get("/api/players/Omar")["tournaments"][0]["partner"], "Layla");
+    EXPECT_EQ(h.get("/api/players/Rana")["tournaments"], json::array());
 }
 
 TEST(HallTournament, ATeamThatDoesNotComeForfeitsOrBotsPlayForIt) {

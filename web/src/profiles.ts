@@ -56,7 +56,17 @@ export interface Profile {
   average_bid: number | null;
   rating_history: { match: string; finished: number; rating: number }[];
   recent_matches: ProfileMatch[];
-  tournaments: unknown[];
+  tournaments: ProfileTournament[];
+}
+
+/** A tournament the player entered (docs/protocol.md "Profiles"). */
+export interface ProfileTournament {
+  id: string;
+  name: string;
+  format: string;
+  state: string;
+  partner: string | null;
+  champion: boolean;
 }
 
 /**
@@ -232,7 +242,18 @@ export class SocialScreens {
       <p class="muted">${esc(st('publicOnly', l))}</p>
       ${matches}
       <h3>${esc(st('tournaments', l))}</h3>
-      <p class="muted">${esc(st('noTournaments', l))}</p>
+      ${tournamentsHtml(d.tournaments ?? [], l)}
     </section>`;
   }
+}
+
+/** The profile's tournaments: each linked to its page (#/tournaments/{id}), with the partner. */
+export function tournamentsHtml(list: ProfileTournament[], l: Lang): string {
+  if (!list.length) return `<p class="muted">${esc(st('noTournaments', l))}</p>`;
+  return `<ul class="profile-tournaments" data-testid="profile-tournaments">${list
+    .map(
+      (t) => `<li data-tournament="${esc(t.id)}"><a href="#/tournaments/${esc(encodeURIComponent(t.id))}"><bdi>${esc(t.name || t.id)}</bdi></a>
+        ${t.partner ? `· ${esc(st('partner', l))} <bdi>${esc(t.partner)}</bdi>` : ''}${t.champion ? ` · <span class="tag">${esc(st('champion', l))}</span>` : ''}</li>`,
+    )
+    .join('')}</ul>`;
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LINES, lineText, mergeLines } from '../src/chat';
 import { inviteHtml, inviteUrl, parseInvite, withoutInvite } from '../src/invite';
-import { parseSocialRoute, playerHash, ratingChartSvg } from '../src/profiles';
+import { parseSocialRoute, playerHash, ratingChartSvg, tournamentsHtml } from '../src/profiles';
 import type { ChatLine } from '../src/protocol';
 import { PHRASE_IDS, phraseText } from '../src/social_i18n';
 
@@ -84,5 +84,23 @@ describe('leaderboard and profile screens', () => {
     expect(pts[0][0]).toBeLessThan(pts[1][0]);
     expect(ratingChartSvg([], 'en')).toBe('');
     expect(ratingChartSvg([{ match: '<x>', rating: 1500 }], 'en')).not.toContain('<x>');
+  });
+});
+
+describe('profile tournaments', () => {
+  it('links each tournament to its page, with the partner and a champions tag, as text', () => {
+    const html = tournamentsHtml(
+      [
+        { id: 'T3', name: '<b>Cup</b>', format: 'knockout', state: 'finished', partner: 'Omar', champion: true },
+        { id: 'T1', name: '', format: 'round_robin', state: 'running', partner: null, champion: false },
+      ],
+      'en',
+    );
+    expect(html).toContain('href="#/tournaments/T3"');
+    expect(html).toContain('&lt;b&gt;Cup&lt;/b&gt;');
+    expect(html).toContain('<bdi>Omar</bdi>');
+    expect(html.match(/champions/g)?.length).toBe(1);
+    expect(html).toContain('<bdi>T1</bdi>');
+    expect(tournamentsHtml([], 'ar')).toContain('لا بطولات بعد.');
   });
 });

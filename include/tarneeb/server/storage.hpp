@@ -92,6 +92,9 @@ inline constexpr int kMaxMatchPage = 50;
 /// A profile's rating history points and recent matches, at most (player_profile).
 inline constexpr int kProfileHistory = 200;
 inline constexpr int kProfileMatches = 50;
+/// A profile's tournaments: at most this many, found among the newest kProfileTournamentScan.
+inline constexpr int kProfileTournaments = 20;
+inline constexpr int kProfileTournamentScan = 500;
 
 /// A live table as journaled: its settings and every entry since its last compaction.
 struct LiveTable {
@@ -194,8 +197,9 @@ public:
     /// first bid), "rating_history": [{"match", "finished", "rating"}…] (oldest first, at most
     /// kProfileHistory), "recent_matches": [{"id", "table", "finished", "rules", "seat",
     /// "players", "status", "winner", "scores", "won"}…] (newest first, at most kProfileMatches),
-    /// "tournaments": []}. The counts cover every match; the two lists show public tables'
-    /// matches only. nullopt when no player has this name (NFC, as stored).
+    /// "tournaments": [{"id", "name", "format", "state", "partner", "champion"}…] (newest first,
+    /// at most kProfileTournaments)}. The counts cover every match; the two match lists show
+    /// public tables' matches only. nullopt when no player has this name (NFC, as stored).
     std::optional<nlohmann::json> player_profile(const std::string& name);
     // ---- tournaments (issue 15; include/tarneeb/server/tournament.hpp) -------------------
     /// A new tournament id ("T1", "T2", ... never reused) whose first state is `state(id)`,
