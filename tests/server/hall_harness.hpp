@@ -128,4 +128,16 @@ private:
     }
 };
 
+/// Four players (Layla, Omar, Rana, Sami) signed in on `cs` and seated 0..3 at a new table made
+/// with `settings` (a `create` message's fields); returns the table id.
+inline std::string seat_four(HallHarness& h, const std::vector<ConnId>& cs, nlohmann::json settings = nlohmann::json::object()) {
+    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    for (std::size_t i = 0; i < cs.size(); ++i) h.sign_in(cs[i], names[i]);
+    settings["type"] = "create";
+    h.send(cs[0], settings);
+    const std::string tid = h.last(cs[0], "created")["table"];
+    for (std::size_t i = 0; i < cs.size(); ++i) h.send(cs[i], {{"type", "join"}, {"table", tid}, {"seat", i}});
+    return tid;
+}
+
 }  // namespace tarneeb::server::testing

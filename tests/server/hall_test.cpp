@@ -30,17 +30,6 @@ struct Harness : testing::HallHarness {
     using HallHarness::HallHarness;
 };
 
-/// Four signed-in players seated at a new table; returns the table id.
-std::string seat_four(Harness& h, const std::vector<ConnId>& cs, json settings = json::object()) {
-    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
-    for (std::size_t i = 0; i < cs.size(); ++i) h.sign_in(cs[i], names[i]);
-    settings["type"] = "create";
-    h.send(cs[0], settings);
-    const std::string tid = h.last(cs[0], "created")["table"];
-    for (std::size_t i = 0; i < cs.size(); ++i) h.send(cs[i], {{"type", "join"}, {"table", tid}, {"seat", i}});
-    return tid;
-}
-
 std::vector<json> all_events(Harness& h, ConnId c) {
     std::vector<json> out;
     for (const auto& f : h.frames[c]) {

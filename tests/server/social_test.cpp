@@ -28,17 +28,6 @@ struct Harness : testing::HallHarness {
     }
 };
 
-/// Four players seated at a new table (Layla, Omar, Rana, Sami); returns its id.
-std::string seat_four(Harness& h, const std::vector<ConnId>& cs, json settings = json::object()) {
-    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
-    for (std::size_t i = 0; i < cs.size(); ++i) h.sign_in(cs[i], names[i]);
-    settings["type"] = "create";
-    h.send(cs[0], settings);
-    const std::string tid = h.last(cs[0], "created")["table"];
-    for (std::size_t i = 0; i < cs.size(); ++i) h.send(cs[i], {{"type", "join"}, {"table", tid}, {"seat", i}});
-    return tid;
-}
-
 std::string repeat(const std::string& s, int n) {
     std::string out;
     for (int i = 0; i < n; ++i) out += s;
