@@ -123,6 +123,8 @@ export async function createTable(page, { target = 7, timer = 0, bots = true, pr
   await page.setChecked('input[name=private]', priv);
   await page.click('form[data-form=create] button[type=submit]');
   await page.waitForSelector('.waiting [data-seat-box]');
+  // the page asks for the three bots one after another: return once the third sits
+  if (bots) await page.locator('.wseat [data-act=removebot]').nth(2).waitFor();
   return page.evaluate(() => window.tarneeb.state.table.table);
 }
 

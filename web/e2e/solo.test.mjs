@@ -37,7 +37,7 @@ test('English: sign in, create a table with three bots, play a match to its end,
     assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
     await createTable(page, { target: 7, timer: 30, bots: true });
     assert.equal(await page.locator('.wseat .tag', { hasText: 'bot' }).count(), 3);
-    await page.click('[data-act=start]');
+    await page.click('[data-act=start]:not([disabled])');
     // the table: own hand of 13 at the bottom, three others around
     await page.waitForSelector('.hand .card');
     assert.equal(await page.locator('.hand .card').count(), 13);
