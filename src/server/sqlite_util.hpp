@@ -1,6 +1,6 @@
 // SQLite helpers shared by the Storage's source files (storage.cpp, storage_accounts.cpp):
 // the StorageError code of a failed call, a prepared statement that finalizes itself, and
-// Storage::transaction.
+// SqliteStorage::transaction.
 // Internal to the server library (not a public header).
 #pragma once
 
@@ -75,7 +75,7 @@ private:
 }  // namespace
 
 template <class F>
-void Storage::transaction(F&& body) {
+void SqliteStorage::transaction(F&& body) {
     exec("BEGIN");
     try {
         body();

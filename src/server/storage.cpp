@@ -12,6 +12,7 @@
 
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/server/names.hpp"
+#include "tarneeb/server/postgres_storage.hpp"
 #include "sqlite_util.hpp"
 
 namespace tarneeb::server {
@@ -34,7 +35,16 @@ double elo_delta(double rating0, double rating1, double score0, double k) {
     return k * (score0 - expected0);
 }
 
-Storage::Storage(const std::string& path, bool full_sync) {
+bool is_postgres_url(std::string_view spec) {
+    return spec.starts_with("postgresql://") || spec.starts_with("postgres://");
+}
+
+std::unique_ptr<Storage> open_storage(const std::string& spec, bool full_sync) {
+    if (is_postgres_url(spec)) return std::make_unique<PostgresStorage>(spec);
+    return std::make_unique<SqliteStorage>(spec, full_sync);
+}
+
+SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
     if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
         const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         const std::string code = db_ ? error_code(db_) : "storage_io";
@@ -72,6 +82,7 @@ Storage::Storage(const std::string& path, bool full_sync) {
         migrate_accounts();  // storage_accounts.cpp
         migrate_profiles();  // issue 15: storage_profiles.cpp
         migrate_tournaments();
+        migrate_fences();
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
         // Writes the schema now, so that a file that cannot be written fails here, at start.
         exec("BEGIN IMMEDIATE");
@@ -83,14 +94,16 @@ Storage::Storage(const std::string& path, bool full_sync) {
     }
 }
 
-Storage::~Storage() {
+SqliteStorage::~SqliteStorage() {
     sqlite3_finalize(append_);
     sqlite3_close(db_);
 }
 
-void Storage::fail(const char* what) const { throw_error(db_, what); }
+void SqliteStorage::fail(const char* what) const { throw_error(db_, what); }
 
-void Storage::exec(const char* sql) {
+void SqliteStorage::ping() { exec("SELECT 1"); }
+
+void SqliteStorage::exec(const char* sql) {
     char* err = nullptr;
     if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
         const std::string msg = err ? err : "?";
@@ -99,14 +112,14 @@ void Storage::exec(const char* sql) {
     }
 }
 
-std::optional<std::string> Storage::name_for_token(std::string_view token) {
+std::optional<std::string> SqliteStorage::name_for_token(std::string_view token) {
     Stmt s(db_, "SELECT name FROM players WHERE token_hash = ?");
     s.bind(1, hash_token(token));
     if (s.step()) return s.text(0);
     return std::nullopt;
 }
 
-bool Storage::register_name(std::string_view name, std::string_view token) {
+bool SqliteStorage::register_name(std::string_view name, std::string_view token) {
     // OR IGNORE: a name or a key (players_name_key, UNIQUE) already there inserts nothing.
     Stmt s(db_, "INSERT OR IGNORE INTO players(name, name_key, token_hash) VALUES(?, ?, ?)");
     s.bind(1, name).bind(2, name_key(name)).bind(3, hash_token(token));
@@ -114,7 +127,7 @@ bool Storage::register_name(std::string_view name, std::string_view token) {
     return sqlite3_changes(db_) == 1;
 }
 
-void Storage::migrate_name_keys() {
+void SqliteStorage::migrate_name_keys() {
     bool has_key = false;
     {
         Stmt info(db_, "PRAGMA table_info(players)");
@@ -149,7 +162,7 @@ std::int64_t table_number(const std::string& id) {
 }
 }  // namespace
 
-void Storage::migrate_match_columns() {
+void SqliteStorage::migrate_match_columns() {
     bool has_private = false, has_rules = false;
     {
         Stmt info(db_, "PRAGMA table_info(matches)");
@@ -192,15 +205,42 @@ void Storage::migrate_match_columns() {
     });
 }
 
-std::string Storage::create_table(const nlohmann::json& settings) {
+std::string SqliteStorage::create_table(const nlohmann::json& settings) {
     Stmt s(db_, "INSERT INTO tables(settings) VALUES(?)");
     s.bind(1, settings.dump());
     s.step();
     return "t" + std::to_string(sqlite3_last_insert_rowid(db_));
 }
 
-void Storage::close_table(const std::string& id) {
+void SqliteStorage::migrate_fences() {
+    bool has_fence = false;
+    {
+        Stmt info(db_, "PRAGMA table_info(tables)");
+        while (info.step()) has_fence = has_fence || info.text(1) == "fence";
+    }
+    if (has_fence) return;
+    // Every table of an older database is unclaimed (fence 0): unfenced writes go on as before.
     transaction([&] {
+        exec("ALTER TABLE tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0");
+        exec("ALTER TABLE tables ADD COLUMN owner TEXT");
+    });
+}
+
+namespace {
+/// Throws storage_fenced unless `fence` is 0 or table `n`'s current fence (inside the caller's
+/// transaction: in WAL mode a write that follows this read fails with SQLITE_BUSY_SNAPSHOT when
+/// another connection wrote in between, so the check and the write are atomic).
+void check_fence(sqlite3* db, std::int64_t n, std::int64_t fence, const std::string& id) {
+    if (fence == 0) return;
+    Stmt s(db, "SELECT 1 FROM tables WHERE n = ? AND fence = ?");
+    s.bind(1, n).bind(2, fence);
+    if (!s.step()) throw StorageError("storage_fenced", "table " + id + ": fence " + std::to_string(fence) + " is not the current one");
+}
+}  // namespace
+
+void SqliteStorage::close_table(const std::string& id, std::int64_t fence) {
+    transaction([&] {
+        check_fence(db_, table_number(id), fence, id);
         Stmt a(db_, "UPDATE tables SET live = 0 WHERE n = ?");
         a.bind(1, table_number(id));
         a.step();
@@ -210,12 +250,16 @@ void Storage::close_table(const std::string& id) {
     });
 }
 
-void Storage::append(const std::string& table, const nlohmann::json& entry) {
-    if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) VALUES(?, ?)", -1, &append_, nullptr) != SQLITE_OK)
+void SqliteStorage::append(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
+    // One statement: the fence check and the insert (a stale fence inserts no row).
+    if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) SELECT ?1, ?2"
+                                            " WHERE ?3 = 0 OR EXISTS (SELECT 1 FROM tables WHERE n = ?1 AND fence = ?3)",
+                                       -1, &append_, nullptr) != SQLITE_OK)
         fail("sqlite prepare");
     const std::string text = entry.dump();
     sqlite3_bind_int64(append_, 1, table_number(table));
     sqlite3_bind_text(append_, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_int64(append_, 3, fence);
     const int rc = sqlite3_step(append_);
     if (rc != SQLITE_DONE) {
         const StorageError e(error_code(db_), std::string("sqlite journal: ") + sqlite3_errmsg(db_));
@@ -225,10 +269,13 @@ void Storage::append(const std::string& table, const nlohmann::json& entry) {
     }
     sqlite3_reset(append_);
     sqlite3_clear_bindings(append_);
+    if (sqlite3_changes(db_) != 1)
+        throw StorageError("storage_fenced", "table " + table + ": fence " + std::to_string(fence) + " is not the current one");
 }
 
-void Storage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries) {
+void SqliteStorage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence) {
     transaction([&] {
+        check_fence(db_, table_number(table), fence, table);
         Stmt d(db_, "DELETE FROM journal WHERE table_n = ?");
         d.bind(1, table_number(table));
         d.step();
@@ -236,7 +283,16 @@ void Storage::rewrite(const std::string& table, const std::vector<nlohmann::json
     });
 }
 
-std::vector<LiveTable> Storage::live_tables() {
+std::int64_t SqliteStorage::claim_table(const std::string& id, const std::string& node) {
+    Stmt s(db_, "UPDATE tables SET fence = fence + 1, owner = ? WHERE n = ? AND live = 1 RETURNING fence");
+    s.bind(1, node).bind(2, table_number(id));
+    if (!s.step()) throw StorageError("storage_fenced", "table " + id + " is not live");
+    const std::int64_t fence = s.integer(0);
+    while (s.step()) {}  // finishes the statement (its write commits at the end)
+    return fence;
+}
+
+std::vector<LiveTable> SqliteStorage::live_tables() {
     std::vector<LiveTable> out;
     {
         Stmt s(db_, "SELECT n, settings FROM tables WHERE live = 1 ORDER BY n");
@@ -255,13 +311,13 @@ std::vector<LiveTable> Storage::live_tables() {
     return out;
 }
 
-double Storage::rating(const std::string& name) {
+double SqliteStorage::rating(const std::string& name) {
     Stmt s(db_, "SELECT rating FROM players WHERE name = ?");
     s.bind(1, name);
     return s.step() ? s.real(0) : 1500.0;
 }
 
-bool Storage::store_match(const MatchRow& row) {
+bool SqliteStorage::store_match(const MatchRow& row) {
     bool stored = true;
     transaction([&] {
         Stmt ins(db_, "INSERT OR IGNORE INTO matches(id, table_id, finished, status, winner, score0, score1, record,"
@@ -299,27 +355,27 @@ bool Storage::store_match(const MatchRow& row) {
     return stored;
 }
 
-std::optional<std::string> Storage::match_record(const std::string& id) {
+std::optional<std::string> SqliteStorage::match_record(const std::string& id) {
     Stmt s(db_, "SELECT record FROM matches WHERE id = ?");
     s.bind(1, id);
     if (s.step()) return s.text(0);
     return std::nullopt;
 }
 
-std::optional<std::string> Storage::match_analysis(const std::string& id, int deal) {
+std::optional<std::string> SqliteStorage::match_analysis(const std::string& id, int deal) {
     Stmt s(db_, "SELECT analysis FROM match_analysis WHERE match_id = ? AND deal = ?");
     s.bind(1, id).bind(2, std::int64_t{deal});
     if (s.step()) return s.text(0);
     return std::nullopt;
 }
 
-void Storage::store_analysis(const std::string& id, int deal, std::string_view analysis) {
+void SqliteStorage::store_analysis(const std::string& id, int deal, std::string_view analysis) {
     Stmt s(db_, "INSERT OR REPLACE INTO match_analysis(match_id, deal, analysis) VALUES(?, ?, ?)");
     s.bind(1, id).bind(2, std::int64_t{deal}).bind(3, analysis);
     s.step();
 }
 
-bool Storage::match_readable(const std::string& id, const std::optional<std::string>& viewer) {
+bool SqliteStorage::match_readable(const std::string& id, const std::optional<std::string>& viewer) {
     Stmt s(db_, "SELECT private FROM matches WHERE id = ?");
     s.bind(1, id);
     if (!s.step()) return false;
@@ -330,7 +386,7 @@ bool Storage::match_readable(const std::string& id, const std::optional<std::str
     return p.step();
 }
 
-nlohmann::json Storage::player_matches(const std::string& name, bool with_private, int limit) {
+nlohmann::json SqliteStorage::player_matches(const std::string& name, bool with_private, int limit) {
     Stmt s(db_, "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1, m.private"
                 " FROM match_players p JOIN matches m ON m.id = p.match_id WHERE p.name = ? AND p.bot = 0"
                 " AND (m.private = 0 OR ?) ORDER BY m.finished DESC, m.id DESC LIMIT ?");
@@ -345,7 +401,7 @@ nlohmann::json Storage::player_matches(const std::string& name, bool with_privat
     return {{"name", name}, {"matches", std::move(list)}};
 }
 
-std::optional<nlohmann::json> Storage::public_matches(int limit, const std::optional<std::string>& before) {
+std::optional<nlohmann::json> SqliteStorage::public_matches(int limit, const std::optional<std::string>& before) {
     limit = std::clamp(limit, 1, kMaxMatchPage);
     // The cursor: the listed match `before` names, as (finished, rowid), the order of the list.
     std::int64_t after_finished = 0, after_rowid = 0;
@@ -382,7 +438,7 @@ std::optional<nlohmann::json> Storage::public_matches(int limit, const std::opti
     return nlohmann::json{{"matches", std::move(list)}, {"next", std::move(next)}};
 }
 
-nlohmann::json Storage::leaderboard(int limit) {
+nlohmann::json SqliteStorage::leaderboard(int limit) {
     Stmt s(db_, "SELECT name, rating, matches, wins, password_hash IS NOT NULL FROM players WHERE matches > 0 ORDER BY rating DESC, name LIMIT ?");
     s.bind(1, std::int64_t{limit});
     auto list = nlohmann::json::array();
@@ -394,11 +450,11 @@ nlohmann::json Storage::leaderboard(int limit) {
 
 // ---- tournaments (issue 15) -----------------------------------------------------------------
 
-void Storage::migrate_tournaments() {
+void SqliteStorage::migrate_tournaments() {
     exec("CREATE TABLE IF NOT EXISTS tournaments(n INTEGER PRIMARY KEY AUTOINCREMENT, state TEXT NOT NULL)");
 }
 
-std::string Storage::create_tournament(const std::function<nlohmann::json(const std::string& id)>& state) {
+std::string SqliteStorage::create_tournament(const std::function<nlohmann::json(const std::string& id)>& state) {
     std::string id;
     transaction([&] {
         Stmt ins(db_, "INSERT INTO tournaments(state) VALUES('{}')");
@@ -409,7 +465,7 @@ std::string Storage::create_tournament(const std::function<nlohmann::json(const 
     return id;
 }
 
-void Storage::save_tournament(const std::string& id, const nlohmann::json& state) {
+void SqliteStorage::save_tournament(const std::string& id, const nlohmann::json& state) {
     std::int64_t n = -1;  // "T7" → 7
     if (id.size() >= 2 && id[0] == 'T') try { n = std::stoll(id.substr(1)); } catch (...) {}
     Stmt s(db_, "UPDATE tournaments SET state = ? WHERE n = ?");
@@ -417,7 +473,7 @@ void Storage::save_tournament(const std::string& id, const nlohmann::json& state
     s.step();
 }
 
-std::vector<nlohmann::json> Storage::tournaments() {
+std::vector<nlohmann::json> SqliteStorage::tournaments() {
     std::vector<nlohmann::json> out;
     Stmt s(db_, "SELECT state FROM tournaments ORDER BY n");
     while (s.step()) {

@@ -17,7 +17,7 @@ namespace {
 std::string unheld_token_hash() { return hash_token("revoked:" + secure_random_string(32, "0123456789abcdef")); }
 }  // namespace
 
-void Storage::migrate_accounts() {
+void SqliteStorage::migrate_accounts() {
     bool has_password = false;
     {
         Stmt info(db_, "PRAGMA table_info(players)");
@@ -32,7 +32,7 @@ void Storage::migrate_accounts() {
     });
 }
 
-std::optional<TokenOwner> Storage::token_owner(std::string_view token, std::int64_t now_ms) {
+std::optional<TokenOwner> SqliteStorage::token_owner(std::string_view token, std::int64_t now_ms) {
     const std::string hash = hash_token(token);
     {
         Stmt s(db_, "SELECT name, password_hash IS NOT NULL FROM players WHERE token_hash = ?");
@@ -45,14 +45,14 @@ std::optional<TokenOwner> Storage::token_owner(std::string_view token, std::int6
     return std::nullopt;
 }
 
-std::optional<Credentials> Storage::credentials(std::string_view name) {
+std::optional<Credentials> SqliteStorage::credentials(std::string_view name) {
     Stmt s(db_, "SELECT name, password_hash FROM players WHERE name_key = ?");
     s.bind(1, name_key(name));
     if (s.step()) return Credentials{s.text(0), s.text(1)};  // NULL reads as ""
     return std::nullopt;
 }
 
-bool Storage::register_password(const std::string& name, const std::string& password_hash, const std::string& token_hash,
+bool SqliteStorage::register_password(const std::string& name, const std::string& password_hash, const std::string& token_hash,
                                 std::int64_t now_ms, std::int64_t expires_ms) {
     bool done = false;
     transaction([&] {
@@ -68,7 +68,7 @@ bool Storage::register_password(const std::string& name, const std::string& pass
     return done;
 }
 
-void Storage::add_session(const std::string& name, std::string_view token, std::int64_t now_ms, std::int64_t expires_ms) {
+void SqliteStorage::add_session(const std::string& name, std::string_view token, std::int64_t now_ms, std::int64_t expires_ms) {
     transaction([&] {
         Stmt gone(db_, "DELETE FROM sessions WHERE name = ? AND expires <= ?");
         gone.bind(1, name).bind(2, now_ms);
@@ -84,7 +84,7 @@ void Storage::add_session(const std::string& name, std::string_view token, std::
     });
 }
 
-int Storage::change_password(const std::string& name, const std::string& password_hash, const std::string& keep_token_hash) {
+int SqliteStorage::change_password(const std::string& name, const std::string& password_hash, const std::string& keep_token_hash) {
     int revoked = 0;
     transaction([&] {
         Stmt u(db_, "UPDATE players SET password_hash = ?, token_hash = ? WHERE name = ?");
@@ -98,7 +98,7 @@ int Storage::change_password(const std::string& name, const std::string& passwor
     return revoked;
 }
 
-int Storage::revoke_sessions(const std::string& name) {
+int SqliteStorage::revoke_sessions(const std::string& name) {
     int revoked = 0;
     transaction([&] {
         Stmt u(db_, "UPDATE players SET token_hash = ? WHERE name = ?");
@@ -112,13 +112,13 @@ int Storage::revoke_sessions(const std::string& name) {
     return revoked;
 }
 
-void Storage::revoke_session(const std::string& token_hash) {
+void SqliteStorage::revoke_session(const std::string& token_hash) {
     Stmt d(db_, "DELETE FROM sessions WHERE token_hash = ?");
     d.bind(1, token_hash);
     d.step();
 }
 
-bool Storage::is_registered(const std::string& name) {
+bool SqliteStorage::is_registered(const std::string& name) {
     Stmt s(db_, "SELECT 1 FROM players WHERE name = ? AND password_hash IS NOT NULL");
     s.bind(1, name);
     return s.step();

@@ -7,26 +7,13 @@
 #include <array>
 #include <cmath>
 
+#include "match_stats.hpp"
 #include "sqlite_util.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/storage.hpp"
 
 namespace tarneeb::server {
 
-
-namespace {
-
-/// One seat's auction and contracts in a match.
-struct SeatStats {
-    std::int64_t bids = 0;       ///< bids called (passes and timeouts not counted)
-    std::int64_t bid_sum = 0;    ///< their sum (the average bid is bid_sum / bids)
-    std::int64_t contracts = 0;  ///< scored deals the seat declared
-    std::int64_t made = 0;       ///< of which the contract was made
-};
-
-/// Each seat's numbers from a record's tarneeb-result/1 (record-format.md "Result"): a call's
-/// seat follows from the deal's dealer (the auction starts after it); a contract counts once
-/// the deal is scored (`made` not null). A record that does not replay counts what it reached.
 std::array<SeatStats, 4> seat_stats(const std::string& record) {
     std::array<SeatStats, 4> out{};
     const nlohmann::json result = records::result_json(records::replay(record));
@@ -50,9 +37,24 @@ std::array<SeatStats, 4> seat_stats(const std::string& record) {
     return out;
 }
 
-}  // namespace
+std::optional<nlohmann::json> profile_tournament(const std::string& name, const nlohmann::json& state) {
+    using nlohmann::json;
+    if (!state.is_object() || !state.contains("teams") || !state["teams"].is_array()) return std::nullopt;
+    const auto& teams = state["teams"];
+    for (std::size_t i = 0; i < teams.size(); ++i) {
+        const json players = teams[i].value("players", json::array());
+        if (std::find(players.begin(), players.end(), json(name)) == players.end()) continue;
+        const json settings = state.value("settings", json::object());
+        const json champion = state.value("champion", json());
+        return json{{"id", state.value("id", "")}, {"name", settings.value("name", "")},
+                    {"format", settings.value("format", "")}, {"state", state.value("state", "")},
+                    {"partner", players.size() == 2 ? players[players[0] == name ? 1 : 0] : json(nullptr)},
+                    {"champion", champion.is_number() && champion.get<std::size_t>() == i}};
+    }
+    return std::nullopt;
+}
 
-void Storage::migrate_profiles() {
+void SqliteStorage::migrate_profiles() {
     {
         Stmt t(db_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'player_match_stats'");
         if (t.step()) return;
@@ -67,7 +69,7 @@ void Storage::migrate_profiles() {
     });
 }
 
-void Storage::backfill_match_stats() {
+void SqliteStorage::backfill_match_stats() {
     // Matches stored before: their numbers from their records, no rating point (unknown).
     std::vector<std::pair<std::string, std::string>> matches;
     {
@@ -92,7 +94,7 @@ void Storage::backfill_match_stats() {
     }
 }
 
-void Storage::store_match_stats(const MatchRow& row) {
+void SqliteStorage::store_match_stats(const MatchRow& row) {
     const auto stats = seat_stats(row.record);
     Stmt ins(db_, "INSERT OR IGNORE INTO player_match_stats(match_id, seat, name, bids, bid_sum, contracts, made, rating)"
                   " VALUES(?,?,?,?,?,?,?,?)");
@@ -106,7 +108,7 @@ void Storage::store_match_stats(const MatchRow& row) {
     }
 }
 
-std::optional<nlohmann::json> Storage::player_profile(const std::string& name) {
+std::optional<nlohmann::json> SqliteStorage::player_profile(const std::string& name) {
     using nlohmann::json;
     json profile;
     {
@@ -169,20 +171,8 @@ std::optional<nlohmann::json> Storage::player_profile(const std::string& name) {
         Stmt t(db_, "SELECT state FROM tournaments ORDER BY n DESC LIMIT ?");
         t.bind(1, std::int64_t{kProfileTournamentScan});
         while (t.step() && tournaments.size() < static_cast<std::size_t>(kProfileTournaments)) {
-            const json state = json::parse(t.text(0), nullptr, /*allow_exceptions=*/false);
-            if (!state.is_object() || !state.contains("teams") || !state["teams"].is_array()) continue;
-            const auto& teams = state["teams"];
-            for (std::size_t i = 0; i < teams.size(); ++i) {
-                const json players = teams[i].value("players", json::array());
-                if (std::find(players.begin(), players.end(), json(name)) == players.end()) continue;
-                const json settings = state.value("settings", json::object());
-                const json champion = state.value("champion", json());
-                tournaments.push_back({{"id", state.value("id", "")}, {"name", settings.value("name", "")},
-                                       {"format", settings.value("format", "")}, {"state", state.value("state", "")},
-                                       {"partner", players.size() == 2 ? players[players[0] == name ? 1 : 0] : json(nullptr)},
-                                       {"champion", champion.is_number() && champion.get<std::size_t>() == i}});
-                break;
-            }
+            if (auto entry = profile_tournament(name, json::parse(t.text(0), nullptr, /*allow_exceptions=*/false)))
+                tournaments.push_back(std::move(*entry));
         }
     }
     profile["tournaments"] = std::move(tournaments);

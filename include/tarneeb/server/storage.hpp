@@ -1,20 +1,34 @@
-// The server's SQLite database (WAL mode): guests and their ratings, finished matches as
-// tarneeb-record/1 (and their deals' double-dummy analyses), and the journal of live tables.
+// The server's durable store: guests and their ratings, finished matches as tarneeb-record/1
+// (and their deals' double-dummy analyses), accounts, tournaments and the journal of live
+// tables. `Storage` is the interface; two backends implement it with the same contracts:
+//   SqliteStorage    an embedded SQLite file in WAL mode (the default of `tarneeb serve --db`);
+//   PostgresStorage  a PostgreSQL 15 database through libpqxx (`--postgres URL`;
+//                    postgres_storage.hpp), the store of the cluster mode to come (issue 16).
+// open_storage(spec) picks one from its argument. Every method runs on the hall's one writer
+// thread (hall.hpp): a backend is used by one thread at a time and needs no lock.
 //
 // Journal: every change of a live table is appended as one JSON entry (docs/protocol.md:
 // written before the change is acknowledged). A restarted server replays each live table's
-// entries in order and so resumes it where it was. With synchronous=NORMAL in WAL mode a
-// committed entry survives a crash of the process (kill -9); surviving a power cut needs
-// synchronous=FULL (`Storage(path, /*full_sync=*/true)`).
+// entries in order and so resumes it where it was. SQLite: with synchronous=NORMAL in WAL mode
+// a committed entry survives a crash of the process (kill -9); surviving a power cut needs
+// synchronous=FULL (`SqliteStorage(path, /*full_sync=*/true)`). PostgreSQL: a committed entry
+// is as durable as the server's own settings make it (fsync, synchronous_commit).
+//
+// Fencing (for the cluster: one owner per live table): each live table has a fence, a counter
+// that claim_table increments and returns to the node that takes the table over. append,
+// rewrite and close_table take that token; a write with a fence that is no longer the table's
+// changes nothing and throws StorageError `storage_fenced`, so an old owner (paused,
+// partitioned) can never write after a new one claimed the table. Fence 0 means "not fenced"
+// (the single-node server). The check and the write are one atomic statement or transaction.
 //
 // Tokens are never stored: only a 128-bit hash of each (hash_token), which is what a sign-in
 // looks up. Ratings: Elo (docs/protocol.md "Ratings").
 //
-// Errors: every method throws StorageError on a database error (disk full, read-only or
-// corrupt file, I/O error), with a stable code. A failed write changes nothing: a single
-// statement is atomic and every multi-statement write is one transaction, rolled back on
-// failure. The hall turns the error into the protocol error `storage_unavailable` and keeps
-// running (docs/operations.md "Storage errors").
+// Errors: every method of both backends throws StorageError on a database error (disk full,
+// read-only or corrupt file, I/O error, lost connection), with a stable code. A failed write
+// changes nothing: a single statement is atomic and every multi-statement write is one
+// transaction, rolled back on failure. The hall turns the error into the protocol error
+// `storage_unavailable` and keeps running (docs/operations.md "Storage errors").
 #pragma once
 
 #include <array>
@@ -35,11 +49,19 @@ struct sqlite3_stmt;
 namespace tarneeb::server {
 
 /// A database error. `code()` is one of (stable, logged as `code=`):
-///   storage_full       SQLITE_FULL, or a write refused with ENOSPC / EFBIG (disk or file size limit)
-///   storage_read_only  SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN (file or directory not writable)
-///   storage_corrupt    SQLITE_CORRUPT, SQLITE_NOTADB
-///   storage_busy       SQLITE_BUSY, SQLITE_LOCKED (another process holds the file past the timeout)
-///   storage_io         any other error
+///   storage_full         SQLITE_FULL, or a write refused with ENOSPC / EFBIG (disk or file size
+///                        limit); PostgreSQL SQLSTATE class 53 (53100 disk_full, out of memory...)
+///   storage_read_only    SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN (file or directory not
+///                        writable); PostgreSQL 25006 (read-only transaction: a standby), 42501
+///   storage_corrupt      SQLITE_CORRUPT, SQLITE_NOTADB; PostgreSQL class XX (data_corrupted...)
+///   storage_busy         SQLITE_BUSY, SQLITE_LOCKED (another process holds the file past the
+///                        timeout); PostgreSQL 40001, 40P01, 55P03 (serialization, deadlock, lock)
+///   storage_unavailable  PostgreSQL: no connection (refused, lost, timed out, server shutting
+///                        down: class 08, 57P01-57P03); the next call connects again
+///   storage_fenced       a fenced write (append, rewrite, close_table) whose fence is not the
+///                        table's current one, or claim_table of a table that is not live:
+///                        another node owns the table now; nothing was written
+///   storage_io           any other error
 class StorageError : public std::runtime_error {
 public:
     StorageError(std::string code, const std::string& what) : std::runtime_error(what), code_(std::move(code)) {}
@@ -103,64 +125,84 @@ struct LiveTable {
     std::vector<nlohmann::json> entries;
 };
 
+/// The store's interface (this file's top comment): what the hall asks of either backend.
+/// Each method's contract below holds for both SqliteStorage and PostgresStorage; the one
+/// suite tests/server/storage_test.cpp runs against each.
 class Storage {
 public:
-    /// Opens (creating if needed) the database at `path` (":memory:" for a private one).
-    explicit Storage(const std::string& path, bool full_sync = false);
-    ~Storage();
+    Storage() = default;
+    virtual ~Storage() = default;
     Storage(const Storage&) = delete;
     Storage& operator=(const Storage&) = delete;
 
+    /// The backend's name: "sqlite" or "postgresql" (logged, and shown by /healthz).
+    virtual const char* backend() const noexcept = 0;
+    /// True when the store is a server the process reaches over a connection (PostgreSQL):
+    /// /healthz then asks it (ping) rather than trusting the last write.
+    virtual bool remote() const noexcept = 0;
+    /// Checks that the database answers (a trivial query); throws StorageError when not.
+    virtual void ping() = 0;
+
     // ---- guests ---------------------------------------------------------------------
     /// The name whose token hashes to hash_token(token), if any.
-    std::optional<std::string> name_for_token(std::string_view token);
+    virtual std::optional<std::string> name_for_token(std::string_view token) = 0;
     /// Registers `name` (NFC, as names.hpp's normalize_name returns it) with this token, under
     /// its key name_key(name) in a UNIQUE column. False if the name or its key is registered.
-    bool register_name(std::string_view name, std::string_view token);
+    virtual bool register_name(std::string_view name, std::string_view token) = 0;
 
     // ---- live tables ----------------------------------------------------------------
     /// A new live table id ("t1", "t2", ... never reused) with its settings.
-    std::string create_table(const nlohmann::json& settings);
-    /// The table is no longer live (its journal is dropped).
-    void close_table(const std::string& id);
-    /// Appends one journal entry (committed when this returns).
-    void append(const std::string& table, const nlohmann::json& entry);
-    /// Replaces the table's journal by `entries` in one transaction (a compaction).
-    void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries);
-    /// Every live table with its journal, oldest table first.
-    std::vector<LiveTable> live_tables();
+    virtual std::string create_table(const nlohmann::json& settings) = 0;
+    /// The table is no longer live (its journal is dropped). `fence`: see append.
+    virtual void close_table(const std::string& id, std::int64_t fence = 0) = 0;
+    /// Appends one journal entry (committed when this returns). `fence` 0: not fenced (one
+    /// node). Else the token claim_table returned: when it is not the table's current fence
+    /// (another node claimed the table since), nothing is written and StorageError
+    /// `storage_fenced` is thrown; the check and the insert are one atomic statement.
+    virtual void append(const std::string& table, const nlohmann::json& entry, std::int64_t fence = 0) = 0;
+    /// Replaces the table's journal by `entries` in one transaction (a compaction). `fence`:
+    /// see append (checked in the same transaction; a stale fence changes nothing).
+    virtual void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence = 0) = 0;
+    /// Makes `node` the owner of live table `id`: increments the table's fence in one
+    /// statement and returns the new value (1 for the first claim), the token the owner passes
+    /// to its fenced writes. Every write with an older token is refused from then on.
+    /// StorageError `storage_fenced` when `id` is not a live table.
+    virtual std::int64_t claim_table(const std::string& id, const std::string& node) = 0;
+    /// Every live table with its journal, oldest table first; each table's entries in the
+    /// order they were appended.
+    virtual std::vector<LiveTable> live_tables() = 0;
 
     // ---- matches and ratings --------------------------------------------------------
     /// Stores a finished match and, unless closed, rates its human players. Idempotent by id:
     /// returns false (and changes nothing) when the id is already stored.
-    bool store_match(const MatchRow& row);
+    virtual bool store_match(const MatchRow& row) = 0;
     /// The stored record text, or nullopt.
-    std::optional<std::string> match_record(const std::string& id);
+    virtual std::optional<std::string> match_record(const std::string& id) = 0;
     /// True when match `id` is stored and `viewer` may read it: a public table's match anyone
     /// (viewer nullopt too), a private table's match only a human player of it (by name: the
     /// name a token signs in as: Hall::viewer_of).
-    bool match_readable(const std::string& id, const std::optional<std::string>& viewer);
+    virtual bool match_readable(const std::string& id, const std::optional<std::string>& viewer) = 0;
     /// The stored analysis of deal `deal` (0-based) of match `id` (the JSON text of
     /// GET /api/matches/{id}/analysis), or nullopt when it was never stored.
-    std::optional<std::string> match_analysis(const std::string& id, int deal);
+    virtual std::optional<std::string> match_analysis(const std::string& id, int deal) = 0;
     /// Stores (or replaces) that analysis. Table `match_analysis`, added to older databases
     /// when they are opened.
-    void store_analysis(const std::string& id, int deal, std::string_view analysis);
+    virtual void store_analysis(const std::string& id, int deal, std::string_view analysis) = 0;
     /// {"name", "matches": [{"id", "table", "finished", "seat", "status", "winner", "scores",
     /// "private"}...]} newest first, at most `limit`: the matches the player played at public
     /// tables, and at private ones too when `with_private` (the player asking for its own).
-    nlohmann::json player_matches(const std::string& name, bool with_private, int limit = 100);
+    virtual nlohmann::json player_matches(const std::string& name, bool with_private, int limit = 100) = 0;
     /// One page of the finished matches of public tables, newest first (by finish time, then
     /// by the order stored): {"matches": [{"id", "table", "finished" (Unix ms), "rules",
     /// "players": [4 names], "status", "winner" (team or null), "scores": [a, b]}...], "next":
     /// the id to pass as `before` for the next page, or null on the last page}. `limit` is
     /// 1..kMaxMatchPage (clamped). `before`: only the matches after that one in this order;
     /// nullopt (a bad cursor) when it is not the id of a listed (public) match.
-    std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before);
+    virtual std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before) = 0;
     /// {"players": [{"name","rating","matches","wins"}...]} best first, at most `limit`.
-    nlohmann::json leaderboard(int limit = 100);
+    virtual nlohmann::json leaderboard(int limit = 100) = 0;
     /// A player's rating (1500 when unrated or unknown).
-    double rating(const std::string& name);
+    virtual double rating(const std::string& name) = 0;
 
     // ---- accounts (src/server/storage_accounts.cpp; docs/protocol.md "Accounts") ------
     // A registered player is a players row with a password hash (the `$argon2id$...` string
@@ -170,27 +212,27 @@ public:
     // until it expires) and replaces players.token_hash by the hash of a token nobody holds.
     /// Who holds `token` at `now_ms` (Unix ms): a guest's token, or a registered player's
     /// session that has not expired. nullopt for an unknown, expired or revoked token.
-    std::optional<TokenOwner> token_owner(std::string_view token, std::int64_t now_ms);
+    virtual std::optional<TokenOwner> token_owner(std::string_view token, std::int64_t now_ms) = 0;
     /// The player whose name has the key name_key(name) (so `layla` finds `Layla`), with its
     /// password hash ("" for a guest); nullopt when no player has that key.
-    std::optional<Credentials> credentials(std::string_view name);
+    virtual std::optional<Credentials> credentials(std::string_view name) = 0;
     /// Registers guest `name`: stores `password_hash` and keeps the guest's token (by its
     /// hash `token_hash`) as a session until `expires_ms`. False (nothing changes) when the
     /// player is unknown or already registered.
-    bool register_password(const std::string& name, const std::string& password_hash, const std::string& token_hash,
-                           std::int64_t now_ms, std::int64_t expires_ms);
+    virtual bool register_password(const std::string& name, const std::string& password_hash, const std::string& token_hash,
+                           std::int64_t now_ms, std::int64_t expires_ms) = 0;
     /// A new session of registered player `name`: hash_token(token) until `expires_ms`. Drops
     /// the player's expired sessions, and its oldest beyond kMaxSessionsPerPlayer.
-    void add_session(const std::string& name, std::string_view token, std::int64_t now_ms, std::int64_t expires_ms);
+    virtual void add_session(const std::string& name, std::string_view token, std::int64_t now_ms, std::int64_t expires_ms) = 0;
     /// Replaces `name`'s password hash and revokes every session of it but the one whose token
     /// hashes to `keep_token_hash` (and the guest token). Returns the revoked sessions.
-    int change_password(const std::string& name, const std::string& password_hash, const std::string& keep_token_hash);
+    virtual int change_password(const std::string& name, const std::string& password_hash, const std::string& keep_token_hash) = 0;
     /// Revokes every session of `name`, and its guest token. Returns the revoked sessions.
-    int revoke_sessions(const std::string& name);
+    virtual int revoke_sessions(const std::string& name) = 0;
     /// Revokes the one session whose token hashes to `token_hash` (signing out one device).
-    void revoke_session(const std::string& token_hash);
+    virtual void revoke_session(const std::string& token_hash) = 0;
     /// True when `name` is a registered player (it has a password).
-    bool is_registered(const std::string& name);
+    virtual bool is_registered(const std::string& name) = 0;
     // ---- profiles (issue 15; storage_profiles.cpp) ----------------------------------
     /// GET /api/players/{name} (docs/protocol.md "Profiles"): {"name", "registered", "rating",
     /// "matches", "wins", "contracts": {"bid", "made"}, "bids", "average_bid" (null before the
@@ -200,15 +242,61 @@ public:
     /// "tournaments": [{"id", "name", "format", "state", "partner", "champion"}…] (newest first,
     /// at most kProfileTournaments)}. The counts cover every match; the two match lists show
     /// public tables' matches only. nullopt when no player has this name (NFC, as stored).
-    std::optional<nlohmann::json> player_profile(const std::string& name);
+    virtual std::optional<nlohmann::json> player_profile(const std::string& name) = 0;
     // ---- tournaments (issue 15; include/tarneeb/server/tournament.hpp) -------------------
     /// A new tournament id ("T1", "T2", ... never reused) whose first state is `state(id)`,
     /// stored in one transaction.
-    std::string create_tournament(const std::function<nlohmann::json(const std::string& id)>& state);
+    virtual std::string create_tournament(const std::function<nlohmann::json(const std::string& id)>& state) = 0;
     /// Replaces tournament `id`'s state (its journal: the whole state after each change).
-    void save_tournament(const std::string& id, const nlohmann::json& state);
+    virtual void save_tournament(const std::string& id, const nlohmann::json& state) = 0;
     /// Every stored tournament's state, oldest first.
-    std::vector<nlohmann::json> tournaments();
+    virtual std::vector<nlohmann::json> tournaments() = 0;
+
+};
+
+/// The SQLite backend (storage.cpp, storage_accounts.cpp, storage_profiles.cpp): one file in
+/// WAL mode, created and migrated in place when opened (older databases gain the newer
+/// tables and columns).
+class SqliteStorage final : public Storage {
+public:
+    /// Opens (creating if needed) the database at `path` (":memory:" for a private one).
+    /// StorageError when the file cannot be opened or written.
+    explicit SqliteStorage(const std::string& path, bool full_sync = false);
+    ~SqliteStorage() override;
+
+    const char* backend() const noexcept override { return "sqlite"; }
+    bool remote() const noexcept override { return false; }
+    void ping() override;
+    std::optional<std::string> name_for_token(std::string_view token) override;
+    bool register_name(std::string_view name, std::string_view token) override;
+    std::string create_table(const nlohmann::json& settings) override;
+    void close_table(const std::string& id, std::int64_t fence = 0) override;
+    void append(const std::string& table, const nlohmann::json& entry, std::int64_t fence = 0) override;
+    void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence = 0) override;
+    std::int64_t claim_table(const std::string& id, const std::string& node) override;
+    std::vector<LiveTable> live_tables() override;
+    bool store_match(const MatchRow& row) override;
+    std::optional<std::string> match_record(const std::string& id) override;
+    bool match_readable(const std::string& id, const std::optional<std::string>& viewer) override;
+    std::optional<std::string> match_analysis(const std::string& id, int deal) override;
+    void store_analysis(const std::string& id, int deal, std::string_view analysis) override;
+    nlohmann::json player_matches(const std::string& name, bool with_private, int limit = 100) override;
+    std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before) override;
+    nlohmann::json leaderboard(int limit = 100) override;
+    double rating(const std::string& name) override;
+    std::optional<TokenOwner> token_owner(std::string_view token, std::int64_t now_ms) override;
+    std::optional<Credentials> credentials(std::string_view name) override;
+    bool register_password(const std::string& name, const std::string& password_hash, const std::string& token_hash,
+                           std::int64_t now_ms, std::int64_t expires_ms) override;
+    void add_session(const std::string& name, std::string_view token, std::int64_t now_ms, std::int64_t expires_ms) override;
+    int change_password(const std::string& name, const std::string& password_hash, const std::string& keep_token_hash) override;
+    int revoke_sessions(const std::string& name) override;
+    void revoke_session(const std::string& token_hash) override;
+    bool is_registered(const std::string& name) override;
+    std::optional<nlohmann::json> player_profile(const std::string& name) override;
+    std::string create_tournament(const std::function<nlohmann::json(const std::string& id)>& state) override;
+    void save_tournament(const std::string& id, const nlohmann::json& state) override;
+    std::vector<nlohmann::json> tournaments() override;
 
 private:
     void exec(const char* sql);
@@ -235,8 +323,19 @@ private:
     template <class F>
     void transaction(F&& body);
     [[noreturn]] void fail(const char* what) const;
+    /// Adds tables.fence and tables.owner (fencing, issue 16) to a database that lacks them.
+    void migrate_fences();
     sqlite3* db_ = nullptr;
     struct sqlite3_stmt* append_ = nullptr;  ///< the journal's INSERT, prepared once
 };
+
+/// Opens the store `spec` names: a `postgresql://` or `postgres://` URL opens PostgreSQL
+/// (PostgresStorage; `full_sync` does not apply: durability is the server's), anything else is
+/// a SQLite file path (":memory:" included; SqliteStorage(spec, full_sync)). Creates or
+/// migrates the schema. StorageError when the database cannot be opened.
+std::unique_ptr<Storage> open_storage(const std::string& spec, bool full_sync = false);
+
+/// True when `spec` is a PostgreSQL URL (open_storage opens it with PostgresStorage).
+bool is_postgres_url(std::string_view spec);
 
 }  // namespace tarneeb::server
