@@ -90,7 +90,7 @@ constexpr int kConns = 7;
 
 struct Session {
     HallLoop loop;  // the hall's thread: outlives the hall's workers
-    Storage storage{":memory:"};
+    SqliteStorage storage{":memory:"};
     std::optional<Hall> hall;
     Millis now = 1'700'000'000'000;
     std::array<ConnId, kConns> ids{};

@@ -82,7 +82,14 @@ void add_serve(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<Options>();
     cmd->add_option("--address", o->config.address, "address to listen on")->capture_default_str();
     cmd->add_option("--port", o->config.port, "TCP port (0: any free port, printed on stdout)")->capture_default_str();
-    cmd->add_option("--db", o->config.db, "SQLite database file")->capture_default_str();
+    auto* db = cmd->add_option("--db", o->config.db, "SQLite database file")->capture_default_str();
+    cmd->add_option("--postgres", o->config.postgres,
+                    "store everything in PostgreSQL instead of --db: a URL postgresql://USER@HOST:PORT/DBNAME"
+                    " (docs/operations.md \"PostgreSQL\")")
+        ->excludes(db)
+        ->check([](const std::string& url) {
+            return server::is_postgres_url(url) ? std::string() : std::string("--postgres expects a postgresql:// or postgres:// URL");
+        });
     cmd->add_flag("--full-sync", o->config.full_sync, "fsync every journal entry (survives power loss; slower)");
     cmd->add_option("--static", o->config.static_dir, "directory of the browser client's files (default: web/dist if it exists)");
     cmd->add_flag("--no-static", o->no_static, "serve no files");

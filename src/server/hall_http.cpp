@@ -100,8 +100,25 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
     const auto q = target.find('?');
     const std::string_view path = target.substr(0, q);
     if (path == "/healthz") {
-        if (storage_failing_) return done(HttpReply{503, "application/json", json{{"status", "storage_unavailable"}, {"code", *storage_failing_}}.dump()});
-        return done(HttpReply{200, "application/json", R"({"status":"ok"})"});
+        // "storage": the backend. SQLite: a failing write answers 503, at once (an embedded file
+        // answers whenever its writes work, and its writer may be waiting on a locked file
+        // meanwhile). A remote store (PostgreSQL) is also asked, on the writer thread (a read:
+        // SELECT 1), whether it answers; once it answers again after a lost connection, the
+        // store counts as recovered.
+        const std::string backend = storage_.backend();
+        auto answer = [backend](const std::optional<std::string>& failing) {
+            if (failing)
+                return HttpReply{503, "application/json",
+                                 json{{"status", "storage_unavailable"}, {"code", *failing}, {"storage", backend}}.dump()};
+            return HttpReply{200, "application/json", json{{"status", "ok"}, {"storage", backend}}.dump()};
+        };
+        if (!storage_.remote()) return done(answer(storage_failing_));
+        return on_writer("ping", [](Storage& s) { s.ping(); },
+                         [this, answer, done = std::move(done)](const std::optional<StorageError>& e) {
+                             if (!e && storage_failing_ == "storage_unavailable") storage_worked();
+                             done(answer(e ? std::optional<std::string>(e->code()) : storage_failing_));
+                         },
+                         /*write=*/false);
     }
     if (path == "/metrics") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
     if (path == "/api/tournaments" || path.starts_with("/api/tournaments/"))  // from memory (hall_tournament.cpp)

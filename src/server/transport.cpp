@@ -72,7 +72,7 @@ class WsSession;
 struct Shared {
     net::io_context& ioc;
     const ServeConfig& config;
-    Storage storage;
+    std::unique_ptr<Storage> storage;  ///< open_storage: PostgreSQL (--postgres) or SQLite (--db)
     Hall hall;
     std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
     ConnId next_id = 1;
@@ -267,8 +267,8 @@ private:
 };
 
 Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
-    : ioc(io), config(cfg), storage(cfg.db, cfg.full_sync),
-      hall(storage, std::move(bots), cfg.hall,
+    : ioc(io), config(cfg), storage(open_storage(cfg.postgres.empty() ? cfg.db : cfg.postgres, cfg.full_sync)),
+      hall(*storage, std::move(bots), cfg.hall,
            Outbox{[this](ConnId c, std::string text) {
                       auto it = sessions.find(c);
                       if (it == sessions.end()) return;
@@ -454,13 +454,15 @@ int serve(const ServeConfig& config, BotFactory bots) {
     // Declared before the io_context so that it outlives the sessions the io_context owns.
     std::unique_ptr<Shared> shared;
     net::io_context ioc{1};
+    // Logged without the URL (it may hold a password).
+    const std::string store = config.postgres.empty() ? config.db : std::string("postgresql");
     try {
         shared = std::make_unique<Shared>(ioc, config, std::move(bots));
     } catch (const StorageError& e) {
-        spdlog::error("event=db_open_failed code={} db={} error=\"{}\"", e.code(), config.db, e.what());
+        spdlog::error("event=db_open_failed code={} db={} error=\"{}\"", e.code(), store, e.what());
         return 1;
     } catch (const std::exception& e) {
-        spdlog::error("event=db_open_failed code=storage_io db={} error=\"{}\"", config.db, e.what());
+        spdlog::error("event=db_open_failed code=storage_io db={} error=\"{}\"", store, e.what());
         return 1;
     }
     int resumed = 0;
@@ -512,7 +514,7 @@ int serve(const ServeConfig& config, BotFactory bots) {
 
     std::cout << "listening on " << bound.address().to_string() << ":" << bound.port() << std::endl;
     spdlog::info("event=listening address={} port={} db={} static={}", bound.address().to_string(), bound.port(),
-                 config.db, config.static_dir.empty() ? "-" : config.static_dir);
+                 store, config.static_dir.empty() ? "-" : config.static_dir);
     ioc.run();
     // The worker threads end before the io_context they post to (the writes queued are finished).
     shared->hall.stop();

@@ -102,7 +102,7 @@ TEST(Accounts, DefaultLimitsAreTheDocumentedOnes) {
 }
 
 TEST(Accounts, StorageSessionsExpireAndAreRevoked) {
-    Storage s(":memory:");
+    SqliteStorage s(":memory:");
     ASSERT_TRUE(s.register_name("Layla", "guest-token"));
     EXPECT_FALSE(s.token_owner("guest-token", 0)->registered);
     EXPECT_EQ(s.credentials("LAYLA")->name, "Layla");

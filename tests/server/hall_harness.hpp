@@ -1,9 +1,10 @@
 // A hall driven without sockets for the tests (hall, accounts, chat, tournaments): an in-memory
-// (or file) database, a fake clock, every frame each connection was sent, and the hall's jobs
+// (or file) SQLite database, or any store open_storage opens (a PostgreSQL URL: storage_test.cpp), a fake clock, every frame each connection was sent, and the hall's jobs
 // run on the calling thread (hall_loop.hpp) with the real worker threads.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +19,7 @@ namespace tarneeb::server::testing {
 
 struct HallHarness {
     explicit HallHarness(const std::string& db = ":memory:", HallConfig cfg = config(), BotFactory bots = default_bots())
-        : storage(db), hall(make_hall(cfg, std::move(bots))) {}
+        : owned(open_storage(db)), storage(*owned), hall(make_hall(cfg, std::move(bots))) {}
 
     /// No bot delay, no round summary, a 1 s grace, a fixed seed, no rate limit.
     static HallConfig config() {
@@ -110,7 +111,8 @@ struct HallHarness {
     }
 
     HallLoop loop;  // before the hall: outlives its workers
-    Storage storage;
+    std::unique_ptr<Storage> owned;  ///< open_storage(db)
+    Storage& storage;
     Millis now = 1'700'000'000'000;
     Hall hall;
     ConnId next = 1;

@@ -129,7 +129,7 @@ TEST(Hall, OldDatabasesGetNameKeysAndOlderNameWinsACollision) {
         sqlite3_close(db);
     }
     {
-        Storage s(path.string());
+        SqliteStorage s(path.string());
         // Both old players keep their names and tokens.
         EXPECT_EQ(s.name_for_token("tok-old"), "Layla");
         EXPECT_EQ(s.name_for_token("tok-new"), "layla");
@@ -139,7 +139,7 @@ TEST(Hall, OldDatabasesGetNameKeysAndOlderNameWinsACollision) {
         EXPECT_TRUE(s.register_name("Sami", "tok-3"));
     }
     {
-        Storage s(path.string());  // opening again migrates nothing and keeps the keys
+        SqliteStorage s(path.string());  // opening again migrates nothing and keeps the keys
         EXPECT_FALSE(s.register_name("LayIa", "tok-4"));
         EXPECT_EQ(s.name_for_token("tok-3"), "Sami");
     }
@@ -166,7 +166,7 @@ MatchRow match_row(const std::string& id, std::int64_t finished, bool is_private
 }
 
 TEST(Storage, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {
-    Storage s(":memory:");
+    SqliteStorage s(":memory:");
     // 7 public matches (two finished at the same time: the later stored comes first) and 3 private.
     std::vector<std::string> want;  // newest first
     for (int i = 0; i < 10; ++i) {
@@ -236,7 +236,7 @@ TEST(Storage, OldDatabasesGetMatchPrivacyFromTheirTablesSettings) {
         sqlite3_close(db);
     }
     for (int open = 0; open < 2; ++open) {  // the second opening migrates nothing
-        Storage s(path.string());
+        SqliteStorage s(path.string());
         const auto page = s.public_matches(20, std::nullopt);
         ASSERT_TRUE(page);
         // t1 was public; t2 private; t9's table is unknown: private (never listed by mistake).

@@ -308,7 +308,7 @@ MatchRow stored_row(const std::string& id, std::int64_t finished, bool is_privat
 }
 
 TEST(Profiles, NumbersOfAStoredMatchAndPrivateMatchesKeptOutOfTheLists) {
-    Storage s(":memory:");
+    SqliteStorage s(":memory:");
     for (const char* name : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s.register_name(name, std::string("tok-") + name));
     EXPECT_FALSE(s.player_profile("Nobody"));
     ASSERT_TRUE(s.store_match(stored_row("t1-1", 1000, /*is_private=*/false)));

@@ -30,7 +30,7 @@ TEST(StorageAnalysis, OldDatabasesGainTheAnalysisTableAndKeepTheirMatches) {
         sqlite3_close(db);
     }
     {
-        Storage s(path.string());
+        SqliteStorage s(path.string());
         EXPECT_EQ(s.match_record("t1-1"), std::optional<std::string>(R"({"format":1})"));
         EXPECT_EQ(s.match_analysis("t1-1", 0), std::nullopt);
         s.store_analysis("t1-1", 0, R"({"deal":0})");
@@ -39,7 +39,7 @@ TEST(StorageAnalysis, OldDatabasesGainTheAnalysisTableAndKeepTheirMatches) {
         EXPECT_EQ(s.match_analysis("t1-1", 1), std::nullopt);
     }
     {
-        Storage s(path.string());  // reopened: nothing migrates again, the analyses are kept
+        SqliteStorage s(path.string());  // reopened: nothing migrates again, the analyses are kept
         EXPECT_EQ(s.match_analysis("t1-1", 0), std::optional<std::string>(R"({"deal":0})"));
         EXPECT_EQ(s.match_analysis("t1-1", 2), std::optional<std::string>(R"({"deal":2,"v":2})"));
         EXPECT_EQ(s.match_analysis("t2-1", 0), std::nullopt);

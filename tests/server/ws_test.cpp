@@ -15,7 +15,7 @@ using namespace testing;
 
 TEST(Serve, HealthMetricsAndNotFound) {
     ServerProcess server(temp_db("health"));
-    EXPECT_EQ(http_get(server.port(), "/healthz"), (std::pair<int, std::string>{200, R"({"status":"ok"})"}));
+    EXPECT_EQ(http_get(server.port(), "/healthz"), (std::pair<int, std::string>{200, R"({"status":"ok","storage":"sqlite"})"}));
     const auto [status, body] = http_get(server.port(), "/metrics");
     EXPECT_EQ(status, 200);
     EXPECT_TRUE(json::parse(body).contains("latency_ms"));

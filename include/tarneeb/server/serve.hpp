@@ -14,6 +14,8 @@ struct ServeConfig {
     std::string address = "0.0.0.0";
     unsigned short port = 8080;          ///< 0: any free port (printed on stdout)
     std::string db = "tarneeb.db";       ///< SQLite file (":memory:" for none)
+    /// A PostgreSQL URL (postgres_storage.hpp): when set, the store instead of `db`.
+    std::string postgres;
     bool full_sync = false;              ///< synchronous=FULL (survive power loss, slower)
     std::string static_dir;              ///< files served for other GET paths ("" = none)
     std::vector<std::string> origins;    ///< extra allowed browser origins, e.g. "http://localhost:5173"
@@ -28,6 +30,7 @@ struct ServeConfig {
 
 /// Runs the server until SIGINT or SIGTERM. Prints "listening on ADDRESS:PORT" to stdout once
 /// ready. Returns 0 after a clean stop, 1 when the port or the database cannot be opened.
+/// The store: PostgreSQL when `config.postgres` is set, else the SQLite file `config.db`.
 int serve(const ServeConfig& config, BotFactory bots);
 
 }  // namespace tarneeb::server
