@@ -101,41 +101,8 @@ TEST(Accounts, DefaultLimitsAreTheDocumentedOnes) {
     EXPECT_EQ(c.session_ttl_ms, 30LL * 24 * 3600 * 1000);
 }
 
-TEST(Accounts, StorageSessionsExpireAndAreRevoked) {
-    SqliteStorage s(":memory:");
-    ASSERT_TRUE(s.register_name("Layla", "guest-token"));
-    EXPECT_FALSE(s.token_owner("guest-token", 0)->registered);
-    EXPECT_EQ(s.credentials("LAYLA")->name, "Layla");
-    EXPECT_EQ(s.credentials("Layla")->password_hash, "");
-    EXPECT_FALSE(s.credentials("Omar"));
-
-    ASSERT_TRUE(s.register_password("Layla", "$argon2id$stand-in", hash_token("guest-token"), 1000, 5000));
-    EXPECT_FALSE(s.register_password("Layla", "$argon2id$other", hash_token("guest-token"), 1000, 5000)) << "once";
-    EXPECT_TRUE(s.is_registered("Layla"));
-    EXPECT_EQ(s.credentials("layla")->password_hash, "$argon2id$stand-in");
-    // The guest token is now a session of the account, until it expires.
-    EXPECT_TRUE(s.token_owner("guest-token", 4999)->registered);
-    EXPECT_FALSE(s.token_owner("guest-token", 5000));
-
-    s.add_session("Layla", "phone", 1000, 9000);
-    s.add_session("Layla", "laptop", 1000, 9000);
-    EXPECT_EQ(s.token_owner("phone", 2000)->name, "Layla");
-    EXPECT_EQ(s.change_password("Layla", "$argon2id$new", hash_token("phone")), 2);  // laptop, guest token
-    EXPECT_TRUE(s.token_owner("phone", 2000));
-    EXPECT_FALSE(s.token_owner("laptop", 2000));
-    s.add_session("Layla", "tablet", 2000, 9000);
-    s.revoke_session(hash_token("tablet"));
-    EXPECT_FALSE(s.token_owner("tablet", 2000));
-    EXPECT_EQ(s.revoke_sessions("Layla"), 1);
-    EXPECT_FALSE(s.token_owner("phone", 2000));
-
-    // At most kMaxSessionsPerPlayer sessions: the oldest go first.
-    for (int i = 0; i < kMaxSessionsPerPlayer + 3; ++i) s.add_session("Layla", "dev" + std::to_string(i), 3000 + i, 90000);
-    EXPECT_FALSE(s.token_owner("dev0", 4000));
-    EXPECT_FALSE(s.token_owner("dev2", 4000));
-    EXPECT_TRUE(s.token_owner("dev3", 4000));
-    EXPECT_TRUE(s.token_owner("dev" + std::to_string(kMaxSessionsPerPlayer + 2), 4000));
-}
+// Sessions in the store (expiry, revocation, the kMaxSessionsPerPlayer bound), on both
+// backends: storage_test.cpp.
 
 TEST(Accounts, GuestRegistersKeepsHistoryAndSignsInElsewhere) {
     Harness h;

@@ -165,55 +165,7 @@ MatchRow match_row(const std::string& id, std::int64_t finished, bool is_private
     return row;
 }
 
-TEST(Storage, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {
-    SqliteStorage s(":memory:");
-    // 7 public matches (two finished at the same time: the later stored comes first) and 3 private.
-    std::vector<std::string> want;  // newest first
-    for (int i = 0; i < 10; ++i) {
-        const bool is_private = i % 3 == 1;
-        const std::int64_t finished = 1000 + (i == 6 ? 5 : i);  // t6 finished with t5
-        ASSERT_TRUE(s.store_match(match_row("t" + std::to_string(i) + "-1", finished, is_private, i == 9 ? "classic" : "levantine")));
-    }
-    want = {"t9-1", "t8-1", "t6-1", "t5-1", "t3-1", "t2-1", "t0-1"};
-    std::vector<std::string> seen;
-    std::optional<std::string> before;
-    int pages = 0;
-    for (;;) {
-        const auto page = s.public_matches(3, before);
-        ASSERT_TRUE(page);
-        ++pages;
-        for (const auto& m : (*page)["matches"]) seen.push_back(m["id"]);
-        if ((*page)["next"].is_null()) break;
-        EXPECT_EQ((*page)["matches"].size(), 3u);
-        EXPECT_EQ((*page)["next"], (*page)["matches"].back()["id"]);
-        before = (*page)["next"].get<std::string>();
-        ASSERT_LT(pages, 5);
-    }
-    EXPECT_EQ(seen, want);
-    EXPECT_EQ(pages, 3);  // 3 + 3 + 1
-    const json first = (*s.public_matches(1, std::nullopt))["matches"][0];
-    EXPECT_EQ(first, json::parse(R"({"id":"t9-1","table":"t9","finished":1009,"rules":"classic",)"
-                                 R"("players":["t9-1-a","t9-1-b","t9-1-c","t9-1-d"],"status":"won","winner":1,"scores":[12,31]})"));
-    // Exactly a page: no next page.
-    EXPECT_TRUE((*s.public_matches(7, std::nullopt))["next"].is_null());
-    EXPECT_EQ((*s.public_matches(1000, std::nullopt))["matches"].size(), 7u);
-    // A cursor must be a listed match: a private one or an unknown id is refused.
-    EXPECT_FALSE(s.public_matches(3, std::string("t1-1")));
-    EXPECT_FALSE(s.public_matches(3, std::string("nope")));
-    EXPECT_EQ((*s.public_matches(3, std::string("t0-1")))["matches"], json::array());
-    // A player's own history lists its private matches too.
-    MatchRow mine = match_row("t20-1", 2000, /*is_private=*/true);
-    mine.bots[0] = false;
-    ASSERT_TRUE(s.store_match(mine));
-    EXPECT_EQ(s.player_matches("t20-1-a", /*with_private=*/true)["matches"].size(), 1u);
-    EXPECT_EQ(s.player_matches("t20-1-a", /*with_private=*/false)["matches"].size(), 0u);
-    EXPECT_TRUE(s.match_readable("t20-1", std::string("t20-1-a")));
-    EXPECT_FALSE(s.match_readable("t20-1", std::string("t20-1-b")));  // a bot's seat
-    EXPECT_FALSE(s.match_readable("t20-1", std::nullopt));
-    EXPECT_TRUE(s.match_readable("t9-1", std::nullopt));
-    EXPECT_FALSE(s.match_readable("nope", std::string("t20-1-a")));
-    EXPECT_EQ((*s.public_matches(1, std::nullopt))["matches"][0]["id"], "t9-1");
-}
+// The list's paging, privacy and cursors on both backends: storage_test.cpp.
 
 TEST(Storage, OldDatabasesGetMatchPrivacyFromTheirTablesSettings) {
     const auto path = std::filesystem::temp_directory_path() / ("tarneeb_matches_" + std::to_string(::getpid()) + ".db");

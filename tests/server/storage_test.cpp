@@ -1,0 +1,558 @@
+// The storage suite (include/tarneeb/server/storage.hpp): every contract of the Storage
+// interface, run against both backends: SQLite (":memory:") and PostgreSQL (a database of its
+// own per test on the binary's throwaway server, pg_fixture.hpp). Then what only PostgreSQL has
+// (schema version and migration lock, a lost connection and the reconnect), and a whole hall
+// on PostgreSQL. The SQLite-only migrations of older files are tested in hall_test.cpp and
+// storage_analysis_test.cpp.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include "hall_harness.hpp"
+#include "pg_fixture.hpp"
+#include "tarneeb/server/postgres_storage.hpp"
+#include "tarneeb/server/storage.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+using nlohmann::json;
+using testing::pg;
+
+/// The StorageError code `f` throws ("none" when it returns).
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const StorageError& e) {
+        return e.code();
+    }
+    return "none";
+}
+
+/// A stored match row whose four seats are bots unless `humans` (names: id-a, id-b, ...).
+MatchRow match_row(const std::string& id, std::int64_t finished, bool is_private, const std::string& rules = "levantine") {
+    MatchRow row;
+    row.id = id;
+    row.table = id.substr(0, id.find('-'));
+    row.finished_ms = finished;
+    row.names = {id + "-a", id + "-b", id + "-c", id + "-d"};
+    row.bots = {true, true, true, true};
+    row.status = "won";
+    row.winner = 1;
+    row.scores = {12, 31};
+    row.record = "{}";
+    row.rules = rules;
+    row.is_private = is_private;
+    return row;
+}
+
+/// A match of four human players (who must be registered to be rated).
+MatchRow humans_match(const std::string& id, std::int64_t finished, const std::array<std::string, 4>& names, int winner,
+                      bool is_private = false) {
+    MatchRow row = match_row(id, finished, is_private);
+    row.names = names;
+    row.bots = {false, false, false, false};
+    row.winner = winner;
+    row.scores = winner == 0 ? std::array<int, 2>{31, 12} : std::array<int, 2>{12, 31};
+    return row;
+}
+
+std::vector<std::string> entries_of(const LiveTable& t) {
+    std::vector<std::string> out;
+    for (const auto& e : t.entries) out.push_back(e.dump());
+    return out;
+}
+
+/// The suite's parameter: which backend.
+class StorageTest : public ::testing::TestWithParam<std::string> {
+protected:
+    void SetUp() override {
+        spec = GetParam() == "sqlite" ? std::string(":memory:") : pg().fresh_url();
+        s = open_storage(spec);
+    }
+    std::string spec;
+    std::unique_ptr<Storage> s;
+};
+
+TEST_P(StorageTest, TheSpecPicksTheBackend) {
+    EXPECT_STREQ(s->backend(), GetParam() == "sqlite" ? "sqlite" : "postgresql");
+    EXPECT_EQ(s->remote(), GetParam() != "sqlite");
+    EXPECT_NO_THROW(s->ping());
+}
+
+TEST_P(StorageTest, GuestsRegisterANameOnceUnderItsKey) {
+    EXPECT_TRUE(s->register_name("Layla", "tok-layla"));
+    EXPECT_EQ(s->name_for_token("tok-layla"), std::optional<std::string>("Layla"));
+    EXPECT_EQ(s->name_for_token("tok-other"), std::nullopt);
+    EXPECT_FALSE(s->register_name("Layla", "tok-2")) << "the name is taken";
+    EXPECT_FALSE(s->register_name("LAYLA", "tok-3")) << "so is its key";
+    EXPECT_FALSE(s->register_name("Omar", "tok-layla")) << "a token signs in as one name";
+    EXPECT_TRUE(s->register_name("ليلى", "tok-4"));  // any script, stored as given
+    EXPECT_EQ(s->name_for_token("tok-4"), std::optional<std::string>("ليلى"));
+    EXPECT_EQ(s->rating("Layla"), 1500.0);
+    EXPECT_EQ(s->rating("nobody"), 1500.0);
+    EXPECT_FALSE(s->is_registered("Layla"));
+}
+
+TEST_P(StorageTest, LiveTablesKeepTheirJournalInOrderThroughRewritesAndClosing) {
+    const std::string a = s->create_table({{"preset", "levantine"}});
+    const std::string b = s->create_table({{"preset", "classic"}});
+    EXPECT_EQ(a, "t1");
+    EXPECT_EQ(b, "t2");
+    for (int i = 0; i < 5; ++i) {  // interleaved: each table's own order is kept
+        s->append(a, {{"op", "a"}, {"i", i}});
+        s->append(b, {{"op", "b"}, {"i", i}});
+    }
+    auto live = s->live_tables();
+    ASSERT_EQ(live.size(), 2u);
+    EXPECT_EQ(live[0].id, a);  // oldest first
+    EXPECT_EQ(live[0].settings, json({{"preset", "levantine"}}));
+    EXPECT_EQ(live[1].settings["preset"], "classic");
+    ASSERT_EQ(live[0].entries.size(), 5u);
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(live[0].entries[static_cast<std::size_t>(i)], json({{"op", "a"}, {"i", i}}));
+        EXPECT_EQ(live[1].entries[static_cast<std::size_t>(i)], json({{"op", "b"}, {"i", i}}));
+    }
+    // A compaction replaces a's journal only; appends after it follow it.
+    s->rewrite(a, {{{"op", "snapshot"}}, {{"op", "after"}}});
+    s->append(a, {{"op", "next"}});
+    live = s->live_tables();
+    EXPECT_EQ(entries_of(live[0]), (std::vector<std::string>{R"({"op":"snapshot"})", R"({"op":"after"})", R"({"op":"next"})"}));
+    EXPECT_EQ(live[1].entries.size(), 5u);
+    // Text with quotes, newlines and Arabic survives as JSON.
+    s->append(b, {{"chat", "«يلا»\n\"quoted\" \\ back"}});
+    EXPECT_EQ(s->live_tables()[1].entries.back()["chat"], "«يلا»\n\"quoted\" \\ back");
+    // Closing drops the table and its journal; ids are never reused.
+    s->close_table(a);
+    live = s->live_tables();
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_EQ(live[0].id, b);
+    EXPECT_EQ(s->create_table(json::object()), "t3");
+    s->close_table(b);
+    s->close_table("t3");
+    EXPECT_TRUE(s->live_tables().empty());
+    EXPECT_EQ(s->create_table(json::object()), "t4");
+}
+
+TEST_P(StorageTest, FencingRefusesAStaleOwnerAndWritesNothing) {
+    const std::string t = s->create_table({{"preset", "levantine"}});
+    s->append(t, {{"n", 0}});  // fence 0: not fenced (one node)
+    EXPECT_EQ(s->claim_table(t, "node-a"), 1);
+    s->append(t, {{"n", 1}}, 1);
+    EXPECT_EQ(s->claim_table(t, "node-b"), 2);  // node b takes over: a's token is stale
+    const auto before = entries_of(s->live_tables()[0]);
+    EXPECT_EQ(error_of([&] { s->append(t, {{"n", 99}}, 1); }), "storage_fenced");
+    EXPECT_EQ(error_of([&] { s->rewrite(t, {{{"n", 98}}}, 1); }), "storage_fenced");
+    EXPECT_EQ(error_of([&] { s->close_table(t, 1); }), "storage_fenced");
+    EXPECT_EQ(error_of([&] { s->append(t, {{"n", 97}}, 3); }), "storage_fenced") << "a future token is not current either";
+    ASSERT_EQ(s->live_tables().size(), 1u) << "still live";
+    EXPECT_EQ(entries_of(s->live_tables()[0]), before) << "nothing written";
+    // The owner's writes go through.
+    s->append(t, {{"n", 2}}, 2);
+    s->rewrite(t, {{{"n", "snap"}}}, 2);
+    s->append(t, {{"n", 3}}, 2);
+    EXPECT_EQ(entries_of(s->live_tables()[0]), (std::vector<std::string>{R"({"n":"snap"})", R"({"n":3})"}));
+    // Each claim increments the fence by one.
+    EXPECT_EQ(s->claim_table(t, "node-c"), 3);
+    EXPECT_EQ(error_of([&] { s->append(t, {{"n", 4}}, 2); }), "storage_fenced");
+    s->close_table(t, 3);
+    EXPECT_TRUE(s->live_tables().empty());
+    // A table that is not live cannot be claimed.
+    EXPECT_EQ(error_of([&] { s->claim_table(t, "node-d"); }), "storage_fenced");
+    EXPECT_EQ(error_of([&] { s->claim_table("t999", "node-d"); }), "storage_fenced");
+    // Another table's fence is its own.
+    const std::string u = s->create_table(json::object());
+    EXPECT_EQ(s->claim_table(u, "node-a"), 1);
+}
+
+TEST_P(StorageTest, StoreMatchIsIdempotentAndRatesOnlyHumansOfRatedMatches) {
+    for (const char* n : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s->register_name(n, std::string("tok-") + n));
+    const std::array<std::string, 4> names{"Layla", "Omar", "Rana", "Sami"};
+    ASSERT_TRUE(s->store_match(humans_match("t1-1", 1000, names, 0)));
+    // Equal ratings: team 0 wins 16 (elo_delta(1500, 1500, 1) = 32 * 0.5).
+    EXPECT_DOUBLE_EQ(s->rating("Layla"), 1516.0);
+    EXPECT_DOUBLE_EQ(s->rating("Rana"), 1516.0);
+    EXPECT_DOUBLE_EQ(s->rating("Omar"), 1484.0);
+    // The same id again changes nothing.
+    EXPECT_FALSE(s->store_match(humans_match("t1-1", 2000, names, 1)));
+    EXPECT_DOUBLE_EQ(s->rating("Layla"), 1516.0);
+    EXPECT_EQ(s->player_matches("Layla", true)["matches"].size(), 1u);
+    // A closed match is stored, not rated.
+    MatchRow closed = humans_match("t1-2", 3000, names, -1);
+    closed.status = "closed";
+    ASSERT_TRUE(s->store_match(closed));
+    EXPECT_DOUBLE_EQ(s->rating("Layla"), 1516.0);
+    // A drawn match between unequal teams moves the ratings toward each other.
+    MatchRow drawn = humans_match("t1-3", 4000, names, -1);
+    drawn.status = "drawn";
+    ASSERT_TRUE(s->store_match(drawn));
+    EXPECT_NEAR(s->rating("Layla"), 1516.0 + elo_delta(1516, 1484, 0.5), 1e-9);
+    EXPECT_LT(s->rating("Layla"), 1516.0);
+    // Bots are never rated (and have no players row).
+    MatchRow with_bots = humans_match("t2-1", 5000, {"Layla", "heuristic", "Rana", "heuristic 2"}, 0);
+    with_bots.bots = {false, true, false, true};
+    ASSERT_TRUE(s->store_match(with_bots));
+    EXPECT_EQ(s->rating("heuristic"), 1500.0);
+    const json board = s->leaderboard();
+    ASSERT_EQ(board["players"].size(), 4u);
+    EXPECT_EQ(board["players"][0]["name"], "Layla");
+    EXPECT_EQ(board["players"][0]["matches"], 3);  // won, drawn, with bots (closed ones do not count)
+    EXPECT_EQ(board["players"][0]["wins"], 2);
+    EXPECT_EQ(board["players"][0]["registered"], false);
+    EXPECT_EQ(s->leaderboard(1)["players"].size(), 1u);
+    // The record is kept as given; an unknown id has none.
+    EXPECT_EQ(s->match_record("t1-1"), std::optional<std::string>("{}"));
+    EXPECT_EQ(s->match_record("t9-9"), std::nullopt);
+}
+
+TEST_P(StorageTest, TheLeaderboardBreaksTiesByNameAsBytes) {
+    // SQLite compares bytes; a PostgreSQL database's collation must not change the order.
+    const std::array<std::string, 4> names{"b", "Z", "a", "Éa"};
+    for (const auto& n : names) ASSERT_TRUE(s->register_name(n, "tok-" + n));
+    MatchRow closed = humans_match("t1-1", 1000, names, -1);
+    closed.status = "drawn";  // equal ratings, a draw: everyone stays at 1500
+    ASSERT_TRUE(s->store_match(closed));
+    std::vector<std::string> order;
+    for (const auto& p : s->leaderboard()["players"]) order.push_back(p["name"]);
+    EXPECT_EQ(order, (std::vector<std::string>{"Z", "a", "b", "Éa"}));
+}
+
+TEST_P(StorageTest, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {
+    // 7 public matches (two finished at the same time: the later stored comes first) and 3 private.
+    for (int i = 0; i < 10; ++i) {
+        const bool is_private = i % 3 == 1;
+        const std::int64_t finished = 1000 + (i == 6 ? 5 : i);  // t6 finished with t5
+        ASSERT_TRUE(s->store_match(match_row("t" + std::to_string(i) + "-1", finished, is_private, i == 9 ? "classic" : "levantine")));
+    }
+    const std::vector<std::string> want = {"t9-1", "t8-1", "t6-1", "t5-1", "t3-1", "t2-1", "t0-1"};
+    std::vector<std::string> seen;
+    std::optional<std::string> before;
+    int pages = 0;
+    for (;;) {
+        const auto page = s->public_matches(3, before);
+        ASSERT_TRUE(page);
+        ++pages;
+        for (const auto& m : (*page)["matches"]) seen.push_back(m["id"]);
+        if ((*page)["next"].is_null()) break;
+        EXPECT_EQ((*page)["matches"].size(), 3u);
+        EXPECT_EQ((*page)["next"], (*page)["matches"].back()["id"]);
+        before = (*page)["next"].get<std::string>();
+        ASSERT_LT(pages, 5);
+    }
+    EXPECT_EQ(seen, want);
+    EXPECT_EQ(pages, 3);  // 3 + 3 + 1
+    const json first = (*s->public_matches(1, std::nullopt))["matches"][0];
+    EXPECT_EQ(first, json::parse(R"({"id":"t9-1","table":"t9","finished":1009,"rules":"classic",)"
+                                 R"("players":["t9-1-a","t9-1-b","t9-1-c","t9-1-d"],"status":"won","winner":1,"scores":[12,31]})"));
+    // Exactly a page: no next page. The limit is clamped to 1..kMaxMatchPage.
+    EXPECT_TRUE((*s->public_matches(7, std::nullopt))["next"].is_null());
+    EXPECT_EQ((*s->public_matches(1000, std::nullopt))["matches"].size(), 7u);
+    EXPECT_EQ((*s->public_matches(0, std::nullopt))["matches"].size(), 1u);
+    // A cursor must be a listed match: a private one or an unknown id is refused.
+    EXPECT_FALSE(s->public_matches(3, std::string("t1-1")));
+    EXPECT_FALSE(s->public_matches(3, std::string("nope")));
+    EXPECT_EQ((*s->public_matches(3, std::string("t0-1")))["matches"], json::array());
+    // A player's own history lists its private matches too.
+    MatchRow mine = match_row("t20-1", 2000, /*is_private=*/true);
+    mine.bots[0] = false;
+    ASSERT_TRUE(s->store_match(mine));
+    const json own = s->player_matches("t20-1-a", /*with_private=*/true);
+    ASSERT_EQ(own["matches"].size(), 1u);
+    EXPECT_EQ(own, json::parse(R"({"name":"t20-1-a","matches":[{"id":"t20-1","table":"t20","finished":2000,"seat":0,)"
+                               R"("status":"won","winner":1,"scores":[12,31],"private":true}]})"));
+    EXPECT_EQ(s->player_matches("t20-1-a", /*with_private=*/false)["matches"].size(), 0u);
+    // match_readable: a public match anyone, a private one its human players only.
+    EXPECT_TRUE(s->match_readable("t20-1", std::string("t20-1-a")));
+    EXPECT_FALSE(s->match_readable("t20-1", std::string("t20-1-b")));  // a bot's seat
+    EXPECT_FALSE(s->match_readable("t20-1", std::nullopt));
+    EXPECT_TRUE(s->match_readable("t9-1", std::nullopt));
+    EXPECT_FALSE(s->match_readable("nope", std::string("t20-1-a")));
+    EXPECT_EQ((*s->public_matches(1, std::nullopt))["matches"][0]["id"], "t9-1");
+}
+
+TEST_P(StorageTest, SessionsExpireAreRevokedAndChangingThePasswordKeepsOne) {
+    ASSERT_TRUE(s->register_name("Layla", "guest-token"));
+    EXPECT_FALSE(s->token_owner("guest-token", 0)->registered);
+    EXPECT_EQ(s->credentials("LAYLA")->name, "Layla");
+    EXPECT_EQ(s->credentials("Layla")->password_hash, "");
+    EXPECT_FALSE(s->credentials("Omar"));
+
+    ASSERT_TRUE(s->register_password("Layla", "$argon2id$stand-in", hash_token("guest-token"), 1000, 5000));
+    EXPECT_FALSE(s->register_password("Layla", "$argon2id$other", hash_token("guest-token"), 1000, 5000)) << "once";
+    EXPECT_FALSE(s->register_password("Nobody", "$argon2id$x", hash_token("x"), 1000, 5000)) << "unknown player";
+    EXPECT_TRUE(s->is_registered("Layla"));
+    EXPECT_EQ(s->credentials("layla")->password_hash, "$argon2id$stand-in");
+    // The guest token is now a session of the account, until it expires.
+    EXPECT_TRUE(s->token_owner("guest-token", 4999)->registered);
+    EXPECT_FALSE(s->token_owner("guest-token", 5000));
+    EXPECT_EQ(s->name_for_token("guest-token"), std::nullopt) << "no longer a guest's token";
+
+    s->add_session("Layla", "phone", 1000, 9000);
+    s->add_session("Layla", "laptop", 1000, 9000);
+    EXPECT_EQ(s->token_owner("phone", 2000)->name, "Layla");
+    EXPECT_EQ(s->change_password("Layla", "$argon2id$new", hash_token("phone")), 2);  // laptop, guest token
+    EXPECT_EQ(s->credentials("Layla")->password_hash, "$argon2id$new");
+    EXPECT_TRUE(s->token_owner("phone", 2000));
+    EXPECT_FALSE(s->token_owner("laptop", 2000));
+    s->add_session("Layla", "tablet", 2000, 9000);
+    s->revoke_session(hash_token("tablet"));
+    EXPECT_FALSE(s->token_owner("tablet", 2000));
+    EXPECT_EQ(s->revoke_sessions("Layla"), 1);
+    EXPECT_FALSE(s->token_owner("phone", 2000));
+
+    // At most kMaxSessionsPerPlayer sessions: the oldest go first; expired ones are dropped.
+    for (int i = 0; i < kMaxSessionsPerPlayer + 3; ++i) s->add_session("Layla", "dev" + std::to_string(i), 3000 + i, 90000);
+    EXPECT_FALSE(s->token_owner("dev0", 4000));
+    EXPECT_FALSE(s->token_owner("dev2", 4000));
+    EXPECT_TRUE(s->token_owner("dev3", 4000));
+    EXPECT_TRUE(s->token_owner("dev" + std::to_string(kMaxSessionsPerPlayer + 2), 4000));
+    // Re-adding a token (the same device signing in again) refreshes it, not a second row.
+    s->add_session("Layla", "dev3", 5000, 95000);
+    EXPECT_TRUE(s->token_owner("dev3", 91000));
+}
+
+TEST_P(StorageTest, ProfilesCountEveryMatchAndListPublicOnes) {
+    for (const char* n : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s->register_name(n, std::string("tok-") + n));
+    const std::array<std::string, 4> names{"Layla", "Omar", "Rana", "Sami"};
+    ASSERT_TRUE(s->store_match(humans_match("t1-1", 1000, names, 0)));
+    ASSERT_TRUE(s->store_match(humans_match("t2-1", 2000, names, 1, /*is_private=*/true)));
+    ASSERT_TRUE(s->store_match(humans_match("t3-1", 3000, names, 1)));
+    EXPECT_EQ(s->player_profile("Nobody"), std::nullopt);
+    const json p = *s->player_profile("Layla");
+    EXPECT_EQ(p["name"], "Layla");
+    EXPECT_EQ(p["registered"], false);
+    EXPECT_EQ(p["matches"], 3);
+    EXPECT_EQ(p["wins"], 1);
+    EXPECT_EQ(p["rating"], std::round(s->rating("Layla") * 10) / 10);
+    EXPECT_EQ(p["bids"], 0);  // the stand-in records have no deals
+    EXPECT_TRUE(p["average_bid"].is_null());
+    EXPECT_EQ(p["contracts"], json({{"bid", 0}, {"made", 0}}));
+    // The history and the recent matches show the public matches only.
+    ASSERT_EQ(p["rating_history"].size(), 2u);
+    EXPECT_EQ(p["rating_history"][0]["match"], "t1-1");  // oldest first
+    EXPECT_EQ(p["rating_history"][0]["rating"], 1516.0);
+    EXPECT_EQ(p["rating_history"][1]["match"], "t3-1");
+    ASSERT_EQ(p["recent_matches"].size(), 2u);
+    EXPECT_EQ(p["recent_matches"][0]["id"], "t3-1");  // newest first
+    EXPECT_EQ(p["recent_matches"][0]["won"], false);
+    EXPECT_EQ(p["recent_matches"][1]["won"], true);
+    EXPECT_EQ(p["recent_matches"][1]["players"], json(names));
+    EXPECT_EQ(p["recent_matches"][1]["rules"], "levantine");
+    EXPECT_EQ(p["tournaments"], json::array());
+    // A tournament the player entered shows, with its partner.
+    s->create_tournament([](const std::string& id) {
+        return json{{"id", id}, {"state", "registration"}, {"settings", {{"name", "Cup"}, {"format", "knockout"}}},
+                    {"teams", {{{"players", {"Layla", "Rana"}}}, {{"players", {"Omar", "Sami"}}}}}};
+    });
+    const json t = s->player_profile("Rana")->at("tournaments");
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_EQ(t[0], json({{"id", "T1"}, {"name", "Cup"}, {"format", "knockout"}, {"state", "registration"},
+                          {"partner", "Layla"}, {"champion", false}}));
+}
+
+TEST_P(StorageTest, TournamentsGetIdsNeverReusedAndKeepTheirLastState) {
+    std::string seen_id;
+    const std::string a = s->create_tournament([&](const std::string& id) {
+        seen_id = id;
+        return json{{"id", id}, {"v", 1}};
+    });
+    EXPECT_EQ(a, "T1");
+    EXPECT_EQ(seen_id, "T1");
+    const std::string b = s->create_tournament([](const std::string& id) { return json{{"id", id}, {"v", 1}}; });
+    EXPECT_EQ(b, "T2");
+    s->save_tournament(a, {{"id", a}, {"v", 2}});
+    EXPECT_EQ(s->tournaments(), (std::vector<json>{{{"id", "T1"}, {"v", 2}}, {{"id", "T2"}, {"v", 1}}}));
+    // A state function that throws stores nothing (one transaction), and the id is not reused.
+    EXPECT_THROW(s->create_tournament([](const std::string&) -> json { throw std::runtime_error("no"); }), std::exception);
+    EXPECT_EQ(s->tournaments().size(), 2u);
+    const std::string c = s->create_tournament([](const std::string& id) { return json{{"id", id}}; });
+    EXPECT_NE(c, a);
+    EXPECT_NE(c, b);
+    EXPECT_EQ(s->tournaments().size(), 3u);
+}
+
+TEST_P(StorageTest, AnalysesAreStoredPerDealAndReplaced) {
+    ASSERT_TRUE(s->store_match(match_row("t1-1", 1000, false)));
+    EXPECT_EQ(s->match_analysis("t1-1", 0), std::nullopt);
+    s->store_analysis("t1-1", 0, R"({"deal":0})");
+    s->store_analysis("t1-1", 2, R"({"deal":2,"v":1})");
+    s->store_analysis("t1-1", 2, R"({"deal":2,"v":2})");  // replaced, not added
+    EXPECT_EQ(s->match_analysis("t1-1", 0), std::optional<std::string>(R"({"deal":0})"));
+    EXPECT_EQ(s->match_analysis("t1-1", 1), std::nullopt);
+    EXPECT_EQ(s->match_analysis("t1-1", 2), std::optional<std::string>(R"({"deal":2,"v":2})"));
+    EXPECT_EQ(s->match_analysis("t2-1", 0), std::nullopt);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, StorageTest, ::testing::Values(std::string("sqlite")));
+INSTANTIATE_TEST_SUITE_P(Postgres, StorageTest, ::testing::Values(std::string("postgres")));
+
+// ---- PostgreSQL only ---------------------------------------------------------------------------
+
+TEST(PostgresStorage, UrlsOpenPostgresAndGetAConnectTimeout) {
+    EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
+    EXPECT_TRUE(is_postgres_url("postgres://u@h/db"));
+    EXPECT_FALSE(is_postgres_url("tarneeb.db"));
+    EXPECT_FALSE(is_postgres_url(":memory:"));
+    EXPECT_FALSE(is_postgres_url("/var/lib/postgresql://x"));
+    EXPECT_EQ(PostgresStorage::with_connect_timeout("postgresql://u@h/db"), "postgresql://u@h/db?connect_timeout=2");
+    EXPECT_EQ(PostgresStorage::with_connect_timeout("postgresql://u@h/db?sslmode=disable"),
+              "postgresql://u@h/db?sslmode=disable&connect_timeout=2");
+    EXPECT_EQ(PostgresStorage::with_connect_timeout("postgresql://u@h/db?connect_timeout=9"), "postgresql://u@h/db?connect_timeout=9");
+}
+
+TEST(PostgresStorage, TheSchemaVersionIsRecordedAndServersStartingAtOnceMigrateOnce) {
+    const std::string url = pg().fresh_url();
+    // Four servers open the same empty database at once: one migrates, the others wait for its
+    // lock and find the schema made.
+    std::vector<std::future<std::string>> opening;
+    for (int i = 0; i < 4; ++i)
+        opening.push_back(std::async(std::launch::async, [url] {
+            try {
+                PostgresStorage s(url);
+                return std::string(s.backend());
+            } catch (const std::exception& e) {
+                return std::string(e.what());
+            }
+        }));
+    for (auto& f : opening) EXPECT_EQ(f.get(), "postgresql");
+    pqxx::connection c(url);
+    pqxx::work w(c);
+    const auto v = w.exec("SELECT version FROM schema_version");
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0][0].as<int>(), kPostgresSchemaVersion);
+    // Reopening keeps the data.
+    {
+        PostgresStorage s(url);
+        ASSERT_TRUE(s.register_name("Layla", "tok"));
+    }
+    PostgresStorage s(url);
+    EXPECT_EQ(s.name_for_token("tok"), std::optional<std::string>("Layla"));
+}
+
+TEST(PostgresStorage, ANewerSchemaIsRefused) {
+    const std::string url = pg().fresh_url();
+    { PostgresStorage s(url); }
+    {
+        pqxx::connection c(url);
+        pqxx::work w(c);
+        w.exec("UPDATE schema_version SET version = 999");
+        w.commit();
+    }
+    EXPECT_EQ(error_of([&] { PostgresStorage s(url); }), "storage_io");
+}
+
+TEST(PostgresStorage, AServerThatCannotBeReachedIsUnavailable) {
+    // A loopback port bound but not listening: the connection is refused at once.
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len), 0);
+    const std::string url = "postgresql://tarneeb@127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/x";
+    EXPECT_EQ(error_of([&] { open_storage(url); }), "storage_unavailable");
+    ::close(fd);
+}
+
+TEST(PostgresStorage, AStoppedServerIsUnavailableAndTheFirstCallAfterItsRestartWorks) {
+    const std::string url = pg().fresh_url();
+    auto s = open_storage(url);
+    ASSERT_TRUE(s->register_name("Layla", "tok"));
+    const std::string t = s->create_table(json::object());
+    pg().stop_fast();
+    // The lost connection, then a connect that is refused: nothing sleeps or retries.
+    EXPECT_EQ(error_of([&] { s->append(t, {{"n", 1}}); }), "storage_unavailable");
+    EXPECT_EQ(error_of([&] { s->name_for_token("tok"); }), "storage_unavailable");
+    EXPECT_EQ(error_of([&] { s->ping(); }), "storage_unavailable");
+    pg().start();
+    EXPECT_EQ(s->name_for_token("tok"), std::optional<std::string>("Layla"));  // connected again
+    s->append(t, {{"n", 2}});
+    const auto live = s->live_tables();
+    ASSERT_EQ(live.size(), 1u);
+    EXPECT_EQ(entries_of(live[0]), std::vector<std::string>{R"({"n":2})"}) << "the refused entry was never written";
+}
+
+// ---- a whole hall on PostgreSQL ---------------------------------------------------------------
+
+TEST(PostgresStorage, AHallPlaysAWholeMatchStoresItAndResumesAfterARestart) {
+    const std::string url = pg().fresh_url();
+    using testing::HallHarness;
+    std::string match_id;
+    {
+        HallHarness h(url);
+        std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+        const std::string tid = testing::seat_four(h, cs, {{"target", 11}});
+        h.send(cs[0], {{"type", "start"}});
+        EXPECT_GT(h.play(cs), 20);
+        EXPECT_EQ(h.last(cs[2], "table")["state"], "finished");
+        match_id = tid + "-1";
+        const auto rec = h.get("/api/matches/" + match_id);
+        ASSERT_TRUE(rec);
+        EXPECT_EQ(rec->status, 200);
+        const json listed = json::parse(h.get("/api/matches")->body);
+        ASSERT_EQ(listed["matches"].size(), 1u);
+        EXPECT_EQ(listed["matches"][0]["players"], json({"Layla", "Omar", "Rana", "Sami"}));
+        EXPECT_EQ(json::parse(h.get("/api/leaderboard")->body)["players"].size(), 4u);
+        const json profile = json::parse(h.get("/api/players/Rana")->body);
+        EXPECT_EQ(profile["matches"], 1);
+        EXPECT_GT(profile["bids"].get<int>() + profile["contracts"]["bid"].get<int>(), 0) << "read from the record";
+        const auto health = h.get("/healthz");
+        ASSERT_TRUE(health);
+        EXPECT_EQ(health->status, 200);
+        EXPECT_EQ(json::parse(health->body), json({{"status", "ok"}, {"storage", "postgresql"}}));
+    }
+    // A table in play, the hall gone ("crash"), a new hall on the same database resumes it.
+    std::string token;
+    json before;
+    {
+        HallHarness h(url);
+        std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+        testing::seat_four(h, cs, {{"turn_seconds", 0}});
+        token = h.last(cs[0], "welcome")["token"];
+        h.send(cs[0], {{"type", "start"}});
+        h.play(cs, 30);
+        before = h.last(cs[0], "table");
+        ASSERT_EQ(before["state"], "playing");
+    }
+    HallHarness h(url);
+    EXPECT_EQ(h.hall.resume(h.now), 1);
+    const ConnId c = h.connect();
+    h.send(c, {{"type", "hello"}, {"token", token}});
+    const auto after = h.last(c, "table");
+    ASSERT_FALSE(after.is_null());
+    EXPECT_EQ(after["version"], before["version"]);
+    EXPECT_EQ(after["round"], before["round"]);
+    EXPECT_EQ(after["legal"], before["legal"]);
+    EXPECT_EQ(h.storage.match_record(match_id).has_value(), true);
+}
+
+TEST(PostgresStorage, HealthzSaysWhenTheServerDoesNotAnswer) {
+    const std::string url = pg().fresh_url();
+    testing::HallHarness h(url);
+    pg().stop_fast();
+    const auto down = h.get("/healthz");
+    pg().start();
+    ASSERT_TRUE(down);
+    EXPECT_EQ(down->status, 503);
+    EXPECT_EQ(json::parse(down->body), json({{"status", "storage_unavailable"}, {"code", "storage_unavailable"}, {"storage", "postgresql"}}));
+    const auto up = h.get("/healthz");  // answers again: recovered
+    ASSERT_TRUE(up);
+    EXPECT_EQ(up->status, 200);
+}
+
+}  // namespace
+}  // namespace tarneeb::server
