@@ -282,85 +282,9 @@ TEST(Chat, TheMatchChatIsInItsRecordAndTheRecordStillReplays) {
 
 // ---- profiles -----------------------------------------------------------------------------
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-MatchRow stored_row(const std::string& id, std::int64_t finished, bool is_private) {
-    // rec0020: levantine, 6 deals, team 1 wins. Counted by hand from rec0020.expected.json:
-    // seat 0 bid 5 times (sum 60) and declared 3 contracts, made none; seat 3 bid 6 times
-    // (sum 68) and declared 1 contract, not made.
-    MatchRow row;
-    row.id = id;
-    row.table = id.substr(0, id.find('-'));
-    row.finished_ms = finished;
-    row.names = {"Layla", "Omar", "Rana", "Sami"};
-    row.status = "won";
-    row.winner = 1;
-    row.scores = {-61, 33};
-    row.record = read_file(std::string(TARNEEB_TEST_DATA) + "/records/rec0020.json");
-    row.rules = "levantine";
-    row.is_private = is_private;
-    return row;
-}
-
-TEST(Profiles, NumbersOfAStoredMatchAndPrivateMatchesKeptOutOfTheLists) {
-    SqliteStorage s(":memory:");
-    for (const char* name : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s.register_name(name, std::string("tok-") + name));
-    EXPECT_FALSE(s.player_profile("Nobody"));
-    ASSERT_TRUE(s.store_match(stored_row("t1-1", 1000, /*is_private=*/false)));
-
-    json layla = *s.player_profile("Layla");
-    EXPECT_EQ(layla["matches"], 1);
-    EXPECT_EQ(layla["wins"], 0);
-    EXPECT_EQ(layla["contracts"], (json{{"bid", 3}, {"made", 0}}));
-    EXPECT_EQ(layla["bids"], 5);
-    EXPECT_DOUBLE_EQ(layla["average_bid"].get<double>(), 12.0);
-    EXPECT_EQ(layla["registered"], false);
-    EXPECT_EQ(layla["tournaments"], json::array());
-    EXPECT_LT(layla["rating"].get<double>(), 1500);  // lost to an equal team: 1500 - 16
-    EXPECT_DOUBLE_EQ(layla["rating"].get<double>(), 1484.0);
-    ASSERT_EQ(layla["rating_history"].size(), 1u);
-    EXPECT_EQ(layla["rating_history"][0], (json{{"match", "t1-1"}, {"finished", 1000}, {"rating", 1484.0}}));
-    ASSERT_EQ(layla["recent_matches"].size(), 1u);
-    EXPECT_EQ(layla["recent_matches"][0]["id"], "t1-1");
-    EXPECT_EQ(layla["recent_matches"][0]["won"], false);
-    EXPECT_EQ(layla["recent_matches"][0]["players"], (json{"Layla", "Omar", "Rana", "Sami"}));
-
-    json sami = *s.player_profile("Sami");
-    EXPECT_EQ(sami["wins"], 1);
-    EXPECT_EQ(sami["contracts"], (json{{"bid", 1}, {"made", 0}}));
-    EXPECT_EQ(sami["bids"], 6);
-    EXPECT_DOUBLE_EQ(sami["average_bid"].get<double>(), 11.33);  // 68 / 6, to 2 places
-    EXPECT_EQ(sami["recent_matches"][0]["won"], true);
-    EXPECT_DOUBLE_EQ(sami["rating"].get<double>(), 1516.0);
-
-    // A private match counts in the totals but shows in no list (not even as a rating point).
-    ASSERT_TRUE(s.store_match(stored_row("t2-1", 2000, /*is_private=*/true)));
-    layla = *s.player_profile("Layla");
-    EXPECT_EQ(layla["matches"], 2);
-    EXPECT_EQ(layla["contracts"], (json{{"bid", 6}, {"made", 0}}));
-    EXPECT_EQ(layla["recent_matches"].size(), 1u);
-    EXPECT_EQ(layla["rating_history"].size(), 1u);
-    EXPECT_EQ(layla.dump().find("t2-1"), std::string::npos);
-    // Stored twice: counted once.
-    EXPECT_FALSE(s.store_match(stored_row("t1-1", 1000, false)));
-    EXPECT_EQ(s.player_profile("Layla")->at("contracts")["bid"], 6);
-    // The leaderboard and the profile say who is registered (has a password: "Accounts").
-    json board = s.leaderboard();
-    ASSERT_EQ(board["players"].size(), 4u);
-    EXPECT_EQ(board["players"][0]["name"], "Omar");  // Omar and Sami won (equal ratings: by name)
-    EXPECT_EQ(board["players"][0]["registered"], false);
-    ASSERT_TRUE(s.register_password("Omar", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdHNhbHQ$aGFzaA", hash_token("omar-device"),
-                                    3000, 3000 + 86400000));
-    board = s.leaderboard();
-    EXPECT_EQ(board["players"][0]["registered"], true);
-    EXPECT_EQ(board["players"][1]["registered"], false);
-    EXPECT_EQ(s.player_profile("Omar")->at("registered"), true);
-}
+// A stored match's numbers (rec0020), private matches kept out of the lists, the leaderboard's
+// registered flag: on both backends in storage_test.cpp
+// (StorageTest.ProfileNumbersOfAStoredMatchAndPrivateMatchesKeptOutOfTheLists).
 
 TEST(Profiles, OverHttpWithUnknownAndDecomposedNames) {
     Harness h;

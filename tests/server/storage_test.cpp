@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <future>
 #include <memory>
 #include <string>
@@ -224,8 +226,9 @@ TEST_P(StorageTest, TheLeaderboardBreaksTiesByNameAsBytes) {
     MatchRow closed = humans_match("t1-1", 1000, names, -1);
     closed.status = "drawn";  // equal ratings, a draw: everyone stays at 1500
     ASSERT_TRUE(s->store_match(closed));
+    const json board = s->leaderboard();
     std::vector<std::string> order;
-    for (const auto& p : s->leaderboard()["players"]) order.push_back(p["name"]);
+    for (const auto& p : board["players"]) order.push_back(p["name"]);
     EXPECT_EQ(order, (std::vector<std::string>{"Z", "a", "b", "Éa"}));
 }
 
@@ -360,6 +363,85 @@ TEST_P(StorageTest, ProfilesCountEveryMatchAndListPublicOnes) {
     ASSERT_EQ(t.size(), 1u);
     EXPECT_EQ(t[0], json({{"id", "T1"}, {"name", "Cup"}, {"format", "knockout"}, {"state", "registration"},
                           {"partner", "Layla"}, {"champion", false}}));
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+MatchRow stored_row(const std::string& id, std::int64_t finished, bool is_private) {
+    // rec0020: levantine, 6 deals, team 1 wins. Counted by hand from rec0020.expected.json:
+    // seat 0 bid 5 times (sum 60) and declared 3 contracts, made none; seat 3 bid 6 times
+    // (sum 68) and declared 1 contract, not made.
+    MatchRow row;
+    row.id = id;
+    row.table = id.substr(0, id.find('-'));
+    row.finished_ms = finished;
+    row.names = {"Layla", "Omar", "Rana", "Sami"};
+    row.status = "won";
+    row.winner = 1;
+    row.scores = {-61, 33};
+    row.record = read_file(std::string(TARNEEB_TEST_DATA) + "/records/rec0020.json");
+    row.rules = "levantine";
+    row.is_private = is_private;
+    return row;
+}
+
+TEST_P(StorageTest, ProfileNumbersOfAStoredMatchAndPrivateMatchesKeptOutOfTheLists) {
+    for (const char* name : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s->register_name(name, std::string("tok-") + name));
+    EXPECT_FALSE(s->player_profile("Nobody"));
+    ASSERT_TRUE(s->store_match(stored_row("t1-1", 1000, /*is_private=*/false)));
+
+    json layla = *s->player_profile("Layla");
+    EXPECT_EQ(layla["matches"], 1);
+    EXPECT_EQ(layla["wins"], 0);
+    EXPECT_EQ(layla["contracts"], (json{{"bid", 3}, {"made", 0}}));
+    EXPECT_EQ(layla["bids"], 5);
+    EXPECT_DOUBLE_EQ(layla["average_bid"].get<double>(), 12.0);
+    EXPECT_EQ(layla["registered"], false);
+    EXPECT_EQ(layla["tournaments"], json::array());
+    EXPECT_LT(layla["rating"].get<double>(), 1500);  // lost to an equal team: 1500 - 16
+    EXPECT_DOUBLE_EQ(layla["rating"].get<double>(), 1484.0);
+    ASSERT_EQ(layla["rating_history"].size(), 1u);
+    EXPECT_EQ(layla["rating_history"][0], (json{{"match", "t1-1"}, {"finished", 1000}, {"rating", 1484.0}}));
+    ASSERT_EQ(layla["recent_matches"].size(), 1u);
+    EXPECT_EQ(layla["recent_matches"][0]["id"], "t1-1");
+    EXPECT_EQ(layla["recent_matches"][0]["won"], false);
+    EXPECT_EQ(layla["recent_matches"][0]["players"], (json{"Layla", "Omar", "Rana", "Sami"}));
+
+    json sami = *s->player_profile("Sami");
+    EXPECT_EQ(sami["wins"], 1);
+    EXPECT_EQ(sami["contracts"], (json{{"bid", 1}, {"made", 0}}));
+    EXPECT_EQ(sami["bids"], 6);
+    EXPECT_DOUBLE_EQ(sami["average_bid"].get<double>(), 11.33);  // 68 / 6, to 2 places
+    EXPECT_EQ(sami["recent_matches"][0]["won"], true);
+    EXPECT_DOUBLE_EQ(sami["rating"].get<double>(), 1516.0);
+
+    // A private match counts in the totals but shows in no list (not even as a rating point).
+    ASSERT_TRUE(s->store_match(stored_row("t2-1", 2000, /*is_private=*/true)));
+    layla = *s->player_profile("Layla");
+    EXPECT_EQ(layla["matches"], 2);
+    EXPECT_EQ(layla["contracts"], (json{{"bid", 6}, {"made", 0}}));
+    EXPECT_EQ(layla["recent_matches"].size(), 1u);
+    EXPECT_EQ(layla["rating_history"].size(), 1u);
+    EXPECT_EQ(layla.dump().find("t2-1"), std::string::npos);
+    // Stored twice: counted once.
+    EXPECT_FALSE(s->store_match(stored_row("t1-1", 1000, false)));
+    EXPECT_EQ(s->player_profile("Layla")->at("contracts")["bid"], 6);
+    // The leaderboard and the profile say who is registered (has a password: "Accounts").
+    json board = s->leaderboard();
+    ASSERT_EQ(board["players"].size(), 4u);
+    EXPECT_EQ(board["players"][0]["name"], "Omar");  // Omar and Sami won (equal ratings: by name)
+    EXPECT_EQ(board["players"][0]["registered"], false);
+    ASSERT_TRUE(s->register_password("Omar", "$argon2id$v=19$m=65536,t=2,p=1$c2FsdHNhbHQ$aGFzaA", hash_token("omar-device"),
+                                    3000, 3000 + 86400000));
+    board = s->leaderboard();
+    EXPECT_EQ(board["players"][0]["registered"], true);
+    EXPECT_EQ(board["players"][1]["registered"], false);
+    EXPECT_EQ(s->player_profile("Omar")->at("registered"), true);
 }
 
 TEST_P(StorageTest, TournamentsGetIdsNeverReusedAndKeepTheirLastState) {
@@ -507,19 +589,29 @@ TEST(PostgresStorage, AHallPlaysAWholeMatchStoresItAndResumesAfterARestart) {
         ASSERT_EQ(listed["matches"].size(), 1u);
         EXPECT_EQ(listed["matches"][0]["players"], json({"Layla", "Omar", "Rana", "Sami"}));
         EXPECT_EQ(json::parse(h.get("/api/leaderboard")->body)["players"].size(), 4u);
-        const json profile = json::parse(h.get("/api/players/Rana")->body);
-        EXPECT_EQ(profile["matches"], 1);
-        EXPECT_GT(profile["bids"].get<int>() + profile["contracts"]["bid"].get<int>(), 0) << "read from the record";
+        // The profiles' numbers, read from the record: contracts add up to the match's own.
+        const json result = json::parse(rec->body)["result"];
+        int contracts = 0, counted = 0;
+        for (const auto& d : result["deals"]) contracts += d["made"].is_boolean() ? 1 : 0;
+        for (const char* n : {"Layla", "Omar", "Rana", "Sami"}) {
+            const json p = json::parse(h.get(std::string("/api/players/") + n)->body);
+            EXPECT_EQ(p["matches"], 1);
+            counted += p["contracts"]["bid"].get<int>();
+        }
+        EXPECT_GT(contracts, 0);
+        EXPECT_EQ(counted, contracts);
         const auto health = h.get("/healthz");
         ASSERT_TRUE(health);
         EXPECT_EQ(health->status, 200);
         EXPECT_EQ(json::parse(health->body), json({{"status", "ok"}, {"storage", "postgresql"}}));
     }
-    // A table in play, the hall gone ("crash"), a new hall on the same database resumes it.
+    // A table in play, the hall gone ("crash"), a new hall on the same database resumes it
+    // (another database: the four names are taken in the first).
+    const std::string url2 = pg().fresh_url();
     std::string token;
     json before;
     {
-        HallHarness h(url);
+        HallHarness h(url2);
         std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
         testing::seat_four(h, cs, {{"turn_seconds", 0}});
         token = h.last(cs[0], "welcome")["token"];
@@ -528,7 +620,7 @@ TEST(PostgresStorage, AHallPlaysAWholeMatchStoresItAndResumesAfterARestart) {
         before = h.last(cs[0], "table");
         ASSERT_EQ(before["state"], "playing");
     }
-    HallHarness h(url);
+    HallHarness h(url2);
     EXPECT_EQ(h.hall.resume(h.now), 1);
     const ConnId c = h.connect();
     h.send(c, {{"type", "hello"}, {"token", token}});
@@ -537,7 +629,7 @@ TEST(PostgresStorage, AHallPlaysAWholeMatchStoresItAndResumesAfterARestart) {
     EXPECT_EQ(after["version"], before["version"]);
     EXPECT_EQ(after["round"], before["round"]);
     EXPECT_EQ(after["legal"], before["legal"]);
-    EXPECT_EQ(h.storage.match_record(match_id).has_value(), true);
+    EXPECT_EQ(open_storage(url)->match_record(match_id).has_value(), true) << "the first database keeps its match";
 }
 
 TEST(PostgresStorage, HealthzSaysWhenTheServerDoesNotAnswer) {
