@@ -6,7 +6,10 @@
 // storage_analysis_test.cpp.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -644,6 +647,70 @@ TEST(PostgresStorage, HealthzSaysWhenTheServerDoesNotAnswer) {
     const auto up = h.get("/healthz");  // answers again: recovered
     ASSERT_TRUE(up);
     EXPECT_EQ(up->status, 200);
+}
+
+/// GET `path` from 127.0.0.1:`port` over a plain socket: the status line's code and the body.
+std::pair<int, std::string> http_get(int port, const std::string& path) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        if (fd >= 0) ::close(fd);
+        return {0, ""};
+    }
+    const std::string req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    if (::write(fd, req.data(), req.size()) != static_cast<ssize_t>(req.size())) {
+        ::close(fd);
+        return {0, ""};
+    }
+    std::string reply;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) reply.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+    const auto body = reply.find("\r\n\r\n");
+    if (reply.size() < 12 || body == std::string::npos) return {0, reply};
+    return {std::stoi(reply.substr(9, 3)), reply.substr(body + 4)};
+}
+
+TEST(PostgresStorage, TarneebServeStoresInPostgresWithThePostgresFlag) {
+    const std::string url = pg().fresh_url();
+    int out[2];
+    ASSERT_EQ(::pipe(out), 0);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // dies with the test
+        if (::getppid() != parent) ::_exit(125);
+        ::dup2(out[1], 1);
+        ::close(out[0]);
+        std::vector<std::string> args{"tarneeb", "serve", "--address", "127.0.0.1", "--port", "0", "--no-static",
+                                      "--postgres", url, "--log-level", "warn"};
+        std::vector<char*> argv;
+        for (auto& arg : args) argv.push_back(arg.data());
+        argv.push_back(nullptr);
+        ::execv(TARNEEB_BINARY, argv.data());
+        ::_exit(127);
+    }
+    ::close(out[1]);
+    std::string line;
+    for (char ch; ::read(out[0], &ch, 1) == 1 && ch != '\n';) line.push_back(ch);  // "listening on ADDRESS:PORT"
+    ::close(out[0]);
+    ASSERT_EQ(line.rfind("listening on ", 0), 0u) << line;
+    const int port = std::stoi(line.substr(line.rfind(':') + 1));
+    const auto health = http_get(port, "/healthz");
+    EXPECT_EQ(health.first, 200);
+    EXPECT_EQ(health.second, R"({"status":"ok","storage":"postgresql"})");
+    EXPECT_EQ(http_get(port, "/api/leaderboard"), (std::pair<int, std::string>{200, R"({"players":[]})"}));
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    // It made the schema there.
+    pqxx::connection c(url);
+    pqxx::work w(c);
+    EXPECT_EQ(w.exec("SELECT version FROM schema_version")[0][0].as<int>(), kPostgresSchemaVersion);
 }
 
 }  // namespace
