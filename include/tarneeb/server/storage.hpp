@@ -50,14 +50,14 @@ namespace tarneeb::server {
 
 /// A database error. `code()` is one of (stable, logged as `code=`):
 ///   storage_full         SQLITE_FULL, or a write refused with ENOSPC / EFBIG (disk or file size
-///                        limit); PostgreSQL SQLSTATE class 53 (53100 disk_full, out of memory...)
+///                        limit); PostgreSQL SQLSTATE 53100 (disk_full)
 ///   storage_read_only    SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN (file or directory not
 ///                        writable); PostgreSQL 25006 (read-only transaction: a standby), 42501
 ///   storage_corrupt      SQLITE_CORRUPT, SQLITE_NOTADB; PostgreSQL class XX (data_corrupted...)
 ///   storage_busy         SQLITE_BUSY, SQLITE_LOCKED (another process holds the file past the
 ///                        timeout); PostgreSQL 40001, 40P01, 55P03 (serialization, deadlock, lock)
 ///   storage_unavailable  PostgreSQL: no connection (refused, lost, timed out, server shutting
-///                        down: class 08, 57P01-57P03); the next call connects again
+///                        down: class 08, 57P01-57P03, 53300); the next call connects again
 ///   storage_fenced       a fenced write (append, rewrite, close_table) whose fence is not the
 ///                        table's current one, or claim_table of a table that is not live:
 ///                        another node owns the table now; nothing was written
