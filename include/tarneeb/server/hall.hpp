@@ -34,7 +34,8 @@
 // journal entry before it changes, so a failed write leaves the table as it was. The request gets the
 // error `storage_unavailable`; a bot or timer action that cannot be written is tried again at
 // the next tick; a finished match that cannot be stored is kept and stored again once a second
-// (and before the table's next start). /healthz answers 503 while writes fail. The hall keeps
+// (and before the table's next start). /healthz answers 503 while writes fail (and, on a remote
+// store such as PostgreSQL, when its ping on the writer thread fails). The hall keeps
 // serving: reads, spectators and every table go on as soon as the database takes writes again.
 #pragma once
 
@@ -175,7 +176,8 @@ public:
     /// True for the paths http_get answers: /healthz, /metrics and /api/...
     static bool http_path(std::string_view target);
     /// Answers GET `target` (an http_path) through `done`, on the hall's thread: at once for
-    /// /healthz and /metrics, after a read on the writer thread for /api/... (never blocks).
+    /// /metrics and for /healthz on SQLite, after a job on the writer thread for /api/... and
+    /// for /healthz on a remote store (its ping; never blocks the hall's thread).
     /// `address`: the client's IP address (the analysis queue's per-address share); `token`:
     /// the sign-in token of its `Authorization: Bearer` header, or empty (a private table's
     /// finished match is readable by its players only: docs/protocol.md "HTTP endpoints").
