@@ -253,7 +253,7 @@ TEST_F(Cluster, LeaseKeeperReportsALeaseTakenOver) {
     TableLeases leases(client), other(other_client);
     const NodeId a = NodeId::fresh("a"), b = NodeId::fresh("b");
     LostLog log;
-    LeaseKeeper keeper(leases, a, 300ms, log.fn());
+    LeaseKeeper keeper(leases, a, 1500ms, log.fn());  // t2 must outlive the test: a long ttl
     ASSERT_TRUE(keeper.acquire("t1"));
     ASSERT_TRUE(keeper.acquire("t2"));
     // An operator deletes the key and node b takes the table.
@@ -271,7 +271,7 @@ TEST_F(Cluster, LeaseKeeperReportsLeasesExpiredWhileRedisIsDown) {
     TableLeases leases(client);
     const NodeId a = NodeId::fresh("a");
     LostLog log;
-    LeaseKeeper keeper(leases, a, 300ms, log.fn());
+    LeaseKeeper keeper(leases, a, 450ms, log.fn());
     ASSERT_TRUE(keeper.acquire("t1"));
     ASSERT_TRUE(keeper.acquire("t2"));
     redis_.stop();
@@ -309,26 +309,24 @@ TEST_F(Cluster, HeartbeatsPresenceAndLobbyVanishAfterTheirTtl) {
     RedisClient client(redis_.options());
     ClusterDirectory dir(client);
     const NodeId a = NodeId::fresh("a"), b = NodeId::fresh("b");
-    dir.heartbeat(a, 300ms);
+    dir.heartbeat(a, 600s);
     dir.heartbeat(b, 600s);
-    dir.set_lobby(a, {{"", "t1", R"({"id":"t1"})"}, {"", "t2", R"({"id":"t2"})"}}, 600s);
+    dir.set_lobby(a, {{"", "t2", R"({"id":"t2"})"}, {"", "t1", R"({"id":"t1"})"}}, 600s);
     dir.set_lobby_entry(b, "t3", R"({"id":"t3"})", 600s);
-    dir.set_presence("guest-1", a, 300ms);
+    dir.set_presence("guest-1", a, 600s);
     dir.set_presence("guest-2", b, 600s);
 
     EXPECT_EQ(dir.presence("guest-1"), a);
+    EXPECT_EQ(dir.presence("guest-2"), b);
     EXPECT_EQ(dir.presence("guest-3"), std::nullopt);
-    // Both nodes, unless a's 300 ms already ran out on a slow machine.
-    const auto nodes = dir.live_nodes();
-    ASSERT_FALSE(nodes.empty());
-    EXPECT_EQ(nodes.back(), b);
-    const auto lobby = dir.lobby();
-    ASSERT_FALSE(lobby.empty());
-    EXPECT_EQ(lobby.back(), (LobbyEntry{"b", "t3", R"({"id":"t3"})"}));
-    if (lobby.size() == 3) {
-        EXPECT_EQ(lobby.front(), (LobbyEntry{"a", "t1", R"({"id":"t1"})"}));
-    }
+    EXPECT_EQ(dir.live_nodes(), (std::vector<NodeId>{a, b}));
+    EXPECT_EQ(dir.lobby(), (std::vector<LobbyEntry>{{"a", "t1", R"({"id":"t1"})"},
+                                                    {"a", "t2", R"({"id":"t2"})"},
+                                                    {"b", "t3", R"({"id":"t3"})"}}));
 
+    // Node a stops rewriting its records: their last TTL is short.
+    dir.heartbeat(a, 300ms);
+    dir.set_presence("guest-1", a, 300ms);
     ASSERT_TRUE(eventually([&] { return !dir.presence("guest-1"); }));
     EXPECT_EQ(dir.presence("guest-2"), b);
     ASSERT_TRUE(eventually([&] { return dir.live_nodes().size() == 1; }));
@@ -424,8 +422,11 @@ TEST_F(Cluster, SubscriberReceivesChannelAndPatternMessages) {
     ASSERT_TRUE(sub.wait_ready(30s));
     EXPECT_EQ(client.publish("node:b", "again"), 1);
     ASSERT_TRUE(eventually([&] { return inbox.has("node:b", "again"); }));
-    EXPECT_EQ(inbox.size(), 3u);
     sub.stop();
+    // A "gone" published before Redis handled the unsubscribe may have arrived; nothing else did.
+    for (const auto& m : inbox.messages)
+        EXPECT_TRUE(m.payload == "hello" || m.payload == std::string("bin\0ary", 7) || m.payload == "gone" ||
+                    m.payload == "again") << m.payload;
 }
 
 TEST_F(Cluster, SubscriberSurvivesARedisRestart) {
