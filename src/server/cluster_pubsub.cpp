@@ -30,6 +30,7 @@ bool send_all(redisContext* ctx, const std::vector<std::vector<std::string>>& co
         if (redisAppendCommandArgv(ctx, static_cast<int>(argv.size()), argv.data(), lens.data()) != REDIS_OK)
             return false;
     }
+    redis_detail::QuietSigpipe quiet;
     int done = 0;
     while (!done)
         if (redisBufferWrite(ctx, &done) != REDIS_OK) return false;

@@ -68,6 +68,7 @@ ReplyPtr run(redisContext* ctx, const std::vector<std::string>& args) {
         argv.push_back(a.data());
         lens.push_back(a.size());
     }
+    QuietSigpipe quiet;
     auto* raw = static_cast<redisReply*>(
         redisCommandArgv(ctx, static_cast<int>(argv.size()), argv.data(), lens.data()));
     if (raw == nullptr) throw ClusterError("redis_unavailable", std::string("redis: ") + ctx->errstr);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <hiredis.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <chrono>
 #include <memory>
@@ -24,6 +26,35 @@ struct ContextFree {
 using ContextPtr = std::unique_ptr<redisContext, ContextFree>;
 
 timeval to_timeval(std::chrono::milliseconds ms);
+
+/// While alive, a write by this thread to a socket Redis closed fails with EPIPE instead of
+/// raising SIGPIPE (hiredis writes with write(2)): SIGPIPE is blocked for the thread and one it
+/// raised is taken back before the mask is restored. The process's disposition of SIGPIPE is
+/// left alone (the library changes no process-wide state), as in engine_process.cpp.
+class QuietSigpipe {
+public:
+    QuietSigpipe() {
+        sigemptyset(&pipe_);
+        sigaddset(&pipe_, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+    }
+    ~QuietSigpipe() {
+        if (!sigismember(&old_, SIGPIPE)) {
+            sigset_t pending;
+            sigpending(&pending);
+            if (sigismember(&pending, SIGPIPE)) {
+                const timespec zero{0, 0};
+                sigtimedwait(&pipe_, nullptr, &zero);
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+    }
+    QuietSigpipe(const QuietSigpipe&) = delete;
+    QuietSigpipe& operator=(const QuietSigpipe&) = delete;
+
+private:
+    sigset_t pipe_, old_;
+};
 
 /// Opens a connection: TCP connect within connect_timeout, keepalive, command_timeout on the
 /// socket, AUTH and SELECT as the options say (SELECT skipped when `select_db` is false).
