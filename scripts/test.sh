@@ -48,7 +48,7 @@ cmake --build build/tsan -j "$jobs" --target tarneeb server_tests server_ws_test
   cluster_tests
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
-    -R '^(Hall|Protocol|Serve|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|RedisUrl|NodeIdTest|Pimc\.SameSeedSameCardWhateverTheThreads)'
+    -R '^(Hall|Protocol|Serve|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"
 bash scripts/fuzz.sh "${TARNEEB_FUZZ_SECONDS:-15}"

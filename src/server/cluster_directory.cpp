@@ -33,7 +33,9 @@ std::string ms(std::chrono::milliseconds ttl) { return std::to_string(ttl.count(
 
 }  // namespace
 
-ClusterDirectory::ClusterDirectory(RedisClient& redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {}
+ClusterDirectory::ClusterDirectory(RedisClient& redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {
+    check_cluster_prefix(prefix_);
+}
 
 namespace {
 std::string node_key(const std::string& prefix, const std::string& name) { return prefix + ":node:" + name; }

@@ -74,6 +74,12 @@ void check_cluster_ttl(std::chrono::milliseconds ttl) {
     if (ttl.count() < 1) throw ClusterError("invalid_argument", "TTL below 1 ms");
 }
 
+void check_cluster_prefix(std::string_view prefix) {
+    if (prefix.empty() || prefix.size() > 64 ||
+        !std::all_of(prefix.begin(), prefix.end(), [](char c) { return name_char(c) || c == ':'; }))
+        throw ClusterError("invalid_argument", "key prefix must be 1-64 characters of [A-Za-z0-9._:-]");
+}
+
 void check_node(const NodeId& node) {
     if (!valid_node_name(node.name) || !valid_instance(node.instance))
         throw ClusterError("invalid_argument", "not a node id: '" + node.name + "/" + node.instance + "'");
@@ -105,7 +111,9 @@ std::optional<NodeId> NodeId::parse(std::string_view text) {
 
 // ---- TableLeases ----
 
-TableLeases::TableLeases(RedisClient& redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {}
+TableLeases::TableLeases(RedisClient& redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {
+    check_cluster_prefix(prefix_);
+}
 
 std::string TableLeases::key(std::string_view table) const { return prefix_ + ":lease:" + std::string(table); }
 

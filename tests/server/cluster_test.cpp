@@ -46,7 +46,7 @@ protected:
     RedisServer redis_;
 };
 
-TEST(RedisUrl, ReadsHostPortPasswordAndDatabase) {
+TEST(ClusterRedisUrl, ReadsHostPortPasswordAndDatabase) {
     RedisOptions o = parse_redis_url("redis://localhost");
     EXPECT_EQ(o.host, "localhost");
     EXPECT_EQ(o.port, 6379);
@@ -76,7 +76,7 @@ TEST(RedisUrl, ReadsHostPortPasswordAndDatabase) {
         EXPECT_EQ(error_code([&] { parse_redis_url(bad); }), "redis_url_invalid") << bad;
 }
 
-TEST(NodeIdTest, FreshInstancesDifferAndParseBack) {
+TEST(ClusterNodeId, FreshInstancesDifferAndParseBack) {
     const NodeId a = NodeId::fresh("node-a");
     const NodeId b = NodeId::fresh("node-a");
     EXPECT_EQ(a.name, "node-a");
@@ -184,6 +184,8 @@ TEST_F(Cluster, LeaseRenewAndReleaseOnlyByTheOwner) {
     EXPECT_EQ(error_code([&] { leases.acquire("", a, 60s); }), "invalid_argument");
     EXPECT_EQ(error_code([&] { leases.acquire("t9", a, 0ms); }), "invalid_argument");
     EXPECT_EQ(error_code([&] { leases.acquire("t9", NodeId{"a", "nothex"}, 60s); }), "invalid_argument");
+    EXPECT_EQ(error_code([&] { TableLeases bad(client, "tarneeb*"); }), "invalid_argument");
+    EXPECT_EQ(error_code([&] { ClusterDirectory bad(client, ""); }), "invalid_argument");
 }
 
 TEST_F(Cluster, ARestartedNodeDoesNotInheritItsOldLeases) {

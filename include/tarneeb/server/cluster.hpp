@@ -27,7 +27,8 @@
 //   redis_error        Redis answered with an error reply (the text is in what())
 //   redis_reply        a reply of an unexpected shape (a key holding another type, say)
 //   redis_url_invalid  parse_redis_url could not read the URL
-//   invalid_argument   an empty or too long id, a node name outside [A-Za-z0-9._-], a TTL < 1 ms
+//   invalid_argument   an empty or too long id, a node name outside [A-Za-z0-9._-], a key prefix
+//                      outside [A-Za-z0-9._:-] (1-64 characters), a TTL < 1 ms
 #pragma once
 
 #include <chrono>
