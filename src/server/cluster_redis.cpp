@@ -179,47 +179,66 @@ RedisOptions parse_redis_url(std::string_view url) {
     return o;
 }
 
-RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {}
+RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {
+    try {
+        ctx_ = redis_detail::open(options_, true).release();
+        ++connects_;
+    } catch (const ClusterError& e) {
+        last_error_ = e.what();
+    }
+    reconnector_ = std::thread([this] { reconnect(); });
+}
 
 RedisClient::~RedisClient() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    lost_.notify_all();
+    reconnector_.join();
     if (ctx_ != nullptr) redisFree(ctx_);
 }
 
-void RedisClient::drop(std::chrono::steady_clock::time_point now) {
-    if (ctx_ != nullptr) {
-        redisFree(ctx_);
-        ctx_ = nullptr;
-        backoff_ = options_.backoff_initial;  // a connection that worked: retry soon
-    } else {
-        backoff_ = std::min(std::max(backoff_ * 2, options_.backoff_initial), options_.backoff_max);
+void RedisClient::reconnect() {
+    std::unique_lock lock(mutex_);
+    auto backoff = options_.backoff_initial;
+    while (true) {
+        lost_.wait(lock, [&] { return stopping_ || ctx_ == nullptr; });
+        if (stopping_) return;
+        lock.unlock();  // commands keep failing at once while this thread connects
+        redis_detail::ContextPtr fresh;
+        std::string error;
+        try {
+            fresh = redis_detail::open(options_, true);
+        } catch (const ClusterError& e) {
+            error = e.what();
+        }
+        lock.lock();
+        if (fresh) {
+            ctx_ = fresh.release();
+            ++connects_;
+            backoff = options_.backoff_initial;
+            continue;
+        }
+        last_error_ = std::move(error);
+        if (lost_.wait_for(lock, backoff, [&] { return stopping_; })) return;
+        backoff = std::min(backoff * 2, options_.backoff_max);
     }
-    next_attempt_ = now + backoff_;
-}
-
-void RedisClient::ensure_connected() {
-    if (ctx_ != nullptr) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now < next_attempt_)
-        throw ClusterError("redis_unavailable", "redis " + options_.host + ":" + std::to_string(options_.port) +
-                                                    ": away, next connect attempt not due yet");
-    try {
-        ctx_ = redis_detail::open(options_, true).release();
-    } catch (const ClusterError&) {
-        drop(std::chrono::steady_clock::now());
-        throw;
-    }
-    backoff_ = std::chrono::milliseconds(0);
-    ++connects_;
 }
 
 RedisReply RedisClient::command(const std::vector<std::string>& args) {
     std::lock_guard lock(mutex_);
-    ensure_connected();
+    if (ctx_ == nullptr)
+        throw ClusterError("redis_unavailable", "redis " + options_.host + ":" + std::to_string(options_.port) +
+                                                    " away, reconnecting (last attempt: " + last_error_ + ")");
     redis_detail::ReplyPtr reply;
     try {
         reply = redis_detail::run(ctx_, args);
-    } catch (const ClusterError&) {
-        drop(std::chrono::steady_clock::now());
+    } catch (const ClusterError& e) {
+        redisFree(ctx_);
+        ctx_ = nullptr;
+        last_error_ = e.what();
+        lost_.notify_all();
         throw;
     }
     return redis_detail::convert(reply.get());

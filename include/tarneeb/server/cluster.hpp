@@ -102,14 +102,17 @@ struct RedisHealth {
 /// thread-safe (a mutex serialises the commands, so a slow command delays the others; nothing
 /// here may be called on the server's event loop, which must never wait for the network).
 ///
-/// Connecting is lazy: the first command connects (bounded by connect_timeout). When the
-/// connection breaks or an attempt fails, commands throw redis_unavailable at once until the
-/// next attempt is due: the first after backoff_initial, each failure doubling the wait up to
-/// backoff_max; a success resets it. A command that finds the connection broken is not
-/// retried (it may have run).
+/// Connecting: the constructor tries once (bounded by connect_timeout; it does not throw).
+/// Whenever there is no connection — that first try failed, or a command found the connection
+/// broken — a thread of the client reconnects in the background: at once, then after
+/// backoff_initial, the wait doubling up to backoff_max after each failure. Meanwhile every
+/// command throws redis_unavailable at once, without touching the network. A command that
+/// finds the connection broken is not retried (it may have run).
 class RedisClient {
 public:
+    /// Tries to connect once (see above) and starts the reconnecting thread.
     explicit RedisClient(RedisOptions options);
+    /// Stops and joins the reconnecting thread, closes the connection.
     ~RedisClient();
     RedisClient(const RedisClient&) = delete;
     RedisClient& operator=(const RedisClient&) = delete;
@@ -134,15 +137,16 @@ public:
     const RedisOptions& options() const { return options_; }
 
 private:
-    void ensure_connected();  // mutex held
-    void drop(std::chrono::steady_clock::time_point now);  // mutex held
+    void reconnect();  // the reconnecting thread
 
     RedisOptions options_;
     mutable std::mutex mutex_;
-    redisContext* ctx_ = nullptr;
-    std::chrono::steady_clock::time_point next_attempt_{};
-    std::chrono::milliseconds backoff_{0};
+    std::condition_variable lost_;  // ctx_ became null, or stopping_
+    redisContext* ctx_ = nullptr;   // null while away
+    std::string last_error_;        // why the last connect attempt failed
     std::uint64_t connects_ = 0;
+    bool stopping_ = false;
+    std::thread reconnector_;
 };
 
 /// A node of the cluster: its configured name (`--node NAME`, [A-Za-z0-9._-], 1–64 characters)
