@@ -3,7 +3,7 @@
 // without persistence empties it — and the cluster stays safe: durable state and the fencing
 // tokens that stop a stale table owner from writing live in PostgreSQL (Storage::claim_table).
 //
-//   RedisClient      one connection: commands, publish, ping; reconnects with capped backoff
+//   RedisClient      one connection: commands, publish, ping; its thread reconnects with capped backoff
 //   NodeId           a node's name plus a random instance id (a restarted node is a new instance)
 //   TableLeases      which node owns a live table: SET NX PX, compare-and-PEXPIRE, compare-and-DEL
 //   LeaseKeeper      renews a node's leases on its own thread and reports the ones it lost
@@ -20,7 +20,7 @@
 //
 // Errors: every call that talks to Redis throws ClusterError with a stable code:
 //   redis_unavailable  no connection to Redis (refused, lost, timed out, or Redis still loading
-//                      its data); while a reconnect is not due yet it is thrown at once, without
+//                      its data); while the client is reconnecting it is thrown at once, without
 //                      touching the network. A command that failed this way may or may not have
 //                      run: every write here is safe to repeat (idempotent or compare-and-set).
 //   redis_auth         Redis refused the password (AUTH) or the database number (SELECT)
