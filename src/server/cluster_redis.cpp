@@ -51,6 +51,9 @@ RedisReply convert(const redisReply* r) {
         std::string text(r->str, r->len);
         // LOADING: a restarted Redis still reading its data set; try again like a lost connection.
         if (text.rfind("LOADING", 0) == 0) throw ClusterError("redis_unavailable", "redis: " + text);
+        // NOAUTH / WRONGPASS: this client's password is missing or wrong (Redis changed it, say).
+        if (text.rfind("NOAUTH", 0) == 0 || text.rfind("WRONGPASS", 0) == 0)
+            throw ClusterError("redis_auth", "redis: " + text);
         throw ClusterError("redis_error", "redis: " + text);
     }
     default:
@@ -185,6 +188,7 @@ RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {
         ++connects_;
     } catch (const ClusterError& e) {
         last_error_ = e.what();
+        last_code_ = e.code();
     }
     reconnector_ = std::thread([this] { reconnect(); });
 }
@@ -207,11 +211,12 @@ void RedisClient::reconnect() {
         if (stopping_) return;
         lock.unlock();  // commands keep failing at once while this thread connects
         redis_detail::ContextPtr fresh;
-        std::string error;
+        std::string error, code;
         try {
             fresh = redis_detail::open(options_, true);
         } catch (const ClusterError& e) {
             error = e.what();
+            code = e.code();
         }
         lock.lock();
         if (fresh) {
@@ -221,6 +226,7 @@ void RedisClient::reconnect() {
             continue;
         }
         last_error_ = std::move(error);
+        last_code_ = std::move(code);
         if (lost_.wait_for(lock, backoff, [&] { return stopping_; })) return;
         backoff = std::min(backoff * 2, options_.backoff_max);
     }
@@ -228,9 +234,9 @@ void RedisClient::reconnect() {
 
 RedisReply RedisClient::command(const std::vector<std::string>& args) {
     std::lock_guard lock(mutex_);
-    if (ctx_ == nullptr)
-        throw ClusterError("redis_unavailable", "redis " + options_.host + ":" + std::to_string(options_.port) +
-                                                    " away, reconnecting (last attempt: " + last_error_ + ")");
+    if (ctx_ == nullptr)  // redis_auth when the last attempt was refused for its password
+        throw ClusterError(last_code_, "redis " + options_.host + ":" + std::to_string(options_.port) +
+                                           " away, reconnecting (last attempt: " + last_error_ + ")");
     redis_detail::ReplyPtr reply;
     try {
         reply = redis_detail::run(ctx_, args);
@@ -238,6 +244,7 @@ RedisReply RedisClient::command(const std::vector<std::string>& args) {
         redisFree(ctx_);
         ctx_ = nullptr;
         last_error_ = e.what();
+        last_code_ = e.code();
         lost_.notify_all();
         throw;
     }

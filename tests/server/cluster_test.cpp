@@ -39,6 +39,28 @@ std::string error_code(const std::function<void()>& f) {
     return "";
 }
 
+// What a Subscriber received, for the tests to wait on.
+struct Inbox {
+    std::mutex mutex;
+    std::vector<PubSubMessage> messages;
+
+    Subscriber::Handler fn() {
+        return [this](const PubSubMessage& m) {
+            std::lock_guard lock(mutex);
+            messages.push_back(m);
+        };
+    }
+    bool has(const std::string& channel, const std::string& payload) {
+        std::lock_guard lock(mutex);
+        return std::any_of(messages.begin(), messages.end(),
+                           [&](const PubSubMessage& m) { return m.channel == channel && m.payload == payload; });
+    }
+    std::size_t size() {
+        std::lock_guard lock(mutex);
+        return messages.size();
+    }
+};
+
 class Cluster : public ::testing::Test {
 protected:
     void SetUp() override { ASSERT_EQ(redis_.start(), ""); }
@@ -106,6 +128,38 @@ TEST_F(Cluster, CommandsThrowRedisUnavailableUntilRedisIsThere) {
     ASSERT_TRUE(eventually([&] { return client.connected(); }));
     EXPECT_EQ(client.connects(), 1u);
     EXPECT_TRUE(client.health().up);
+}
+
+TEST(ClusterAuth, PasswordFromTheUrlAndRefusals) {
+    RedisServer redis;
+    redis.require_password("s3cret:pw");
+    ASSERT_EQ(redis.start(), "");
+    RedisOptions o = parse_redis_url("redis://:s3cret%3Apw@127.0.0.1:" + std::to_string(redis.port()));
+    EXPECT_EQ(o.password, "s3cret:pw");
+    RedisClient good(o);
+    EXPECT_TRUE(good.health().up);
+    Inbox inbox;
+    Subscriber sub(o, inbox.fn());
+    sub.subscribe("c");
+    ASSERT_TRUE(sub.wait_ready(30s));
+    EXPECT_EQ(good.publish("c", "m"), 1);
+    ASSERT_TRUE(eventually([&] { return inbox.has("c", "m"); }));
+
+    // No password: Redis answers NOAUTH to each command.
+    RedisOptions none = o;
+    none.password.clear();
+    RedisClient anonymous(none);
+    EXPECT_EQ(error_code([&] { anonymous.ping(); }), "redis_auth");
+    // A wrong one: AUTH is refused, the client stays away and says why at every command.
+    RedisOptions wrong = o;
+    wrong.password = "nope";
+    RedisClient refused(wrong);
+    EXPECT_FALSE(refused.connected());
+    EXPECT_EQ(error_code([&] { refused.ping(); }), "redis_auth");
+    EXPECT_EQ(refused.health().code, "redis_auth");
+    Subscriber refused_sub(wrong, inbox.fn());
+    refused_sub.subscribe("c");
+    EXPECT_FALSE(refused_sub.wait_ready(100ms));
 }
 
 TEST_F(Cluster, CommandsPingAndErrors) {
@@ -375,28 +429,6 @@ TEST_F(Cluster, PresenceAndLobbyBelongToOneInstance) {
     EXPECT_TRUE(dir.live_nodes().empty());
     EXPECT_TRUE(dir.lobby().empty());
 }
-
-// What a Subscriber received, for the tests to wait on.
-struct Inbox {
-    std::mutex mutex;
-    std::vector<PubSubMessage> messages;
-
-    Subscriber::Handler fn() {
-        return [this](const PubSubMessage& m) {
-            std::lock_guard lock(mutex);
-            messages.push_back(m);
-        };
-    }
-    bool has(const std::string& channel, const std::string& payload) {
-        std::lock_guard lock(mutex);
-        return std::any_of(messages.begin(), messages.end(),
-                           [&](const PubSubMessage& m) { return m.channel == channel && m.payload == payload; });
-    }
-    std::size_t size() {
-        std::lock_guard lock(mutex);
-        return messages.size();
-    }
-};
 
 TEST_F(Cluster, SubscriberReceivesChannelAndPatternMessages) {
     Inbox inbox;

@@ -78,6 +78,9 @@ public:
         return start();
     }
 
+    /// From the next start(): Redis asks for this password (`--requirepass`); options() carries it.
+    void require_password(std::string password) { password_ = std::move(password); }
+
     bool running() const { return pid_ > 0; }
     int port() const { return port_; }
 
@@ -91,6 +94,7 @@ public:
         o.backoff_initial = std::chrono::milliseconds(10);
         o.backoff_max = std::chrono::milliseconds(100);
         o.subscriber_ping_interval = std::chrono::milliseconds(1000);
+        o.password = password_;
         return o;
     }
 
@@ -130,6 +134,10 @@ private:
         const std::string log = dir_ + "/redis.log";
         std::vector<std::string> args{binary, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                                       "--dir", dir_, "--daemonize", "no", "--logfile", log};
+        if (!password_.empty()) {
+            args.push_back("--requirepass");
+            args.push_back(password_);
+        }
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -160,6 +168,10 @@ private:
             bool up = false;
             if (c != nullptr && c->err == 0) {
                 redisSetTimeout(c, tv);
+                if (!password_.empty()) {
+                    auto* a = static_cast<redisReply*>(redisCommand(c, "AUTH %s", password_.c_str()));
+                    if (a != nullptr) freeReplyObject(a);
+                }
                 auto* r = static_cast<redisReply*>(redisCommand(c, "PING"));
                 up = r != nullptr && r->type == REDIS_REPLY_STATUS && std::string(r->str, r->len) == "PONG";
                 if (r != nullptr) freeReplyObject(r);
@@ -178,6 +190,7 @@ private:
     }
 
     std::string dir_;
+    std::string password_;
     int port_ = 0;
     pid_t pid_ = -1;
 };

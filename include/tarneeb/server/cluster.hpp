@@ -23,7 +23,9 @@
 //                      its data); while the client is reconnecting it is thrown at once, without
 //                      touching the network. A command that failed this way may or may not have
 //                      run: every write here is safe to repeat (idempotent or compare-and-set).
-//   redis_auth         Redis refused the password (AUTH) or the database number (SELECT)
+//   redis_auth         Redis refused the password (AUTH, or NOAUTH / WRONGPASS to a command) or the
+//                      database number (SELECT); while the client keeps being refused, every
+//                      command throws it at once (the client keeps retrying with backoff)
 //   redis_error        Redis answered with an error reply (the text is in what())
 //   redis_reply        a reply of an unexpected shape (a key holding another type, say)
 //   redis_url_invalid  parse_redis_url could not read the URL
@@ -106,7 +108,8 @@ struct RedisHealth {
 /// Whenever there is no connection — that first try failed, or a command found the connection
 /// broken — a thread of the client reconnects in the background: at once, then after
 /// backoff_initial, the wait doubling up to backoff_max after each failure. Meanwhile every
-/// command throws redis_unavailable at once, without touching the network. A command that
+/// command throws at once, without touching the network: redis_unavailable, or redis_auth when
+/// the last attempt was refused for its password or database. A command that
 /// finds the connection broken is not retried (it may have run).
 class RedisClient {
 public:
@@ -144,6 +147,7 @@ private:
     std::condition_variable lost_;  // ctx_ became null, or stopping_
     redisContext* ctx_ = nullptr;   // null while away
     std::string last_error_;        // why the last connect attempt failed
+    std::string last_code_ = "redis_unavailable";  // its code: redis_unavailable or redis_auth
     std::uint64_t connects_ = 0;
     bool stopping_ = false;
     std::thread reconnector_;
