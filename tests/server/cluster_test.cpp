@@ -485,6 +485,29 @@ TEST_F(Cluster, SubscriberSurvivesARedisRestart) {
     ASSERT_TRUE(eventually([&] { return inbox.has("node:a", "after") && inbox.has("table:9", "after"); }));
 }
 
+TEST_F(Cluster, SubscriberDropsAConnectionRedisStoppedAnsweringOn) {
+    RedisOptions o = redis_.options();
+    o.subscriber_ping_interval = 100ms;
+    o.command_timeout = 1000ms;  // a loaded machine answers a PING well within it
+    Inbox inbox;
+    Subscriber sub(o, inbox.fn());
+    sub.subscribe("c");
+    ASSERT_TRUE(sub.wait_ready(30s));
+    // Quiet for several keepalive periods: each PING is answered and the connection kept.
+    std::this_thread::sleep_for(600ms);
+    EXPECT_EQ(sub.sessions(), 1u);
+    EXPECT_TRUE(sub.wait_ready(0ms));
+
+    redis_.pause();  // the socket stays open, nothing answers
+    ASSERT_TRUE(eventually([&] { return !sub.wait_ready(0ms); }));
+    redis_.resume();
+    ASSERT_TRUE(eventually([&] { return sub.sessions() >= 2; }));
+    ASSERT_TRUE(sub.wait_ready(30s));
+    RedisClient client(redis_.options());
+    EXPECT_EQ(client.publish("c", "back"), 1);
+    ASSERT_TRUE(eventually([&] { return inbox.has("c", "back"); }));
+}
+
 TEST_F(Cluster, SubscriberWaitsForRedisThatIsNotThereYet) {
     redis_.stop();
     Inbox inbox;

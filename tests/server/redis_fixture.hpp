@@ -72,6 +72,15 @@ public:
         pid_ = -1;
     }
 
+    /// SIGSTOP / SIGCONT: Redis stops answering while its sockets stay open (a hung or
+    /// partitioned host), then goes on where it was.
+    void pause() {
+        if (pid_ > 0) ::kill(pid_, SIGSTOP);
+    }
+    void resume() {
+        if (pid_ > 0) ::kill(pid_, SIGCONT);
+    }
+
     /// stop() then start() on the same port: an empty Redis.
     std::string restart() {
         stop();
