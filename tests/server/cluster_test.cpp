@@ -196,6 +196,18 @@ TEST_F(Cluster, RestartCommandsFailThenSucceedAfterReconnect) {
     EXPECT_EQ(client.command({"SET", "k", "w"}).str, "OK");
 }
 
+TEST_F(Cluster, ACommandToARedisThatStoppedAnsweringTimesOut) {
+    RedisOptions o = redis_.options();
+    o.command_timeout = 300ms;
+    RedisClient client(o);
+    ASSERT_TRUE(client.health().up);
+    redis_.pause();  // hung: the socket is open, nothing answers
+    EXPECT_EQ(error_code([&] { client.ping(); }), "redis_unavailable");
+    redis_.resume();
+    ASSERT_TRUE(eventually([&] { return client.health().up; }));
+    EXPECT_GE(client.connects(), 2u);
+}
+
 TEST_F(Cluster, TwoNodesRaceForALeaseAndExactlyOneWins) {
     RedisClient client_a(redis_.options()), client_b(redis_.options());
     TableLeases leases_a(client_a), leases_b(client_b);
