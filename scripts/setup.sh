@@ -11,6 +11,7 @@ packages=(
   libdds-dev libsqlite3-dev libicu-dev libboost1.81-dev
   libsodium-dev
   postgresql-15 libpqxx-dev libpq-dev
+  redis-server libhiredis-dev
   clang libclang-rt-14-dev
   nodejs chromium fonts-dejavu-core
   emscripten

@@ -93,13 +93,14 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
     if (type == "tournament_create") {
         auto settings = parse_tournament_settings(msg);
         if (!settings) return error(conn, id, "bad_settings", "see docs/protocol.md \"tournament_create\"");
-        int live = 0, mine = 0;
+        int live = 0, mine = 0, from_address = 0;
         for (const auto& [tid, e] : tournaments_)
             if (e.t.state() != TournamentState::finished && e.t.state() != TournamentState::cancelled) {
                 ++live;
                 mine += e.t.organiser() == name;
+                from_address += !e.organiser_address.empty() && e.organiser_address == c.address;
             }
-        if (live >= kMaxLiveTournaments || mine >= kMaxToursPerOrganiser)
+        if (live >= kMaxLiveTournaments || mine >= kMaxToursPerOrganiser || from_address >= kMaxToursPerAddress)
             return error(conn, id, "too_many_tournaments", std::string(tournament_error_text("too_many_tournaments")));
         auto made = std::make_shared<std::optional<Tournament>>();
         hold(conn);
@@ -111,11 +112,11 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
                     return (*made)->to_json();
                 });
             },
-            [this, conn, id, made](const std::optional<StorageError>& e) {
+            [this, conn, id, made, address = c.address](const std::optional<StorageError>& e) {
                 release(conn);
                 if (e) return storage_error(conn, id, *e);
                 const std::string tid = (*made)->id();
-                tournaments_.emplace(tid, TournamentEntry{std::move(**made), false, {}});
+                tournaments_.emplace(tid, TournamentEntry{std::move(**made), false, {}, address});
                 reply(conn, id, {{"type", "tournament_created"}, {"tournament", tid}});
             });
         return;
@@ -332,7 +333,7 @@ void Hall::resume_tournaments() {
         if (auto t = Tournament::from_json(j)) {
             const std::string id = t->id();
             index_tournament(*t);
-            tournaments_.emplace(id, TournamentEntry{std::move(*t), false, {}});
+            tournaments_.emplace(id, TournamentEntry{std::move(*t), false, {}, {}});
         }
 }
 

@@ -118,6 +118,35 @@ TEST(HallTournament, EightBotTeamsPlayTheirBracketToTheFinal) {
     EXPECT_EQ(t.dump().find("hand"), std::string::npos);
 }
 
+TEST(HallTournament, LiveTournamentsAreBoundedPerOrganiserAndPerAddress) {
+    Harness h;
+    const json cup = {{"name", "Cup"}, {"size", 4}, {"target", 7}, {"turn_seconds", 0}};
+    // four guest names from one address: 2 tournaments per organiser, 4 per address
+    std::vector<ConnId> one;
+    for (int i = 0; i < 3; ++i) {
+        one.push_back(h.connect("10.0.0.1"));
+        h.sign_in(one.back(), "Org" + std::to_string(i));
+    }
+    json create_msg = cup;
+    create_msg["type"] = "tournament_create";
+    std::vector<std::string> made;
+    for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 2; ++k) {
+            const json r = h.send(one[i], create_msg);
+            ASSERT_EQ(r["type"], "tournament_created") << r.dump();
+            made.push_back(r["tournament"]);
+        }
+    EXPECT_EQ(h.send(one[0], create_msg)["code"], "too_many_tournaments");  // its own two
+    EXPECT_EQ(h.send(one[2], create_msg)["code"], "too_many_tournaments");  // the address's four
+    // another address is not held back by this one
+    const ConnId other = h.connect("10.0.0.2");
+    h.sign_in(other, "Elsewhere");
+    EXPECT_EQ(h.send(other, create_msg)["type"], "tournament_created");
+    // a cancelled tournament frees its slot
+    ASSERT_EQ(h.send(one[0], {{"type", "tournament_cancel"}, {"tournament", made[0]}})["type"], "ok");
+    EXPECT_EQ(h.send(one[2], create_msg)["type"], "tournament_created");
+}
+
 TEST(HallTournament, SeatsAreReservedAndOnlyTheOrganiserRunsIt) {
     Harness h;
     const ConnId org = h.connect(), layla = h.connect(), omar = h.connect(), rana = h.connect();

@@ -1,45 +1,23 @@
 // Accounts (docs/protocol.md "Accounts"): a guest registers its name in one browser context and
 // signs in with name and password from a second one (another device); signing out everywhere
 // signs the second one out too; a guest who signs out is warned first and offered to register.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { startServer, launchBrowser, signIn, screenshots, resultsDir, DESKTOP, PHONE } from './harness.mjs';
+import { useServer, signIn, screenshots, DESKTOP, PHONE, audit } from './harness.mjs';
 
-let srv;
-let br;
-before(async () => {
-  mkdirSync(resultsDir, { recursive: true });
-  srv = await startServer();
-  br = await launchBrowser();
-});
-after(async () => {
-  await br?.close();
-  await srv?.stop();
-});
+const env = useServer();
 
 const PASSWORD = 'olive-tree-42';
-const axePath = createRequire(import.meta.url).resolve('axe-core');
-
-/** axe-core's serious and critical violations on the page as it is now (as a11y.test.mjs). */
-async function audit(page) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} on ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 test('register in one browser, sign in from another, sign out everywhere', async () => {
   const name = `Acct${Date.now() % 100000}`;
-  const ctxA = await br.browser.newContext(DESKTOP);
-  const ctxB = await br.browser.newContext(PHONE);
+  const ctxA = await env.br.browser.newContext(DESKTOP);
+  const ctxB = await env.br.browser.newContext(PHONE);
   const a = await ctxA.newPage();
   const b = await ctxB.newPage();
   try {
     // A: a guest, then registered (same name)
-    await signIn(a, srv.url, name, 'en');
+    await signIn(a, env.srv.url, name, 'en');
     assert.equal(await a.evaluate(() => window.tarneeb.state.registered), false);
     await a.click('[data-testid=register-open]');
     await a.waitForSelector('form[data-form=register]');
@@ -51,7 +29,7 @@ test('register in one browser, sign in from another, sign out everywhere', async
     await a.click('.account-panel [data-act=account-close]');
 
     // B, another device: the guest form refuses the name, the password signs in (any case)
-    await b.goto(`${srv.url}/?lang=ar`);
+    await b.goto(`${env.srv.url}/?lang=ar`);
     await b.fill('form[data-form=signin] input[name=name]', name);
     await b.click('form[data-form=signin] button[type=submit]');
     await b.waitForSelector('.toast');
@@ -92,10 +70,10 @@ test('register in one browser, sign in from another, sign out everywhere', async
 });
 
 test('a guest is warned before signing out and offered to register', async () => {
-  const ctx = await br.browser.newContext(DESKTOP);
+  const ctx = await env.br.browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   try {
-    await signIn(page, srv.url, `Guest${Date.now() % 100000}`, 'en');
+    await signIn(page, env.srv.url, `Guest${Date.now() % 100000}`, 'en');
     await page.click('[data-act=signout]');
     await page.waitForSelector('[data-testid=guest-signout-warning]');
     assert.deepEqual(await audit(page), [], 'the warning is accessible');

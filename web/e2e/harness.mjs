@@ -1,6 +1,9 @@
 // End-to-end harness: a tarneeb server on a free port (temporary database, web/dist) and
 // Debian's chromium driven by playwright-core.
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -78,6 +81,68 @@ export async function launchBrowser() {
     await browser.close().catch(() => {});
   };
   return { browser, close };
+}
+
+/**
+ * One server (startServer's options) and one browser for a test file's tests: started before
+ * the first test, stopped after the last. Returns { srv, br, withPage }: `srv` and `br` are set
+ * once started; `withPage(name, contextOptions, fn)` runs `fn(page)` in a new browser context.
+ */
+export function useServer(options = {}) {
+  const env = {
+    srv: null,
+    br: null,
+    withPage: (name, contextOptions, fn) => withPage(env.br, name, contextOptions, fn),
+  };
+  before(async () => {
+    mkdirSync(resultsDir, { recursive: true });
+    env.srv = await startServer(options);
+    env.br = await launchBrowser();
+  });
+  after(async () => {
+    await env.br?.close();
+    await env.srv?.stop();
+  });
+  return env;
+}
+
+/**
+ * Runs `fn(page)` on a new page of a new context of `br` (launchBrowser's), checks that the page
+ * threw no script error, and saves a screenshot under test-results/ when it fails.
+ */
+export async function withPage(br, name, contextOptions, fn) {
+  const ctx = await br.browser.newContext(contextOptions);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await fn(page);
+    assert.deepEqual(errors, [], 'no script errors on the page');
+  } catch (e) {
+    await screenshots(name, [page]);
+    throw e;
+  } finally {
+    await ctx.close();
+  }
+}
+
+const axePath = createRequire(import.meta.url).resolve('axe-core');
+
+/** The serious and critical violations of axe-core's rules on the page as it is now, as text lines. */
+export async function audit(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: axePath });
+  const { violations, passed } = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return { violations: r.violations, passed: r.passes.length };
+  });
+  assert.ok(passed > 10, `axe-core checked the page (${passed} rules passed)`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.helpUrl})\n` +
+        v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary.replace(/\s*\n\s*/g, '; ')}`).join('\n'),
+    );
 }
 
 export const PHONE = { viewport: { width: 390, height: 780 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };

@@ -1,21 +1,10 @@
 // Two players and a spectator at one table: they see each other's plays, never each other's
 // hands; a player reloads in the middle of the match and carries on in the same seat.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, signIn, createTable, step, screenshots, resultsDir, PHONE, DESKTOP } from './harness.mjs';
-import { mkdirSync } from 'node:fs';
+import { useServer, startServer, signIn, createTable, step, screenshots, resultsDir, PHONE, DESKTOP } from './harness.mjs';
 
-let srv;
-let br;
-before(async () => {
-  mkdirSync(resultsDir, { recursive: true });
-  srv = await startServer({ botDelayMs: 0, grace: 30 });
-  br = await launchBrowser();
-});
-after(async () => {
-  await br?.close();
-  await srv?.stop();
-});
+const env = useServer({ botDelayMs: 0, grace: 30 });
 
 const CARD = /"([2-9TJQKA][SHDC])"/g;
 
@@ -57,9 +46,9 @@ function leaks(frame) {
 }
 
 test('two pages at one table and a spectator: plays seen, hands hidden; reload mid-match', async () => {
-  const ctxA = await br.browser.newContext(DESKTOP);
-  const ctxB = await br.browser.newContext(PHONE);
-  const ctxC = await br.browser.newContext(DESKTOP);
+  const ctxA = await env.br.browser.newContext(DESKTOP);
+  const ctxB = await env.br.browser.newContext(PHONE);
+  const ctxC = await env.br.browser.newContext(DESKTOP);
   const [a, b, c] = await Promise.all([ctxA.newPage(), ctxB.newPage(), ctxC.newPage()]);
   const errors = [];
   for (const p of [a, b, c]) p.on('pageerror', (e) => errors.push(e.message));
@@ -68,9 +57,9 @@ test('two pages at one table and a spectator: plays seen, hands hidden; reload m
   const framesC = recordFrames(c);
   try {
     const tag = Date.now() % 100000;
-    await signIn(a, srv.url, `Amal${tag}`);
-    await signIn(b, srv.url, `Basil${tag}`);
-    await signIn(c, srv.url, `Carla${tag}`);
+    await signIn(a, env.srv.url, `Amal${tag}`);
+    await signIn(b, env.srv.url, `Basil${tag}`);
+    await signIn(c, env.srv.url, `Carla${tag}`);
     const id = await createTable(a, { target: 7, timer: 0, bots: false });
     // B finds the table in the lobby and sits opposite A's right: seat 1
     await b.click('[data-act=refresh]');
@@ -168,13 +157,13 @@ test('two pages at one table and a spectator: plays seen, hands hidden; reload m
 });
 
 test('a private table: not listed, its code shown to the creator, joined with the code', async () => {
-  const ctxA = await br.browser.newContext(PHONE);
-  const ctxB = await br.browser.newContext(PHONE);
+  const ctxA = await env.br.browser.newContext(PHONE);
+  const ctxB = await env.br.browser.newContext(PHONE);
   const [a, b] = await Promise.all([ctxA.newPage(), ctxB.newPage()]);
   try {
     const tag = Date.now() % 100000;
-    await signIn(a, srv.url, `Dina${tag}`);
-    await signIn(b, srv.url, `Eli${tag}`);
+    await signIn(a, env.srv.url, `Dina${tag}`);
+    await signIn(b, env.srv.url, `Eli${tag}`);
     const id = await createTable(a, { target: 7, timer: 0, bots: false, priv: true });
     const code = (await a.textContent('.code b')).trim();
     assert.match(code, /^\S{4,}$/);
@@ -207,7 +196,7 @@ test('a private table: not listed, its code shown to the creator, joined with th
 test('the server restarts in the middle of a match: the page reconnects by itself and carries on', async () => {
   const first = await startServer({ botDelayMs: 0 });
   let second = null;
-  const ctx = await br.browser.newContext(DESKTOP);
+  const ctx = await env.br.browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   try {
     await signIn(page, first.url, `Farah${Date.now() % 100000}`);

@@ -1,35 +1,26 @@
 // Offline play (issue 14): the page is loaded once online (the service worker caches the app
 // and the WebAssembly engine), then the network is cut (Playwright's offline mode) and the
 // server stopped, the page reloaded, and a whole match against three bots played to its end.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, playToEnd, screenshots, signIn, DESKTOP } from './harness.mjs';
+import { useServer, playToEnd, screenshots, signIn, DESKTOP } from './harness.mjs';
 
-let srv;
-let br;
-before(async () => {
-  srv = await startServer({ botDelayMs: 0 });
-  br = await launchBrowser();
-});
-after(async () => {
-  await br?.close();
-  await srv?.stop();
-});
+const env = useServer({ botDelayMs: 0 });
 
 test('after one online load, the page reloads and plays a whole match with no network and no server', async () => {
-  const ctx = await br.browser.newContext(DESKTOP);
+  const ctx = await env.br.browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
-    await page.goto(`${srv.url}/?lang=en`);
+    await page.goto(`${env.srv.url}/?lang=en`);
     // the service worker is installed (its cache filled) and active
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
-    assert.equal(scope, `${srv.url}/`);
+    assert.equal(scope, `${env.srv.url}/`);
     // the online game under the service worker: a page it controls signs in over the WebSocket
     await page.reload();
     assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
-    await signIn(page, srv.url, `Offline${Date.now() % 100000}`, 'en');
+    await signIn(page, env.srv.url, `Offline${Date.now() % 100000}`, 'en');
     // signed in, from the lobby: an offline match, then leave it (confirmed) for the lobby again
     await page.click('[data-testid=play-offline]');
     await page.waitForSelector('.hand .card');
@@ -43,9 +34,9 @@ test('after one online load, the page reloads and plays a whole match with no ne
     await page.waitForSelector('form[data-form=signin]');
 
     await ctx.setOffline(true);
-    await srv.stop();
+    await env.srv.stop();
     // a short bot delay keeps the test quick (the page's default is 700 ms)
-    await page.goto(`${srv.url}/?lang=en&botdelay=20`);
+    await page.goto(`${env.srv.url}/?lang=en&botdelay=20`);
     await page.waitForSelector('[data-testid=offline-entry]');
     assert.equal(await page.evaluate(() => navigator.onLine), false);
     // the HTTP API is never answered from the cache

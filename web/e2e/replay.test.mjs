@@ -3,42 +3,16 @@
 // end with the keys and the slider; the result it shows is the record's (the server's result
 // and `tarneeb replay` on the stored record agree). In Arabic on a phone: right to left, cards
 // left to right.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer, launchBrowser, signIn, createTable, playToEnd, screenshots, serverBin, PHONE, DESKTOP } from './harness.mjs';
+import { useServer, signIn, createTable, playToEnd, serverBin, PHONE, DESKTOP } from './harness.mjs';
 
-let srv;
-let br;
 let match = null; // { id, name, record, result }
-
-before(async () => {
-  srv = await startServer({ botDelayMs: 0 });
-  br = await launchBrowser();
-});
-after(async () => {
-  await br?.close();
-  await srv?.stop();
-});
-
-async function withPage(name, opts, fn) {
-  const ctx = await br.browser.newContext(opts);
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  try {
-    await fn(page);
-    assert.deepEqual(errors, [], 'no script errors on the page');
-  } catch (e) {
-    await screenshots(name, [page]);
-    throw e;
-  } finally {
-    await ctx.close();
-  }
-}
+const env = useServer({ botDelayMs: 0 });
 
 /** `tarneeb replay` on a record: the engine's result, run from the test. */
 function cliReplay(record) {
@@ -57,9 +31,9 @@ const teamName = (w) => (w === 0 ? 'Team A' : 'Team B');
 
 async function playedMatch() {
   if (match) return match;
-  await withPage('replay-play', DESKTOP, async (page) => {
+  await env.withPage('replay-play', DESKTOP, async (page) => {
     const name = `Rami${Date.now() % 100000}`;
-    await signIn(page, srv.url, name, 'en');
+    await signIn(page, env.srv.url, name, 'en');
     await createTable(page, { target: 7, timer: 0, bots: true });
     await page.click('[data-act=start]');
     await page.waitForSelector('.hand .card');
@@ -96,8 +70,8 @@ test('the replay of a finished match steps through every call and card to the re
   const steps = result.deals.reduce((n, d) => n + 1 + d.auction.length + (d.trump ? 1 + d.play.length : 0), 0);
 
   // a fresh browser, not signed in: the shared URL opens the replay
-  await withPage('replay-view', DESKTOP, async (page) => {
-    await page.goto(`${srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/0`);
+  await env.withPage('replay-view', DESKTOP, async (page) => {
+    await page.goto(`${env.srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/0`);
     await page.waitForSelector('[data-testid=replay-board]');
     const slider = page.locator('[data-ract=slider]');
     assert.equal(await slider.getAttribute('max'), String(steps - 1), 'one slider step per call, trump and card');
@@ -156,8 +130,8 @@ test('the replay of a finished match steps through every call and card to the re
 
 test('Arabic on a phone: the replay right to left, the cards left to right, Eastern digits', async () => {
   const m = await playedMatch();
-  await withPage('replay-ar', PHONE, async (page) => {
-    await page.goto(`${srv.url}/?lang=ar#/replay/${encodeURIComponent(m.id)}`);
+  await env.withPage('replay-ar', PHONE, async (page) => {
+    await page.goto(`${env.srv.url}/?lang=ar#/replay/${encodeURIComponent(m.id)}`);
     await page.waitForSelector('[data-testid=replay-board]');
     assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
     // opened without a step: at the end, the result in Arabic
@@ -196,8 +170,8 @@ test('the analysis board shows each legal card’s value as `tarneeb analyze` co
   const deal = m.record.result.deals.findIndex((d) => d.trump !== null && d.play.length === 52);
   assert.ok(deal >= 0, 'a played deal');
   const d = m.record.result.deals[deal];
-  await withPage('replay-analysis', DESKTOP, async (page) => {
-    await page.goto(`${srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/0`);
+  await env.withPage('replay-analysis', DESKTOP, async (page) => {
+    await page.goto(`${env.srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/0`);
     await page.waitForSelector('[data-testid=replay-board]');
     await page.selectOption('[data-ract=deal]', String(deal));
     // the fifth card of the deal: the second trick's lead
@@ -234,8 +208,8 @@ test('a record file opened from disk replays through the WebAssembly engine to t
   const m = await playedMatch();
   const { result, ...record } = m.record; // a tarneeb-record/1 as a user keeps it (players kept: unknown keys are ignored)
   const cli = cliReplay(m.record);
-  await withPage('replay-file', DESKTOP, async (page) => {
-    await page.goto(`${srv.url}/?lang=en#/history`);
+  await env.withPage('replay-file', DESKTOP, async (page) => {
+    await page.goto(`${env.srv.url}/?lang=en#/history`);
     await page.setInputFiles('#screens input[data-ract=file]', {
       name: 'match.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)),
     });

@@ -3,25 +3,15 @@
 // reader's language, a line of markup shown as text, mute); a spectator's line never reaches a
 // player's WebSocket during play; a finished match's chat is in its record, which `tarneeb
 // replay` still reads; the leaderboard and a profile page with its rating chart and replay link.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer, launchBrowser, signIn, createTable, playToEnd, screenshots, resultsDir, serverBin, DESKTOP, PHONE } from './harness.mjs';
+import { useServer, signIn, createTable, playToEnd, screenshots, resultsDir, serverBin, DESKTOP, PHONE } from './harness.mjs';
 
-let srv;
-let br;
-before(async () => {
-  mkdirSync(resultsDir, { recursive: true });
-  srv = await startServer({ botDelayMs: 0, grace: 30 });
-  br = await launchBrowser();
-});
-after(async () => {
-  await br?.close();
-  await srv?.stop();
-});
+const env = useServer({ botDelayMs: 0, grace: 30 });
 
 /** Records the chat lines a page receives over its WebSocket, as raw frames. */
 function chatFrames(page) {
@@ -59,9 +49,9 @@ async function sees(page, text) {
 const shown = (page) => page.$$eval('[data-testid=chat-lines] .chat-text', (es) => es.map((e) => e.textContent));
 
 test('an invitation link seats a new guest; chat in Arabic, phrases, markup as text, mute; the spectators’ channel', async () => {
-  const ctxA = await br.browser.newContext(DESKTOP);
-  const ctxB = await br.browser.newContext(PHONE);
-  const ctxC = await br.browser.newContext(DESKTOP);
+  const ctxA = await env.br.browser.newContext(DESKTOP);
+  const ctxB = await env.br.browser.newContext(PHONE);
+  const ctxC = await env.br.browser.newContext(DESKTOP);
   const [a, b, c] = await Promise.all([ctxA.newPage(), ctxB.newPage(), ctxC.newPage()]);
   const errors = [];
   for (const p of [a, b, c]) p.on('pageerror', (e) => errors.push(e.message));
@@ -69,12 +59,12 @@ test('an invitation link seats a new guest; chat in Arabic, phrases, markup as t
   const framesB = chatFrames(b);
   try {
     const tag = Date.now() % 100000;
-    await signIn(a, srv.url, `ليلى${tag}`, 'ar');
+    await signIn(a, env.srv.url, `ليلى${tag}`, 'ar');
     const id = await createTable(a, { target: 31, timer: 0, bots: false, priv: true });
     // The creator's waiting room shows the link to share, with a copy button.
     const link = await a.inputValue('[data-testid=invite-link]');
     const code = await a.evaluate(() => window.tarneeb.state.codes[window.tarneeb.state.table.table]);
-    assert.equal(link, `${srv.url}/?join=${id}.${code}`);
+    assert.equal(link, `${env.srv.url}/?join=${id}.${code}`);
     await ctxA.grantPermissions(['clipboard-read', 'clipboard-write']);
     await a.click('[data-testid=invite-copy]');
     await a.waitForFunction((l) => navigator.clipboard.readText().then((t) => t === l), link);
@@ -161,13 +151,13 @@ test('an invitation link seats a new guest; chat in Arabic, phrases, markup as t
 });
 
 test('a finished match: its chat in the record (tarneeb replay reads it), the leaderboard and a profile with its rating chart', async () => {
-  const ctx = await br.browser.newContext(DESKTOP);
+  const ctx = await env.br.browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
     const name = `Rami${Date.now() % 100000}`;
-    await signIn(page, srv.url, name, 'en');
+    await signIn(page, env.srv.url, name, 'en');
     await createTable(page, { target: 1, timer: 0, bots: true });
     await page.click('[data-act=start]');
     await page.waitForSelector('.hand .card');
@@ -213,7 +203,7 @@ test('a finished match: its chat in the record (tarneeb replay reads it), the le
     await page.waitForSelector('[data-testid=replay-board]');
     assert.equal(await page.isHidden('#social'), true);
     // An unknown player's profile says so.
-    await page.goto(`${srv.url}/?lang=en#/player/Nobody${Date.now()}`);
+    await page.goto(`${env.srv.url}/?lang=en#/player/Nobody${Date.now()}`);
     await page.waitForSelector('[data-testid=profile-error]');
     assert.deepEqual(errors, []);
   } catch (e) {

@@ -1,39 +1,14 @@
 // A player against three bots, a whole match through the page: in English on a desktop
 // screen, in Arabic on a phone screen.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, signIn, createTable, playToEnd, screenshots, PHONE, DESKTOP } from './harness.mjs';
+import { useServer, signIn, createTable, playToEnd, PHONE, DESKTOP } from './harness.mjs';
 
-let srv;
-let br;
-before(async () => {
-  srv = await startServer({ botDelayMs: 0 });
-  br = await launchBrowser();
-});
-after(async () => {
-  await br?.close();
-  await srv?.stop();
-});
-
-async function withPage(name, opts, fn) {
-  const ctx = await br.browser.newContext(opts);
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  try {
-    await fn(page);
-    assert.deepEqual(errors, [], 'no script errors on the page');
-  } catch (e) {
-    await screenshots(name, [page]);
-    throw e;
-  } finally {
-    await ctx.close();
-  }
-}
+const env = useServer({ botDelayMs: 0 });
 
 test('English: sign in, create a table with three bots, play a match to its end, play again', async () => {
-  await withPage('solo-en', DESKTOP, async (page) => {
-    await signIn(page, srv.url, `Layla${Date.now() % 100000}`, 'en');
+  await env.withPage('solo-en', DESKTOP, async (page) => {
+    await signIn(page, env.srv.url, `Layla${Date.now() % 100000}`, 'en');
     assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
     await createTable(page, { target: 7, timer: 30, bots: true });
     assert.equal(await page.locator('.wseat .tag', { hasText: 'bot' }).count(), 3);
@@ -82,8 +57,8 @@ test('English: sign in, create a table with three bots, play a match to its end,
 });
 
 test('Arabic on a phone: right to left, the game words, a whole match', async () => {
-  await withPage('solo-ar', PHONE, async (page) => {
-    await signIn(page, srv.url, `Sami${Date.now() % 100000}`, 'ar');
+  await env.withPage('solo-ar', PHONE, async (page) => {
+    await signIn(page, env.srv.url, `Sami${Date.now() % 100000}`, 'ar');
     assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
     assert.equal(await page.getAttribute('html', 'lang'), 'ar');
     await createTable(page, { target: 7, timer: 0, bots: true });

@@ -2,29 +2,19 @@
 // teams of two fast bots, starts it, and the bracket page follows it live to its final; the
 // finished tournament's page links every match's record, and the final's opens in the replay
 // viewer. The list shows the champion. Waits for states, never for time.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, signIn, screenshots, DESKTOP } from './harness.mjs';
+import { useServer, signIn, screenshots, DESKTOP } from './harness.mjs';
 
-let srv;
-let br;
-
-before(async () => {
-  srv = await startServer({ botDelayMs: 0 });
-  br = await launchBrowser();
-});
-after(async () => {
-  await br?.close();
-  await srv?.stop();
-});
+const env = useServer({ botDelayMs: 0 });
 
 test('an 8-team tournament of bot teams runs to its final; the bracket links every record', async () => {
-  const ctx = await br.browser.newContext(DESKTOP);
+  const ctx = await env.br.browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   try {
-    await signIn(page, srv.url, 'Organiser');
+    await signIn(page, env.srv.url, 'Organiser');
     await page.click('[data-testid=tournaments-link]');
     await page.waitForSelector('form[data-tform=create]');
     await page.fill('form[data-tform=create] input[name=name]', 'Cup of the Levant');
@@ -55,7 +45,7 @@ test('an 8-team tournament of bot teams runs to its final; the bracket links eve
     for (const href of links) assert.match(href, /^#\/replay\/t\d+-1$/);
 
     // The same state through the HTTP API: the final's winner is the champion.
-    const t = await (await fetch(`${srv.url}/api/tournaments/${id}`)).json();
+    const t = await (await fetch(`${env.srv.url}/api/tournaments/${id}`)).json();
     const final = t.matches[6];
     assert.equal(t.champion, final.teams[final.winner]);
     assert.equal(JSON.stringify(t).includes('"hand'), false, 'no cards in a tournament');
@@ -66,7 +56,7 @@ test('an 8-team tournament of bot teams runs to its final; the bracket links eve
     await page.waitForFunction(() => (document.querySelector('[data-testid=replay-caption]')?.textContent ?? '').length > 0);
 
     // The list shows it finished, with its champion.
-    await page.goto(`${srv.url}/#/tournaments`);
+    await page.goto(`${env.srv.url}/#/tournaments`);
     await page.waitForSelector('[data-testid=tournament-list]');
     const row = await page.textContent('[data-testid=tournament-list] li');
     assert.match(row, /Cup of the Levant/);

@@ -431,6 +431,7 @@ private:
         Tournament t;
         bool busy = false;  ///< a write of its state is in flight
         std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
+        std::string organiser_address;  ///< the creating connection's address ("" after a restart)
     };
     /// A change of a tournament: made on a copy on the writer thread (it may read and write
     /// the database), saved with it, committed on the hall's thread; a refusal (an error code)

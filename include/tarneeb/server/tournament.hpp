@@ -62,8 +62,10 @@ std::string_view to_string(TournamentState s);
 inline constexpr int kKnockoutMinTeams = 4, kKnockoutMaxTeams = 64;
 inline constexpr int kRoundRobinMinTeams = 3, kRoundRobinMaxTeams = 8;
 inline constexpr std::size_t kTournamentNameMax = 64;  ///< bytes of UTF-8
-/// Tournaments not finished nor cancelled at once, over the server and per organiser.
-inline constexpr int kMaxLiveTournaments = 100, kMaxToursPerOrganiser = 2;
+/// Tournaments not finished nor cancelled at once, over the server, per organiser, and per
+/// organiser's address (the peer's IP address: many guest names from one address cannot take
+/// every server slot; a tournament resumed after a restart counts for no address).
+inline constexpr int kMaxLiveTournaments = 100, kMaxToursPerOrganiser = 2, kMaxToursPerAddress = 4;
 
 /// What the organiser chooses when creating a tournament.
 struct TournamentSettings {
