@@ -39,7 +39,10 @@ bool Hall::on_passwords(std::function<void()> work, std::function<void()> done) 
             run_pumps();
         });
     });
-    if (!queued) --outstanding_;
+    if (!queued) {
+        --outstanding_;
+        ++password_refusals_;
+    }
     return queued;
 }
 

@@ -44,7 +44,8 @@ json Hall::metrics_json(Millis now) {
             {"uptime_s", (now - started_) / 1000}, {"storage_errors", storage_errors_},
             {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")},
             {"write_queue", writer_ ? writer_->waiting() : 0},
-            {"analysis", analysis_metrics()}};
+            {"analysis", analysis_metrics()},
+            {"passwords", {{"queued", passwords_ ? passwords_->waiting() : 0}, {"refused", password_refusals_}}}};
 }
 
 }  // namespace tarneeb::server

@@ -336,6 +336,12 @@ TEST(Accounts, AFullPasswordQueueAnswersBusy) {
     EXPECT_EQ(h.ask(c, {{"type", "register"}, {"password", kPassword}})["code"], "busy");
     EXPECT_EQ(h.sign_in(h.connect(), "Layla", kPassword)["code"], "busy");
     EXPECT_FALSE(h.storage.is_registered("Layla"));
+    // operators see the refusals in /metrics
+    const auto metrics = h.get("/metrics");
+    ASSERT_TRUE(metrics && metrics->status == 200);
+    const auto passwords = nlohmann::json::parse(metrics->body)["passwords"];
+    EXPECT_EQ(passwords["refused"], 2);
+    EXPECT_EQ(passwords["queued"], 0);
 }
 
 TEST(Accounts, NoPasswordIsStoredInClear) {

@@ -424,6 +424,7 @@ private:
     /// (the message says when to try again).
     std::optional<std::string> attempts_refused(const std::string& key, const std::string& address);
     std::unique_ptr<WorkQueue> passwords_;  ///< password hashing and checking, off the hall's thread
+    std::uint64_t password_refusals_ = 0;   ///< password requests answered `busy` since the start (/metrics)
     AttemptLimiter name_attempts_{config_.name_failures, config_.attempt_window_ms};
     AttemptLimiter address_attempts_{config_.address_failures, config_.attempt_window_ms};
     // ---- tournaments (hall_tournament.cpp; docs/protocol.md "Tournaments") -------------
