@@ -312,19 +312,13 @@ bool PostgresStorage::store_match(const MatchRow& row) {
             const auto got = w.exec_params("SELECT rating FROM players WHERE name = $1 FOR UPDATE", name);
             if (!got.empty()) r = got[0][0].as<double>();
         }
-        if (row.status != "closed") {
-            std::array<double, 4> r{};
-            for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? 1500.0 : ratings[row.names[s]];
-            const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);
-            const double d0 = elo_delta((r[0] + r[2]) / 2, (r[1] + r[3]) / 2, score0);
-            for (std::size_t s = 0; s < 4; ++s) {
-                if (row.bots[s]) continue;
-                const bool team0 = s % 2 == 0;
-                const bool won = row.status == "won" && row.winner == (team0 ? 0 : 1);
+        std::array<double, 4> before{};
+        for (std::size_t s = 0; s < 4; ++s) before[s] = row.bots[s] ? 1500.0 : ratings[row.names[s]];
+        const auto change = seat_ratings(row, before);
+        for (std::size_t s = 0; s < 4; ++s)
+            if (change[s].rated)
                 w.exec_params("UPDATE players SET rating = rating + $1, matches = matches + 1, wins = wins + $2 WHERE name = $3",
-                              team0 ? d0 : -d0, won ? 1 : 0, row.names[s]);
-            }
-        }
+                              change[s].rating, change[s].won ? 1 : 0, row.names[s]);
         // Profiles (storage_profiles.cpp): each human seat's numbers and its rating after the match.
         const auto stats = seat_stats(row.record);
         for (std::size_t seat = 0; seat < 4; ++seat) {

@@ -35,6 +35,21 @@ double elo_delta(double rating0, double rating1, double score0, double k) {
     return k * (score0 - expected0);
 }
 
+std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings) {
+    std::array<SeatRating, 4> out{};
+    if (row.status == "closed") return out;
+    std::array<double, 4> r{};
+    for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? 1500.0 : ratings[s];
+    const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);
+    const double d0 = elo_delta((r[0] + r[2]) / 2, (r[1] + r[3]) / 2, score0);
+    for (std::size_t s = 0; s < 4; ++s) {
+        if (row.bots[s]) continue;
+        const bool team0 = s % 2 == 0;
+        out[s] = {true, team0 ? d0 : -d0, row.status == "won" && row.winner == (team0 ? 0 : 1)};
+    }
+    return out;
+}
+
 bool is_postgres_url(std::string_view spec) {
     return spec.starts_with("postgresql://") || spec.starts_with("postgres://");
 }
@@ -336,19 +351,14 @@ bool SqliteStorage::store_match(const MatchRow& row) {
                 .bind(4, std::int64_t{row.bots[static_cast<std::size_t>(s)] ? 1 : 0});
             p.step();
         }
-        if (row.status != "closed") {
-            std::array<double, 4> r{};
-            for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? 1500.0 : rating(row.names[s]);
-            const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);
-            const double d0 = elo_delta((r[0] + r[2]) / 2, (r[1] + r[3]) / 2, score0);
-            for (std::size_t s = 0; s < 4; ++s) {
-                if (row.bots[s]) continue;
-                const bool team0 = s % 2 == 0;
-                const bool won = row.status == "won" && row.winner == (team0 ? 0 : 1);
-                Stmt u(db_, "UPDATE players SET rating = rating + ?, matches = matches + 1, wins = wins + ? WHERE name = ?");
-                u.bind(1, team0 ? d0 : -d0).bind(2, std::int64_t{won ? 1 : 0}).bind(3, row.names[s]);
-                u.step();
-            }
+        std::array<double, 4> before{};
+        for (std::size_t s = 0; s < 4; ++s) before[s] = row.bots[s] ? 1500.0 : rating(row.names[s]);
+        const auto change = seat_ratings(row, before);
+        for (std::size_t s = 0; s < 4; ++s) {
+            if (!change[s].rated) continue;
+            Stmt u(db_, "UPDATE players SET rating = rating + ?, matches = matches + 1, wins = wins + ? WHERE name = ?");
+            u.bind(1, change[s].rating).bind(2, std::int64_t{change[s].won ? 1 : 0}).bind(3, row.names[s]);
+            u.step();
         }
         store_match_stats(row);  // issue 15: profiles (storage_profiles.cpp)
     });

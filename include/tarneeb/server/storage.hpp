@@ -94,6 +94,18 @@ struct MatchRow {
     bool is_private = true;              ///< played at a private table: never in public_matches
 };
 
+/// What storing `row` does to each seat's numbers (docs/protocol.md "Ratings"): `rating` is
+/// the change of that seat's rating — Elo (elo_delta) between the teams' average ratings
+/// before the match, `ratings` (a bot seat counts as 1500) — and `won` whether its team won.
+/// A bot seat, and every seat of a closed match, is not rated (`rated` false). Both backends
+/// apply these numbers (one rule, two SQL dialects).
+struct SeatRating {
+    bool rated = false;
+    double rating = 0;
+    bool won = false;
+};
+std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings);
+
 /// Who holds a token (Storage::token_owner).
 struct TokenOwner {
     std::string name;
