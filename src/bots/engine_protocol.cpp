@@ -473,6 +473,9 @@ std::optional<std::string> EngineGame::on_newmatch(const Words& w) {
         // Any other key: a later protocol's, ignored (docs/engine-protocol.md "Versions").
     }
     if (!s) return "newmatch: no seat";
+    // Bids are 7..13 tricks in every preset (rules.md "Common to both presets"); a wider range
+    // has no meaning and would list more legal calls than a round holds (ActionList).
+    if (r.min_bid < 7 || r.max_bid > 13 || r.min_bid > r.max_bid) return "newmatch: the bid range must lie within 7..13";
     *this = EngineGame();
     match_ = true;
     seat_ = *s;

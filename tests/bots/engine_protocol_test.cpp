@@ -255,6 +255,11 @@ TEST(EngineProtocol, TheEngineSideRefusesWhatTheRulesRefuse) {
     EXPECT_EQ(g.apply("newmatch seat 1 rules levantine future_key 5"), std::nullopt);  // unknown keys are skipped
     EXPECT_TRUE(g.apply("newmatch seat 9 rules levantine"));
     EXPECT_TRUE(g.apply("newmatch seat 1 rules levantine target"));
+    // bids are 7..13: a wider range would list more calls than a round holds (a fuzz finding)
+    EXPECT_TRUE(g.apply("newmatch seat 1 rules levantine max_bid 26"));
+    EXPECT_TRUE(g.apply("newmatch seat 1 rules levantine min_bid 1"));
+    EXPECT_TRUE(g.apply("newmatch seat 1 rules levantine min_bid 12 max_bid 11"));
+    EXPECT_EQ(g.apply("newmatch seat 1 rules levantine min_bid 8 max_bid 12"), std::nullopt);
     EXPECT_TRUE(g.apply("deal dealer 0 hand 2C 4C JC KC 7D JD AD 9H 2S 6S 9S TS"));  // 12 cards
     EXPECT_EQ(g.apply("deal dealer 0 hand 2C 4C JC KC 7D JD AD 9H 2S 6S 9S TS KS"), std::nullopt);
     EXPECT_TRUE(g.apply("call 2 8"));        // out of turn: seat 1 calls first
