@@ -162,6 +162,11 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
     auto it = fronts_.find(conn);
     if (it == fronts_.end()) return hall_.message(conn, text, now);
     Front& f = it->second;
+    if (f.resolving) {  // its join waits for the table's owner: everything after it waits too
+        if (f.held.size() < config_.max_held_frames) f.held.emplace_back(text);
+        else ++dropped_;
+        return;
+    }
     if (f.target) {
         if (f.orphan) {
             if (f.held.size() < config_.max_held_frames) f.held.emplace_back(text);
@@ -180,11 +185,14 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
         const auto where = hall_.where(conn);
         if (table && !hall_.table(*table) && where && where->first.empty() && !f.token.empty()) {
             auto owner = table_node_.find(*table);
-            if (owner != table_node_.end() && owner->second != me_.name)
+            if (owner != table_node_.end() && owner->second != me_.name) {
                 if (auto to = live(owner->second)) {
                     hand_off(conn, *to);
                     return publish(*to, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
                 }
+            } else if (owner == table_node_.end()) {
+                return resolve(conn, *table, std::string(text));  // newer than the directory
+            }
         }
     }
     hall_.message(conn, text, now);
@@ -249,6 +257,36 @@ void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
         return;
     }
     sockets_.send(conn, std::move(text));
+}
+
+void ClusterNode::resolve(ConnId conn, const std::string& table, std::string text) {
+    fronts_.at(conn).resolving = true;
+    auto alive = std::weak_ptr<bool>(alive_);
+    auto done = [this, alive, conn, text](std::optional<NodeId> owner) {
+        sockets_.post([this, alive, conn, text, owner] {
+            if (alive.expired()) return;
+            auto it = fronts_.find(conn);
+            if (it == fronts_.end()) return;
+            it->second.resolving = false;
+            auto held = std::exchange(it->second.held, {});  // after the join, in order
+            if (owner && !(*owner == me_) && live(owner->name) && *live(owner->name) == *owner) {
+                hand_off(conn, *owner);
+                publish(*owner, {{"k", "frame"}, {"c", conn}, {"t", text}});
+            } else {
+                hall_.message(conn, text, now_);  // here, or nowhere (no_such_table)
+            }
+            for (auto& h : held) message(conn, h, now_);
+        });
+    };
+    const bool queued = work_->submit([this, table, done] {
+        std::optional<NodeId> owner;
+        try {
+            owner = leases_.owner(table);
+        } catch (const ClusterError&) {
+        }
+        done(owner);
+    });
+    if (!queued) done(std::nullopt);
 }
 
 std::string ClusterNode::relay_hello(const std::string& token) const {

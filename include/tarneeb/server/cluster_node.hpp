@@ -117,6 +117,7 @@ private:
         bool watch_welcome = false;     ///< its next welcome is read (name, token)
         bool swallow = false;           ///< the answer to a relay hello is not shown to it
         std::optional<Millis> orphan;   ///< since when its target node is gone
+        bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
         std::deque<std::string> held;   ///< its frames while it has no live target
     };
     /// A connection relayed to this node by a front.
@@ -145,6 +146,9 @@ private:
     void check_routes(Millis now);
     std::optional<NodeId> live(const std::string& name) const;
     std::string relay_hello(const std::string& token) const;
+    /// Asks Redis (on the worker) which node owns `table`, then sends the join `text` there
+    /// (handing the connection off) or to this hall; the connection's later frames wait.
+    void resolve(ConnId conn, const std::string& table, std::string text);
 
     ClusterConfig config_;
     Hall& hall_;
