@@ -173,6 +173,7 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
             else ++dropped_;
             return;
         }
+        if (mentions(text, "\"leave\"") || mentions(text, "\"join\"")) note_watching(f, text);
         return publish(*f.target, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
     }
     if (mentions(text, "\"hello\"")) f.watch_welcome = true;  // its welcome names the guest
@@ -188,6 +189,7 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
             if (owner != table_node_.end() && owner->second != me_.name) {
                 if (auto to = live(owner->second)) {
                     hand_off(conn, *to);
+                    note_watching(f, text);
                     return publish(*to, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
                 }
             } else if (owner == table_node_.end()) {
@@ -236,8 +238,18 @@ void ClusterNode::hall_close(ConnId conn, int code, std::string reason) {
     sockets_.close(conn, code, std::move(reason));
 }
 
+void ClusterNode::note_watching(Front& f, std::string_view text) {
+    const json msg = json::parse(text, nullptr, false);
+    if (!msg.is_object()) return;
+    const std::string type = msg.value("type", "");
+    if (type == "leave") f.watching.clear();
+    if (type != "join" || !msg.contains("table") || !msg["table"].is_string()) return;
+    const bool seated = msg.contains("seat") && !msg["seat"].is_null();
+    f.watching = seated ? std::string() : msg["table"].get<std::string>();
+}
+
 void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
-    if ((f.watch_welcome || f.swallow) && (mentions(text, "\"welcome\"") || mentions(text, kRelayId))) {
+    if ((f.watch_welcome || f.swallow > 0) && (mentions(text, "\"welcome\"") || mentions(text, kRelayId))) {
         const json msg = json::parse(text, nullptr, false);
         const bool relay = msg.is_object() && msg.contains("id") && msg["id"] == kRelayId;
         if (msg.is_object() && msg.value("type", "") == "welcome") {
@@ -246,8 +258,8 @@ void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
             f.watch_welcome = false;
         }
         if (relay) {
-            f.swallow = false;
-            return;  // the client is signed in already
+            f.swallow = std::max(0, f.swallow - 1);
+            return;  // the client is signed in (or watching) already
         }
         sockets_.send(conn, std::move(text));
         // Signed in here while seated at a table another node runs: that node serves it.
@@ -271,6 +283,7 @@ void ClusterNode::resolve(ConnId conn, const std::string& table, std::string tex
             auto held = std::exchange(it->second.held, {});  // after the join, in order
             if (owner && !(*owner == me_) && live(owner->name) && *live(owner->name) == *owner) {
                 hand_off(conn, *owner);
+                note_watching(it->second, text);
                 publish(*owner, {{"k", "frame"}, {"c", conn}, {"t", text}});
             } else {
                 hall_.message(conn, text, now_);  // here, or nowhere (no_such_table)
@@ -299,18 +312,24 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to) {
     Front& f = it->second;
     const Millis now = now_;
     ++moves_;
+    if (sockets_.log) sockets_.log(false, "DEBUG event=hand_off conn=" + std::to_string(conn) + " to=" + to.text() + " from=" + (f.target ? f.target->text() : me_.text()) + " token=" + std::to_string(!f.token.empty()));
     if (f.target) publish(*f.target, {{"k", "closed"}, {"c", conn}});
     else hall_.closed(conn, now);
     f.orphan.reset();
-    f.swallow = !f.token.empty();
+    // Signed in there with its token; a spectator watches its table there again.
+    std::vector<std::string> relayed;
+    if (!f.token.empty()) relayed.push_back(relay_hello(f.token));
+    if (!f.token.empty() && !f.watching.empty() && !seated_.count(f.name))
+        relayed.push_back(json{{"type", "join"}, {"table", f.watching}, {"id", kRelayId}}.dump());
+    f.swallow = static_cast<int>(relayed.size());
     if (to == me_) {
         f.target.reset();
         hall_.open(conn, f.address, now);
-        if (!f.token.empty()) hall_.message(conn, relay_hello(f.token), now);
+        for (const auto& text : relayed) hall_.message(conn, text, now);
     } else {
         f.target = to;
         publish(to, {{"k", "open"}, {"c", conn}, {"a", f.address}});
-        if (!f.token.empty()) publish(to, {{"k", "frame"}, {"c", conn}, {"t", relay_hello(f.token)}});
+        for (const auto& text : relayed) publish(to, {{"k", "frame"}, {"c", conn}, {"t", text}});
     }
     auto held = std::exchange(f.held, {});
     for (auto& text : held) message(conn, text, now);
@@ -374,6 +393,7 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
 
 void ClusterNode::applied(Directory d, Millis now) {
     refreshing_ = false;
+    if (sockets_.log) sockets_.log(false, "DEBUG event=applied nodes=" + std::to_string(d.nodes.size()) + " lobby=" + std::to_string(d.lobby.size()) + " adopt=" + std::to_string(d.adopt.size()) + " failing=" + d.failing.value_or("-") + " fronts=" + std::to_string(fronts_.size()) + " remotes=" + std::to_string(remotes_.size()));
     if (d.failing != failing_ && sockets_.log)
         sockets_.log(d.failing.has_value(), d.failing ? "event=cluster_error code=" + *d.failing : "event=cluster_recovered");
     failing_ = d.failing;
@@ -426,8 +446,9 @@ void ClusterNode::check_routes(Millis now) {
         if (f.name.empty() || f.token.empty()) continue;
         const NodeId current = f.target ? *f.target : me_;
         std::optional<NodeId> want;
-        if (auto s = seated_.find(f.name); s != seated_.end())
-            if (auto t = table_node_.find(s->second); t != table_node_.end()) want = live(t->second);
+        const auto s = seated_.find(f.name);
+        const std::string table = s != seated_.end() ? s->second : f.watching;  // a spectator follows its table
+        if (auto t = table.empty() ? table_node_.end() : table_node_.find(table); t != table_node_.end()) want = live(t->second);
         if (want && !(*want == current)) {
             moves.emplace_back(conn, *want);
             continue;

@@ -123,7 +123,14 @@ struct Match {
     }
     /// Plays until `n` tricks of the current deal are done for everyone (or the match ends).
     bool play_until(const std::function<bool()>& done, std::chrono::milliseconds timeout = 300s) {
-        return play(ioc, all(), done, timeout);
+        if (play(ioc, all(), done, timeout)) return true;
+        // What each client saw last, for the failure's message.
+        for (std::size_t i = 0; i < players.size(); ++i) {
+            const auto& f = players[i]->frames;
+            ADD_FAILURE() << "seat " << i << " (ended " << players[i]->ended << ", " << f.size() << " frames) last: "
+                          << (f.empty() ? "-" : f.back().substr(0, 600));
+        }
+        return false;
     }
     bool over() const {
         return watcher->has_event("match_over") &&
@@ -188,9 +195,12 @@ TEST(ClusterServe, KillingTheOwnerMidMatchAnotherNodeResumesItAndTheMatchIsStore
 TEST(ClusterServe, AnOwnerPausedPastItsLeaseLosesTheTableAndCannotWriteAfterItWakes) {
     Cluster cl("pause");
     Match m;
-    m.seat(cl, {2, 2, 3, 3}, 3);  // nobody on n1, the owner
+    m.seat(cl, {1, 2, 3, 3}, 3);  // the table is n1's (its creator's node)
     ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 4 || m.over(); }));
     ::kill(cl.nodes[0]->pid(), SIGSTOP);
+    // Layla's node stopped answering: her client gives up on it and reconnects to n2.
+    m.players[0] = std::make_unique<Client>(m.ioc, cl.port(2));
+    m.players[0]->send({{"type", "hello"}, {"token", m.tokens[0]}});
     // Another node takes the table over (the lease expires) and play goes on there.
     ASSERT_TRUE(pump(m.ioc, [&] {
         return metrics(cl.port(2))["cluster"]["tables_adopted"].get<int>() + metrics(cl.port(3))["cluster"]["tables_adopted"].get<int>() == 1;

@@ -115,7 +115,8 @@ private:
         std::string name;               ///< its guest
         std::optional<NodeId> target;   ///< the node serving it; nullopt: this node's hall
         bool watch_welcome = false;     ///< its next welcome is read (name, token)
-        bool swallow = false;           ///< the answer to a relay hello is not shown to it
+        int swallow = 0;                ///< answers to relayed requests (id kRelayId) not shown to it
+        std::string watching;           ///< the table it watches as a spectator on another node
         std::optional<Millis> orphan;   ///< since when its target node is gone
         bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
         std::deque<std::string> held;   ///< its frames while it has no live target
@@ -136,6 +137,8 @@ private:
     void publish(const NodeId& to, nlohmann::json msg);
     void received(const nlohmann::json& msg);  // on the loop
     void deliver(ConnId conn, Front& f, std::string text);
+    /// Notes the table a relayed spectator watches (a seatless join), or none (leave).
+    static void note_watching(Front& f, std::string_view text);
     /// Serves connection `conn` from node `to` (this node when it is me_) from now on.
     void hand_off(ConnId conn, const NodeId& to);
     void refresh(Millis now);
