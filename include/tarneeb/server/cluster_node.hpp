@@ -125,6 +125,7 @@ private:
     struct Remote {
         NodeId front;
         ConnId conn;
+        std::optional<Millis> missing;  ///< since when its front is missing from the directory
     };
     /// What a refresh found (worker → loop).
     struct Directory {
