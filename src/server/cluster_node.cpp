@@ -383,9 +383,9 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     } catch (const ClusterError& e) {
         d.failing = e.code();
     } catch (const StorageError& e) {
-        d.failing = e.code();
+        d.scan_failing = e.code();  // the store is away: no table can be taken over now
     } catch (const std::exception& e) {
-        d.failing = "storage_io";
+        d.scan_failing = "storage_io";
     }
     return d;
 }
@@ -395,6 +395,9 @@ void ClusterNode::applied(Directory d, Millis now) {
     if (d.failing != failing_ && sockets_.log)
         sockets_.log(d.failing.has_value(), d.failing ? "event=cluster_error code=" + *d.failing : "event=cluster_recovered");
     failing_ = d.failing;
+    if (d.scan_failing != scan_failing_ && sockets_.log)
+        sockets_.log(d.scan_failing.has_value(), d.scan_failing ? "event=scan_error code=" + *d.scan_failing : "event=scan_recovered");
+    scan_failing_ = d.scan_failing;
     if (d.failing && d.nodes.empty()) return;  // keep the last directory while Redis is away
     nodes_.clear();
     for (auto& n : d.nodes) nodes_.emplace(n.name, n);

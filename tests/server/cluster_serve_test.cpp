@@ -153,7 +153,11 @@ struct Match {
     }
     /// The stored record (read through node `port` with a player's token): checks every frame.
     void check_record(unsigned short port) {
-        const auto [status, body] = http_get(port, "/api/matches/" + table + "-1", tokens[1]);
+        // Asked again while it answers 503: a node's first database call after an outage may
+        // find its connection broken (and the next one reconnects).
+        std::pair<int, std::string> got;
+        poll(ioc, [&] { return (got = http_get(port, "/api/matches/" + table + "-1", tokens[1])).first != 503; }, 30s);
+        const auto& [status, body] = got;
         ASSERT_EQ(status, 200) << body;
         EXPECT_FALSE(records::replay(body).error.has_value());
         const json record = json::parse(body);
@@ -234,6 +238,26 @@ TEST(ClusterServe, ARedisRestartMidMatchLosesNothing) {
     ASSERT_TRUE(m.play_until([&] { return m.over(); }));
     pump(m.ioc, [] { return false; }, 300ms);
     m.check_record(cl.port(3));
+}
+
+TEST(ClusterServe, PostgresStoppedForFiveSecondsRefusesChangesThenPlayResumesByItself) {
+    Cluster cl("pgdown");
+    Match m;
+    m.seat(cl, {1, 2, 3, 1}, 2);
+    ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 4 || m.over(); }));
+    pg().stop_fast();
+    // Every node says so, and an action is refused with nothing changed.
+    EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(2), "/healthz").first == 503; }, 30s));
+    play(m.ioc, m.all(), [] { return false; }, 5s);  // actions are tried (and refused) meanwhile
+    pg().start();
+    ASSERT_TRUE(m.play_until([&] { return m.over(); }));
+    bool refused = false;
+    for (const auto& p : m.players)
+        for (const auto& f : p->frames) refused |= f.find("storage_unavailable") != std::string::npos;
+    EXPECT_TRUE(refused) << "no action was refused while PostgreSQL was down";
+    pump(m.ioc, [] { return false; }, 300ms);
+    m.check_record(cl.port(3));
+    EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(2), "/healthz").first == 200; }, 30s));
 }
 
 }  // namespace
