@@ -281,7 +281,9 @@ void ClusterNode::resolve(ConnId conn, const std::string& table, std::string tex
             if (it == fronts_.end()) return;
             it->second.resolving = false;
             auto held = std::exchange(it->second.held, {});  // after the join, in order
-            if (owner && !(*owner == me_) && live(owner->name) && *live(owner->name) == *owner) {
+            // The lease names a node that renewed it within its TTL (it may be newer than the
+            // directory this node read last).
+            if (owner && !(*owner == me_)) {
                 hand_off(conn, *owner);
                 note_watching(it->second, text);
                 publish(*owner, {{"k", "frame"}, {"c", conn}, {"t", text}});
