@@ -8,7 +8,8 @@
 #   bench/cluster_loadtest.sh 3 --tables 2500 --interval-ms 2000 --duration 30 --ramp-ms 20000
 #
 # Needs build/release (tarneeb, tarneeb-loadtest) and what scripts/setup.sh installs. As root,
-# PostgreSQL runs as `nobody` (it refuses root).
+# PostgreSQL runs as `nobody` (it refuses root). PG_OPTS adds server settings (e.g.
+# PG_OPTS="-c synchronous_commit=off" to see what the commit flushes cost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-3}
@@ -30,7 +31,7 @@ trap cleanup EXIT
 
 pgport=$(free_port)
 (cd "$dir" && $as "$pgbin/initdb" -D "$dir/data" -A trust -U tarneeb -E UTF8 --locale=C --no-sync >/dev/null)
-(cd "$dir" && $as "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w -o "-p $pgport -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null)
+(cd "$dir" && $as "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w -o "-p $pgport -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 ${PG_OPTS:-}" start >/dev/null)
 redisport=$(free_port)
 redis-server --port "$redisport" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --logfile "$dir/redis.log" &
 pids+=($!)
