@@ -44,7 +44,12 @@ ClusterNode::ClusterNode(ClusterConfig config, Hall& hall, std::unique_ptr<Stora
         json msg = json::parse(m.payload, nullptr, false);
         if (!msg.is_object() || !msg.contains("to") || msg["to"] != mine) return;
         sockets_.post([this, alive, msg = std::move(msg)] {
-            if (!alive.expired()) received(msg);
+            if (alive.expired()) return;
+            try {
+                received(msg);
+            } catch (const std::exception&) {
+                ++dropped_;  // a field of the wrong type: the message goes, the loop stays up
+            }
         });
     });
     subscriber_->subscribe(config_.prefix + ":to:" + me_.name);

@@ -320,6 +320,7 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
                   // The writer and bot threads hand their results to the event loop.
                   [this](std::function<void()> job) { net::post(ioc, std::move(job)); }}) {
     if (cfg.redis.empty()) return;
+    if (cfg.postgres.empty()) throw ClusterError("invalid_argument", "cluster mode (redis) needs a PostgreSQL store shared by every node");
     ClusterConfig cc;
     cc.redis = parse_redis_url(cfg.redis);
     cc.node = cfg.node;
