@@ -16,8 +16,10 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -177,23 +179,20 @@ public:
     bool ended = false;                ///< the read loop ended
     int close_code = 0;                ///< the server's close code, if it closed
 
-    /// The last frame of a type, or null.
+    /// The last frame of a type, or null. (Each frame is parsed once, when it arrives: the
+    /// play loops ask every few milliseconds, and a sanitizer build parses slowly.)
     json last(const std::string& type) const {
-        for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
-            auto j = json::parse(*it);
-            if (j["type"] == type) return j;
-        }
-        return nullptr;
+        auto it = last_.find(type);
+        return it == last_.end() ? json(nullptr) : it->second;
     }
-    bool has_event(const std::string& name) const {
-        for (const auto& f : frames) {
-            auto j = json::parse(f);
-            if (j["type"] == "table")
-                for (auto& e : j["events"])
-                    if (e["event"] == name) return true;
-        }
-        return false;
+    /// Forgets every frame received so far (last() and has_event() too).
+    void clear() {
+        frames.clear();
+        last_.clear();
+        events_.clear();
     }
+    /// Whether a table frame so far carried an event `name`.
+    bool has_event(const std::string& name) const { return events_.count(name) != 0; }
 
 private:
     void read() {
@@ -205,11 +204,20 @@ private:
             }
             frames.push_back(beast::buffers_to_string(buffer_.data()));
             buffer_.consume(buffer_.size());
+            if (auto j = json::parse(frames.back(), nullptr, false); j.is_object() && j.contains("type") && j["type"].is_string()) {
+                if (j["type"] == "table" && j.contains("events"))
+                    for (const auto& e : j["events"])
+                        if (e.contains("event") && e["event"].is_string()) events_.insert(e["event"].get<std::string>());
+                const std::string type = j["type"].get<std::string>();  // before j is moved from
+                last_[type] = std::move(j);
+            }
             read();
         });
     }
     websocket::stream<beast::tcp_stream> ws_;
     beast::flat_buffer buffer_;
+    std::map<std::string, json> last_;  ///< the last frame of each type
+    std::set<std::string> events_;      ///< every event name a table frame carried
 };
 
 /// Runs the io_context until `done()` or the timeout; returns done().

@@ -131,7 +131,7 @@ std::string play_bot_matches(net::io_context& ioc, Client& c, bool is_private, i
     c.send({{"type", "create"}, {"turn_seconds", 0}, {"target", 1}, {"private", is_private}});
     EXPECT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
     const json created = c.last("created");
-    c.frames.clear();
+    c.clear();
     const std::string tid = created["table"];
     json join{{"type", "join"}, {"table", tid}, {"seat", 0}};
     if (is_private) join["code"] = created["code"];
@@ -334,7 +334,7 @@ TEST(Serve, TimerRaceAtTheDeadlineAppliesExactlyOneAction) {
                 if ((e["event"] == "call" || e["event"] == "trump" || e["event"] == "card") && e["seat"] == 0) ++mine;
         }
         EXPECT_EQ(mine, 1) << "turn " << turn;
-        c.frames.clear();
+        c.clear();
         c.send({{"type", "ping"}});
         pump(ioc, [&] { return !c.last("pong").is_null(); });
         // The next decision for seat 0 comes from a fresh table message.
