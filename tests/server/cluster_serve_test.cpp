@@ -103,6 +103,8 @@ struct Match {
     net::io_context ioc;
     std::vector<std::unique_ptr<Client>> players;
     std::unique_ptr<Client> watcher;
+    /// Clients replaced by a reconnect: kept alive (their read handler is still queued).
+    std::vector<std::unique_ptr<Client>> retired;
     std::vector<std::string> tokens;
     std::string table;
 
@@ -125,6 +127,14 @@ struct Match {
             return !t.is_null() && std::all_of(t["seats"].begin(), t["seats"].end(), [](const json& s) { return !s.is_null(); });
         }));
         if (start) players[0]->send({{"type", "start"}});
+    }
+    /// Seat `s` reconnects to node `port` with its token, as a client does when its node is gone.
+    void reconnect(int s, unsigned short port) {
+        auto& p = players[static_cast<std::size_t>(s)];
+        p->close();
+        retired.push_back(std::move(p));
+        p = std::make_unique<Client>(ioc, port);
+        p->send({{"type", "hello"}, {"token", tokens[static_cast<std::size_t>(s)]}});
     }
     std::vector<Client*> all() {
         std::vector<Client*> v;
@@ -197,8 +207,7 @@ TEST(ClusterServe, KillingTheOwnerMidMatchAnotherNodeResumesItAndTheMatchIsStore
     ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 6 || m.over(); }));
     cl.nodes[0]->stop(SIGKILL);
     // Layla was connected to n1: she reconnects to n2 with her token, as a client does.
-    m.players[0] = std::make_unique<Client>(m.ioc, cl.port(2));
-    m.players[0]->send({{"type", "hello"}, {"token", m.tokens[0]}});
+    m.reconnect(0, cl.port(2));
     ASSERT_TRUE(m.play_until([&] { return m.over(); }));
     pump(m.ioc, [] { return false; }, 300ms);
     m.check_record(cl.port(3));
@@ -213,8 +222,7 @@ TEST(ClusterServe, AnOwnerPausedPastItsLeaseLosesTheTableAndCannotWriteAfterItWa
     ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 4 || m.over(); }));
     ::kill(cl.nodes[0]->pid(), SIGSTOP);
     // Layla's node stopped answering: her client gives up on it and reconnects to n2.
-    m.players[0] = std::make_unique<Client>(m.ioc, cl.port(2));
-    m.players[0]->send({{"type", "hello"}, {"token", m.tokens[0]}});
+    m.reconnect(0, cl.port(2));
     // Another node takes the table over (the lease expires) and play goes on there.
     ASSERT_TRUE(poll(m.ioc, [&] {
         return metrics(cl.port(2))["cluster"]["tables_adopted"].get<int>() + metrics(cl.port(3))["cluster"]["tables_adopted"].get<int>() == 1;
