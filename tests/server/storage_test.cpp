@@ -491,16 +491,18 @@ INSTANTIATE_TEST_SUITE_P(Postgres, StorageTest, ::testing::Values(std::string("p
 
 // ---- PostgreSQL only ---------------------------------------------------------------------------
 
-TEST(PostgresStorage, UrlsOpenPostgresAndGetAConnectTimeout) {
+TEST(PostgresStorage, UrlsOpenPostgresAndGetKeepalives) {
     EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
     EXPECT_TRUE(is_postgres_url("postgres://u@h/db"));
     EXPECT_FALSE(is_postgres_url("tarneeb.db"));
     EXPECT_FALSE(is_postgres_url(":memory:"));
     EXPECT_FALSE(is_postgres_url("/var/lib/postgresql://x"));
-    EXPECT_EQ(PostgresStorage::with_connect_timeout("postgresql://u@h/db"), "postgresql://u@h/db?connect_timeout=2");
-    EXPECT_EQ(PostgresStorage::with_connect_timeout("postgresql://u@h/db?sslmode=disable"),
-              "postgresql://u@h/db?sslmode=disable&connect_timeout=2");
-    EXPECT_EQ(PostgresStorage::with_connect_timeout("postgresql://u@h/db?connect_timeout=9"), "postgresql://u@h/db?connect_timeout=9");
+    const std::string all = "keepalives=1&keepalives_idle=10&keepalives_interval=5&keepalives_count=3";
+    EXPECT_EQ(PostgresStorage::connection_url("postgresql://u@h/db"), "postgresql://u@h/db?" + all);
+    EXPECT_EQ(PostgresStorage::connection_url("postgresql://u@h/db?sslmode=disable"), "postgresql://u@h/db?sslmode=disable&" + all);
+    // The operator's own settings stay, and only those are left out.
+    EXPECT_EQ(PostgresStorage::connection_url("postgresql://u@h/db?keepalives_idle=60&keepalives=0"),
+              "postgresql://u@h/db?keepalives_idle=60&keepalives=0&keepalives_interval=5&keepalives_count=3");
 }
 
 TEST(PostgresStorage, TheSchemaVersionIsRecordedAndServersStartingAtOnceMigrateOnce) {
