@@ -83,9 +83,9 @@ void PgConnection::close() noexcept {
     conn_ = nullptr;
 }
 
-PgLost PgConnection::lost(const std::string& why) {
+PgLost PgConnection::lost(const std::string& why, bool with_libpq_message) {
     std::string text = "postgresql: " + why;
-    if (conn_) {
+    if (conn_ && with_libpq_message) {
         if (const std::string m = message_of(conn_); !m.empty()) text += ": " + m;
     }
     close();
@@ -99,7 +99,8 @@ short PgConnection::wait(short events, Clock::time_point deadline, const char* w
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (left <= 0)
             throw lost(std::string("no answer within ") + std::to_string(timeout_.count()) + " ms while " + what +
-                       " (connection closed)");
+                       " (connection closed)",
+                       /*with_libpq_message=*/false);
         pollfd p{fd, events, 0};
         const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, INT_MAX)));
         if (n > 0) return p.revents;
@@ -162,7 +163,7 @@ PgResult PgConnection::exec(std::string_view sql, const PgParams& params, Clock:
         std::string m = PQresultErrorMessage(error.get());
         while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
         // An error libpq made itself (no SQLSTATE) is about the connection.
-        if (!state || !*state) throw lost(m.empty() ? "connection lost" : m);
+        if (!state || !*state) throw lost(m.empty() ? "connection lost" : m, /*with_libpq_message=*/m.empty());
         throw PgError(state, "postgresql: " + m);
     }
     if (!out) throw lost("no result");

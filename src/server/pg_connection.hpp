@@ -147,8 +147,9 @@ private:
     /// Waits until the socket has one of poll()'s `events` and returns those it has, or throws
     /// PgLost at `deadline` (closing the connection). `what` names the step in the message.
     short wait(short events, Clock::time_point deadline, const char* what);
-    /// Closes the connection and returns PgLost with libpq's message (or `why`).
-    PgLost lost(const std::string& why);
+    /// Closes the connection and returns PgLost saying `why`, with libpq's message after it
+    /// when `with_libpq_message`.
+    PgLost lost(const std::string& why, bool with_libpq_message = true);
 
     std::string conninfo_;
     std::chrono::milliseconds timeout_;
