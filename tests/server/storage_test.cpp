@@ -31,12 +31,6 @@
 #include "tarneeb/server/postgres_storage.hpp"
 #include "tarneeb/server/storage.hpp"
 
-// LeakSanitizer (scripts/test.sh's ASan stage): libpqxx 6.4 leaves one libpq result (a
-// PGresult, ~4.5 KB) unfreed when a query finds that the server has gone away (the tests below
-// that stop it: AStoppedServer..., HealthzSays...). That is inside libpq/libpqxx, once per lost
-// connection; our objects are not allocated by libpq, so this hides nothing of ours.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libpq.so.5\n"; }
-
 namespace tarneeb::server {
 namespace {
 
