@@ -15,6 +15,10 @@
 // non-blocking PQcancelStart arrives with libpq 17). A server that is alive but slow cancels the
 // statement itself instead: every connection sets statement_timeout to the deadline, and a
 // backend whose client went away stops when it next reads or writes its socket.
+//
+// One wait is outside the deadline: PQconnectStart resolves a host name with the system's
+// blocking resolver (bounded by resolv.conf's timeout and attempts); a URL with an IP address
+// (or hostaddr=) has none.
 #pragma once
 
 #include <libpq-fe.h>

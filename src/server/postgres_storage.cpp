@@ -25,15 +25,15 @@
 
 namespace tarneeb::server {
 
-using pg_detail::Clock;
-using pg_detail::PgResult;
-
 /// The one connection, opened on demand: closed after it broke or timed out, until the next call.
 struct PostgresStorage::Connection : pg_detail::PgConnection {
     using PgConnection::PgConnection;
 };
 
 namespace {
+
+using pg_detail::Clock;
+using pg_detail::PgResult;
 
 /// The StorageError code of a PostgreSQL error (storage.hpp lists them), by its SQLSTATE.
 std::string code_of(const std::string& sqlstate) {
