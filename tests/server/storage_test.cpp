@@ -576,7 +576,9 @@ TEST(PostgresStorage, AStoppedServerIsUnavailableAndTheFirstCallAfterItsRestartW
 
 TEST(PostgresStorage, AHungServerIsUnavailableAtTheDeadlineAndTheFirstCallAfterItWorks) {
     const std::string url = pg().fresh_url();
-    PostgresStorage s(url, {.timeout = std::chrono::milliseconds(500)});
+    { PostgresStorage made(url); }  // the schema, with the default deadline (a loaded machine may be slow at it)
+    // A short deadline, yet far above what a call takes when the server answers.
+    PostgresStorage s(url, {.timeout = std::chrono::seconds(1)});
     ASSERT_TRUE(s.register_name("Layla", "tok"));
     const std::string t = s.create_table(json::object());
     s.append(t, {{"n", 1}});
@@ -605,7 +607,7 @@ TEST(PostgresStorage, AHungServerDuringAConnectIsUnavailableAtTheDeadline) {
     { PostgresStorage made(url); }  // the schema
     const auto frozen = pg().freeze();
     // The constructor connects: the kernel accepts, the postmaster never answers.
-    EXPECT_EQ(error_of([&] { PostgresStorage s(url, {.timeout = std::chrono::milliseconds(500)}); }), "storage_unavailable");
+    EXPECT_EQ(error_of([&] { PostgresStorage s(url, {.timeout = std::chrono::seconds(1)}); }), "storage_unavailable");
 }
 
 // ---- a whole hall on PostgreSQL ---------------------------------------------------------------
