@@ -481,6 +481,18 @@ TEST_P(StorageTest, AnalysesAreStoredPerDealAndReplaced) {
     EXPECT_EQ(s->match_analysis("t2-1", 0), std::nullopt);
 }
 
+TEST_P(StorageTest, AValueLargerThanASocketBufferIsStoredWhole) {
+    // 2 MiB of UTF-8 text (Latin and Arabic letters): on PostgreSQL it is sent in
+    // many pieces (the non-blocking send waits for the socket between them) and read back whole.
+    std::string big;
+    big.reserve(2u << 20);
+    for (std::size_t i = 0; big.size() < (2u << 20); ++i) big += "\u00e9t\u00e9 \u0627\u0644\u0644\u0647 " + std::to_string(i) + ' ';
+    const std::string analysis = json{{"text", big}}.dump();
+    ASSERT_TRUE(s->store_match(match_row("t1-1", 1000, false)));
+    s->store_analysis("t1-1", 0, analysis);
+    EXPECT_EQ(s->match_analysis("t1-1", 0), std::optional<std::string>(analysis));
+}
+
 INSTANTIATE_TEST_SUITE_P(Sqlite, StorageTest, ::testing::Values(std::string("sqlite")));
 INSTANTIATE_TEST_SUITE_P(Postgres, StorageTest, ::testing::Values(std::string("postgres")));
 
