@@ -1,6 +1,6 @@
 // One PostgreSQL connection driven through libpq's asynchronous API under a deadline, for
 // PostgresStorage (postgres_storage.cpp; docs/operations.md "PostgreSQL"): the only code that
-// includes libpq. Internal to the server library.
+// calls libpq (pg_connection.cpp). Internal to the server library.
 //
 // Why not libpq's blocking calls (or libpqxx, which makes them): a server that hangs (stopped
 // with SIGSTOP, a frozen VM, a partition that drops packets silently) leaves PQexec waiting in
