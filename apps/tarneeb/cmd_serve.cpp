@@ -1,4 +1,6 @@
 // tarneeb serve: the game server (docs/protocol.md).
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -90,6 +92,18 @@ void add_serve(CLI::App& app, int& exit_code) {
         ->check([](const std::string& url) {
             return server::is_postgres_url(url) ? std::string() : std::string("--postgres expects a postgresql:// or postgres:// URL");
         });
+    auto* redis = cmd->add_option("--redis", o->config.redis,
+                                  "cluster mode: the cluster's Redis, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB];"
+                                  " needs --postgres and --node (docs/scaling.md, docs/operations.md \"Cluster\")");
+    auto* node = cmd->add_option("--node", o->config.node, "cluster mode: this node's name, unique in the cluster ([A-Za-z0-9._-], 1-64)")
+        ->check([](const std::string& n) {
+            const bool ok = !n.empty() && n.size() <= 64 && std::all_of(n.begin(), n.end(), [](unsigned char c) {
+                return std::isalnum(c) || c == '.' || c == '_' || c == '-';
+            });
+            return ok ? std::string() : std::string("--node: 1-64 characters of A-Z a-z 0-9 . _ -");
+        });
+    redis->needs(node);
+    node->needs(redis);
     cmd->add_flag("--full-sync", o->config.full_sync, "fsync every journal entry (survives power loss; slower)");
     cmd->add_option("--static", o->config.static_dir, "directory of the browser client's files (default: web/dist if it exists)");
     cmd->add_flag("--no-static", o->no_static, "serve no files");
@@ -174,6 +188,12 @@ void add_serve(CLI::App& app, int& exit_code) {
             spdlog::warn("event=deterministic_seeds seed_option=set: deals follow from --seed (tests only; never on a public server)");
         o->config.hall.rate_burst = o->rate_burst > 0 ? o->rate_burst : 2 * o->config.hall.rate_per_second;
         o->engine.log = log_engine;
+        if (!o->config.redis.empty() && o->config.postgres.empty()) {
+            // Every node of a cluster reads and writes the same tables: one shared database.
+            std::cerr << "tarneeb serve: --redis needs --postgres (a cluster shares one PostgreSQL database)\n";
+            exit_code = kExitUsage;
+            return;
+        }
         auto engines = std::make_shared<Engines>();
         if (const std::string error = parse_engines(o->engines, o->engine, *engines); !error.empty()) {
             std::cerr << "tarneeb serve: " << error << "\n";

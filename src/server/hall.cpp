@@ -85,15 +85,20 @@ void Hall::change_table(const std::string& tid, Change change, Done then) {
     std::vector<json> stored;
     for (const auto& e : change.entries) stored.push_back(journal_json(e));
     on_writer(
-        std::string(journal_op(entry)), [tid, rewrite = change.rewrite, stored = std::move(stored)](Storage& s) {
-            if (rewrite) s.rewrite(tid, stored);
-            else s.append(tid, stored.back());
+        std::string(journal_op(entry)), [tid, rewrite = change.rewrite, stored = std::move(stored), fence = t->fence](Storage& s) {
+            if (rewrite) s.rewrite(tid, stored, fence);
+            else s.append(tid, stored.back(), fence);
         },
         [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
             TableEntry* done = find_table(tid);  // a busy table is never closed
             if (!e) done->table->commit(entry, now_);
             if (then) then(e);
             done->busy = false;
+            if (done->dropping || (e && e->code() == "storage_fenced")) {
+                // Another node took the table over: this one writes nothing more for it.
+                drop_table(tid);
+                return;
+            }
             if (!e || done->table->has_events()) publish(*done);  // a failed write changed nothing
             advance(tid);
             close_if_empty(tid);  // e.g. its last player left
@@ -234,7 +239,9 @@ void Hall::store_match(MatchRow row) {
 void Hall::close_table_in_storage(const std::string& id) {
     // A table closed in memory but still live in the database is resumed after a restart and
     // closed again there (no humans) or swept as abandoned: nothing is lost.
-    on_writer("close_table", [id](Storage& s) { s.close_table(id); }, nullptr);
+    const TableEntry* t = find_table(id);
+    on_writer("close_table", [id, fence = t ? t->fence : 0](Storage& s) { s.close_table(id, fence); }, nullptr);
+    if (cluster_.released) cluster_.released(id);
 }
 
 const Table* Hall::table(const std::string& id) const {
@@ -269,6 +276,28 @@ Hall::TableEntry* Hall::find_table(const std::string& id) {
     return it == tables_.end() ? nullptr : &it->second;
 }
 
+std::unique_ptr<Table> Hall::rebuild(const LiveTable& live, Millis now) {
+    auto settings = parse_settings(live.settings);
+    if (!settings) return nullptr;
+    auto table = std::make_unique<Table>(live.id, *settings, config_.timing, bots_);
+    for (const auto& e : live.entries)
+        if (auto entry = parse_journal_entry(e)) table->replay(*entry, now);
+    // Every player starts disconnected: the grace period runs from now.
+    for (Seat s : kSeats)
+        if (const SeatInfo h = table->seat_info(s); h.kind == SeatInfo::Kind::human) table->disconnected(h.name, now);
+    return table;
+}
+
+void Hall::install(std::unique_ptr<Table> table, std::int64_t fence) {
+    TableEntry entry;
+    entry.table = std::move(table);
+    entry.table->take_events();
+    entry.fence = fence;
+    const std::string id = entry.table->id();
+    tables_.emplace(id, std::move(entry));
+    lobby_changed();
+}
+
 int Hall::resume(Millis now) {
     // Before any other call: the writer thread has no job yet, so the storage is ours here.
     started_ = now;
@@ -276,32 +305,90 @@ int Hall::resume(Millis now) {
     resume_tournaments();  // first: a tournament's tables are kept below even with bots only
     int n = 0;
     for (auto& live : storage_.live_tables()) {
-        auto settings = parse_settings(live.settings);
-        if (!settings) {
+        auto table = rebuild(live, now);
+        if (!table || (table->no_humans() && !tournament_holds(live.id))) {
             storage_.close_table(live.id);
             continue;
         }
-        auto table = std::make_unique<Table>(live.id, *settings, config_.timing, bots_);
-        for (const auto& e : live.entries)
-            if (auto entry = parse_journal_entry(e)) table->replay(*entry, now);
-        if (table->no_humans() && !tournament_holds(live.id)) {
-            storage_.close_table(live.id);
-            continue;
-        }
-        if (auto f = table->take_finished()) {
-            storage_.store_match(match_row(*f, *table, now));
-        }
-        TableEntry entry;
-        entry.table = std::move(table);
-        // Every player starts disconnected: the grace period runs from now.
-        for (Seat s : kSeats)
-            if (const SeatInfo h = entry.table->seat_info(s); h.kind == SeatInfo::Kind::human)
-                entry.table->disconnected(h.name, now);
-        entry.table->take_events();
-        tables_.emplace(live.id, std::move(entry));
+        if (auto f = table->take_finished()) storage_.store_match(match_row(*f, *table, now));
+        install(std::move(table), 0);
         ++n;
     }
     return n;
+}
+
+// ---- cluster mode ---------------------------------------------------------------------------
+
+void Hall::set_cluster(ClusterHooks hooks) {
+    cluster_ = std::move(hooks);
+    clustered_ = true;
+}
+
+bool Hall::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
+    now_ = std::max(now_, now);
+    if (!started_) started_ = now;
+    if (tables_.count(live.id)) return false;
+    auto table = rebuild(live, now);
+    if (!table || table->no_humans()) {
+        // Nobody to play it: closed (fenced: only if this node still owns it).
+        on_writer("close_table", [id = live.id, fence](Storage& s) { s.close_table(id, fence); }, nullptr);
+        if (cluster_.released) cluster_.released(live.id);
+        return false;
+    }
+    if (auto f = table->take_finished()) {
+        const auto finished = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        store_match(match_row(*f, *table, finished));  // idempotent by the match's id
+    }
+    install(std::move(table), fence);
+    // Guests connected here who sit at it (they reconnected before it arrived) find it.
+    for (auto& [name, g] : guests_)
+        if (g.table.empty() && !g.conns.empty())
+            if (auto s = tables_.at(live.id).table->seat_of(name)) {
+                g.table = live.id;
+                g.seat = s;
+                tables_.at(live.id).watchers.insert(name);
+                tables_.at(live.id).table->connected(name, now_);
+            }
+    advance(live.id);
+    return true;
+}
+
+void Hall::drop_table(const std::string& id) {
+    TableEntry* t = find_table(id);
+    if (!t) return;
+    if (t->busy) {
+        t->dropping = true;  // change_table drops it when its write comes back
+        return;
+    }
+    for (auto& [name, g] : guests_)
+        if (g.table == id) {
+            g.table.clear();
+            g.seat.reset();
+        }
+    auto parked = std::move(t->parked);
+    tables_.erase(id);
+    lobby_changed();
+    if (out_.log) out_.log(false, "event=table_dropped table=" + id);
+    if (cluster_.released) cluster_.released(id);
+    for (auto& [conn, msg] : parked) {
+        release(conn);
+        error(conn, request_id(msg), to_string(ProtocolError::storage_unavailable),
+              "the table moved to another server; try again");
+    }
+    run_pumps();
+}
+
+std::vector<std::pair<std::string, json>> Hall::table_summaries() const {
+    std::vector<std::pair<std::string, json>> out;
+    out.reserve(tables_.size());
+    for (const auto& [tid, t] : tables_) out.emplace_back(tid, summary_json(*t.table, t.spectators));
+    return out;
+}
+
+void Hall::set_remote_lobby(std::map<std::string, json> tables) {
+    if (tables == remote_lobby_) return;
+    remote_lobby_ = std::move(tables);
+    lobby_changed();
 }
 
 // ---- answers -------------------------------------------------------------------------------

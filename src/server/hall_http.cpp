@@ -105,12 +105,21 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
         // meanwhile). A remote store (PostgreSQL) is also asked, on the writer thread (a read:
         // SELECT 1), whether it answers; once it answers again after a lost connection, the
         // store counts as recovered.
+        // A cluster node also reports Redis ("redis": "ok" or its error code; 503 while it fails).
         const std::string backend = storage_.backend();
-        auto answer = [backend](const std::optional<std::string>& failing) {
-            if (failing)
-                return HttpReply{503, "application/json",
-                                 json{{"status", "storage_unavailable"}, {"code", *failing}, {"storage", backend}}.dump()};
-            return HttpReply{200, "application/json", json{{"status", "ok"}, {"storage", backend}}.dump()};
+        const std::optional<std::optional<std::string>> redis =
+            cluster_.failing ? std::optional<std::optional<std::string>>(cluster_.failing()) : std::nullopt;
+        auto answer = [backend, redis](const std::optional<std::string>& failing) {
+            json body{{"status", "ok"}, {"storage", backend}};
+            if (redis) body["redis"] = redis->value_or("ok");
+            if (failing) {
+                body["status"] = "storage_unavailable";
+                body["code"] = *failing;
+            } else if (redis && *redis) {
+                body["status"] = "redis_unavailable";
+                body["code"] = **redis;
+            }
+            return HttpReply{body["status"] == "ok" ? 200 : 503, "application/json", body.dump()};
         };
         if (!storage_.remote()) return done(answer(storage_failing_));
         return on_writer("ping", [](Storage& s) { s.ping(); },

@@ -249,9 +249,14 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
         settings->code_hash = hash_token(settings->code);  // the database keeps only this
     }
     auto tid = std::make_shared<std::string>();
+    auto fence = std::make_shared<std::int64_t>(0);
     hold(conn);
-    on_writer("create", [s = settings_json(*settings), tid](Storage& st) { *tid = st.create_table(s); },
-              [this, conn, id, settings = *settings, tid, creator = name, address = c.address](const std::optional<StorageError>& e) {
+    on_writer("create",
+              [s = settings_json(*settings), tid, fence, take = cluster_.take](Storage& st) {
+                  *tid = st.create_table(s);
+                  if (take) *fence = take(st, *tid);  // a cluster node: its lease and fence first
+              },
+              [this, conn, id, settings = *settings, tid, fence, creator = name, address = c.address](const std::optional<StorageError>& e) {
                   release(conn);
                   if (e) {
                       storage_error(conn, id, *e);
@@ -260,6 +265,7 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
                       entry.table = std::make_unique<Table>(*tid, settings, config_.timing, bots_);
                       entry.creator = creator;
                       entry.creator_address = address;
+                      entry.fence = *fence;
                       tables_.emplace(*tid, std::move(entry));
                       lobby_changed();
                       reply(conn, id, created_json(*tid, settings.is_private ? std::optional<std::string>(settings.code) : std::nullopt));
@@ -462,16 +468,28 @@ void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
 }
 
 json Hall::lobby_page(const std::optional<std::string>& cursor, std::int64_t limit) const {
+    // This hall's public tables and the other nodes' (cluster mode), merged in id order.
     auto it = cursor ? tables_.upper_bound(*cursor) : tables_.begin();
+    auto rt = cursor ? remote_lobby_.upper_bound(*cursor) : remote_lobby_.begin();
     json list = json::array();
     json next = nullptr;
-    for (; it != tables_.end(); ++it) {
-        if (it->second.table->settings().is_private) continue;
+    while (it != tables_.end() || rt != remote_lobby_.end()) {
+        const bool local = rt == remote_lobby_.end() || (it != tables_.end() && it->first < rt->first);
+        if (local && it->second.table->settings().is_private) {
+            ++it;
+            continue;
+        }
         if (static_cast<std::int64_t>(list.size()) == limit) {
             next = list.back()["table"];
             break;
         }
-        list.push_back(summary_json(*it->second.table, it->second.spectators));
+        if (local) {
+            list.push_back(summary_json(*it->second.table, it->second.spectators));
+            ++it;
+        } else {
+            list.push_back(rt->second);
+            ++rt;
+        }
     }
     return tables_json(std::move(list), std::move(next));
 }

@@ -36,7 +36,7 @@ json Hall::metrics_json(Millis now) {
     for (const auto& [id, c] : conns_) signed_in += !c.name.empty();
     const std::vector<double> lat(latencies_ms_.begin(), latencies_ms_.end());
     const double window = std::max<double>(1.0, std::min<double>(10.0, static_cast<double>(now - started_) / 1000.0));
-    return {{"tables", tables_.size()}, {"tables_playing", playing}, {"connections", conns_.size()},
+    json m = {{"tables", tables_.size()}, {"tables_playing", playing}, {"connections", conns_.size()},
             {"signed_in", signed_in}, {"actions_total", actions_total_},
             {"actions_per_second", static_cast<double>(recent_actions_.size()) / window},
             {"latency_ms", {{"p50", percentile(lat, 0.5)}, {"p90", percentile(lat, 0.9)}, {"p99", percentile(lat, 0.99)},
@@ -46,6 +46,8 @@ json Hall::metrics_json(Millis now) {
             {"write_queue", writer_ ? writer_->waiting() : 0},
             {"analysis", analysis_metrics()},
             {"passwords", {{"queued", passwords_ ? passwords_->waiting() : 0}, {"refused", password_refusals_}}}};
+    if (cluster_.metrics) m["cluster"] = cluster_.metrics();  // a cluster node's own figures
+    return m;
 }
 
 }  // namespace tarneeb::server

@@ -314,6 +314,27 @@ std::vector<LiveTable> PostgresStorage::live_tables() {
     });
 }
 
+std::vector<std::string> PostgresStorage::live_table_ids() {
+    return transact(*conn_, [&](pqxx::work& w) {
+        std::vector<std::string> out;
+        for (const auto& row : w.exec("SELECT n FROM tables WHERE live ORDER BY n"))
+            out.push_back("t" + std::to_string(row[0].as<std::int64_t>()));
+        return out;
+    });
+}
+
+std::optional<LiveTable> PostgresStorage::live_table(const std::string& id) {
+    return transact(*conn_, [&](pqxx::work& w) -> std::optional<LiveTable> {
+        const std::int64_t n = table_number(id);
+        const auto t = w.exec_params("SELECT settings FROM tables WHERE n = $1 AND live", n);
+        if (t.empty()) return std::nullopt;
+        LiveTable out{id, nlohmann::json::parse(t[0][0].as<std::string>()), {}};
+        for (const auto& row : w.exec_params("SELECT entry FROM journal WHERE table_n = $1 ORDER BY seq", n))
+            out.entries.push_back(nlohmann::json::parse(row[0].as<std::string>()));
+        return out;
+    });
+}
+
 // ---- matches and ratings ----------------------------------------------------------------------
 
 double PostgresStorage::rating(const std::string& name) {

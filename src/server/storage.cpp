@@ -307,6 +307,18 @@ std::int64_t SqliteStorage::claim_table(const std::string& id, const std::string
     return fence;
 }
 
+std::vector<std::string> Storage::live_table_ids() {
+    std::vector<std::string> ids;
+    for (auto& t : live_tables()) ids.push_back(std::move(t.id));
+    return ids;
+}
+
+std::optional<LiveTable> Storage::live_table(const std::string& id) {
+    for (auto& t : live_tables())
+        if (t.id == id) return std::move(t);
+    return std::nullopt;
+}
+
 std::vector<LiveTable> SqliteStorage::live_tables() {
     std::vector<LiveTable> out;
     {

@@ -18,6 +18,7 @@
 // origin check, connection cap, per-address connection cap (Hall::admits), static files only
 // inside --static (resolve_static). Tokens never reach a log line: only connection ids,
 // addresses, names and error codes are logged.
+#include "tarneeb/server/cluster_node.hpp"
 #include "tarneeb/server/serve.hpp"
 #include "tarneeb/server/static_files.hpp"
 
@@ -74,6 +75,8 @@ struct Shared {
     const ServeConfig& config;
     std::unique_ptr<Storage> storage;  ///< open_storage: PostgreSQL (--postgres) or SQLite (--db)
     Hall hall;
+    /// Cluster mode (--redis): between the sessions and the hall (cluster_node.hpp); else null.
+    std::unique_ptr<ClusterNode> cluster;
     std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
     ConnId next_id = 1;
     std::size_t http_sessions = 0;
@@ -83,6 +86,23 @@ struct Shared {
     std::unordered_map<std::string, int> http_by_address;
 
     Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots);
+
+    // What a session tells the server: to the cluster node in cluster mode, else to the hall.
+    void open(ConnId id, const std::string& address) {
+        if (cluster) cluster->open(id, address, unix_ms());
+        else hall.open(id, address, unix_ms());
+    }
+    void message(ConnId id, std::string_view text) {
+        if (cluster) cluster->message(id, text, unix_ms());
+        else hall.message(id, text, unix_ms());
+    }
+    void closed(ConnId id) {
+        if (cluster) cluster->closed(id, unix_ms());
+        else hall.closed(id, unix_ms());
+    }
+    /// The sockets: the hall's answers (through the cluster node in cluster mode).
+    void send(ConnId c, std::string text);
+    void close(ConnId c, int code, std::string reason);
 };
 
 class WsSession : public std::enable_shared_from_this<WsSession> {
@@ -147,7 +167,7 @@ private:
         }
         shared_.sessions[id_] = weak_from_this();
         spdlog::info("conn={} event=open remote={}", id_, remote_);
-        shared_.hall.open(id_, address_, unix_ms());  // over the per-address limit: closed at once
+        shared_.open(id_, address_);  // over the per-address limit: closed at once
         read();
     }
 
@@ -165,7 +185,7 @@ private:
         const auto data = buffer_.data();
         const std::string_view text(static_cast<const char*>(data.data()), data.size());
         try {
-            shared_.hall.message(id_, ws_.got_text() ? text : std::string_view("binary frame"), unix_ms());
+            shared_.message(id_, ws_.got_text() ? text : std::string_view("binary frame"));
         } catch (const std::exception& e) {
             // A bug handling one message must not take every table down: this connection goes.
             spdlog::error("conn={} event=internal_error error=\"{}\"", id_, e.what());
@@ -239,7 +259,7 @@ private:
         if (finished_) return;
         finished_ = true;
         shared_.sessions.erase(id_);
-        shared_.hall.closed(id_, unix_ms());
+        shared_.closed(id_);
         spdlog::info("conn={} event=closed", id_);
     }
 
@@ -266,25 +286,50 @@ private:
     bool finished_ = false;
 };
 
+void Shared::send(ConnId c, std::string text) {
+    auto it = sessions.find(c);
+    if (it == sessions.end()) return;
+    if (auto s = it->second.lock()) s->send(std::move(text));
+}
+
+void Shared::close(ConnId c, int code, std::string reason) {
+    auto it = sessions.find(c);
+    if (it == sessions.end()) return;
+    if (auto s = it->second.lock()) s->close(code, std::move(reason));
+}
+
+namespace {
+void log_line(bool error, const std::string& line) {
+    if (error) spdlog::error("{}", line);
+    else spdlog::warn("{}", line);
+}
+}  // namespace
+
 Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
     : ioc(io), config(cfg), storage(open_storage(cfg.postgres.empty() ? cfg.db : cfg.postgres, cfg.full_sync)),
       hall(*storage, std::move(bots), cfg.hall,
            Outbox{[this](ConnId c, std::string text) {
-                      auto it = sessions.find(c);
-                      if (it == sessions.end()) return;
-                      if (auto s = it->second.lock()) s->send(std::move(text));
+                      if (cluster) cluster->hall_send(c, std::move(text));
+                      else send(c, std::move(text));
                   },
                   [this](ConnId c, int code, std::string reason) {
-                      auto it = sessions.find(c);
-                      if (it == sessions.end()) return;
-                      if (auto s = it->second.lock()) s->close(code, std::move(reason));
+                      if (cluster) cluster->hall_close(c, code, std::move(reason));
+                      else close(c, code, std::move(reason));
                   },
-                  [](bool error, const std::string& line) {
-                      if (error) spdlog::error("{}", line);
-                      else spdlog::warn("{}", line);
-                  },
+                  log_line,
                   // The writer and bot threads hand their results to the event loop.
-                  [this](std::function<void()> job) { net::post(ioc, std::move(job)); }}) {}
+                  [this](std::function<void()> job) { net::post(ioc, std::move(job)); }}) {
+    if (cfg.redis.empty()) return;
+    ClusterConfig cc;
+    cc.redis = parse_redis_url(cfg.redis);
+    cc.node = cfg.node;
+    // The node's own connection to the store, for its scan of tables no node runs.
+    cluster = std::make_unique<ClusterNode>(
+        std::move(cc), hall, open_storage(cfg.postgres, cfg.full_sync),
+        Outbox{[this](ConnId c, std::string text) { send(c, std::move(text)); },
+               [this](ConnId c, int code, std::string reason) { close(c, code, std::move(reason)); }, log_line,
+               [this](std::function<void()> job) { net::post(ioc, std::move(job)); }});
+}
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
@@ -458,6 +503,9 @@ int serve(const ServeConfig& config, BotFactory bots) {
     const std::string store = config.postgres.empty() ? config.db : std::string("postgresql");
     try {
         shared = std::make_unique<Shared>(ioc, config, std::move(bots));
+    } catch (const ClusterError& e) {
+        spdlog::error("event=cluster_failed code={} error=\"{}\"", e.code(), e.what());
+        return 1;
     } catch (const StorageError& e) {
         spdlog::error("event=db_open_failed code={} db={} error=\"{}\"", e.code(), store, e.what());
         return 1;
@@ -467,7 +515,8 @@ int serve(const ServeConfig& config, BotFactory bots) {
     }
     int resumed = 0;
     try {
-        resumed = shared->hall.resume(unix_ms());
+        // A cluster node resumes nothing itself: it takes over the tables no node runs (its scan).
+        if (!shared->cluster) resumed = shared->hall.resume(unix_ms());
     } catch (const std::exception& e) {
         const auto* se = dynamic_cast<const StorageError*>(&e);
         spdlog::error("event=resume_failed code={} error=\"{}\"", se ? se->code() : std::string("storage_io"), e.what());
@@ -501,6 +550,7 @@ int serve(const ServeConfig& config, BotFactory bots) {
         ticker.async_wait([&](beast::error_code e) {
             if (e) return;
             shared->hall.tick(unix_ms());
+            if (shared->cluster) shared->cluster->tick(unix_ms());
             tick();
         });
     };
@@ -518,6 +568,7 @@ int serve(const ServeConfig& config, BotFactory bots) {
     ioc.run();
     // The worker threads end before the io_context they post to (the writes queued are finished).
     shared->hall.stop();
+    if (shared->cluster) shared->cluster->stop();
     return 0;
 }
 

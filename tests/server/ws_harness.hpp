@@ -84,8 +84,12 @@ public:
                 ::setrlimit(RLIMIT_FSIZE, &lim);
             }
             if (limits_.as_nobody && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
-            std::vector<std::string> args{"tarneeb", "serve", "--address", "127.0.0.1", "--port", "0", "--db", db_,
+            std::vector<std::string> args{"tarneeb", "serve", "--address", "127.0.0.1", "--port", "0",
                                           "--bot-delay-ms", "0", "--summary-ms", "0", "--log-level", "warn"};
+            if (std::find(extra_.begin(), extra_.end(), "--postgres") == extra_.end()) {  // DB is then only the log's name
+                args.push_back("--db");
+                args.push_back(db_);
+            }
             if (std::find(extra_.begin(), extra_.end(), "--static") == extra_.end()) args.push_back("--no-static");
             if (std::find(extra_.begin(), extra_.end(), "--rate") == extra_.end()) {
                 args.push_back("--rate");

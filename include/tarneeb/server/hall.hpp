@@ -135,6 +135,23 @@ struct HttpReply {
     std::string body;
 };
 
+/// What a cluster node (cluster_node.hpp) asks of its hall; every hook is empty on a single
+/// node, and the hall then behaves exactly as before. Set once, before the first message.
+struct ClusterHooks {
+    /// On the writer thread, right after create_table: takes the new table for this node (its
+    /// lease, then Storage::claim_table) and returns the fencing token every write of the table
+    /// carries. Throws StorageError (the creation is refused with storage_unavailable) when it
+    /// cannot.
+    std::function<std::int64_t(Storage&, const std::string& table)> take;
+    /// On the hall's thread: the hall no longer runs `table` (closed, swept or dropped).
+    std::function<void(const std::string& table)> released;
+    /// For /healthz: nullopt while the cluster's shared services answer, else their error code
+    /// (then /healthz answers 503 with "redis": the code).
+    std::function<std::optional<std::string>()> failing;
+    /// /metrics "cluster": the node's own figures.
+    std::function<nlohmann::json()> metrics;
+};
+
 class Hall {
 public:
     /// Starts the writer and bot threads. `storage` is used by the writer thread only (and by
@@ -183,6 +200,29 @@ public:
     /// finished match is readable by its players only: docs/protocol.md "HTTP endpoints").
     void http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done,
                   const std::string& address = {}, const std::string& token = {});
+
+    // ---- cluster mode (cluster_node.hpp; docs/scaling.md) -------------------------------
+    /// Makes this hall one node of a cluster: tournaments are refused (`tournament_unavailable`:
+    /// a tournament lives in one node's memory), and `resume` is not called — tables come
+    /// through adopt(). Call before any other call.
+    void set_cluster(ClusterHooks hooks);
+    /// Runs live table `live` (its journal replayed) from now, every write fenced with
+    /// `fence` (Storage::claim_table's token): a node taking over a table whose owner died.
+    /// Its players count as disconnected from `now`. A table with no human player left is
+    /// closed instead (and a finished match in it stored). False when the hall already runs it
+    /// or it was closed.
+    bool adopt(const LiveTable& live, std::int64_t fence, Millis now);
+    /// Stops running table `id` without writing anything: another node owns it now (its lease
+    /// was lost, or a write was refused as `storage_fenced`). Its guests here are at no table;
+    /// requests waiting for it get `storage_unavailable`. A table whose write is in flight is
+    /// dropped when the write comes back.
+    void drop_table(const std::string& id);
+    /// Every table this hall runs: its id and summary (summary_json, private ones too), for the
+    /// cluster's directory.
+    std::vector<std::pair<std::string, nlohmann::json>> table_summaries() const;
+    /// The public tables of the other nodes (their summaries, by id): `list` pages show them
+    /// with this hall's own, in id order.
+    void set_remote_lobby(std::map<std::string, nlohmann::json> tables);
 
     int connections() const { return static_cast<int>(conns_.size()); }
     int tables() const { return static_cast<int>(tables_.size()); }
@@ -238,7 +278,17 @@ private:
         std::string creator_address;  ///< that guest's connection's address
         HistoryCache history;         ///< its table messages' "history" text
         ChatLog chat;                 ///< its chat (chat.hpp; hall_chat.cpp)
+        std::int64_t fence = 0;       ///< the fencing token of its writes (0: a single node)
+        bool dropping = false;        ///< drop_table() waits for its write in flight
     };
+    /// A table rebuilt from its journal (players disconnected from `now`), or nullptr when its
+    /// settings do not parse.
+    std::unique_ptr<Table> rebuild(const LiveTable& live, Millis now);
+    /// Runs rebuilt table `table` from now, with `fence`.
+    void install(std::unique_ptr<Table> table, std::int64_t fence);
+    ClusterHooks cluster_;
+    bool clustered_ = false;
+    std::map<std::string, nlohmann::json> remote_lobby_;  ///< the other nodes' public tables
     /// The error code when `c` may not create another table (waiting-table limits), else nullopt.
     std::optional<ProtocolError> create_limit(const Conn& c) const;
     using Done = std::function<void(const std::optional<StorageError>&)>;

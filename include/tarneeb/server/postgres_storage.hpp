@@ -71,6 +71,8 @@ public:
     void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence = 0) override;
     std::int64_t claim_table(const std::string& id, const std::string& node) override;
     std::vector<LiveTable> live_tables() override;
+    std::vector<std::string> live_table_ids() override;
+    std::optional<LiveTable> live_table(const std::string& id) override;
     bool store_match(const MatchRow& row) override;
     std::optional<std::string> match_record(const std::string& id) override;
     bool match_readable(const std::string& id, const std::optional<std::string>& viewer) override;

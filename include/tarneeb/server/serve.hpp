@@ -16,6 +16,10 @@ struct ServeConfig {
     std::string db = "tarneeb.db";       ///< SQLite file (":memory:" for none)
     /// A PostgreSQL URL (postgres_storage.hpp): when set, the store instead of `db`.
     std::string postgres;
+    /// Cluster mode (cluster_node.hpp, docs/scaling.md): a Redis URL (parse_redis_url) and this
+    /// node's name; both or neither, and only with `postgres`.
+    std::string redis;
+    std::string node;
     bool full_sync = false;              ///< synchronous=FULL (survive power loss, slower)
     std::string static_dir;              ///< files served for other GET paths ("" = none)
     std::vector<std::string> origins;    ///< extra allowed browser origins, e.g. "http://localhost:5173"

@@ -183,6 +183,12 @@ public:
     /// Every live table with its journal, oldest table first; each table's entries in the
     /// order they were appended.
     virtual std::vector<LiveTable> live_tables() = 0;
+    /// The ids of the live tables, oldest first (the cluster's scan for tables no node runs).
+    /// This default filters live_tables(); a backend with many tables answers it cheaper.
+    virtual std::vector<std::string> live_table_ids();
+    /// One live table with its journal, or nullopt when `id` is not live (a node taking the
+    /// table over after claim_table). This default filters live_tables().
+    virtual std::optional<LiveTable> live_table(const std::string& id);
 
     // ---- matches and ratings --------------------------------------------------------
     /// Stores a finished match and, unless closed, rates its human players. Idempotent by id:

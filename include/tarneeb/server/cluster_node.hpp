@@ -1,0 +1,188 @@
+// One node of a `tarneeb serve` cluster (issue 16; docs/scaling.md): the layer between the
+// transport and the hall that lets a client connect to any node and play at a table another
+// node runs, and lets a node take over the tables of a node that died.
+//
+// How (docs/scaling.md "Wiring"): every node runs a whole Hall over the shared PostgreSQL
+// store. A live table is run by exactly one node, its owner, which holds the table's Redis
+// lease (LeaseKeeper) and writes its journal with the table's PostgreSQL fencing token. A
+// client's connection stays on the node it reached (its *front*); the front serves it with its
+// own hall until the client's guest sits at a table another node owns (it joins one, or it
+// signs in while seated at one): then the front *relays* the connection to the owner — the
+// owner's hall gets a connection of its own for it (signed in again with the guest's token),
+// the client's frames go to the owner and the owner's frames come back, over Redis pub/sub.
+// The owner builds every frame for that connection's seat, exactly as for a local one, so a
+// front never holds a card the client may not see. When the owner dies (its heartbeat
+// expires) or the table moves, the front relays to the new owner once the directory shows it.
+//
+// Every second (`ClusterConfig::refresh`) a worker thread writes the node's heartbeat and its
+// tables' summaries (the directory; ClusterDirectory), reads every node's, and scans the
+// store for live tables no node runs (no lease and not in any node's directory, on two scans
+// in a row): it takes each (lease, then Storage::claim_table) and the hall adopts it from its
+// journal. A lost lease (LeaseKeeper) is taken again when it is free, else the hall drops the
+// table; a write refused as `storage_fenced` drops it too.
+//
+// Threads: every public method runs on the hall's thread (the event loop). Redis and the
+// scanning storage are used only on the node's worker threads (one for the directory and
+// leases, one that publishes messages in order), the LeaseKeeper's and the Subscriber's
+// threads; their results reach the loop through Outbox::post. Nothing here waits on the loop.
+//
+// Messages between nodes (JSON on channel PREFIX:to:NAME; every message names the instance it
+// is for, `to`, and a node drops the others — a restarted node never gets its old life's
+// traffic): front → owner `open` (conn, address), `frame` (conn, text), `closed` (conn);
+// owner → front `send` (conn, text), `close` (conn, code, reason). A front accepts `send` and
+// `close` only from the node it relays that connection to. Pub/sub is at most once: a lost
+// frame is a request without an answer (never applied twice: the owner applies what it gets,
+// in order), and versions let the client see one consistent game.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tarneeb/server/cluster.hpp"
+#include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/storage.hpp"
+#include "tarneeb/server/workers.hpp"
+
+namespace tarneeb::server {
+
+/// `tarneeb serve --postgres URL --redis URL --node NAME`.
+struct ClusterConfig {
+    RedisOptions redis;                            ///< parse_redis_url(--redis)
+    std::string prefix = "tarneeb";                ///< Redis key prefix shared by the cluster
+    std::string node;                              ///< --node NAME ([A-Za-z0-9._-], 1-64 characters)
+    std::chrono::milliseconds lease_ttl{3000};     ///< a table's lease; renewed every ttl/3
+    std::chrono::milliseconds heartbeat_ttl{3000}; ///< a node's heartbeat and directory entries
+    std::chrono::milliseconds refresh{1000};       ///< heartbeat, directory and orphan scan period
+    /// How long a client whose node died waits for its table's new owner before its own node
+    /// serves it again (with no table).
+    std::chrono::milliseconds orphan_wait{15000};
+    std::size_t max_held_frames = 64;              ///< a moving connection's frames kept at most (then dropped)
+    std::size_t publish_queue = 100000;            ///< messages waiting to be published at most (then dropped)
+    std::size_t max_adopt_per_scan = 200;          ///< tables taken over in one scan at most
+};
+
+class ClusterNode {
+public:
+    /// Connection ids the hall gets for relayed connections start here (the transport's are
+    /// small counters).
+    static constexpr ConnId kRemoteBase = ConnId{1} << 62;
+    /// The request id of the `hello` a node sends for a relayed connection; its answer is not
+    /// shown to the client (it is signed in already).
+    static constexpr std::string_view kRelayId = "~relay";
+
+    /// `hall`: the node's hall (its Outbox must send through hall_send/hall_close). `scan`: a
+    /// store connection of the node's own, used by its worker thread only (the orphan scan and
+    /// taking tables over). `sockets`: the transport's send, close, log and post. Starts the
+    /// worker, publisher, lease and subscriber threads and sets the hall's ClusterHooks.
+    /// Throws ClusterError invalid_argument for a bad node name.
+    ClusterNode(ClusterConfig config, Hall& hall, std::unique_ptr<Storage> scan, Outbox sockets);
+    /// stop().
+    ~ClusterNode();
+    ClusterNode(const ClusterNode&) = delete;
+    ClusterNode& operator=(const ClusterNode&) = delete;
+    /// Leaves the directory (best effort) and joins every thread. Leases are not released:
+    /// they expire and another node takes the tables over. Idempotent.
+    void stop();
+
+    // ---- from the transport (the loop) ------------------------------------------------
+    void open(ConnId conn, const std::string& address, Millis now);
+    void message(ConnId conn, std::string_view text, Millis now);
+    void closed(ConnId conn, Millis now);
+    /// Starts a directory refresh and orphan scan every `refresh` (call often, as Hall::tick).
+    void tick(Millis now);
+
+    // ---- the hall's Outbox (the loop) -------------------------------------------------
+    void hall_send(ConnId conn, std::string text);
+    void hall_close(ConnId conn, int code, std::string reason);
+
+    const NodeId& id() const { return me_; }
+
+private:
+    /// One client connection of this node (this node is its front).
+    struct Front {
+        std::string address;
+        std::string token;              ///< from the welcome it got: signs it in on another node
+        std::string name;               ///< its guest
+        std::optional<NodeId> target;   ///< the node serving it; nullopt: this node's hall
+        bool watch_welcome = false;     ///< its next welcome is read (name, token)
+        int swallow = 0;                ///< answers to relayed requests (id kRelayId) not shown to it
+        std::string watching;           ///< the table it watches as a spectator on another node
+        std::optional<Millis> orphan;   ///< since when its target node is gone
+        bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
+        std::deque<std::string> held;   ///< its frames while it has no live target
+    };
+    /// A connection relayed to this node by a front.
+    struct Remote {
+        NodeId front;
+        ConnId conn;
+    };
+    /// What a refresh found (worker → loop).
+    struct Directory {
+        std::vector<NodeId> nodes;
+        std::vector<LobbyEntry> lobby;
+        std::vector<std::pair<LiveTable, std::int64_t>> adopt;  ///< tables taken over, with their fences
+        std::optional<std::string> failing;                     ///< the error code when Redis or the store failed
+    };
+
+    void publish(const NodeId& to, nlohmann::json msg);
+    void received(const nlohmann::json& msg);  // on the loop
+    void deliver(ConnId conn, Front& f, std::string text);
+    /// Notes the table a relayed spectator watches (a seatless join), or none (leave).
+    static void note_watching(Front& f, std::string_view text);
+    /// Serves connection `conn` from node `to` (this node when it is me_) from now on.
+    void hand_off(ConnId conn, const NodeId& to);
+    void refresh(Millis now);
+    Directory scan(std::vector<LobbyEntry> mine);  // on the worker
+    void applied(Directory d, Millis now);         // on the loop
+    /// Moves each front to the node that runs its guest's table; closes relayed connections
+    /// whose front died.
+    void check_routes(Millis now);
+    std::optional<NodeId> live(const std::string& name) const;
+    std::string relay_hello(const std::string& token) const;
+    /// Asks Redis (on the worker) which node owns `table`, then sends the join `text` there
+    /// (handing the connection off) or to this hall; the connection's later frames wait.
+    void resolve(ConnId conn, const std::string& table, std::string text);
+
+    ClusterConfig config_;
+    Hall& hall_;
+    std::unique_ptr<Storage> scan_;
+    Outbox sockets_;
+    NodeId me_;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    RedisClient redis_;       ///< the worker's, the LeaseKeeper's and the hall writer's (take)
+    RedisClient pub_redis_;   ///< the publisher's
+    TableLeases leases_;
+    ClusterDirectory directory_;
+    std::unique_ptr<LeaseKeeper> keeper_;
+    std::unique_ptr<WorkQueue> work_;
+    std::unique_ptr<WorkQueue> publisher_;
+    std::unique_ptr<Subscriber> subscriber_;
+    std::set<std::string> suspects_;  ///< (worker) live tables no node ran at the last scan
+
+    // the loop's state
+    std::unordered_map<ConnId, Front> fronts_;
+    std::unordered_map<ConnId, Remote> remotes_;
+    std::map<std::pair<std::string, ConnId>, ConnId> remote_ids_;  ///< (front NodeId text, its conn) → hall conn
+    ConnId next_remote_ = kRemoteBase;
+    std::map<std::string, NodeId> nodes_;                       ///< live nodes by name
+    std::unordered_map<std::string, std::string> table_node_;   ///< table → node name running it
+    std::unordered_map<std::string, std::string> seated_;       ///< guest → table it sits at
+    bool refreshing_ = false;       ///< a refresh is on the worker
+    Millis last_refresh_ = 0;       ///< when the last one started
+    Millis now_ = 0;                ///< the latest time the transport gave
+    std::optional<std::string> failing_;  ///< Redis or the store failed at the last refresh
+    std::uint64_t sent_ = 0, received_ = 0, dropped_ = 0, adopted_ = 0, moves_ = 0;
+    std::shared_ptr<std::atomic<std::uint64_t>> publish_failures_ = std::make_shared<std::atomic<std::uint64_t>>(0);
+};
+
+}  // namespace tarneeb::server
