@@ -315,7 +315,7 @@ std::vector<LiveTable> PostgresStorage::live_tables() {
 }
 
 std::vector<std::string> PostgresStorage::live_table_ids() {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         std::vector<std::string> out;
         for (const auto& row : w.exec("SELECT n FROM tables WHERE live ORDER BY n"))
             out.push_back("t" + std::to_string(row[0].as<std::int64_t>()));
@@ -324,7 +324,7 @@ std::vector<std::string> PostgresStorage::live_table_ids() {
 }
 
 std::optional<LiveTable> PostgresStorage::live_table(const std::string& id) {
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<LiveTable> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<LiveTable> {
         const std::int64_t n = table_number(id);
         const auto t = w.exec_params("SELECT settings FROM tables WHERE n = $1 AND live", n);
         if (t.empty()) return std::nullopt;
