@@ -2,7 +2,11 @@
 // running `tarneeb serve` (docs/performance.md "Server").
 //
 //   tarneeb-loadtest --port 8080 --tables 2500 --interval-ms 2000 --duration 60
+//   tarneeb-loadtest --port 8081 --port 8082 --port 8083 ...   (a cluster: docs/scaling.md)
 //
+// With several ports (the nodes of a cluster), table n's seat s connects to port (n + s) mod k:
+// seat 0 creates the table on its node (the owner), the others join it from theirs, so the
+// latency is also reported apart for players on the owning node and on other nodes (relayed).
 // Four clients per table. Each table makes one action every --interval-ms (0: as fast as the
 // server answers). Latency is measured from writing an `act` to reading the `table` message
 // that shows the action applied, on the acting client. Every `error` frame counts as an error.
@@ -38,12 +42,13 @@ namespace {
 
 struct Stats {
     std::vector<double> latency_ms;
+    std::vector<double> owner_ms, relayed_ms;  ///< the same, split by the player's node (several ports)
     std::uint64_t actions = 0, errors = 0, frames = 0, connect_failures = 0, matches = 0;
 };
 
 struct Options {
     std::string host = "127.0.0.1";
-    unsigned short port = 8080;
+    std::vector<unsigned short> ports{8080};
     int tables = 10;
     int interval_ms = 2000;
     int duration_s = 30;
@@ -86,10 +91,12 @@ public:
     LoadTable(net::io_context& ioc, Stats& stats, const Options& o, std::string prefix, int n)
         : ioc_(ioc), stats_(stats), o_(o), prefix_(std::move(prefix)), n_(n), pace_(ioc) {}
 
-    void start(const tcp::endpoint& ep) {
+    void start(const std::vector<tcp::endpoint>& eps) {
         for (int s = 0; s < 4; ++s) {
+            const std::size_t node = static_cast<std::size_t>(n_ + s) % eps.size();
+            relayed_[static_cast<std::size_t>(s)] = node != static_cast<std::size_t>(n_) % eps.size();
             clients_.push_back(std::make_shared<LoadClient>(ioc_, *this, s));
-            clients_.back()->connect(ep, prefix_ + "-" + std::to_string(n_) + "-" + std::to_string(s));
+            clients_.back()->connect(eps[node], prefix_ + "-" + std::to_string(n_) + "-" + std::to_string(s));
         }
     }
 
@@ -125,7 +132,9 @@ public:
         // any order, so the next actor may act before the last actor has read its update.
         auto& p = pending_[static_cast<std::size_t>(c.seat())];
         if (p.active && version > p.version) {
-            stats_.latency_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - p.sent_at).count());
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - p.sent_at).count();
+            stats_.latency_ms.push_back(ms);
+            (relayed_[static_cast<std::size_t>(c.seat())] ? stats_.relayed_ms : stats_.owner_ms).push_back(ms);
             ++stats_.actions;
             p.active = false;
         }
@@ -177,6 +186,7 @@ private:
         Clock::time_point sent_at{};
     };
     std::array<Pending, 4> pending_{};
+    std::array<bool, 4> relayed_{};  ///< the seat's client is on another node than seat 0's
     Clock::time_point last_action_{};
     json next_;
     LoadClient* next_client_ = nullptr;
@@ -224,7 +234,8 @@ int main(int argc, char** argv) {
     CLI::App app{"tarneeb-loadtest: simulated clients playing against a running tarneeb serve"};
     Options o;
     app.add_option("--host", o.host, "server address (loopback only)")->capture_default_str();
-    app.add_option("--port", o.port, "server port")->capture_default_str();
+    app.add_option("--port", o.ports, "server port; repeat for the nodes of a cluster (seats spread over them)")
+        ->capture_default_str();
     app.add_option("--tables", o.tables, "tables (4 clients each)")->capture_default_str()->check(CLI::Range(1, 20000));
     app.add_option("--interval-ms", o.interval_ms, "ms between actions at one table (0: as fast as possible)")
         ->capture_default_str()->check(CLI::Range(0, 60000));
@@ -243,7 +254,8 @@ int main(int argc, char** argv) {
     Stats stats;
     std::random_device rd;
     const std::string prefix = "lt" + std::to_string(rd() % 1000000);
-    const tcp::endpoint ep(net::ip::make_address(o.host), o.port);
+    std::vector<tcp::endpoint> eps;
+    for (unsigned short port : o.ports) eps.emplace_back(net::ip::make_address(o.host), port);
     std::vector<std::unique_ptr<LoadTable>> tables;
     net::steady_timer ramp(ioc);
     int started = 0;
@@ -251,7 +263,7 @@ int main(int argc, char** argv) {
         const int batch = std::max(1, o.tables * 20 / std::max(1, o.ramp_ms));
         for (int i = 0; i < batch && started < o.tables; ++i, ++started) {
             tables.push_back(std::make_unique<LoadTable>(ioc, stats, o, prefix, started));
-            tables.back()->start(ep);
+            tables.back()->start(eps);
         }
         if (started < o.tables) {
             ramp.expires_after(std::chrono::milliseconds(20));
@@ -263,6 +275,8 @@ int main(int argc, char** argv) {
     // Measure only after the ramp.
     ioc.run_for(std::chrono::milliseconds(o.ramp_ms + 2000));
     stats.latency_ms.clear();
+    stats.owner_ms.clear();
+    stats.relayed_ms.clear();
     stats.actions = 0;
     const std::uint64_t errors_before = stats.errors;
     const auto t0 = Clock::now();
@@ -270,13 +284,19 @@ int main(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
     for (auto& t : tables) t->stopping = true;
 
-    json out{{"tables", o.tables}, {"clients", o.tables * 4}, {"interval_ms", o.interval_ms}, {"seconds", secs},
+    auto summary = [](const std::vector<double>& v) {
+        return json{{"p50", tarneeb::percentile(v, 0.5)}, {"p90", tarneeb::percentile(v, 0.9)}, {"p99", tarneeb::percentile(v, 0.99)},
+                    {"max", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())}};
+    };
+    json out{{"tables", o.tables}, {"nodes", o.ports.size()}, {"clients", o.tables * 4}, {"interval_ms", o.interval_ms}, {"seconds", secs},
              {"actions", stats.actions}, {"actions_per_second", static_cast<double>(stats.actions) / secs},
-             {"latency_ms", {{"p50", tarneeb::percentile(stats.latency_ms, 0.5)}, {"p90", tarneeb::percentile(stats.latency_ms, 0.9)},
-                             {"p99", tarneeb::percentile(stats.latency_ms, 0.99)},
-                             {"max", stats.latency_ms.empty() ? 0.0 : *std::max_element(stats.latency_ms.begin(), stats.latency_ms.end())}}},
+             {"latency_ms", summary(stats.latency_ms)},
              {"errors", stats.errors}, {"errors_during_measure", stats.errors - errors_before}, {"frames", stats.frames},
              {"matches_finished", stats.matches}};
+    if (o.ports.size() > 1) {
+        out["latency_ms_owner_node"] = summary(stats.owner_ms);
+        out["latency_ms_other_node"] = summary(stats.relayed_ms);
+    }
     std::cout << out.dump() << std::endl;
     return stats.errors == 0 ? 0 : 1;
 }

@@ -43,10 +43,10 @@ stage "thread sanitizer: the server and the multi-threaded tests"
 # Only what runs threads or the server: the executable (serve, simulate --threads), the server
 # tests (hall, real WebSockets, fault tests, the analysis queue, the storage suite on SQLite and
 # PostgreSQL), the simulate CLI tests and pimc's thread test, and the cluster's Redis layer (its
-# lease keeper and subscriber threads).
+# lease keeper and subscriber threads) and a real three-node cluster (cluster_serve_tests).
 sanitizer_build build/tsan thread
 cmake --build build/tsan -j "$jobs" --target tarneeb server_tests server_ws_tests bots_tests pimc_tests accounts_tests \
-  cluster_tests storage_tests
+  cluster_tests storage_tests cluster_serve_tests
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
     -R '^(Hall|Protocol|Serve|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'

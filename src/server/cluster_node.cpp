@@ -129,7 +129,7 @@ void ClusterNode::received(const json& msg) {
             if (it != remote_ids_.end()) return;
             const ConnId id = next_remote_++;
             remote_ids_.emplace(key, id);
-            remotes_.emplace(id, Remote{*from, c});
+            remotes_.emplace(id, Remote{*from, c, std::nullopt});
             hall_.open(id, msg.value("a", "?"), now);
         } else if (it == remote_ids_.end()) {
             return;
@@ -281,7 +281,9 @@ void ClusterNode::resolve(ConnId conn, const std::string& table, std::string tex
             if (it == fronts_.end()) return;
             it->second.resolving = false;
             auto held = std::exchange(it->second.held, {});  // after the join, in order
-            if (owner && !(*owner == me_) && live(owner->name) && *live(owner->name) == *owner) {
+            // The lease names a node that renewed it within its TTL (it may be newer than the
+            // directory this node read last).
+            if (owner && !(*owner == me_)) {
                 hand_off(conn, *owner);
                 note_watching(it->second, text);
                 publish(*owner, {{"k", "frame"}, {"c", conn}, {"t", text}});
@@ -312,7 +314,6 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to) {
     Front& f = it->second;
     const Millis now = now_;
     ++moves_;
-    if (sockets_.log) sockets_.log(false, "DEBUG event=hand_off conn=" + std::to_string(conn) + " to=" + to.text() + " from=" + (f.target ? f.target->text() : me_.text()) + " token=" + std::to_string(!f.token.empty()));
     if (f.target) publish(*f.target, {{"k", "closed"}, {"c", conn}});
     else hall_.closed(conn, now);
     f.orphan.reset();
@@ -384,19 +385,21 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     } catch (const ClusterError& e) {
         d.failing = e.code();
     } catch (const StorageError& e) {
-        d.failing = e.code();
+        d.scan_failing = e.code();  // the store is away: no table can be taken over now
     } catch (const std::exception& e) {
-        d.failing = "storage_io";
+        d.scan_failing = "storage_io";
     }
     return d;
 }
 
 void ClusterNode::applied(Directory d, Millis now) {
     refreshing_ = false;
-    if (sockets_.log) sockets_.log(false, "DEBUG event=applied nodes=" + std::to_string(d.nodes.size()) + " lobby=" + std::to_string(d.lobby.size()) + " adopt=" + std::to_string(d.adopt.size()) + " failing=" + d.failing.value_or("-") + " fronts=" + std::to_string(fronts_.size()) + " remotes=" + std::to_string(remotes_.size()));
     if (d.failing != failing_ && sockets_.log)
         sockets_.log(d.failing.has_value(), d.failing ? "event=cluster_error code=" + *d.failing : "event=cluster_recovered");
     failing_ = d.failing;
+    if (d.scan_failing != scan_failing_ && sockets_.log)
+        sockets_.log(d.scan_failing.has_value(), d.scan_failing ? "event=scan_error code=" + *d.scan_failing : "event=scan_recovered");
+    scan_failing_ = d.scan_failing;
     if (d.failing && d.nodes.empty()) return;  // keep the last directory while Redis is away
     nodes_.clear();
     for (auto& n : d.nodes) nodes_.emplace(n.name, n);
@@ -430,10 +433,16 @@ void ClusterNode::applied(Directory d, Millis now) {
 }
 
 void ClusterNode::check_routes(Millis now) {
-    // Relayed connections whose front is gone (died, or restarted as a new instance).
+    // Relayed connections whose front is gone: restarted as a new instance, or missing from the
+    // directory for orphan_wait (not at once: after a Redis restart the directory fills again
+    // over a refresh or two).
     std::vector<ConnId> gone;
-    for (const auto& [id, r] : remotes_)
-        if (auto n = live(r.front.name); !n || !(*n == r.front)) gone.push_back(id);
+    for (auto& [id, r] : remotes_) {
+        const auto n = live(r.front.name);
+        if (n && *n == r.front) r.missing.reset();
+        else if (n || (r.missing && now - *r.missing >= config_.orphan_wait.count())) gone.push_back(id);
+        else if (!r.missing) r.missing = now;
+    }
     for (ConnId id : gone) {
         const Remote r = remotes_.at(id);
         remotes_.erase(id);
@@ -442,6 +451,7 @@ void ClusterNode::check_routes(Millis now) {
     }
     // Each client to the node that runs its guest's table.
     std::vector<std::pair<ConnId, NodeId>> moves;
+    std::vector<ConnId> back;
     for (auto& [conn, f] : fronts_) {
         if (f.name.empty() || f.token.empty()) continue;
         const NodeId current = f.target ? *f.target : me_;
@@ -455,7 +465,7 @@ void ClusterNode::check_routes(Millis now) {
         }
         if (!f.target) continue;
         if (auto n = live(f.target->name); n && *n == *f.target) {
-            f.orphan.reset();
+            if (f.orphan) back.push_back(conn);  // it was only missing from the directory a moment
             continue;
         }
         // Its node is gone: wait for its table's new owner, then serve it here.
@@ -463,6 +473,11 @@ void ClusterNode::check_routes(Millis now) {
         else if (now - *f.orphan >= config_.orphan_wait.count()) moves.emplace_back(conn, me_);
     }
     for (auto& [conn, to] : moves) hand_off(conn, to);
+    for (ConnId conn : back) {
+        Front& f = fronts_.at(conn);
+        f.orphan.reset();
+        for (auto held = std::exchange(f.held, {}); auto& text : held) message(conn, text, now);
+    }
 }
 
 }  // namespace tarneeb::server

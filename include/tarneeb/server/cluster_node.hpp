@@ -125,13 +125,15 @@ private:
     struct Remote {
         NodeId front;
         ConnId conn;
+        std::optional<Millis> missing;  ///< since when its front is missing from the directory
     };
     /// What a refresh found (worker → loop).
     struct Directory {
         std::vector<NodeId> nodes;
         std::vector<LobbyEntry> lobby;
         std::vector<std::pair<LiveTable, std::int64_t>> adopt;  ///< tables taken over, with their fences
-        std::optional<std::string> failing;                     ///< the error code when Redis or the store failed
+        std::optional<std::string> failing;                     ///< Redis's error code when it failed
+        std::optional<std::string> scan_failing;                ///< the store's, when the scan failed
     };
 
     void publish(const NodeId& to, nlohmann::json msg);
@@ -180,7 +182,8 @@ private:
     bool refreshing_ = false;       ///< a refresh is on the worker
     Millis last_refresh_ = 0;       ///< when the last one started
     Millis now_ = 0;                ///< the latest time the transport gave
-    std::optional<std::string> failing_;  ///< Redis or the store failed at the last refresh
+    std::optional<std::string> failing_;       ///< Redis failed at the last refresh (/healthz)
+    std::optional<std::string> scan_failing_;  ///< the store failed at the last scan (logged)
     std::uint64_t sent_ = 0, received_ = 0, dropped_ = 0, adopted_ = 0, moves_ = 0;
     std::shared_ptr<std::atomic<std::uint64_t>> publish_failures_ = std::make_shared<std::atomic<std::uint64_t>>(0);
 };

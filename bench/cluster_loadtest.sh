@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A throwaway local cluster under load (docs/scaling.md "Measured"): a PostgreSQL 15 and a
+# redis-server in a temp directory, NODES `tarneeb serve` nodes on loopback, then
+# tarneeb-loadtest against all of them (seats of each table spread over the nodes), then each
+# node's /metrics; everything is stopped and removed at the end.
+#
+#   bench/cluster_loadtest.sh [NODES] [LOADTEST ARGS...]
+#   bench/cluster_loadtest.sh 3 --tables 2500 --interval-ms 2000 --duration 30 --ramp-ms 20000
+#
+# Needs build/release (tarneeb, tarneeb-loadtest) and what scripts/setup.sh installs. As root,
+# PostgreSQL runs as `nobody` (it refuses root). PG_OPTS adds server settings (e.g.
+# PG_OPTS="-c synchronous_commit=off" to see what the commit flushes cost).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+nodes=${1:-3}
+shift || true
+bin=build/release
+pgbin=${TARNEEB_PG_BINDIR:-/usr/lib/postgresql/15/bin}
+dir=$(mktemp -d /tmp/tarneeb-cluster-XXXXXX)
+as=""
+if [ "$(id -u)" = 0 ]; then chown nobody:nogroup "$dir"; as="setpriv --reuid=nobody --regid=nogroup --clear-groups"; fi
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  (cd "$dir" && $as "$pgbin/pg_ctl" -D "$dir/data" stop -m immediate >/dev/null 2>&1) || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+pgport=$(free_port)
+(cd "$dir" && $as "$pgbin/initdb" -D "$dir/data" -A trust -U tarneeb -E UTF8 --locale=C --no-sync >/dev/null)
+(cd "$dir" && $as "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -w -o "-p $pgport -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 ${PG_OPTS:-}" start >/dev/null)
+redisport=$(free_port)
+redis-server --port "$redisport" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --logfile "$dir/redis.log" &
+pids+=($!)
+sleep 0.5
+ports=()
+for i in $(seq 1 "$nodes"); do
+  out="$dir/node$i.out"
+  "$bin/tarneeb" serve --address 127.0.0.1 --port 0 --no-static --postgres "postgresql://tarneeb@127.0.0.1:$pgport/postgres" \
+    --redis "redis://127.0.0.1:$redisport" --node "n$i" --bot-delay-ms 0 --rate 1000 --max-connections-per-address 100000 \
+    --max-waiting-tables-per-address 100000 --log-level warn >"$out" 2>"$dir/node$i.log" &
+  pids+=($!)
+  for _ in $(seq 1 100); do grep -q "listening on" "$out" 2>/dev/null && break; sleep 0.1; done
+  ports+=("$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$out")")
+done
+args=()
+for p in "${ports[@]}"; do args+=(--port "$p"); done
+echo "nodes: ${ports[*]} (load average: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+"$bin/tarneeb-loadtest" "${args[@]}" "$@" || true
+for p in "${ports[@]}"; do
+  python3 - "$p" <<'PY'
+import json, sys, urllib.request
+m = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics"))
+c = m.get("cluster", {})
+print(json.dumps({"node": c.get("node"), "tables": m["tables"], "connections": m["connections"],
+                  "actions_total": m["actions_total"], "server_p99_ms": m["latency_ms"]["p99"],
+                  "relayed_in": c.get("relayed_in"), "relayed_out": c.get("relayed_out"),
+                  "messages_sent": c.get("messages_sent"), "messages_received": c.get("messages_received"),
+                  "messages_dropped": c.get("messages_dropped")}))
+PY
+done
+grep -h "error" "$dir"/node*.log | head -5 >&2 || true
