@@ -1,7 +1,8 @@
 // PostgresStorage (include/tarneeb/server/postgres_storage.hpp): Storage on PostgreSQL 15
-// through libpqxx 6.4. Every method is one transaction (pqxx::work, READ COMMITTED) run by
-// `transact`, which also turns libpqxx's errors into StorageError codes and drops a broken
-// connection so that the next call connects again. The SQL mirrors storage.cpp,
+// through libpq (pg_connection.hpp: every wait bounded by the call's deadline). Every method is
+// one transaction (BEGIN ... COMMIT, READ COMMITTED) run by `transact`, which also turns
+// PostgreSQL's errors into StorageError codes and drops a connection that broke or did not
+// answer in time, so that the next call connects again. The SQL mirrors storage.cpp,
 // storage_accounts.cpp and storage_profiles.cpp (SQLite): same tables and columns, with
 // BIGSERIAL for SQLite's AUTOINCREMENT and rowid, BOOLEAN for 0/1 flags, ON CONFLICT for
 // INSERT OR IGNORE / OR REPLACE, and COLLATE "C" where text orders a list (SQLite compares
@@ -10,92 +11,114 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <type_traits>
 #include <utility>
 
-#include <pqxx/pqxx>
-
 #include "match_stats.hpp"
+#include "pg_connection.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/server/names.hpp"
 #include "tarneeb/server/workers.hpp"
 
 namespace tarneeb::server {
 
-/// The one connection, opened on demand: null after it broke, until the next call.
-struct PostgresStorage::Connection {
-    std::string url;
-    std::unique_ptr<pqxx::connection> c;
-
-    /// The open connection; connects first when there is none (one attempt, bounded by the
-    /// URL's connect_timeout). Throws pqxx::broken_connection when the server cannot be reached.
-    pqxx::connection& open() {
-        if (c && c->is_open()) return *c;
-        c.reset();
-        auto fresh = std::make_unique<pqxx::connection>(url);
-        {
-            // CREATE ... IF NOT EXISTS and the like send NOTICEs, which libpqxx prints on stderr.
-            pqxx::nontransaction n(*fresh);
-            n.exec("SET client_min_messages TO WARNING");
-        }
-        c = std::move(fresh);
-        return *c;
-    }
-    bool broken() const { return !c || !c->is_open(); }
+/// The one connection, opened on demand: closed after it broke or timed out, until the next call.
+struct PostgresStorage::Connection : pg_detail::PgConnection {
+    using PgConnection::PgConnection;
 };
 
 namespace {
+
+using pg_detail::Clock;
+using pg_detail::PgResult;
 
 /// The StorageError code of a PostgreSQL error (storage.hpp lists them), by its SQLSTATE.
 std::string code_of(const std::string& sqlstate) {
     if (sqlstate == "53100") return "storage_full";  // disk_full
     if (sqlstate == "25006" || sqlstate == "42501") return "storage_read_only";  // read-only transaction, privilege
-    if (sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" || sqlstate == "57P03" || sqlstate == "53300")
-        return "storage_unavailable";  // connection exception, shutdown, cannot connect now, too many connections
+    if (sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" || sqlstate == "57P03" || sqlstate == "53300" ||
+        sqlstate == "57014")
+        // connection exception, shutdown, cannot connect now, too many connections, and a
+        // statement the server cancelled at statement_timeout (the deadline, seen from its side)
+        return "storage_unavailable";
     if (sqlstate == "40001" || sqlstate == "40P01" || sqlstate == "55P03") return "storage_busy";
     if (sqlstate.starts_with("XX")) return "storage_corrupt";
     return "storage_io";
 }
 
-/// Runs `body` in one transaction on `conn` and commits it; returns what `body` returns. A
-/// StorageError thrown by `body` (storage_fenced) rolls back and passes through; libpqxx's
-/// errors become StorageError, and a connection found broken is dropped (the next call
-/// connects again: one attempt per call).
+/// A statement parameter as text (what PQsendQueryParams takes).
+std::optional<std::string> param(const std::string& v) { return v; }
+std::optional<std::string> param(bool v) { return v ? "true" : "false"; }
+std::optional<std::string> param(double v) {
+    char buf[32];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+    return std::string(buf, end);
+}
+template <class T>
+    requires std::is_integral_v<T>
+std::optional<std::string> param(T v) {
+    return std::to_string(v);
+}
+
+/// One transaction's statements, all bounded by its call's deadline (what `transact` gives a
+/// method's body).
+class Tx {
+public:
+    Tx(PostgresStorage::Connection& conn, Clock::time_point deadline) : conn_(conn), deadline_(deadline) {}
+    PgResult exec(std::string_view sql) { return conn_.exec(sql, {}, deadline_); }
+    /// `sql` with $1, $2, ... bound to `args` (std::string, integers, doubles, booleans).
+    template <class... A>
+    PgResult exec_params(std::string_view sql, const A&... args) {
+        return conn_.exec(sql, {param(args)...}, deadline_);
+    }
+
+private:
+    PostgresStorage::Connection& conn_;
+    Clock::time_point deadline_;
+};
+
+/// Runs `body` in one transaction on `conn` and commits it, all within the connection's
+/// timeout; returns what `body` returns. A StorageError thrown by `body` (storage_fenced) rolls
+/// back and passes through; PostgreSQL's errors become StorageError, and a connection that
+/// broke or did not answer in time is closed (the next call connects again: one attempt per
+/// call). A COMMIT that got no answer is `storage_unavailable` too: its outcome is unknown.
 template <class F>
-auto transact(PostgresStorage::Connection& conn, F&& body) -> decltype(body(std::declval<pqxx::work&>())) {
-    const auto unavailable = [&](const std::exception& e) {
-        conn.c.reset();
-        return StorageError("storage_unavailable", std::string("postgresql: ") + e.what());
-    };
+auto transact(PostgresStorage::Connection& conn, F&& body) -> decltype(body(std::declval<Tx&>())) {
+    const Clock::time_point deadline = Clock::now() + conn.timeout();
     try {
-        pqxx::work w(conn.open());
-        if constexpr (std::is_void_v<decltype(body(w))>) {
-            body(w);
-            w.commit();
-        } else {
-            auto out = body(w);
-            w.commit();
-            return out;
+        Tx w(conn, deadline);
+        w.exec("BEGIN");
+        try {
+            if constexpr (std::is_void_v<decltype(body(w))>) {
+                body(w);
+                w.exec("COMMIT");
+            } else {
+                auto out = body(w);
+                w.exec("COMMIT");
+                return out;
+            }
+        } catch (...) {
+            // Leave the connection ready for the next call, or close it.
+            if (conn.is_open()) try {
+                    w.exec("ROLLBACK");
+                } catch (...) {
+                    conn.close();
+                }
+            throw;
         }
     } catch (const StorageError&) {
         throw;
-    } catch (const pqxx::broken_connection& e) {
-        throw unavailable(e);
-    } catch (const pqxx::in_doubt_error& e) {
-        // The commit's outcome is unknown (the connection broke during it).
-        throw unavailable(e);
-    } catch (const pqxx::sql_error& e) {
-        std::string code = code_of(e.sqlstate());
-        if (code == "storage_unavailable" || conn.broken()) throw unavailable(e);
-        throw StorageError(code, std::string("postgresql: ") + e.what());
-    } catch (const pqxx::transaction_rollback& e) {
-        if (conn.broken()) throw unavailable(e);
-        throw StorageError("storage_busy", std::string("postgresql: ") + e.what());
-    } catch (const pqxx::failure& e) {
-        if (conn.broken()) throw unavailable(e);
-        throw StorageError("storage_io", std::string("postgresql: ") + e.what());
+    } catch (const pg_detail::PgLost& e) {
+        throw StorageError("storage_unavailable", e.what());
+    } catch (const pg_detail::PgError& e) {
+        std::string code = code_of(e.sqlstate);
+        if (code == "storage_unavailable") conn.close();
+        throw StorageError(code, e.what());
+    } catch (const pg_detail::PgConversionError& e) {
+        throw StorageError("storage_io", e.what());
     }
 }
 
@@ -107,7 +130,7 @@ std::int64_t table_number(const std::string& id) {
 
 /// Locks table `n`'s row when `fence` is its current fence (FOR UPDATE: a claim_table waits for
 /// this transaction, and a claim committed meanwhile is seen); throws storage_fenced when not.
-void check_fence(pqxx::work& w, std::int64_t n, std::int64_t fence, const std::string& id) {
+void check_fence(Tx& w, std::int64_t n, std::int64_t fence, const std::string& id) {
     if (fence == 0) return;
     if (w.exec_params("SELECT 1 FROM tables WHERE n = $1 AND fence = $2 FOR UPDATE", n, fence).empty())
         throw StorageError("storage_fenced", "table " + id + ": fence " + std::to_string(fence) + " is not the current one");
@@ -153,15 +176,23 @@ const std::vector<std::vector<const char*>>& migrations() {
 
 }  // namespace
 
-std::string PostgresStorage::with_connect_timeout(std::string url) {
-    if (url.find("connect_timeout=") != std::string::npos) return url;
-    url += url.find('?') == std::string::npos ? "?" : "&";
-    return url + "connect_timeout=2";
+std::string PostgresStorage::connection_url(std::string url) {
+    // Dead peers of idle connections found in about 25 s (10 s idle, then 3 probes 5 s apart).
+    for (const char* setting : {"keepalives=1", "keepalives_idle=10", "keepalives_interval=5", "keepalives_count=3"}) {
+        const std::string_view s(setting);
+        const std::string key(s.substr(0, s.find('=') + 1));
+        const auto q = url.find('?');
+        // A setting the URL has already (as "?key=" or "&key=") is the operator's.
+        if (q != std::string::npos && (url.find("?" + key, q) != std::string::npos || url.find("&" + key, q) != std::string::npos))
+            continue;
+        url += q == std::string::npos ? "?" : "&";
+        url += setting;
+    }
+    return url;
 }
 
-PostgresStorage::PostgresStorage(std::string url)
-    : url_(with_connect_timeout(std::move(url))), conn_(std::make_unique<Connection>()) {
-    conn_->url = url_;
+PostgresStorage::PostgresStorage(std::string url, PostgresOptions options)
+    : url_(connection_url(std::move(url))), conn_(std::make_unique<Connection>(url_, options.timeout)) {
     migrate();
 }
 
@@ -171,7 +202,7 @@ void PostgresStorage::migrate() {
     const auto& all = migrations();
     static_assert(kPostgresSchemaVersion >= 1);
     for (int target = 1; target <= static_cast<int>(all.size()); ++target) {
-        transact(*conn_, [&](pqxx::work& w) {
+        transact(*conn_, [&](Tx& w) {
             // Held until this transaction ends: a second server starting now waits here, then
             // reads the version this one wrote and migrates nothing.
             w.exec_params("SELECT pg_advisory_xact_lock($1)", kPostgresMigrationLock);
@@ -191,13 +222,13 @@ void PostgresStorage::migrate() {
 }
 
 void PostgresStorage::ping() {
-    transact(*conn_, [](pqxx::work& w) { w.exec("SELECT 1"); });
+    transact(*conn_, [](Tx& w) { w.exec("SELECT 1"); });
 }
 
 // ---- guests ---------------------------------------------------------------------------------
 
 std::optional<std::string> PostgresStorage::name_for_token(std::string_view token) {
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<std::string> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<std::string> {
         const auto r = w.exec_params("SELECT name FROM players WHERE token_hash = $1", hash_token(token));
         if (r.empty()) return std::nullopt;
         return r[0][0].as<std::string>();
@@ -205,7 +236,7 @@ std::optional<std::string> PostgresStorage::name_for_token(std::string_view toke
 }
 
 bool PostgresStorage::register_name(std::string_view name, std::string_view token) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         // DO NOTHING on any unique key: the name, its key or the token hash already there.
         const auto r = w.exec_params("INSERT INTO players(name, name_key, token_hash) VALUES($1, $2, $3) ON CONFLICT DO NOTHING",
                                      std::string(name), name_key(name), hash_token(token));
@@ -216,14 +247,14 @@ bool PostgresStorage::register_name(std::string_view name, std::string_view toke
 // ---- live tables ----------------------------------------------------------------------------
 
 std::string PostgresStorage::create_table(const nlohmann::json& settings) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         const auto r = w.exec_params("INSERT INTO tables(settings) VALUES($1) RETURNING n", settings.dump());
         return "t" + std::to_string(r[0][0].as<std::int64_t>());
     });
 }
 
 void PostgresStorage::close_table(const std::string& id, std::int64_t fence) {
-    transact(*conn_, [&](pqxx::work& w) {
+    transact(*conn_, [&](Tx& w) {
         const std::int64_t n = table_number(id);
         check_fence(w, n, fence, id);
         w.exec_params("UPDATE tables SET live = FALSE WHERE n = $1", n);
@@ -232,7 +263,7 @@ void PostgresStorage::close_table(const std::string& id, std::int64_t fence) {
 }
 
 void PostgresStorage::append(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
-    transact(*conn_, [&](pqxx::work& w) {
+    transact(*conn_, [&](Tx& w) {
         const std::int64_t n = table_number(table);
         if (fence == 0) {
             w.exec_params("INSERT INTO journal(table_n, entry) VALUES($1, $2)", n, entry.dump());
@@ -249,7 +280,7 @@ void PostgresStorage::append(const std::string& table, const nlohmann::json& ent
 }
 
 void PostgresStorage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence) {
-    transact(*conn_, [&](pqxx::work& w) {
+    transact(*conn_, [&](Tx& w) {
         const std::int64_t n = table_number(table);
         check_fence(w, n, fence, table);
         w.exec_params("DELETE FROM journal WHERE table_n = $1", n);
@@ -258,7 +289,7 @@ void PostgresStorage::rewrite(const std::string& table, const std::vector<nlohma
 }
 
 std::int64_t PostgresStorage::claim_table(const std::string& id, const std::string& node) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         const auto r = w.exec_params("UPDATE tables SET fence = fence + 1, owner = $2 WHERE n = $1 AND live RETURNING fence",
                                      table_number(id), node);
         if (r.empty()) throw StorageError("storage_fenced", "table " + id + " is not live");
@@ -267,7 +298,7 @@ std::int64_t PostgresStorage::claim_table(const std::string& id, const std::stri
 }
 
 std::vector<LiveTable> PostgresStorage::live_tables() {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         std::vector<LiveTable> out;
         std::map<std::int64_t, std::size_t> index;
         for (const auto& row : w.exec("SELECT n, settings FROM tables WHERE live ORDER BY n")) {
@@ -284,7 +315,7 @@ std::vector<LiveTable> PostgresStorage::live_tables() {
 }
 
 std::vector<std::string> PostgresStorage::live_table_ids() {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         std::vector<std::string> out;
         for (const auto& row : w.exec("SELECT n FROM tables WHERE live ORDER BY n"))
             out.push_back("t" + std::to_string(row[0].as<std::int64_t>()));
@@ -293,7 +324,7 @@ std::vector<std::string> PostgresStorage::live_table_ids() {
 }
 
 std::optional<LiveTable> PostgresStorage::live_table(const std::string& id) {
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<LiveTable> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<LiveTable> {
         const std::int64_t n = table_number(id);
         const auto t = w.exec_params("SELECT settings FROM tables WHERE n = $1 AND live", n);
         if (t.empty()) return std::nullopt;
@@ -307,14 +338,14 @@ std::optional<LiveTable> PostgresStorage::live_table(const std::string& id) {
 // ---- matches and ratings ----------------------------------------------------------------------
 
 double PostgresStorage::rating(const std::string& name) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         const auto r = w.exec_params("SELECT rating FROM players WHERE name = $1", name);
         return r.empty() ? 1500.0 : r[0][0].as<double>();
     });
 }
 
 bool PostgresStorage::store_match(const MatchRow& row) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         const auto ins = w.exec_params(
             "INSERT INTO matches(id, table_id, finished, status, winner, score0, score1, record, private, rules)"
             " VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING",
@@ -356,7 +387,7 @@ bool PostgresStorage::store_match(const MatchRow& row) {
 }
 
 std::optional<std::string> PostgresStorage::match_record(const std::string& id) {
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<std::string> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<std::string> {
         const auto r = w.exec_params("SELECT record FROM matches WHERE id = $1", id);
         if (r.empty()) return std::nullopt;
         return r[0][0].as<std::string>();
@@ -364,7 +395,7 @@ std::optional<std::string> PostgresStorage::match_record(const std::string& id) 
 }
 
 std::optional<std::string> PostgresStorage::match_analysis(const std::string& id, int deal) {
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<std::string> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<std::string> {
         const auto r = w.exec_params("SELECT analysis FROM match_analysis WHERE match_id = $1 AND deal = $2", id, deal);
         if (r.empty()) return std::nullopt;
         return r[0][0].as<std::string>();
@@ -372,7 +403,7 @@ std::optional<std::string> PostgresStorage::match_analysis(const std::string& id
 }
 
 void PostgresStorage::store_analysis(const std::string& id, int deal, std::string_view analysis) {
-    transact(*conn_, [&](pqxx::work& w) {
+    transact(*conn_, [&](Tx& w) {
         w.exec_params("INSERT INTO match_analysis(match_id, deal, analysis) VALUES($1, $2, $3)"
                       " ON CONFLICT (match_id, deal) DO UPDATE SET analysis = EXCLUDED.analysis",
                       id, deal, std::string(analysis));
@@ -380,7 +411,7 @@ void PostgresStorage::store_analysis(const std::string& id, int deal, std::strin
 }
 
 bool PostgresStorage::match_readable(const std::string& id, const std::optional<std::string>& viewer) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         const auto m = w.exec_params("SELECT private FROM matches WHERE id = $1", id);
         if (m.empty()) return false;
         if (!m[0][0].as<bool>()) return true;
@@ -390,7 +421,7 @@ bool PostgresStorage::match_readable(const std::string& id, const std::optional<
 }
 
 nlohmann::json PostgresStorage::player_matches(const std::string& name, bool with_private, int limit) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         auto list = nlohmann::json::array();
         for (const auto& s : w.exec_params(
                  "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1, m.private"
@@ -407,7 +438,7 @@ nlohmann::json PostgresStorage::player_matches(const std::string& name, bool wit
 
 std::optional<nlohmann::json> PostgresStorage::public_matches(int limit, const std::optional<std::string>& before) {
     limit = std::clamp(limit, 1, kMaxMatchPage);
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<nlohmann::json> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<nlohmann::json> {
         // The cursor: the listed match `before` names, as (finished, seq), the order of the list.
         std::int64_t after_finished = 0, after_seq = 0;
         if (before) {
@@ -442,7 +473,7 @@ std::optional<nlohmann::json> PostgresStorage::public_matches(int limit, const s
 }
 
 nlohmann::json PostgresStorage::leaderboard(int limit) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         auto list = nlohmann::json::array();
         for (const auto& s : w.exec_params("SELECT name, rating, matches, wins, password_hash IS NOT NULL FROM players"
                                            " WHERE matches > 0 ORDER BY rating DESC, name COLLATE \"C\" LIMIT $1",
@@ -457,7 +488,7 @@ nlohmann::json PostgresStorage::leaderboard(int limit) {
 // ---- accounts (storage_accounts.cpp's contracts) -------------------------------------------
 
 std::optional<TokenOwner> PostgresStorage::token_owner(std::string_view token, std::int64_t now_ms) {
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<TokenOwner> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<TokenOwner> {
         const std::string hash = hash_token(token);
         if (const auto r = w.exec_params("SELECT name, password_hash IS NOT NULL FROM players WHERE token_hash = $1", hash); !r.empty())
             return TokenOwner{r[0][0].as<std::string>(), r[0][1].as<bool>()};
@@ -468,7 +499,7 @@ std::optional<TokenOwner> PostgresStorage::token_owner(std::string_view token, s
 }
 
 std::optional<Credentials> PostgresStorage::credentials(std::string_view name) {
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<Credentials> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<Credentials> {
         const auto r = w.exec_params("SELECT name, COALESCE(password_hash, '') FROM players WHERE name_key = $1", name_key(name));
         if (r.empty()) return std::nullopt;
         return Credentials{r[0][0].as<std::string>(), r[0][1].as<std::string>()};
@@ -477,7 +508,7 @@ std::optional<Credentials> PostgresStorage::credentials(std::string_view name) {
 
 bool PostgresStorage::register_password(const std::string& name, const std::string& password_hash,
                                         const std::string& token_hash, std::int64_t now_ms, std::int64_t expires_ms) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         const auto u = w.exec_params("UPDATE players SET password_hash = $1, token_hash = $2 WHERE name = $3 AND password_hash IS NULL",
                                      password_hash, unheld_token_hash(), name);
         if (u.affected_rows() != 1) return false;  // unknown, or registered already: nothing changes
@@ -490,7 +521,7 @@ bool PostgresStorage::register_password(const std::string& name, const std::stri
 }
 
 void PostgresStorage::add_session(const std::string& name, std::string_view token, std::int64_t now_ms, std::int64_t expires_ms) {
-    transact(*conn_, [&](pqxx::work& w) {
+    transact(*conn_, [&](Tx& w) {
         w.exec_params("DELETE FROM sessions WHERE name = $1 AND expires <= $2", name, now_ms);
         w.exec_params("INSERT INTO sessions(token_hash, name, created, expires) VALUES($1, $2, $3, $4)"
                       " ON CONFLICT (token_hash) DO UPDATE SET name = EXCLUDED.name, created = EXCLUDED.created,"
@@ -504,7 +535,7 @@ void PostgresStorage::add_session(const std::string& name, std::string_view toke
 }
 
 int PostgresStorage::change_password(const std::string& name, const std::string& password_hash, const std::string& keep_token_hash) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         w.exec_params("UPDATE players SET password_hash = $1, token_hash = $2 WHERE name = $3", password_hash,
                       unheld_token_hash(), name);
         return static_cast<int>(
@@ -513,18 +544,18 @@ int PostgresStorage::change_password(const std::string& name, const std::string&
 }
 
 int PostgresStorage::revoke_sessions(const std::string& name) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         w.exec_params("UPDATE players SET token_hash = $1 WHERE name = $2", unheld_token_hash(), name);
         return static_cast<int>(w.exec_params("DELETE FROM sessions WHERE name = $1", name).affected_rows());
     });
 }
 
 void PostgresStorage::revoke_session(const std::string& token_hash) {
-    transact(*conn_, [&](pqxx::work& w) { w.exec_params("DELETE FROM sessions WHERE token_hash = $1", token_hash); });
+    transact(*conn_, [&](Tx& w) { w.exec_params("DELETE FROM sessions WHERE token_hash = $1", token_hash); });
 }
 
 bool PostgresStorage::is_registered(const std::string& name) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         return !w.exec_params("SELECT 1 FROM players WHERE name = $1 AND password_hash IS NOT NULL", name).empty();
     });
 }
@@ -533,7 +564,7 @@ bool PostgresStorage::is_registered(const std::string& name) {
 
 std::optional<nlohmann::json> PostgresStorage::player_profile(const std::string& name) {
     using nlohmann::json;
-    return transact(*conn_, [&](pqxx::work& w) -> std::optional<json> {
+    return transact(*conn_, [&](Tx& w) -> std::optional<json> {
         json profile;
         {
             const auto p = w.exec_params("SELECT name, rating, matches, wins, password_hash IS NOT NULL FROM players WHERE name = $1", name);
@@ -603,7 +634,7 @@ std::optional<nlohmann::json> PostgresStorage::player_profile(const std::string&
 // ---- tournaments ----------------------------------------------------------------------------
 
 std::string PostgresStorage::create_tournament(const std::function<nlohmann::json(const std::string& id)>& state) {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         const auto r = w.exec("INSERT INTO tournaments(state) VALUES('{}') RETURNING n");
         const auto n = r[0][0].as<std::int64_t>();
         const std::string id = "T" + std::to_string(n);
@@ -615,11 +646,11 @@ std::string PostgresStorage::create_tournament(const std::function<nlohmann::jso
 void PostgresStorage::save_tournament(const std::string& id, const nlohmann::json& state) {
     std::int64_t n = -1;  // "T7" → 7
     if (id.size() >= 2 && id[0] == 'T') try { n = std::stoll(id.substr(1)); } catch (...) {}
-    transact(*conn_, [&](pqxx::work& w) { w.exec_params("UPDATE tournaments SET state = $1 WHERE n = $2", state.dump(), n); });
+    transact(*conn_, [&](Tx& w) { w.exec_params("UPDATE tournaments SET state = $1 WHERE n = $2", state.dump(), n); });
 }
 
 std::vector<nlohmann::json> PostgresStorage::tournaments() {
-    return transact(*conn_, [&](pqxx::work& w) {
+    return transact(*conn_, [&](Tx& w) {
         std::vector<nlohmann::json> out;
         for (const auto& t : w.exec("SELECT state FROM tournaments ORDER BY n")) {
             auto j = nlohmann::json::parse(t[0].as<std::string>(), nullptr, /*allow_exceptions=*/false);

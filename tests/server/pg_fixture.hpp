@@ -2,7 +2,9 @@
 // a mkdtemp directory with `initdb -A trust -U tarneeb`, started with `pg_ctl` on a free
 // loopback port (socket in the same directory, fsync off: nothing here must survive a power
 // cut), and stopped (`pg_ctl stop -m immediate`) and removed when the binary exits. Each test
-// gets a database of its own (fresh_url: CREATE DATABASE t_N).
+// gets a database of its own (fresh_url: CREATE DATABASE t_N). freeze() hangs the whole server
+// (SIGSTOP of the postmaster and every backend: sockets stay open, nothing answers), as a frozen
+// host would; the Frozen it returns sends SIGCONT when it goes.
 //
 // The binaries come from /usr/lib/postgresql/15/bin (Debian's postgresql-15, which
 // scripts/setup.sh installs; TARNEEB_PG_BINDIR overrides it). When they are missing, pg()
@@ -13,17 +15,22 @@
 
 #include <arpa/inet.h>
 #include <grp.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <pwd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <pqxx/pqxx>
 
@@ -68,6 +75,7 @@ public:
         }
     }
     ~PgServer() {
+        thaw();  // a test that failed while the server was frozen: pg_ctl could not stop it
         std::system((as_user_ + bindir_ + "/pg_ctl -D " + dir_ + "/data stop -m immediate >/dev/null 2>&1").c_str());
         std::error_code ec;
         std::filesystem::remove_all(dir_, ec);
@@ -100,7 +108,80 @@ public:
     }
     int port() const { return port_; }
 
+    /// Sends SIGCONT to the server's processes when it goes (also when a test fails meanwhile).
+    class Frozen {
+    public:
+        explicit Frozen(PgServer& s) : s_(s) {}
+        ~Frozen() { s_.thaw(); }
+        Frozen(const Frozen&) = delete;
+        Frozen& operator=(const Frozen&) = delete;
+
+    private:
+        PgServer& s_;
+    };
+    /// Stops the postmaster and then each of its children (backends, checkpointer, ...) with
+    /// SIGSTOP and returns once every one is stopped: connections stay open and the kernel still
+    /// accepts new ones, but nothing is answered until the Frozen goes.
+    [[nodiscard]] Frozen freeze() {
+        const pid_t postmaster = postmaster_pid();
+        if (postmaster <= 0) throw std::runtime_error("freeze: no postmaster.pid");
+        ::kill(postmaster, SIGSTOP);
+        wait_stopped(postmaster);
+        // The postmaster forks no more: its children now are all there will be.
+        for (const pid_t child : children(postmaster)) {
+            ::kill(child, SIGSTOP);
+            wait_stopped(child);
+        }
+        return Frozen(*this);
+    }
+    /// SIGCONT to the postmaster's children and then to the postmaster (none when not running).
+    void thaw() {
+        const pid_t postmaster = postmaster_pid();
+        if (postmaster <= 0) return;
+        for (const pid_t child : children(postmaster)) ::kill(child, SIGCONT);
+        ::kill(postmaster, SIGCONT);
+    }
+
 private:
+    /// The postmaster's pid (the first line of data/postmaster.pid), 0 when the server is not running.
+    pid_t postmaster_pid() const {
+        std::ifstream f(dir_ + "/data/postmaster.pid");
+        long pid = 0;
+        if (!(f >> pid)) return 0;
+        return static_cast<pid_t>(pid);
+    }
+    /// The state letter and parent of process `pid` (/proc/PID/stat), {'?', 0} when it is gone.
+    static std::pair<char, pid_t> proc_stat(pid_t pid) {
+        std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        if (!std::getline(f, line)) return {'?', 0};
+        const auto close = line.rfind(')');  // the command name may hold spaces and parentheses
+        if (close == std::string::npos) return {'?', 0};
+        std::istringstream rest(line.substr(close + 1));
+        char state = '?';
+        long ppid = 0;
+        rest >> state >> ppid;
+        return {state, static_cast<pid_t>(ppid)};
+    }
+    static std::vector<pid_t> children(pid_t parent) {
+        std::vector<pid_t> out;
+        for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+            const std::string name = e.path().filename().string();
+            if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+            const auto pid = static_cast<pid_t>(std::stol(name));
+            if (proc_stat(pid).second == parent) out.push_back(pid);
+        }
+        return out;
+    }
+    /// Returns once `pid` is stopped ('T') or gone: a stop signal takes effect asynchronously.
+    static void wait_stopped(pid_t pid) {
+        for (;;) {
+            const char state = proc_stat(pid).first;
+            if (state == 'T' || state == 't' || state == '?' || state == 'Z' || state == 'X') return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+
     /// Runs `command` in the directory (as nobody when root); throws with its output on failure.
     void run(const std::string& command, const char* what) {
         const std::string out = dir_ + "/command.out";

@@ -1,10 +1,18 @@
 // The PostgreSQL backend of Storage (storage.hpp; issue 16): the same tables and contracts as
-// SqliteStorage on a PostgreSQL 15 server, reached through libpqxx 6.4 over one connection
-// (src/server/postgres_storage.cpp; docs/operations.md "PostgreSQL").
+// SqliteStorage on a PostgreSQL 15 server, reached through libpq's asynchronous API over one
+// connection (src/server/postgres_storage.cpp, src/server/pg_connection.hpp;
+// docs/operations.md "PostgreSQL").
 //
-// URL: any libpq URL, `postgresql://USER@HOST:PORT/DBNAME?...` (or `postgres://`); when it has
-// no `connect_timeout` one of 2 s is added, so that a server that is away costs the writer
-// thread at most that long per call.
+// URL: any libpq URL, `postgresql://USER@HOST:PORT/DBNAME?...` (or `postgres://`); TCP
+// keepalives are added unless the URL sets them (connection_url).
+//
+// Deadline: every call (connecting, when it has to, included) waits at most
+// PostgresOptions::timeout (default 5 s) for the server, whatever the server does (down,
+// restarting, hung with SIGSTOP, unreachable): past it the connection is closed and the call
+// throws StorageError `storage_unavailable`. The same value is the session's statement_timeout,
+// so a server that is alive but slow stops the statement itself. A COMMIT that got no answer
+// in time may still have been committed (PostgreSQL applies it when it resumes); every other
+// call that fails changed nothing.
 //
 // Schema: created and migrated when opened. Table `schema_version` holds one row, the version
 // (kPostgresSchemaVersion); each migration runs in one transaction that first takes
@@ -13,11 +21,12 @@
 // "T1") come from sequences (BIGSERIAL): never reused, even after a rollback.
 //
 // Connection: opened by the constructor (StorageError `storage_unavailable` when the server
-// cannot be reached). When a call finds it broken (the server restarted or went away), the call
-// throws `storage_unavailable` and the next call connects again: one attempt per call, no
-// retry loop and no sleep on the writer thread.
+// cannot be reached within the deadline). When a call finds it broken (the server restarted or
+// went away) or gets no answer in time, the call throws `storage_unavailable` and the next call
+// connects again: one attempt per call, no retry loop and no sleep on the writer thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -31,15 +40,24 @@ inline constexpr int kPostgresSchemaVersion = 1;
 /// The pg_advisory_xact_lock key every migration transaction takes first.
 inline constexpr std::int64_t kPostgresMigrationLock = 0x7461726e656562;  // "tarneeb"
 
+/// How PostgresStorage waits for its server.
+struct PostgresOptions {
+    /// The longest one call waits for the server (connecting included), and the session's
+    /// statement_timeout. Past it the call throws `storage_unavailable`. Milliseconds, > 0.
+    std::chrono::milliseconds timeout{5000};
+};
+
 class PostgresStorage final : public Storage {
 public:
     /// Connects to `url` and creates or migrates the schema. StorageError when the server cannot
-    /// be reached (`storage_unavailable`) or the schema cannot be made current.
-    explicit PostgresStorage(std::string url);
+    /// be reached in time (`storage_unavailable`) or the schema cannot be made current.
+    explicit PostgresStorage(std::string url, PostgresOptions options = {});
     ~PostgresStorage() override;
 
-    /// `url` with connect_timeout=2 added when it has none (what the connection uses).
-    static std::string with_connect_timeout(std::string url);
+    /// `url` with TCP keepalives (keepalives=1, keepalives_idle=10, keepalives_interval=5,
+    /// keepalives_count=3: a dead peer of an idle connection is found in about 25 s) added
+    /// where the URL does not set them. What the connection uses.
+    static std::string connection_url(std::string url);
 
     const char* backend() const noexcept override { return "postgresql"; }
     bool remote() const noexcept override { return true; }
@@ -78,7 +96,7 @@ public:
     void save_tournament(const std::string& id, const nlohmann::json& state) override;
     std::vector<nlohmann::json> tournaments() override;
 
-    struct Connection;  ///< the libpqxx connection (postgres_storage.cpp), kept out of this header
+    struct Connection;  ///< the libpq connection (postgres_storage.cpp), kept out of this header
 
 private:
     /// Creates the tables or migrates them to kPostgresSchemaVersion (in the constructor).

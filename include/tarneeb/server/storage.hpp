@@ -2,7 +2,7 @@
 // (and their deals' double-dummy analyses), accounts, tournaments and the journal of live
 // tables. `Storage` is the interface; two backends implement it with the same contracts:
 //   SqliteStorage    an embedded SQLite file in WAL mode (the default of `tarneeb serve --db`);
-//   PostgresStorage  a PostgreSQL 15 database through libpqxx (`--postgres URL`;
+//   PostgresStorage  a PostgreSQL 15 database through libpq (`--postgres URL`;
 //                    postgres_storage.hpp), the store of the cluster mode to come (issue 16).
 // open_storage(spec) picks one from its argument. Every method runs on the hall's one writer
 // thread (hall.hpp): a backend is used by one thread at a time and needs no lock.
