@@ -131,7 +131,11 @@ void ClusterNode::received(const json& msg) {
         const auto key = std::make_pair(from->text(), c);
         auto it = remote_ids_.find(key);
         if (kind == "open") {
-            if (it != remote_ids_.end()) return;
+            if (it != remote_ids_.end()) {  // opened again (a resync): the old one goes first
+                hall_.closed(it->second, now);
+                remotes_.erase(it->second);
+                remote_ids_.erase(it);
+            }
             const ConnId id = next_remote_++;
             remote_ids_.emplace(key, id);
             remotes_.emplace(id, Remote{*from, c, std::nullopt});
@@ -153,6 +157,20 @@ void ClusterNode::received(const json& msg) {
     if (f == fronts_.end() || !f->second.target || !(*f->second.target == *from)) return;
     if (kind == "send") deliver(c, f->second, msg.value("t", ""));
     else if (kind == "close") sockets_.close(c, msg.value("code", 1000), msg.value("r", ""));
+    else if (kind == "reset") hand_off(c, *from);  // its node lost messages: open it there again
+}
+
+void ClusterNode::resync() {
+    // Pub/sub lost whatever was published while this node's subscriber was away: each relayed
+    // connection is opened again on its node (signed in again there, so it gets the table's
+    // current state), and each node relaying to this one is asked to do the same.
+    std::vector<std::pair<ConnId, NodeId>> again;
+    for (const auto& [conn, f] : fronts_)
+        if (f.target && !f.orphan) again.emplace_back(conn, *f.target);
+    for (auto& [conn, to] : again) hand_off(conn, to);
+    for (const auto& [id, r] : remotes_) publish(r.front, {{"k", "reset"}, {"c", r.conn}});
+    if (sockets_.log) sockets_.log(false, "event=cluster_resync relayed=" + std::to_string(again.size()) +
+                                              " relayed_in=" + std::to_string(remotes_.size()));
 }
 
 // ---- the transport's side -----------------------------------------------------------------
@@ -214,6 +232,12 @@ void ClusterNode::closed(ConnId conn, Millis now) {
 
 void ClusterNode::tick(Millis now) {
     now_ = std::max(now_, now);
+    // The subscriber connected again (Redis restarted, or the link broke): resync the relays.
+    if (const std::uint64_t sessions = subscriber_->sessions(); sessions != subscriber_sessions_) {
+        const bool again = subscriber_sessions_ != 0;
+        subscriber_sessions_ = sessions;
+        if (again) resync();
+    }
     if (refreshing_ || now - last_refresh_ < config_.refresh.count()) return;
     refresh(now);
 }

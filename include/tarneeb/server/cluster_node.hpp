@@ -29,10 +29,12 @@
 // Messages between nodes (JSON on channel PREFIX:to:NAME; every message names the instance it
 // is for, `to`, and a node drops the others — a restarted node never gets its old life's
 // traffic): front → owner `open` (conn, address), `frame` (conn, text), `closed` (conn);
-// owner → front `send` (conn, text), `close` (conn, code, reason). A front accepts `send` and
-// `close` only from the node it relays that connection to. Pub/sub is at most once: a lost
-// frame is a request without an answer (never applied twice: the owner applies what it gets,
-// in order), and versions let the client see one consistent game.
+// owner → front `send` (conn, text), `close` (conn, code, reason), `reset` (conn: open it
+// again). A front accepts those only from the node it relays that connection to. Pub/sub is at
+// most once: a lost frame is a request without an answer (never applied twice: the owner
+// applies what it gets, in order), and versions let the client see one consistent game. After
+// a node's subscriber reconnects (Redis restarted), every relay to and from it is opened again
+// (`resync`): the connection is signed in again on its owner and gets the table's state.
 #pragma once
 
 #include <atomic>
@@ -150,6 +152,8 @@ private:
     /// whose front died.
     void check_routes(Millis now);
     std::optional<NodeId> live(const std::string& name) const;
+    /// After this node's subscriber connected again: every relay is opened again, from both ends.
+    void resync();
     std::string relay_hello(const std::string& token) const;
     /// Asks Redis (on the worker) which node owns `table`, then sends the join `text` there
     /// (handing the connection off) or to this hall; the connection's later frames wait.
@@ -179,6 +183,7 @@ private:
     std::map<std::string, NodeId> nodes_;                       ///< live nodes by name
     std::unordered_map<std::string, std::string> table_node_;   ///< table → node name running it
     std::unordered_map<std::string, std::string> seated_;       ///< guest → table it sits at
+    std::uint64_t subscriber_sessions_ = 0;  ///< Subscriber::sessions() when last seen
     bool refreshing_ = false;       ///< a refresh is on the worker
     Millis last_refresh_ = 0;       ///< when the last one started
     Millis now_ = 0;                ///< the latest time the transport gave
