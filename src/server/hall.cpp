@@ -221,6 +221,11 @@ void Hall::storage_worked() {
 }
 
 namespace {
+/// Now, in Unix milliseconds (a finished match's time).
+std::int64_t unix_now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 /// The stored row of a match that finished at `table` at `finished_ms` (Unix ms).
 MatchRow match_row(const FinishedMatch& f, const Table& table, std::int64_t finished_ms) {
     const TableSettings& st = table.settings();
@@ -335,19 +340,17 @@ bool Hall::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
         if (cluster_.released) cluster_.released(live.id);
         return false;
     }
-    if (auto f = table->take_finished()) {
-        const auto finished = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-        store_match(match_row(*f, *table, finished));  // idempotent by the match's id
-    }
+    if (auto f = table->take_finished()) store_match(match_row(*f, *table, unix_now_ms()));  // idempotent by the match's id
     install(std::move(table), fence);
     // Guests connected here who sit at it (they reconnected before it arrived) find it.
+    TableEntry& t = tables_.at(live.id);
     for (auto& [name, g] : guests_)
         if (g.table.empty() && !g.conns.empty())
-            if (auto s = tables_.at(live.id).table->seat_of(name)) {
+            if (auto s = t.table->seat_of(name)) {
                 g.table = live.id;
                 g.seat = s;
-                tables_.at(live.id).watchers.insert(name);
-                tables_.at(live.id).table->connected(name, now_);
+                t.watchers.insert(name);
+                t.table->connected(name, now_);
             }
     advance(live.id);
     return true;
@@ -439,9 +442,8 @@ void Hall::publish(TableEntry& t) {
     if (!t.table->settings().is_private) lobby_changed();  // seats, state, spectators... may have changed
     const auto events = t.table->take_events();
     if (auto f = t.table->take_finished()) {
-        const auto finished = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
         attach_chat(*f, t);  // the match's chat lines, under the record's "chat" (hall_chat.cpp)
-        store_match(match_row(*f, *t.table, finished));
+        store_match(match_row(*f, *t.table, unix_now_ms()));
     }
     // One message per change, serialised once; each connection gets its seat's version of it.
     const TableMessage message(*t.table, t.spectators, events, now_, &t.history);
