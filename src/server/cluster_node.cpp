@@ -395,6 +395,15 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
         directory_.set_lobby(me_, mine, config_.heartbeat_ttl);
         d.nodes = directory_.live_nodes();
         d.lobby = directory_.lobby();
+        // Every node's summaries are read here, off the loop: who runs which table, who sits
+        // where, and the other nodes' public tables for the lobby.
+        for (const auto& e : d.lobby) {
+            d.table_node[e.table] = e.node;
+            json summary = json::parse(e.summary, nullptr, false);
+            if (!summary.is_object()) continue;
+            note_seated(summary, e.table, d.seated);
+            if (e.node != me_.name && !summary.value("private", true)) d.remote.emplace(e.table, std::move(summary));
+        }
         // Live tables that no live node lists and that have no lease, on two scans in a row
         // (a table just created is leased by its creator within milliseconds): take them.
         std::set<std::string> listed;
@@ -421,6 +430,12 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     return d;
 }
 
+void ClusterNode::note_seated(const json& summary, const std::string& table, std::unordered_map<std::string, std::string>& seated) {
+    if (!summary.contains("seats") || !summary["seats"].is_array()) return;
+    for (const auto& s : summary["seats"])
+        if (s.is_object() && !s.value("bot", false)) seated[s.value("name", "")] = table;
+}
+
 void ClusterNode::applied(Directory d, Millis now) {
     refreshing_ = false;
     if (d.failing != failing_ && sockets_.log)
@@ -432,24 +447,13 @@ void ClusterNode::applied(Directory d, Millis now) {
     if (d.failing && d.nodes.empty()) return;  // keep the last directory while Redis is away
     nodes_.clear();
     for (auto& n : d.nodes) nodes_.emplace(n.name, n);
-    table_node_.clear();
-    seated_.clear();
-    std::map<std::string, json> remote;
-    for (const auto& e : d.lobby) {
-        table_node_[e.table] = e.node;
-        const json summary = json::parse(e.summary, nullptr, false);
-        if (!summary.is_object()) continue;
-        if (summary.contains("seats"))
-            for (const auto& s : summary["seats"])
-                if (s.is_object() && !s.value("bot", false)) seated_[s.value("name", "")] = e.table;
-        if (e.node != me_.name && !summary.value("private", true)) remote.emplace(e.table, summary);
-    }
+    table_node_ = std::move(d.table_node);
+    seated_ = std::move(d.seated);
     for (auto& [id, s] : hall_.table_summaries()) {  // this node's own, fresher than the directory
         table_node_[id] = me_.name;
-        for (const auto& seat : s["seats"])
-            if (seat.is_object() && !seat.value("bot", false)) seated_[seat.value("name", "")] = id;
+        note_seated(s, id, seated_);
     }
-    hall_.set_remote_lobby(std::move(remote));
+    hall_.set_remote_lobby(std::move(d.remote));
     for (auto& [live, fence] : d.adopt) {
         const std::string id = live.id;
         if (hall_.adopt(live, fence, now)) {

@@ -133,6 +133,9 @@ private:
     struct Directory {
         std::vector<NodeId> nodes;
         std::vector<LobbyEntry> lobby;
+        std::unordered_map<std::string, std::string> table_node;  ///< read from `lobby` on the worker
+        std::unordered_map<std::string, std::string> seated;
+        std::map<std::string, nlohmann::json> remote;             ///< the other nodes' public tables
         std::vector<std::pair<LiveTable, std::int64_t>> adopt;  ///< tables taken over, with their fences
         std::optional<std::string> failing;                     ///< Redis's error code when it failed
         std::optional<std::string> scan_failing;                ///< the store's, when the scan failed
@@ -148,6 +151,9 @@ private:
     void refresh(Millis now);
     Directory scan(std::vector<LobbyEntry> mine);  // on the worker
     void applied(Directory d, Millis now);         // on the loop
+    /// Notes where the human players of `summary` (table `table`) sit.
+    static void note_seated(const nlohmann::json& summary, const std::string& table,
+                            std::unordered_map<std::string, std::string>& seated);
     /// Moves each front to the node that runs its guest's table; closes relayed connections
     /// whose front died.
     void check_routes(Millis now);
