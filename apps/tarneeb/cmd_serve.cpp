@@ -104,6 +104,9 @@ void add_serve(CLI::App& app, int& exit_code) {
         });
     redis->needs(node);
     node->needs(redis);
+    cmd->add_option("--threads", o->config.threads,
+                    "event loops, each running its share of the tables (0: one per core; docs/scaling.md)")
+        ->capture_default_str()->check(CLI::Range(0, 256));
     cmd->add_flag("--full-sync", o->config.full_sync, "fsync every journal entry (survives power loss; slower)");
     cmd->add_option("--static", o->config.static_dir, "directory of the browser client's files (default: web/dist if it exists)");
     cmd->add_flag("--no-static", o->no_static, "serve no files");

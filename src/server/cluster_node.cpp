@@ -15,73 +15,47 @@ bool mentions(std::string_view text, std::string_view quoted) { return text.find
 
 }  // namespace
 
-ClusterNode::ClusterNode(ClusterConfig config, Hall& hall, std::unique_ptr<Storage> scan, Outbox sockets)
-    : config_(std::move(config)), hall_(hall), scan_(std::move(scan)), sockets_(std::move(sockets)),
-      me_(NodeId::fresh(config_.node)), redis_(config_.redis), pub_redis_(config_.redis),
-      leases_(redis_, config_.prefix), directory_(redis_, config_.prefix) {
+ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link, Hall& hall, std::unique_ptr<Storage> scan,
+                         Outbox sockets)
+    : config_(std::move(config)), link_(std::move(link)), hall_(hall), scan_(std::move(scan)), sockets_(std::move(sockets)),
+      me_(link_->self()), home_(link_->home().value_or(me_)) {
     work_ = std::make_unique<WorkQueue>("cluster", 1, 1024);
-    publisher_ = std::make_unique<WorkQueue>("publish", 1, config_.publish_queue);
     auto alive = std::weak_ptr<bool>(alive_);
-    keeper_ = std::make_unique<LeaseKeeper>(leases_, me_, config_.lease_ttl, [this, alive](const std::string& table, const std::string& code) {
-        // On the keeper's thread: take the lease again when it is free (Redis restarted empty,
-        // or this node paused past it and nobody took the table), else the table goes.
-        work_->submit([this, alive, table, code] {
-            bool again = false;
-            try {
-                again = keeper_->acquire(table);
-            } catch (const ClusterError&) {
-            }
-            if (again) return;
+    link_->start(
+        [this, alive](json msg) {
+            sockets_.post([this, alive, msg = std::move(msg)] {
+                if (alive.expired()) return;
+                try {
+                    received(msg);
+                } catch (const std::exception&) {
+                    ++dropped_;  // a field of the wrong type: the message goes, the loop stays up
+                }
+            });
+        },
+        [this, alive](const std::string& table, const std::string& code) {
             sockets_.post([this, alive, table, code] {
                 if (alive.expired()) return;
                 if (sockets_.log) sockets_.log(true, "event=lease_lost table=" + table + " code=" + code);
                 hall_.drop_table(table);
             });
         });
-    });
-    subscriber_ = std::make_unique<Subscriber>(config_.redis, [this, alive, mine = me_.text()](const PubSubMessage& m) {
-        // Parsed here, on the subscriber's thread; only messages for this instance go on.
-        json msg = json::parse(m.payload, nullptr, false);
-        if (!msg.is_object() || !msg.contains("to") || msg["to"] != mine) return;
-        sockets_.post([this, alive, msg = std::move(msg)] {
-            if (alive.expired()) return;
-            try {
-                received(msg);
-            } catch (const std::exception&) {
-                ++dropped_;  // a field of the wrong type: the message goes, the loop stays up
-            }
-        });
-    });
-    subscriber_->subscribe(config_.prefix + ":to:" + me_.name);
     hall_.set_cluster(ClusterHooks{
         // On the hall's writer thread: a new table is this node's before anybody can see it.
-        [this](Storage& s, const std::string& table) -> std::int64_t {
-            bool taken = false;
-            try {
-                taken = keeper_->acquire(table);
-            } catch (const ClusterError& e) {
-                throw StorageError("storage_unavailable", std::string("redis: ") + e.what());
-            }
-            if (!taken) throw StorageError("storage_fenced", "another node took table " + table);
-            return s.claim_table(table, me_.text());
-        },
-        [this](const std::string& table) {
-            work_->submit([this, table] {
-                try {
-                    keeper_->release(table);
-                } catch (const ClusterError&) {
-                }  // it expires by itself
-            });
-        },
-        [this] { return failing_; },
+        [this](Storage& s, const std::string& table) { return link_->take(s, table); },
+        [this](const std::string& table) { link_->release(table); },
+        link_->uses_redis() ? std::function<std::optional<std::string>()>([this] { return failing_; }) : nullptr,
         [this] {
-            return json{{"node", me_.name},       {"instance", me_.instance},  {"nodes", nodes_.size()},
-                        {"relayed_out", std::count_if(fronts_.begin(), fronts_.end(), [](const auto& f) { return f.second.target.has_value(); })},
-                        {"relayed_in", remotes_.size()}, {"messages_sent", sent_}, {"messages_received", received_},
-                        {"messages_dropped", dropped_ + publish_failures_->load()}, {"tables_adopted", adopted_},
-                        {"moves", moves_},           {"leases", keeper_->held().size()},
-                        {"redis", failing_ ? json(*failing_) : json("ok")}};
-        }});
+            json m = link_->metrics();
+            m.update(json{{"node", me_.name},     {"instance", me_.instance}, {"nodes", nodes_.size()},
+                          {"relayed_out", std::count_if(fronts_.begin(), fronts_.end(), [](const auto& f) { return f.second.target.has_value(); })},
+                          {"relayed_in", remotes_.size()}, {"messages_sent", sent_}, {"messages_received", received_},
+                          {"messages_dropped", dropped_ + m.value("publish_failures", std::uint64_t{0})},
+                          {"tables_adopted", adopted_}, {"moves", moves_}});
+            m.erase("publish_failures");
+            if (link_->uses_redis()) m["redis"] = failing_ ? json(*failing_) : json("ok");
+            return m;
+        },
+        link_->runs_tournaments()});
 }
 
 ClusterNode::~ClusterNode() { stop(); }
@@ -89,35 +63,20 @@ ClusterNode::~ClusterNode() { stop(); }
 void ClusterNode::stop() {
     if (!alive_) return;
     alive_.reset();
-    if (subscriber_) subscriber_->stop();
-    if (keeper_) keeper_->stop();
-    if (work_) {
-        work_->submit([this] {
-            try {
-                directory_.leave(me_);
-            } catch (const ClusterError&) {
-            }
-        });
-        work_->stop();
-    }
-    if (publisher_) publisher_->stop();
+    if (work_) work_->stop();
+    link_->stop();
+}
+
+const NodeId& ClusterNode::serving(ConnId conn) const {
+    auto it = fronts_.find(conn);
+    return it != fronts_.end() && it->second.target ? *it->second.target : me_;
 }
 
 // ---- messages between nodes ---------------------------------------------------------------
 
 void ClusterNode::publish(const NodeId& to, json msg) {
-    msg["to"] = to.text();
-    msg["from"] = me_.text();
     ++sent_;
-    const bool queued = publisher_->submit([this, channel = config_.prefix + ":to:" + to.name, text = msg.dump(),
-                                            failures = publish_failures_] {
-        try {
-            pub_redis_.publish(channel, text);
-        } catch (const ClusterError&) {
-            ++*failures;  // at most once: the receiver recovers (docs/scaling.md)
-        }
-    });
-    if (!queued) ++dropped_;
+    if (!link_->publish(to, std::move(msg))) ++dropped_;
 }
 
 void ClusterNode::received(const json& msg) {
@@ -154,7 +113,12 @@ void ClusterNode::received(const json& msg) {
     }
     // send, close: for a client of this node, only from the node serving it.
     auto f = fronts_.find(c);
-    if (f == fronts_.end() || !f->second.target || !(*f->second.target == *from)) return;
+    if (f == fronts_.end()) return;
+    // Answers the node it just left sent before it saw the connection go are delivered too.
+    if (kind == "send" && f->second.previous && *f->second.previous == *from && now_ < f->second.previous_until &&
+        !(f->second.target && *f->second.target == *from))
+        return deliver(c, f->second, msg.value("t", ""));
+    if (!f->second.target || !(*f->second.target == *from)) return;
     if (kind == "send") deliver(c, f->second, msg.value("t", ""));
     else if (kind == "close") sockets_.close(c, msg.value("code", 1000), msg.value("r", ""));
     else if (kind == "reset") hand_off(c, *from);  // its node lost messages: open it there again
@@ -176,8 +140,12 @@ void ClusterNode::resync() {
 // ---- the transport's side -----------------------------------------------------------------
 
 void ClusterNode::open(ConnId conn, const std::string& address, Millis now) {
-    fronts_[conn].address = address;
-    hall_.open(conn, address, now);
+    Front& f = fronts_[conn];
+    f.address = address;
+    if (home_ == me_) return hall_.open(conn, address, now);
+    // A shard's client: signed in, its lobby and everything but its table on the home shard.
+    f.target = home_;
+    publish(home_, {{"k", "open"}, {"c", conn}, {"a", address}});
 }
 
 void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
@@ -185,42 +153,53 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
     auto it = fronts_.find(conn);
     if (it == fronts_.end()) return hall_.message(conn, text, now);
     Front& f = it->second;
-    if (f.resolving) {  // its join waits for the table's owner: everything after it waits too
+    if (f.resolving || (f.target && f.orphan)) {
+        // Its join waits for the table's owner, or its node is gone: everything after waits.
         if (f.held.size() < config_.max_held_frames) f.held.emplace_back(text);
         else ++dropped_;
         return;
     }
-    if (f.target) {
-        if (f.orphan) {
-            if (f.held.size() < config_.max_held_frames) f.held.emplace_back(text);
-            else ++dropped_;
-            return;
-        }
-        if (mentions(text, "\"leave\"") || mentions(text, "\"join\"")) note_watching(f, text);
-        return publish(*f.target, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
-    }
     if (mentions(text, "\"hello\"")) f.watch_welcome = true;  // its welcome names the guest
-    if (mentions(text, "\"join\"")) {
+    if ((mentions(text, "\"join\"") || mentions(text, "\"create\"") || mentions(text, "\"tournament_")) && route(conn, f, text)) return;
+    forward(conn, f, text, now);
+}
+
+void ClusterNode::forward(ConnId conn, Front& f, std::string_view text, Millis now) {
+    if (!f.target) return hall_.message(conn, text, now);
+    if (mentions(text, "\"leave\"") || mentions(text, "\"join\"")) note_watching(f, text);
+    publish(*f.target, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
+}
+
+bool ClusterNode::route(ConnId conn, Front& f, std::string_view text) {
+    const json msg = json::parse(text, nullptr, false);
+    if (!msg.is_object() || !msg.contains("type") || !msg["type"].is_string() || f.token.empty()) return false;
+    const std::string& type = msg["type"].get_ref<const std::string&>();
+    // Only a guest at no table moves (else the node serving it answers, e.g. already_seated).
+    const auto where = f.target ? std::nullopt : hall_.where(conn);
+    if (f.target ? seated_.count(f.name) > 0 : (!where || !where->first.empty())) return false;
+    const NodeId current = serving(conn);
+    std::optional<NodeId> to;
+    if (type == "join" && msg.contains("table") && msg["table"].is_string()) {
         // A join of a table another node runs: that node serves this connection from now on.
-        const json msg = json::parse(text, nullptr, false);
-        const auto table = msg.is_object() && msg.value("type", "") == "join" && msg.contains("table") && msg["table"].is_string()
-                               ? std::optional<std::string>(msg["table"].get<std::string>())
-                               : std::nullopt;
-        const auto where = hall_.where(conn);
-        if (table && !hall_.table(*table) && where && where->first.empty() && !f.token.empty()) {
-            auto owner = table_node_.find(*table);
-            if (owner != table_node_.end() && owner->second != me_.name) {
-                if (auto to = live(owner->second)) {
-                    hand_off(conn, *to);
-                    note_watching(f, text);
-                    return publish(*to, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
-                }
-            } else if (owner == table_node_.end()) {
-                return resolve(conn, *table, std::string(text));  // newer than the directory
-            }
+        const std::string table = msg["table"].get<std::string>();
+        f.unseated = 0;
+        if (!f.target && hall_.table(table)) return false;
+        auto owner = table_node_.find(table);
+        if (owner == table_node_.end()) {
+            resolve(conn, table, std::string(text));  // newer than the directory
+            return true;
         }
+        to = live(owner->second);
+    } else if (type == "create") {
+        f.unseated = 0;
+        to = link_->place_table();  // shards: the least busy one; nodes: where it is served
+    } else if (type.starts_with("tournament_") && link_->home()) {
+        to = home_;  // the home shard runs the tournaments
     }
-    hall_.message(conn, text, now);
+    if (!to || *to == current) return false;
+    hand_off(conn, *to);
+    forward(conn, fronts_.at(conn), text, now_);
+    return true;
 }
 
 void ClusterNode::closed(ConnId conn, Millis now) {
@@ -233,7 +212,7 @@ void ClusterNode::closed(ConnId conn, Millis now) {
 void ClusterNode::tick(Millis now) {
     now_ = std::max(now_, now);
     // The subscriber connected again (Redis restarted, or the link broke): resync the relays.
-    if (const std::uint64_t sessions = subscriber_->sessions(); sessions != subscriber_sessions_) {
+    if (const std::uint64_t sessions = link_->sessions(); sessions != subscriber_sessions_) {
         const bool again = subscriber_sessions_ != 0;
         subscriber_sessions_ = sessions;
         if (again) resync();
@@ -293,7 +272,7 @@ void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
         sockets_.send(conn, std::move(text));
         // Signed in here while seated at a table another node runs: that node serves it.
         if (auto s = seated_.find(f.name); !f.name.empty() && s != seated_.end())
-            if (auto t = table_node_.find(s->second); t != table_node_.end() && t->second != me_.name && !hall_.table(s->second))
+            if (auto t = table_node_.find(s->second); t != table_node_.end() && t->second != serving(conn).name && !hall_.table(s->second))
                 if (auto to = live(t->second)) hand_off(conn, *to);
         return;
     }
@@ -311,24 +290,14 @@ void ClusterNode::resolve(ConnId conn, const std::string& table, std::string tex
             it->second.resolving = false;
             auto held = std::exchange(it->second.held, {});  // after the join, in order
             // The lease names a node that renewed it within its TTL (it may be newer than the
-            // directory this node read last).
-            if (owner && !(*owner == me_)) {
-                hand_off(conn, *owner);
-                note_watching(it->second, text);
-                publish(*owner, {{"k", "frame"}, {"c", conn}, {"t", text}});
-            } else {
-                hall_.message(conn, text, now_);  // here, or nowhere (no_such_table)
-            }
+            // directory this node read last). Else the node serving it answers (no_such_table).
+            if (owner && !(*owner == serving(conn))) hand_off(conn, *owner);
+            forward(conn, fronts_.at(conn), text, now_);
             for (auto& h : held) message(conn, h, now_);
         });
     };
     const bool queued = work_->submit([this, table, done] {
-        std::optional<NodeId> owner;
-        try {
-            owner = leases_.owner(table);
-        } catch (const ClusterError&) {
-        }
-        done(owner);
+        done(link_->owner(table));
     });
     if (!queued) done(std::nullopt);
 }
@@ -343,6 +312,11 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to) {
     Front& f = it->second;
     const Millis now = now_;
     ++moves_;
+    // A live node it leaves may still answer what it sent there just before (for a moment); a
+    // node gone or paused is not heard from again (it may wake with a stale table).
+    const bool left_live = f.target && !f.orphan && live(f.target->name) == f.target;
+    f.previous = left_live ? f.target : std::nullopt;
+    f.previous_until = now + kPreviousWindowMs;
     if (f.target) publish(*f.target, {{"k", "closed"}, {"c", conn}});
     else hall_.closed(conn, now);
     f.orphan.reset();
@@ -391,35 +365,18 @@ void ClusterNode::refresh(Millis now) {
 ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     Directory d;
     try {
-        directory_.heartbeat(me_, config_.heartbeat_ttl);
-        directory_.set_lobby(me_, mine, config_.heartbeat_ttl);
-        d.nodes = directory_.live_nodes();
-        d.lobby = directory_.lobby();
+        const ClusterLink::View view = link_->exchange(mine);
+        d.nodes = view.nodes;
         // Every node's summaries are read here, off the loop: who runs which table, who sits
         // where, and the other nodes' public tables for the lobby.
-        for (const auto& e : d.lobby) {
+        for (const auto& e : view.lobby) {
             d.table_node[e.table] = e.node;
             json summary = json::parse(e.summary, nullptr, false);
             if (!summary.is_object()) continue;
             note_seated(summary, e.table, d.seated);
             if (e.node != me_.name && !summary.value("private", true)) d.remote.emplace(e.table, std::move(summary));
         }
-        // Live tables that no live node lists and that have no lease, on two scans in a row
-        // (a table just created is leased by its creator within milliseconds): take them.
-        std::set<std::string> listed;
-        for (const auto& e : d.lobby) listed.insert(e.table);
-        for (const auto& t : keeper_->held()) listed.insert(t);
-        std::set<std::string> suspects;
-        for (const auto& id : scan_->live_table_ids()) {
-            if (listed.count(id) || leases_.owner(id)) continue;
-            suspects.insert(id);
-            if (!suspects_.count(id) || d.adopt.size() >= config_.max_adopt_per_scan) continue;
-            if (!keeper_->acquire(id)) continue;
-            const std::int64_t fence = scan_->claim_table(id, me_.text());
-            if (auto live = scan_->live_table(id)) d.adopt.emplace_back(std::move(*live), fence);
-            else keeper_->release(id);  // closed meanwhile
-        }
-        suspects_ = std::move(suspects);
+        if (scan_) d.adopt = link_->take_orphans(*scan_, view, config_.max_adopt_per_scan);
     } catch (const ClusterError& e) {
         d.failing = e.code();
     } catch (const StorageError& e) {
@@ -492,6 +449,10 @@ void ClusterNode::check_routes(Millis now) {
         const auto s = seated_.find(f.name);
         const std::string table = s != seated_.end() ? s->second : f.watching;  // a spectator follows its table
         if (auto t = table.empty() ? table_node_.end() : table_node_.find(table); t != table_node_.end()) want = live(t->second);
+        // A shard's client at no table (or one no shard runs now) goes home, once the directory
+        // said so twice in a row (a table it just created or joined gets there within a refresh).
+        if (want || !link_->home()) f.unseated = 0;
+        else if (++f.unseated >= 2) want = home_;
         if (want && !(*want == current)) {
             moves.emplace_back(conn, *want);
             continue;

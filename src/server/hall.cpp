@@ -490,6 +490,7 @@ void Hall::sweep(Millis now) {
 
 void Hall::tick(Millis now) {
     now_ = std::max(now_, now);
+    if (started_ == 0) started_ = now;  // a shard that resumed nothing and saw no client yet
     if (now - last_sweep_ >= 1000) sweep(now);
     std::vector<std::string> due;
     for (auto& [tid, t] : tables_) {

@@ -92,7 +92,7 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
     const std::string name = c.name;
     if (type == "tournament_create") {
         // A tournament lives in one hall's memory; a cluster's nodes would each run it.
-        if (clustered_)
+        if (clustered_ && !cluster_.tournaments)
             return error(conn, id, "tournament_unavailable", "tournaments are not available on a server cluster yet");
         auto settings = parse_tournament_settings(msg);
         if (!settings) return error(conn, id, "bad_settings", "see docs/protocol.md \"tournament_create\"");

@@ -1,15 +1,15 @@
 // The Beast transport of `tarneeb serve`: one listener, one HTTP session per TCP connection,
 // upgraded to a WebSocket session on GET /ws (the roles of Beast's advanced_server example).
 //
-// Threading: one io_context run by one thread. Every handler, the hall and every table run on
-// that thread, so no strand or lock is needed (the hall's database writer and bot threads
-// post their results to it: nothing slow runs on it) and the order of actions at a table is the order
-// the thread handles them (which makes the timer race exact: an action and the timeout are
-// two handlers on the same thread; whichever runs first wins and the other one is stale).
-// Why not a thread pool: the machine this serves from has 2 cores shared with the load
-// generator; one action costs microseconds of game logic and a few of JSON, so one thread
-// serves thousands of actions per second, and the hall holds no lock on the hot path.
-// Scaling past one core is a sharding question (tables by id to io_contexts), left for later.
+// Threading: one io_context per shard (`--threads N`, docs/scaling.md "Every core"), each run
+// by one thread with a hall of its own. A connection, and every table, lives on one shard's
+// thread, so no strand or lock is needed (the hall's database writer and bot threads post
+// their results to it: nothing slow runs on it) and the order of actions at a table is the
+// order its thread handles them (which makes the timer race exact: an action and the timeout
+// are two handlers on the same thread; whichever runs first wins and the other one is stale).
+// The listener (on shard 0) gives connections to the shards in turn; with several shards a
+// ClusterNode with a LocalLink sits between each shard's sessions and its hall and relays a
+// connection to the shard running its table (cluster_link.hpp), as nodes of a cluster do.
 //
 // Limits: request body 8 KiB, header 8 KiB, HTTP timeout 30 s; WebSocket message at most
 // HallConfig::max_message_bytes (Beast closes with 1009 above it), idle timeout, a
@@ -31,7 +31,9 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
 
 #include <boost/asio.hpp>
@@ -69,23 +71,54 @@ std::string_view mime_type(std::string_view path) {
 
 class WsSession;
 
+/// Open connections by peer address, for the whole process (every shard): HTTP sessions (TCP
+/// connections not upgraded) and WebSockets, each kind at most `limit` per address
+/// (HallConfig::max_connections_per_address), so that silent sockets from one address cannot
+/// hold every descriptor, whichever shard they reached. Thread-safe (taken per connection,
+/// never per message).
+class AddressBook {
+public:
+    enum Kind { http_kind, ws_kind };
+    explicit AddressBook(int limit) : limit_(limit) {}
+    /// Counts one more connection of `kind` from `address`; false (nothing counted) when it
+    /// has `limit` already.
+    bool add(Kind kind, const std::string& address) {
+        std::lock_guard lock(mutex_);
+        int& n = counts_[kind][address];
+        if (n >= limit_) return false;
+        ++n;
+        return true;
+    }
+    void remove(Kind kind, const std::string& address) {
+        std::lock_guard lock(mutex_);
+        auto& m = counts_[kind];
+        if (auto it = m.find(address); it != m.end() && --it->second <= 0) m.erase(it);
+    }
+
+private:
+    const int limit_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, int> counts_[2];
+};
+
 /// What every session shares: the hall, the sessions by connection id, the limits.
 struct Shared {
     net::io_context& ioc;
-    const ServeConfig& config;
+    const ServeConfig config;  ///< this shard's share of the limits (shard_config)
+    AddressBook& addresses;            ///< the process's, shared by every shard
     std::unique_ptr<Storage> storage;  ///< open_storage: PostgreSQL (--postgres) or SQLite (--db)
     Hall hall;
-    /// Cluster mode (--redis): between the sessions and the hall (cluster_node.hpp); else null.
+    /// Between the sessions and the hall (cluster_node.hpp) in cluster mode (--redis) and when
+    /// the process runs several shards (--threads); else null.
     std::unique_ptr<ClusterNode> cluster;
     std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
     ConnId next_id = 1;
     std::size_t http_sessions = 0;
-    /// Open HTTP sessions (TCP connections not upgraded to a WebSocket) by peer address: a TCP
-    /// connection over HallConfig::max_connections_per_address of them is closed at once, so
-    /// silent sockets from one address cannot hold every descriptor.
-    std::unordered_map<std::string, int> http_by_address;
+    /// Every shard of the process, shard 0 (the home) first; set before the loops run.
+    std::vector<Shared*> shards;
 
-    Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots);
+    /// `link`: the shard's or node's link (cluster_link.hpp), or null for one loop alone.
+    Shared(net::io_context& io, const ServeConfig& cfg, AddressBook& book, BotFactory bots, std::unique_ptr<ClusterLink> link);
 
     // What a session tells the server: to the cluster node in cluster mode, else to the hall.
     void open(ConnId id, const std::string& address) {
@@ -100,6 +133,11 @@ struct Shared {
         if (cluster) cluster->closed(id, unix_ms());
         else hall.closed(id, unix_ms());
     }
+    /// Answers an HTTP API request (Hall::http_path) on this shard's loop. With several
+    /// shards: /healthz and /metrics from every shard's hall (combine_replies), the rest from
+    /// the home shard's (its analysis queue and per-address shares are the process's).
+    void http_get(const std::string& target, const std::string& address, const std::string& token,
+                  std::function<void(HttpReply)> done);
     /// The sockets: the hall's answers (through the cluster node in cluster mode).
     void send(ConnId c, std::string text);
     void close(ConnId c, int code, std::string reason);
@@ -258,6 +296,7 @@ private:
     void finish() {
         if (finished_) return;
         finished_ = true;
+        shared_.addresses.remove(AddressBook::ws_kind, address_);  // counted at the upgrade
         shared_.sessions.erase(id_);
         shared_.closed(id_);
         spdlog::info("conn={} event=closed", id_);
@@ -305,8 +344,8 @@ void log_line(bool error, const std::string& line) {
 }
 }  // namespace
 
-Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
-    : ioc(io), config(cfg), storage(open_storage(cfg.postgres.empty() ? cfg.db : cfg.postgres, cfg.full_sync)),
+Shared::Shared(net::io_context& io, const ServeConfig& cfg, AddressBook& book, BotFactory bots, std::unique_ptr<ClusterLink> link)
+    : ioc(io), config(cfg), addresses(book), storage(open_storage(cfg.postgres.empty() ? cfg.db : cfg.postgres, cfg.full_sync)),
       hall(*storage, std::move(bots), cfg.hall,
            Outbox{[this](ConnId c, std::string text) {
                       if (cluster) cluster->hall_send(c, std::move(text));
@@ -319,30 +358,107 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, BotFactory bots)
                   log_line,
                   // The writer and bot threads hand their results to the event loop.
                   [this](std::function<void()> job) { net::post(ioc, std::move(job)); }}) {
-    if (cfg.redis.empty()) return;
-    if (cfg.postgres.empty()) throw ClusterError("invalid_argument", "cluster mode (redis) needs a PostgreSQL store shared by every node");
+    if (!link) return;
     ClusterConfig cc;
-    cc.redis = parse_redis_url(cfg.redis);
-    cc.node = cfg.node;
-    // The node's own connection to the store, for its scan of tables no node runs.
+    if (cfg.redis.empty()) cc.refresh = std::chrono::milliseconds(250);  // shards: memory, not the network
+    // A cluster node's own connection to the store, for its scan of tables no node runs.
+    auto scan = cfg.redis.empty() ? nullptr : open_storage(cfg.postgres, cfg.full_sync);
     cluster = std::make_unique<ClusterNode>(
-        std::move(cc), hall, open_storage(cfg.postgres, cfg.full_sync),
+        std::move(cc), std::move(link), hall, std::move(scan),
         Outbox{[this](ConnId c, std::string text) { send(c, std::move(text)); },
                [this](ConnId c, int code, std::string reason) { close(c, code, std::move(reason)); }, log_line,
                [this](std::function<void()> job) { net::post(ioc, std::move(job)); }});
+}
+
+/// One reply for the process from every shard's reply to /healthz or /metrics (replies[0]:
+/// the home shard's). /healthz: the home's when every shard answers 200, else the first other.
+/// /metrics: the home's (its connections are every client's: each is opened there first),
+/// with the shards' tables, actions, storage errors and write queues added up, the highest of
+/// their latency percentiles, the first storage error, and every shard's own in "shards".
+HttpReply combine_replies(std::string_view path, std::vector<HttpReply> replies) {
+    if (path == "/healthz") {
+        for (auto& r : replies)
+            if (r.status != 200) return std::move(r);
+        return std::move(replies.front());
+    }
+    std::vector<nlohmann::json> each;
+    for (const auto& r : replies) each.push_back(nlohmann::json::parse(r.body, nullptr, false));
+    nlohmann::json m = each.front();
+    if (!m.is_object()) return std::move(replies.front());
+    for (const char* key : {"tables", "tables_playing", "actions_total", "actions_per_second", "storage_errors", "write_queue"}) {
+        double sum = 0;
+        for (const auto& e : each) sum += e.is_object() ? e.value(key, 0.0) : 0.0;
+        if (m[key].is_number_integer()) m[key] = static_cast<std::int64_t>(sum);
+        else m[key] = sum;
+    }
+    for (const auto& e : each) {
+        if (!e.is_object()) continue;
+        for (const char* key : {"p50", "p90", "p99", "max"})
+            m["latency_ms"][key] = std::max(m["latency_ms"].value(key, 0.0), e.value("latency_ms", nlohmann::json::object()).value(key, 0.0));
+        if (m.value("storage", "ok") == "ok" && e.value("storage", "ok") != "ok") m["storage"] = e["storage"];
+    }
+    // Cluster mode: each shard is a node; its counters are added up ("nodes": the home's view).
+    if (m.contains("cluster") && m["cluster"].is_object())
+        for (std::size_t i = 1; i < each.size(); ++i) {
+            const nlohmann::json shard = each[i].is_object() ? each[i].value("cluster", nlohmann::json::object()) : nlohmann::json::object();
+            for (const auto& [key, v] : shard.items())
+                if (v.is_number() && key != "nodes" && key != "shards" && m["cluster"][key].is_number())
+                    m["cluster"][key] = v.is_number_float() || m["cluster"][key].is_number_float()
+                                            ? nlohmann::json(m["cluster"][key].get<double>() + v.get<double>())
+                                            : nlohmann::json(m["cluster"][key].get<std::int64_t>() + v.get<std::int64_t>());
+        }
+    m["shards"] = each;
+    return HttpReply{200, "application/json", m.dump()};
+}
+
+void Shared::http_get(const std::string& target, const std::string& address, const std::string& token,
+                      std::function<void(HttpReply)> done) {
+    if (shards.size() <= 1) return hall.http_get(target, unix_ms(), std::move(done), address, token);
+    const std::string path = target.substr(0, target.find('?'));
+    // Each reply comes back to this shard's loop, where the session lives.
+    auto here = [this, done = std::move(done)](HttpReply r) mutable {
+        net::post(ioc, [done = std::move(done), r = std::move(r)]() mutable { done(std::move(r)); });
+    };
+    if (path != "/healthz" && path != "/metrics") {
+        Shared* home = shards.front();
+        return net::post(home->ioc, [home, target, address, token, here = std::move(here)]() mutable {
+            home->hall.http_get(target, unix_ms(), std::move(here), address, token);
+        });
+    }
+    struct Gather {
+        std::mutex mutex;
+        std::vector<HttpReply> replies;
+        std::size_t missing;
+        std::function<void(HttpReply)> done;
+    };
+    auto g = std::make_shared<Gather>();
+    g->replies.resize(shards.size());
+    g->missing = shards.size();
+    g->done = std::move(here);
+    for (std::size_t i = 0; i < shards.size(); ++i) {
+        Shared* sh = shards[i];
+        net::post(sh->ioc, [sh, g, i, target, path, address, token] {
+            sh->hall.http_get(target, unix_ms(), [g, i, path](HttpReply r) {
+                std::unique_lock lock(g->mutex);
+                g->replies[i] = std::move(r);
+                if (--g->missing > 0) return;
+                auto replies = std::move(g->replies);
+                lock.unlock();
+                g->done(combine_replies(path, std::move(replies)));
+            }, address, token);
+        });
+    }
 }
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
     HttpSession(tcp::socket&& socket, Shared& shared, std::string address, std::string remote)
         : stream_(std::move(socket)), shared_(shared), remote_(std::move(remote)), address_(std::move(address)) {
-        ++shared_.http_sessions;
-        ++shared_.http_by_address[address_];
+        ++shared_.http_sessions;  // counted in the AddressBook by the Listener
     }
     ~HttpSession() {
         --shared_.http_sessions;
-        if (auto it = shared_.http_by_address.find(address_); it != shared_.http_by_address.end() && --it->second <= 0)
-            shared_.http_by_address.erase(it);
+        shared_.addresses.remove(AddressBook::http_kind, address_);
     }
 
     void run() { read(); }
@@ -384,7 +500,7 @@ private:
             }
             if (shared_.sessions.size() >= shared_.config.max_connections)
                 return respond(req, 503, "application/json", R"({"error":"too_many_connections"})");
-            if (!shared_.hall.admits(address_)) {
+            if (!shared_.addresses.add(AddressBook::ws_kind, address_)) {
                 spdlog::warn("event=address_refused remote={} reason=too_many_connections", remote_);
                 return respond(req, 503, "application/json", R"({"error":"too_many_connections","scope":"address"})");
             }
@@ -405,9 +521,9 @@ private:
                 auth.starts_with("Bearer ") && auth.size() <= 7 + 128)
                 token = auth.substr(7);
             auto request = std::make_shared<http::request<http::string_body>>(std::move(req));
-            shared_.hall.http_get(target, unix_ms(), [self = shared_from_this(), request](HttpReply reply) {
+            shared_.http_get(target, address_, token, [self = shared_from_this(), request](HttpReply reply) {
                 self->respond(*request, static_cast<unsigned>(reply.status), reply.content_type, std::move(reply.body));
-            }, address_, token);
+            });
             return;
         }
         serve_file(req, target);
@@ -451,41 +567,60 @@ private:
     std::string address_ = "?";
 };
 
+/// Accepts TCP connections on shard 0's loop and gives them to the shards in turn; each
+/// connection lives on its shard's loop from then on.
 class Listener : public std::enable_shared_from_this<Listener> {
 public:
-    Listener(net::io_context& ioc, tcp::acceptor acceptor, Shared& shared)
-        : ioc_(ioc), acceptor_(std::move(acceptor)), shared_(shared) {}
+    Listener(tcp::acceptor acceptor, std::vector<Shared*> shards) : acceptor_(std::move(acceptor)), shards_(std::move(shards)) {}
     void run() { accept(); }
 
 private:
     void accept() {
-        acceptor_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+        Shared& shard = *shards_[next_++ % shards_.size()];
+        acceptor_.async_accept(shard.ioc, [self = shared_from_this(), &shard](beast::error_code ec, tcp::socket socket) {
             if (!ec) {
-                socket.set_option(tcp::no_delay(true), ec);
-                std::string address = "?", remote = "?";
-                if (const auto ep = socket.remote_endpoint(ec); !ec) {
-                    address = ep.address().to_string();
-                    remote = address + ":" + std::to_string(ep.port());
-                }
-                const auto& by = self->shared_.http_by_address;
-                if (auto it = by.find(address); it != by.end() && it->second >= self->shared_.config.hall.max_connections_per_address) {
-                    spdlog::warn("event=address_refused remote={} reason=too_many_http_connections", remote);
-                    beast::error_code ignored;
-                    socket.shutdown(tcp::socket::shutdown_both, ignored);
-                    socket.close(ignored);
-                } else {
-                    std::make_shared<HttpSession>(std::move(socket), self->shared_, std::move(address), std::move(remote))->run();
-                }
+                // On the shard's loop: its sessions and counts are its own.
+                net::post(shard.ioc, [&shard, socket = std::move(socket)]() mutable { admit(shard, std::move(socket)); });
             } else if (ec == net::error::operation_aborted) {
                 return;
             }
             self->accept();
         });
     }
-    net::io_context& ioc_;
+    static void admit(Shared& shard, tcp::socket socket) {
+        beast::error_code ec;
+        socket.set_option(tcp::no_delay(true), ec);
+        std::string address = "?", remote = "?";
+        if (const auto ep = socket.remote_endpoint(ec); !ec) {
+            address = ep.address().to_string();
+            remote = address + ":" + std::to_string(ep.port());
+        }
+        if (!shard.addresses.add(AddressBook::http_kind, address)) {
+            spdlog::warn("event=address_refused remote={} reason=too_many_http_connections", remote);
+            beast::error_code ignored;
+            socket.shutdown(tcp::socket::shutdown_both, ignored);
+            socket.close(ignored);
+        } else {
+            std::make_shared<HttpSession>(std::move(socket), shard, std::move(address), std::move(remote))->run();
+        }
+    }
     tcp::acceptor acceptor_;
-    Shared& shared_;
+    std::vector<Shared*> shards_;
+    std::size_t next_ = 0;
 };
+
+/// Shard `i` of `n`'s settings: the process's limits shared out, its own seed.
+ServeConfig shard_config(const ServeConfig& config, unsigned i, unsigned n) {
+    ServeConfig c = config;
+    if (n == 1) return c;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    c.max_connections = std::max<std::size_t>(1, config.max_connections / n);
+    c.hall.max_tables = std::max(1, (config.hall.max_tables + static_cast<int>(n) - 1) / static_cast<int>(n));
+    if (c.hall.bot_threads == 0) c.hall.bot_threads = std::max(1u, cores / n);
+    if (c.hall.seed != 0) c.hall.seed += i;  // test-only deterministic deals, not the same on every shard
+    if (!c.redis.empty()) c.node = config.node + "." + std::to_string(i);
+    return c;
+}
 
 }  // namespace
 
@@ -497,13 +632,35 @@ int serve(const ServeConfig& config, BotFactory bots) {
         lim.rlim_cur = lim.rlim_max;
         setrlimit(RLIMIT_NOFILE, &lim);
     }
-    // Declared before the io_context so that it outlives the sessions the io_context owns.
-    std::unique_ptr<Shared> shared;
-    net::io_context ioc{1};
+    // Shards: one event loop each (docs/scaling.md "Every core"). An in-memory database is one
+    // connection's, so it has one.
+    unsigned n = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (config.postgres.empty() && config.db == ":memory:") n = 1;
+    // Declared before the io_contexts so that they outlive the sessions the io_contexts own;
+    // the shards' LocalCluster before the shards.
+    AddressBook addresses(config.hall.max_connections_per_address);
+    std::unique_ptr<LocalCluster> local;
+    std::vector<std::unique_ptr<Shared>> shards;
+    std::vector<std::unique_ptr<net::io_context>> iocs;
     // Logged without the URL (it may hold a password).
     const std::string store = config.postgres.empty() ? config.db : std::string("postgresql");
     try {
-        shared = std::make_unique<Shared>(ioc, config, std::move(bots));
+        if (!config.redis.empty() && config.postgres.empty())
+            throw ClusterError("invalid_argument", "cluster mode (redis) needs a PostgreSQL store shared by every node");
+        if (config.redis.empty() && n > 1) local = std::make_unique<LocalCluster>(n);
+        for (unsigned i = 0; i < n; ++i) {
+            const ServeConfig c = shard_config(config, i, n);
+            std::unique_ptr<ClusterLink> link;
+            if (local) link = local->link(i);
+            else if (!c.redis.empty()) {
+                ClusterConfig cc;
+                cc.redis = parse_redis_url(c.redis);
+                cc.node = c.node;
+                link = redis_link(cc);
+            }
+            iocs.push_back(std::make_unique<net::io_context>(1));
+            shards.push_back(std::make_unique<Shared>(*iocs.back(), c, addresses, bots, std::move(link)));
+        }
     } catch (const ClusterError& e) {
         spdlog::error("event=cluster_failed code={} error=\"{}\"", e.code(), e.what());
         return 1;
@@ -514,16 +671,19 @@ int serve(const ServeConfig& config, BotFactory bots) {
         spdlog::error("event=db_open_failed code=storage_io db={} error=\"{}\"", store, e.what());
         return 1;
     }
+    Shared& home = *shards.front();
+    net::io_context& ioc = *iocs.front();
     int resumed = 0;
     try {
-        // A cluster node resumes nothing itself: it takes over the tables no node runs (its scan).
-        if (!shared->cluster) resumed = shared->hall.resume(unix_ms());
+        // A cluster node resumes nothing itself: it takes over the tables no node runs (its
+        // scan). Shards: the home shard resumes every table (the shards share one store).
+        if (config.redis.empty()) resumed = home.hall.resume(unix_ms());
     } catch (const std::exception& e) {
         const auto* se = dynamic_cast<const StorageError*>(&e);
         spdlog::error("event=resume_failed code={} error=\"{}\"", se ? se->code() : std::string("storage_io"), e.what());
         return 1;
     }
-    spdlog::info("event=resumed tables={}", resumed);
+    spdlog::info("event=resumed tables={} shards={}", resumed, n);
 
     beast::error_code ec;
     tcp::acceptor acceptor(ioc);
@@ -542,34 +702,45 @@ int serve(const ServeConfig& config, BotFactory bots) {
         return 1;
     }
     const auto bound = acceptor.local_endpoint();
-    std::make_shared<Listener>(ioc, std::move(acceptor), *shared)->run();
+    std::vector<Shared*> all;
+    for (auto& sh : shards) all.push_back(sh.get());
+    for (auto& sh : shards) sh->shards = all;
+    std::make_shared<Listener>(std::move(acceptor), all)->run();
 
-    // The tables' clock: turn timers, bot delays, grace periods.
-    net::steady_timer ticker(ioc);
-    std::function<void()> tick = [&] {
-        ticker.expires_after(std::chrono::milliseconds(10));
-        ticker.async_wait([&](beast::error_code e) {
-            if (e) return;
-            shared->hall.tick(unix_ms());
-            if (shared->cluster) shared->cluster->tick(unix_ms());
-            tick();
-        });
-    };
-    tick();
+    // Each shard's clock: turn timers, bot delays, grace periods.
+    std::vector<std::unique_ptr<net::steady_timer>> tickers;
+    std::vector<std::function<void()>> ticks(n);
+    for (unsigned i = 0; i < n; ++i) {
+        tickers.push_back(std::make_unique<net::steady_timer>(*iocs[i]));
+        ticks[i] = [&, i] {
+            tickers[i]->expires_after(std::chrono::milliseconds(10));
+            tickers[i]->async_wait([&, i](beast::error_code e) {
+                if (e) return;
+                shards[i]->hall.tick(unix_ms());
+                if (shards[i]->cluster) shards[i]->cluster->tick(unix_ms());
+                ticks[i]();
+            });
+        };
+        net::post(*iocs[i], ticks[i]);
+    }
 
     net::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](beast::error_code, int sig) {
         spdlog::info("event=stopping signal={}", sig);
-        ioc.stop();
+        for (auto& io : iocs) io->stop();
     });
 
     std::cout << "listening on " << bound.address().to_string() << ":" << bound.port() << std::endl;
     spdlog::info("event=listening address={} port={} db={} static={}", bound.address().to_string(), bound.port(),
                  store, config.static_dir.empty() ? "-" : config.static_dir);
+    std::vector<std::thread> loops;
+    for (unsigned i = 1; i < n; ++i) loops.emplace_back([&io = *iocs[i]] { io.run(); });
     ioc.run();
-    // The worker threads end before the io_context they post to (the writes queued are finished).
-    shared->hall.stop();
-    if (shared->cluster) shared->cluster->stop();
+    for (auto& io : iocs) io->stop();  // one shard's loop ending ends them all
+    for (auto& t : loops) t.join();
+    // The worker threads end before the io_contexts they post to (the writes queued are finished).
+    for (auto& sh : shards) sh->hall.stop();
+    for (auto& sh : shards) if (sh->cluster) sh->cluster->stop();
     return 0;
 }
 

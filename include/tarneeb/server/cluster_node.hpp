@@ -50,28 +50,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tarneeb/server/cluster.hpp"
+#include "tarneeb/server/cluster_link.hpp"
 #include "tarneeb/server/hall.hpp"
 #include "tarneeb/server/storage.hpp"
 #include "tarneeb/server/workers.hpp"
 
 namespace tarneeb::server {
-
-/// `tarneeb serve --postgres URL --redis URL --node NAME`.
-struct ClusterConfig {
-    RedisOptions redis;                            ///< parse_redis_url(--redis)
-    std::string prefix = "tarneeb";                ///< Redis key prefix shared by the cluster
-    std::string node;                              ///< --node NAME ([A-Za-z0-9._-], 1-64 characters)
-    std::chrono::milliseconds lease_ttl{3000};     ///< a table's lease; renewed every ttl/3
-    std::chrono::milliseconds heartbeat_ttl{3000}; ///< a node's heartbeat and directory entries
-    std::chrono::milliseconds refresh{1000};       ///< heartbeat, directory and orphan scan period
-    /// How long a client whose node died waits for its table's new owner before its own node
-    /// serves it again (with no table).
-    std::chrono::milliseconds orphan_wait{15000};
-    std::size_t max_held_frames = 64;              ///< a moving connection's frames kept at most (then dropped)
-    std::size_t publish_queue = 100000;            ///< messages waiting to be published at most (then dropped)
-    std::size_t max_adopt_per_scan = 200;          ///< tables taken over in one scan at most
-};
 
 class ClusterNode {
 public:
@@ -81,19 +65,24 @@ public:
     /// The request id of the `hello` a node sends for a relayed connection; its answer is not
     /// shown to the client (it is signed in already).
     static constexpr std::string_view kRelayId = "~relay";
+    /// How long after a move the answers of the live node a connection left are delivered
+    /// (requests it sent there just before the move).
+    static constexpr Millis kPreviousWindowMs = 2000;
 
-    /// `hall`: the node's hall (its Outbox must send through hall_send/hall_close). `scan`: a
-    /// store connection of the node's own, used by its worker thread only (the orphan scan and
-    /// taking tables over). `sockets`: the transport's send, close, log and post. Starts the
-    /// worker, publisher, lease and subscriber threads and sets the hall's ClusterHooks.
-    /// Throws ClusterError invalid_argument for a bad node name.
-    ClusterNode(ClusterConfig config, Hall& hall, std::unique_ptr<Storage> scan, Outbox sockets);
+    /// `link`: the nodes around this one (cluster_link.hpp: Redis between machines, memory
+    /// between the shards of one process). `hall`: the node's hall (its Outbox must send through
+    /// hall_send/hall_close). `scan`: a store connection of the node's own, used by its worker
+    /// thread only (the orphan scan and taking tables over); null when the link takes none over.
+    /// `sockets`: the transport's send, close, log and post. Starts the worker thread and the
+    /// link, and sets the hall's ClusterHooks.
+    ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link, Hall& hall, std::unique_ptr<Storage> scan,
+                Outbox sockets);
     /// stop().
     ~ClusterNode();
     ClusterNode(const ClusterNode&) = delete;
     ClusterNode& operator=(const ClusterNode&) = delete;
-    /// Leaves the directory (best effort) and joins every thread. Leases are not released:
-    /// they expire and another node takes the tables over. Idempotent.
+    /// Stops the link (it leaves the directory, best effort) and joins every thread. Leases are
+    /// not released: they expire and another node takes the tables over. Idempotent.
     void stop();
 
     // ---- from the transport (the loop) ------------------------------------------------
@@ -108,6 +97,8 @@ public:
     void hall_close(ConnId conn, int code, std::string reason);
 
     const NodeId& id() const { return me_; }
+    /// The node serving connection `conn` of this node now (me_ when its own hall).
+    const NodeId& serving(ConnId conn) const;
 
 private:
     /// One client connection of this node (this node is its front).
@@ -116,12 +107,15 @@ private:
         std::string token;              ///< from the welcome it got: signs it in on another node
         std::string name;               ///< its guest
         std::optional<NodeId> target;   ///< the node serving it; nullopt: this node's hall
+        std::optional<NodeId> previous; ///< the live node that served it before its last move
+        Millis previous_until = 0;      ///< its answers are delivered until then
         bool watch_welcome = false;     ///< its next welcome is read (name, token)
         int swallow = 0;                ///< answers to relayed requests (id kRelayId) not shown to it
         std::string watching;           ///< the table it watches as a spectator on another node
         std::optional<Millis> orphan;   ///< since when its target node is gone
         bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
         std::deque<std::string> held;   ///< its frames while it has no live target
+        int unseated = 0;               ///< refreshes in a row its guest sat at no table (served away from home)
     };
     /// A connection relayed to this node by a front.
     struct Remote {
@@ -132,11 +126,10 @@ private:
     /// What a refresh found (worker → loop).
     struct Directory {
         std::vector<NodeId> nodes;
-        std::vector<LobbyEntry> lobby;
         std::unordered_map<std::string, std::string> table_node;  ///< read from `lobby` on the worker
         std::unordered_map<std::string, std::string> seated;
         std::map<std::string, nlohmann::json> remote;             ///< the other nodes' public tables
-        std::vector<std::pair<LiveTable, std::int64_t>> adopt;  ///< tables taken over, with their fences
+        std::vector<Adopted> adopt;                              ///< tables taken over, with their fences
         std::optional<std::string> failing;                     ///< Redis's error code when it failed
         std::optional<std::string> scan_failing;                ///< the store's, when the scan failed
     };
@@ -144,6 +137,12 @@ private:
     void publish(const NodeId& to, nlohmann::json msg);
     void received(const nlohmann::json& msg);  // on the loop
     void deliver(ConnId conn, Front& f, std::string text);
+    /// Sends a client's frame to the node serving it (this hall, or relayed).
+    void forward(ConnId conn, Front& f, std::string_view text, Millis now);
+    /// A join, create or tournament message that moves the connection first (to the node
+    /// running the table, to the shard a new table goes to, to the home shard): true when it
+    /// was handed off and forwarded (or waits for resolve), false when it goes on as it is.
+    bool route(ConnId conn, Front& f, std::string_view text);
     /// Notes the table a relayed spectator watches (a seatless join), or none (leave).
     static void note_watching(Front& f, std::string_view text);
     /// Serves connection `conn` from node `to` (this node when it is me_) from now on.
@@ -166,20 +165,14 @@ private:
     void resolve(ConnId conn, const std::string& table, std::string text);
 
     ClusterConfig config_;
+    std::unique_ptr<ClusterLink> link_;
     Hall& hall_;
     std::unique_ptr<Storage> scan_;
     Outbox sockets_;
     NodeId me_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-    RedisClient redis_;       ///< the worker's, the LeaseKeeper's and the hall writer's (take)
-    RedisClient pub_redis_;   ///< the publisher's
-    TableLeases leases_;
-    ClusterDirectory directory_;
-    std::unique_ptr<LeaseKeeper> keeper_;
-    std::unique_ptr<WorkQueue> work_;
-    std::unique_ptr<WorkQueue> publisher_;
-    std::unique_ptr<Subscriber> subscriber_;
-    std::set<std::string> suspects_;  ///< (worker) live tables no node ran at the last scan
+    NodeId home_;                      ///< link_->home(), else me_
+    std::unique_ptr<WorkQueue> work_;  ///< the directory, the orphan scan and owner lookups
 
     // the loop's state
     std::unordered_map<ConnId, Front> fronts_;
@@ -196,7 +189,6 @@ private:
     std::optional<std::string> failing_;       ///< Redis failed at the last refresh (/healthz)
     std::optional<std::string> scan_failing_;  ///< the store failed at the last scan (logged)
     std::uint64_t sent_ = 0, received_ = 0, dropped_ = 0, adopted_ = 0, moves_ = 0;
-    std::shared_ptr<std::atomic<std::uint64_t>> publish_failures_ = std::make_shared<std::atomic<std::uint64_t>>(0);
-};
+    };
 
 }  // namespace tarneeb::server

@@ -150,6 +150,10 @@ struct ClusterHooks {
     std::function<std::optional<std::string>()> failing;
     /// /metrics "cluster": the node's own figures.
     std::function<nlohmann::json()> metrics;
+    /// True when this hall runs the tournaments (the home shard of `serve --threads N`); else
+    /// tournament_create is refused (`tournament_unavailable`: a tournament lives in one
+    /// hall's memory, and a cluster's nodes would each run it).
+    bool tournaments = false;
 };
 
 class Hall {
@@ -202,9 +206,10 @@ public:
                   const std::string& address = {}, const std::string& token = {});
 
     // ---- cluster mode (cluster_node.hpp; docs/scaling.md) -------------------------------
-    /// Makes this hall one node of a cluster: tournaments are refused (`tournament_unavailable`:
-    /// a tournament lives in one node's memory), and `resume` is not called — tables come
-    /// through adopt(). Call before any other call.
+    /// Makes this hall one node of a cluster or one shard of a process: tournaments are
+    /// refused unless `hooks.tournaments`, and `resume` is called by one node at most (a
+    /// cluster's tables come through adopt(), a process's resume on its home shard). Call
+    /// before any other call.
     void set_cluster(ClusterHooks hooks);
     /// Runs live table `live` (its journal replayed) from now, every write fenced with
     /// `fence` (Storage::claim_table's token): a node taking over a table whose owner died.

@@ -20,6 +20,11 @@ struct ServeConfig {
     /// node's name; both or neither, and only with `postgres`.
     std::string redis;
     std::string node;
+    /// Event loops (shards, docs/scaling.md "Every core"): 0 = one per core. Each runs its share
+    /// of the tables; shard 0 signs clients in and runs the lobby, accounts and tournaments.
+    /// One with `db` ":memory:" (an in-memory database is one connection's). In cluster mode
+    /// each shard is a node of its own, named NODE.I when there are several.
+    unsigned threads = 0;
     bool full_sync = false;              ///< synchronous=FULL (survive power loss, slower)
     std::string static_dir;              ///< files served for other GET paths ("" = none)
     std::vector<std::string> origins;    ///< extra allowed browser origins, e.g. "http://localhost:5173"

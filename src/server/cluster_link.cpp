@@ -1,0 +1,260 @@
+// The two links of a cluster node (include/tarneeb/server/cluster_link.hpp): Redis between
+// machines, memory between the shards of one process.
+#include "tarneeb/server/cluster_link.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <set>
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+namespace {
+
+class RedisLink final : public ClusterLink {
+public:
+    explicit RedisLink(const ClusterConfig& config)
+        : config_(config), me_(NodeId::fresh(config.node)), redis_(config.redis), pub_redis_(config.redis),
+          leases_(redis_, config.prefix), directory_(redis_, config.prefix) {
+        work_ = std::make_unique<WorkQueue>("lease", 1, 1024);
+        publisher_ = std::make_unique<WorkQueue>("publish", 1, config.publish_queue);
+    }
+    ~RedisLink() override { stop(); }
+
+    const NodeId& self() const override { return me_; }
+    bool uses_redis() const override { return true; }
+
+    void start(Deliver deliver, Lost lost) override {
+        keeper_ = std::make_unique<LeaseKeeper>(leases_, me_, config_.lease_ttl, [this, lost](const std::string& table, const std::string& code) {
+            // On the keeper's thread: take the lease again when it is free (Redis restarted
+            // empty, or this node paused past it and nobody took the table), else it goes.
+            work_->submit([this, lost, table, code] {
+                bool again = false;
+                try {
+                    again = keeper_->acquire(table);
+                } catch (const ClusterError&) {
+                }
+                if (!again) lost(table, code);
+            });
+        });
+        subscriber_ = std::make_unique<Subscriber>(config_.redis, [deliver, mine = me_.text()](const PubSubMessage& m) {
+            // Parsed here, on the subscriber's thread; only messages for this instance go on.
+            json msg = json::parse(m.payload, nullptr, false);
+            if (!msg.is_object() || !msg.contains("to") || msg["to"] != mine) return;
+            deliver(std::move(msg));
+        });
+        subscriber_->subscribe(config_.prefix + ":to:" + me_.name);
+    }
+
+    void stop() override {
+        if (stopped_) return;
+        stopped_ = true;
+        if (subscriber_) subscriber_->stop();
+        if (keeper_) keeper_->stop();
+        work_->stop();
+        publisher_->stop();
+        try {
+            directory_.leave(me_);
+        } catch (const ClusterError&) {
+        }
+    }
+
+    bool publish(const NodeId& to, json msg) override {
+        msg["to"] = to.text();
+        msg["from"] = me_.text();
+        return publisher_->submit([this, channel = config_.prefix + ":to:" + to.name, text = msg.dump()] {
+            try {
+                pub_redis_.publish(channel, text);
+            } catch (const ClusterError&) {
+                ++publish_failures_;  // at most once: the receiver recovers (docs/scaling.md)
+            }
+        });
+    }
+
+    std::uint64_t sessions() const override { return subscriber_ ? subscriber_->sessions() : 0; }
+
+    std::int64_t take(Storage& store, const std::string& table) override {
+        bool taken = false;
+        try {
+            taken = keeper_->acquire(table);
+        } catch (const ClusterError& e) {
+            throw StorageError("storage_unavailable", std::string("redis: ") + e.what());
+        }
+        if (!taken) throw StorageError("storage_fenced", "another node took table " + table);
+        return store.claim_table(table, me_.text());
+    }
+
+    void release(const std::string& table) override {
+        work_->submit([this, table] {
+            try {
+                keeper_->release(table);
+            } catch (const ClusterError&) {
+            }  // it expires by itself
+        });
+    }
+
+    std::optional<NodeId> owner(const std::string& table) override {
+        try {
+            return leases_.owner(table);
+        } catch (const ClusterError&) {
+            return std::nullopt;
+        }
+    }
+
+    View exchange(const std::vector<LobbyEntry>& mine) override {
+        directory_.heartbeat(me_, config_.heartbeat_ttl);
+        directory_.set_lobby(me_, mine, config_.heartbeat_ttl);
+        return View{directory_.live_nodes(), directory_.lobby()};
+    }
+
+    std::vector<Adopted> take_orphans(Storage& scan, const View& view, std::size_t max) override {
+        // Live tables that no live node lists and that have no lease, on two scans in a row (a
+        // table just created is leased by its creator within milliseconds): take them.
+        std::vector<Adopted> adopt;
+        std::set<std::string> listed;
+        for (const auto& e : view.lobby) listed.insert(e.table);
+        for (const auto& t : keeper_->held()) listed.insert(t);
+        std::set<std::string> suspects;
+        for (const auto& id : scan.live_table_ids()) {
+            if (listed.count(id) || leases_.owner(id)) continue;
+            suspects.insert(id);
+            if (!suspects_.count(id) || adopt.size() >= max) continue;
+            if (!keeper_->acquire(id)) continue;
+            const std::int64_t fence = scan.claim_table(id, me_.text());
+            if (auto live = scan.live_table(id)) adopt.emplace_back(std::move(*live), fence);
+            else keeper_->release(id);  // closed meanwhile
+        }
+        suspects_ = std::move(suspects);
+        return adopt;
+    }
+
+    json metrics() const override {
+        return json{{"leases", keeper_ ? keeper_->held().size() : 0}, {"publish_failures", publish_failures_.load()}};
+    }
+
+private:
+    ClusterConfig config_;
+    NodeId me_;
+    RedisClient redis_;      ///< the worker's, the LeaseKeeper's and the hall writer's (take)
+    RedisClient pub_redis_;  ///< the publisher's
+    TableLeases leases_;
+    ClusterDirectory directory_;
+    std::unique_ptr<LeaseKeeper> keeper_;
+    std::unique_ptr<WorkQueue> work_;       ///< lease re-takes and releases, in order
+    std::unique_ptr<WorkQueue> publisher_;  ///< messages, in order
+    std::unique_ptr<Subscriber> subscriber_;
+    std::set<std::string> suspects_;  ///< (worker) live tables no node ran at the last scan
+    std::atomic<std::uint64_t> publish_failures_{0};
+    bool stopped_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ClusterLink> redis_link(const ClusterConfig& config) { return std::make_unique<RedisLink>(config); }
+
+// ---- the shards of one process ----------------------------------------------------------------
+
+class LocalLink final : public ClusterLink {
+public:
+    LocalLink(LocalCluster& cluster, unsigned index) : cluster_(cluster), me_(cluster.nodes_.at(index)) {}
+    ~LocalLink() override { stop(); }
+
+    const NodeId& self() const override { return me_; }
+    std::optional<NodeId> home() const override { return cluster_.nodes_.front(); }
+    bool runs_tournaments() const override { return me_ == cluster_.nodes_.front(); }
+
+    std::optional<NodeId> place_table() override {
+        // The shard running the fewest tables, the next in turn among equals.
+        std::lock_guard lock(cluster_.mutex_);
+        const auto n = cluster_.nodes_.size();
+        std::size_t best = cluster_.next_ % n;
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = (cluster_.next_ + k) % n;
+            if (cluster_.tables_[cluster_.nodes_[i].name] < cluster_.tables_[cluster_.nodes_[best].name]) best = i;
+        }
+        cluster_.next_ = static_cast<unsigned>((best + 1) % n);
+        return cluster_.nodes_[best];
+    }
+
+    void start(Deliver deliver, Lost) override {
+        std::lock_guard lock(cluster_.mutex_);
+        cluster_.handlers_[me_.text()] = std::move(deliver);
+    }
+
+    void stop() override {
+        std::lock_guard lock(cluster_.mutex_);
+        cluster_.handlers_.erase(me_.text());
+    }
+
+    bool publish(const NodeId& to, json msg) override {
+        msg["to"] = to.text();
+        msg["from"] = me_.text();
+        Deliver deliver;
+        {
+            std::lock_guard lock(cluster_.mutex_);
+            auto it = cluster_.handlers_.find(to.text());
+            if (it == cluster_.handlers_.end()) return false;
+            deliver = it->second;  // it posts to the shard's loop
+        }
+        deliver(std::move(msg));
+        return true;
+    }
+
+    std::uint64_t sessions() const override { return 1; }  // nothing between shards is ever lost
+
+    std::int64_t take(Storage&, const std::string& table) override {
+        std::lock_guard lock(cluster_.mutex_);
+        cluster_.owners_[table] = me_.name;
+        ++cluster_.tables_[me_.name];
+        return 0;  // one process: nobody else can write the table
+    }
+
+    void release(const std::string& table) override {
+        std::lock_guard lock(cluster_.mutex_);
+        auto it = cluster_.owners_.find(table);
+        if (it == cluster_.owners_.end() || it->second != me_.name) return;
+        cluster_.owners_.erase(it);
+        --cluster_.tables_[me_.name];
+    }
+
+    std::optional<NodeId> owner(const std::string& table) override {
+        std::lock_guard lock(cluster_.mutex_);
+        std::string name;
+        if (auto it = cluster_.owners_.find(table); it != cluster_.owners_.end()) name = it->second;
+        for (const auto& [node, entries] : cluster_.lobby_)  // tables resumed at start are not taken
+            if (name.empty() && std::any_of(entries.begin(), entries.end(), [&](const LobbyEntry& e) { return e.table == table; }))
+                name = node;
+        for (const auto& n : cluster_.nodes_)
+            if (n.name == name) return n;
+        return std::nullopt;
+    }
+
+    View exchange(const std::vector<LobbyEntry>& mine) override {
+        std::lock_guard lock(cluster_.mutex_);
+        cluster_.lobby_[me_.name] = mine;
+        View v{cluster_.nodes_, {}};
+        for (const auto& [node, entries] : cluster_.lobby_) v.lobby.insert(v.lobby.end(), entries.begin(), entries.end());
+        return v;
+    }
+
+    std::vector<Adopted> take_orphans(Storage&, const View&, std::size_t) override { return {}; }
+
+    json metrics() const override {
+        std::lock_guard lock(cluster_.mutex_);
+        auto it = cluster_.tables_.find(me_.name);
+        return json{{"shards", cluster_.nodes_.size()}, {"tables_placed", it == cluster_.tables_.end() ? 0 : it->second}};
+    }
+
+private:
+    LocalCluster& cluster_;
+    NodeId me_;
+};
+
+LocalCluster::LocalCluster(unsigned shards) {
+    for (unsigned i = 0; i < std::max(1u, shards); ++i) nodes_.push_back(NodeId::fresh("shard" + std::to_string(i)));
+}
+
+std::unique_ptr<ClusterLink> LocalCluster::link(unsigned i) { return std::make_unique<LocalLink>(*this, i); }
+
+}  // namespace tarneeb::server
