@@ -165,13 +165,15 @@ public:
     bool runs_tournaments() const override { return me_ == cluster_.nodes_.front(); }
 
     std::optional<NodeId> place_table() override {
-        // The shard running the fewest tables, the next in turn among equals.
+        // The shard running the fewest tables, the next in turn among equals; the home shard
+        // counts one more (it also signs every client in and serves the lobby).
         std::lock_guard lock(cluster_.mutex_);
         const auto n = cluster_.nodes_.size();
+        auto load = [&](std::size_t i) { return cluster_.tables_[cluster_.nodes_[i].name] + (i == 0 ? 1 : 0); };
         std::size_t best = cluster_.next_ % n;
         for (std::size_t k = 0; k < n; ++k) {
             const std::size_t i = (cluster_.next_ + k) % n;
-            if (cluster_.tables_[cluster_.nodes_[i].name] < cluster_.tables_[cluster_.nodes_[best].name]) best = i;
+            if (load(i) < load(best)) best = i;
         }
         cluster_.next_ = static_cast<unsigned>((best + 1) % n);
         return cluster_.nodes_[best];

@@ -165,8 +165,8 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
 }
 
 void ClusterNode::forward(ConnId conn, Front& f, std::string_view text, Millis now) {
-    if (!f.target) return hall_.message(conn, text, now);
     if (mentions(text, "\"leave\"") || mentions(text, "\"join\"")) note_watching(f, text);
+    if (!f.target) return hall_.message(conn, text, now);
     publish(*f.target, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
 }
 

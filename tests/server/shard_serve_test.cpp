@@ -1,0 +1,126 @@
+// One `tarneeb serve` process with several shards (`--threads N`, issue 16; cluster_link.hpp
+// LocalLink, docs/scaling.md "Every core"): the listener gives connections to the shards in
+// turn, tables are placed on the least busy shard, and a connection is relayed to the shard
+// running its table. Real processes and clients; every frame of every client is checked for
+// hidden cards against the stored record. The timeouts are liveness bounds, never speed.
+#include <algorithm>
+#include <csignal>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "match_harness.hpp"
+
+namespace tarneeb::server::testing {
+namespace {
+
+/// Each shard's own /metrics (the process's "shards" array).
+std::vector<json> shard_metrics(unsigned short port) {
+    const json m = metrics(port);
+    return m.contains("shards") ? m["shards"].get<std::vector<json>>() : std::vector<json>{m};
+}
+
+/// The ids of the tables the first page of the lobby shows to client `c`.
+std::set<std::string> lobby(net::io_context& ioc, Client& c, int id) {
+    c.send({{"type", "list"}, {"id", id}});
+    std::set<std::string> ids;
+    if (!pump(ioc, [&] { return !c.last("tables").is_null() && c.last("tables").value("id", -1) == id; })) return ids;
+    const json page = c.last("tables");
+    for (const auto& t : page["tables"]) ids.insert(t["table"].get<std::string>());
+    return ids;
+}
+
+TEST(Shards, FourPlayersOnThreeShardsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
+    ServerProcess server(temp_db("shards-match"), {"--threads", "3", "--grace", "60"});
+    ASSERT_NE(server.port(), 0);
+    const unsigned short p = server.port();
+    Match m;
+    // Five connections in turn: shards 0, 1, 2, 0, 1 (the table goes to a shard of its own).
+    m.seat({p, p, p, p}, p, /*start=*/false);
+    // A guest at no table sees it in the lobby (served by the home shard, merged from the
+    // table's shard).
+    Client looker(m.ioc, p);
+    ASSERT_FALSE(sign_in(m.ioc, looker, "Looker").empty());
+    std::set<std::string> seen;
+    EXPECT_TRUE(poll(m.ioc, [&, id = 1]() mutable { return (seen = lobby(m.ioc, looker, id++)).count(m.table) > 0; }, 30s))
+        << looker.last("tables").dump();
+    m.players[0]->send({{"type", "start"}});
+    ASSERT_TRUE(m.play_until([&] { return m.over(); }, 120s)) << "watcher (ended " << m.watcher->ended << ") "
+        << m.watcher->has_event("match_over") << " " << m.players[0]->has_event("match_over") << " "
+        << (m.watcher->frames.empty() ? "" : m.watcher->frames.back().substr(0, 300));
+    pump(m.ioc, [] { return false; }, 300ms);
+    m.check_record(p);
+    // The process shows three shards; clients were relayed between them.
+    const json all = metrics(p);
+    ASSERT_EQ(all["shards"].size(), 3u);
+    EXPECT_GT(all["cluster"]["messages_sent"].get<int>(), 0);
+    EXPECT_GT(all["cluster"]["moves"].get<int>(), 0);
+    int tables = 0;
+    for (const auto& s : all["shards"]) tables += s["tables"].get<int>();
+    EXPECT_EQ(tables, all["tables"].get<int>());
+    EXPECT_EQ(http_get(p, "/healthz").first, 200);
+}
+
+TEST(Shards, TablesAreSpreadOverTheShardsAndAllComeBackAfterAKill) {
+    const std::string db = temp_db("shards-restart");
+    auto server = std::make_unique<ServerProcess>(db, std::vector<std::string>{"--threads", "2", "--grace", "60"});
+    ASSERT_NE(server->port(), 0);
+    net::io_context ioc;
+    const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
+    std::vector<std::unique_ptr<Client>> guests;
+    std::vector<std::string> tokens, tables;
+    for (int i = 0; i < 4; ++i) {
+        guests.push_back(std::make_unique<Client>(ioc, server->port()));
+        tokens.push_back(sign_in(ioc, *guests.back(), names[i]));
+        ASSERT_FALSE(tokens.back().empty());
+        Client& g = *guests.back();
+        g.send({{"type", "create"}, {"id", 1}, {"turn_seconds", 0}});
+        ASSERT_TRUE(pump(ioc, [&] { return !g.last("created").is_null(); }));
+        tables.push_back(g.last("created")["table"]);
+        ASSERT_TRUE(join(ioc, g, {{"type", "join"}, {"table", tables.back()}, {"seat", 0}}));
+    }
+    // Every shard runs tables (the least busy one gets the next).
+    for (const auto& s : shard_metrics(server->port())) EXPECT_EQ(s["tables"].get<int>(), 2) << s.dump();
+    server->stop(SIGKILL);
+    guests.clear();
+    server = std::make_unique<ServerProcess>(db, std::vector<std::string>{"--threads", "2", "--grace", "60"});
+    ASSERT_NE(server->port(), 0);
+    EXPECT_EQ(metrics(server->port())["tables"].get<int>(), 4);
+    // Each guest, back with its token on whichever shard, is seated at its table again.
+    for (int i = 0; i < 4; ++i) {
+        guests.push_back(std::make_unique<Client>(ioc, server->port()));
+        Client& g = *guests.back();
+        g.send({{"type", "hello"}, {"token", tokens[static_cast<std::size_t>(i)]}});
+        ASSERT_TRUE(pump(ioc, [&] { return !g.last("table").is_null(); })) << names[i];
+        EXPECT_EQ(g.last("table")["table"], tables[static_cast<std::size_t>(i)]);
+    }
+}
+
+TEST(Shards, ATournamentCreatedFromAnyShardRunsOnTheHomeShard) {
+    ServerProcess server(temp_db("shards-tournament"), {"--threads", "2"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    Client first(ioc, server.port()), org(ioc, server.port());  // shards 0 and 1
+    ASSERT_FALSE(sign_in(ioc, first, "First").empty());
+    ASSERT_FALSE(sign_in(ioc, org, "Organiser").empty());
+    org.send({{"type", "tournament_create"}, {"id", 1}, {"name", "Cup"}, {"size", 4}, {"target", 31}, {"turn_seconds", 0}});
+    ASSERT_TRUE(pump(ioc, [&] { return !org.last("tournament_created").is_null() || !org.last("error").is_null(); }));
+    ASSERT_TRUE(org.last("error").is_null()) << org.last("error").dump();
+    const json id = org.last("tournament_created")["tournament"];
+    org.send({{"type", "tournament_open"}, {"id", 2}, {"tournament", id}});
+    for (int i = 0; i < 4; ++i)
+        org.send({{"type", "tournament_enter"}, {"id", 3 + i}, {"tournament", id}, {"players", {"bot:heuristic", "bot:heuristic"}}});
+    org.send({{"type", "tournament_start"}, {"id", 10}, {"tournament", id}});
+    // Its matches are real tables, played by bots to the end (the API answers from the home).
+    json state;
+    EXPECT_TRUE(poll(ioc, [&] {
+        const auto [status, body] = http_get(server.port(), "/api/tournaments/" + id.get<std::string>());
+        state = status == 200 ? json::parse(body) : json();
+        return state.is_object() && state.value("state", "") == "finished";
+    }, 300s)) << state.dump();
+    EXPECT_FALSE(state.value("champion", json()).is_null());
+}
+
+}  // namespace
+}  // namespace tarneeb::server::testing
