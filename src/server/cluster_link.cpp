@@ -162,6 +162,20 @@ public:
 
     const NodeId& self() const override { return me_; }
     std::optional<NodeId> home() const override { return cluster_.nodes_.front(); }
+    std::vector<NodeId> known_nodes() const override { return cluster_.nodes_; }
+
+    void note_presence(const std::string& name, const NodeId& node) override {
+        std::lock_guard lock(cluster_.mutex_);
+        if (node == cluster_.nodes_.front()) cluster_.presence_.erase(name);
+        else cluster_.presence_.insert_or_assign(name, node);
+    }
+
+    std::optional<NodeId> presence(const std::string& name) const override {
+        std::lock_guard lock(cluster_.mutex_);
+        auto it = cluster_.presence_.find(name);
+        if (it == cluster_.presence_.end()) return std::nullopt;
+        return it->second;
+    }
     bool runs_tournaments() const override { return me_ == cluster_.nodes_.front(); }
 
     std::optional<NodeId> place_table() override {

@@ -20,6 +20,7 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
     : config_(std::move(config)), link_(std::move(link)), hall_(hall), scan_(std::move(scan)), sockets_(std::move(sockets)),
       me_(link_->self()), home_(link_->home().value_or(me_)) {
     work_ = std::make_unique<WorkQueue>("cluster", 1, 1024);
+    for (auto& n : link_->known_nodes()) nodes_.emplace(n.name, n);
     auto alive = std::weak_ptr<bool>(alive_);
     link_->start(
         [this, alive](json msg) {
@@ -55,7 +56,13 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
             if (link_->uses_redis()) m["redis"] = failing_ ? json(*failing_) : json("ok");
             return m;
         },
-        link_->runs_tournaments()});
+        link_->runs_tournaments(),
+        // Shards share one store: a write that works on one says it works for all.
+        link_->home() ? std::function<void()>([this] {
+            for (const auto& [name, node] : nodes_)
+                if (!(node == me_)) publish(node, {{"k", "store_ok"}, {"c", ConnId{0}}});
+        })
+                      : nullptr});
 }
 
 ClusterNode::~ClusterNode() { stop(); }
@@ -86,6 +93,7 @@ void ClusterNode::received(const json& msg) {
     const std::string kind = msg.value("k", "");
     const ConnId c = msg["c"].get<ConnId>();
     const Millis now = now_;
+    if (kind == "store_ok") return hall_.storage_works_elsewhere();
     if (kind == "open" || kind == "frame" || kind == "closed") {  // this node owns what the connection uses
         const auto key = std::make_pair(from->text(), c);
         auto it = remote_ids_.find(key);
@@ -269,11 +277,18 @@ void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
             f.swallow = std::max(0, f.swallow - 1);
             return;  // the client is signed in (or watching) already
         }
+        // Signed in here while seated at a table another node runs: that node serves it, and
+        // its welcome (with the seat) is the one the client gets.
+        if (msg.is_object() && msg.value("type", "") == "welcome" && !f.name.empty()) {
+            std::optional<NodeId> to;
+            if (auto s = seated_.find(f.name); s != seated_.end()) {
+                if (auto t = table_node_.find(s->second); t != table_node_.end() && !hall_.table(s->second)) to = live(t->second);
+            } else {
+                to = link_->presence(f.name);  // shards: seated a moment ago, not in the directory yet
+            }
+            if (to && !(*to == serving(conn))) return hand_off(conn, *to, msg.value("id", json()));
+        }
         sockets_.send(conn, std::move(text));
-        // Signed in here while seated at a table another node runs: that node serves it.
-        if (auto s = seated_.find(f.name); !f.name.empty() && s != seated_.end())
-            if (auto t = table_node_.find(s->second); t != table_node_.end() && t->second != serving(conn).name && !hall_.table(s->second))
-                if (auto to = live(t->second)) hand_off(conn, *to);
         return;
     }
     sockets_.send(conn, std::move(text));
@@ -302,16 +317,19 @@ void ClusterNode::resolve(ConnId conn, const std::string& table, std::string tex
     if (!queued) done(std::nullopt);
 }
 
-std::string ClusterNode::relay_hello(const std::string& token) const {
-    return json{{"type", "hello"}, {"token", token}, {"id", kRelayId}}.dump();
+std::string ClusterNode::relay_hello(const std::string& token, const json& id) {
+    json hello{{"type", "hello"}, {"token", token}};
+    if (!id.is_null()) hello["id"] = id;
+    return hello.dump();
 }
 
-void ClusterNode::hand_off(ConnId conn, const NodeId& to) {
+void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<json>& answer) {
     auto it = fronts_.find(conn);
     if (it == fronts_.end()) return;
     Front& f = it->second;
     const Millis now = now_;
     ++moves_;
+    if (!f.name.empty()) link_->note_presence(f.name, to);
     // A live node it leaves may still answer what it sent there just before (for a moment); a
     // node gone or paused is not heard from again (it may wake with a stale table).
     const bool left_live = f.target && !f.orphan && live(f.target->name) == f.target;
@@ -322,10 +340,10 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to) {
     f.orphan.reset();
     // Signed in there with its token; a spectator watches its table there again.
     std::vector<std::string> relayed;
-    if (!f.token.empty()) relayed.push_back(relay_hello(f.token));
+    if (!f.token.empty()) relayed.push_back(relay_hello(f.token, answer ? *answer : json(kRelayId)));
     if (!f.token.empty() && !f.watching.empty() && !seated_.count(f.name))
         relayed.push_back(json{{"type", "join"}, {"table", f.watching}, {"id", kRelayId}}.dump());
-    f.swallow = static_cast<int>(relayed.size());
+    f.swallow = static_cast<int>(relayed.size()) - (answer && !f.token.empty() ? 1 : 0);
     if (to == me_) {
         f.target.reset();
         hall_.open(conn, f.address, now);

@@ -218,6 +218,12 @@ void Hall::storage_worked() {
     if (!storage_failing_) return;
     if (out_.log) out_.log(false, "event=storage_recovered after=" + *storage_failing_);
     storage_failing_.reset();
+    if (cluster_.storage_recovered) cluster_.storage_recovered();
+}
+
+void Hall::storage_works_elsewhere() {
+    if (storage_failing_ && out_.log) out_.log(false, "event=storage_recovered after=" + *storage_failing_ + " by=another_shard");
+    storage_failing_.reset();
 }
 
 namespace {

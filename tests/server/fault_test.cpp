@@ -356,7 +356,7 @@ TEST(Fault, DiskFullRefusesChangesKeepsTheTablesAndRecovers) {
         return went_on = t["version"].get<std::uint64_t>() > frozen;  // a stuck bot went on by itself
     }, 20s)) << "last table: " << c.last("table").dump().substr(0, 400) << "\nlast answer: " << answer(c, id).dump()
              << "\nhealthz: " << http_get(server->port(), "/healthz").second << "\nlog: " << read_file(server->log_path());
-    EXPECT_EQ(http_get(server->port(), "/healthz").first, 200);
+    EXPECT_EQ(http_get(server->port(), "/healthz").first, 200) << http_get(server->port(), "/metrics").second;
     EXPECT_NE(read_file(server->log_path()).find("event=storage_recovered"), std::string::npos);
     const json before_stop = c.last("table");
     server->stop(SIGTERM);

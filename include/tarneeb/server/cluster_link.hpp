@@ -72,6 +72,13 @@ public:
     /// The node that serves a client while it sits at no table (signs it in, its lobby,
     /// accounts, tournaments), or nullopt: the node the client reached (RedisLink).
     virtual std::optional<NodeId> home() const { return std::nullopt; }
+    /// The nodes known alive from the start (the shards of a process), before any exchange.
+    virtual std::vector<NodeId> known_nodes() const { return {}; }
+    /// Notes that guest `name`'s connection is served by `node` from now on (the shards of a
+    /// process: where a guest who signs in again is sent before the directory shows its seat).
+    virtual void note_presence(const std::string& name, const NodeId& node) { (void)name, (void)node; }
+    /// The node that served guest `name` last (note_presence), nullopt when none is known.
+    virtual std::optional<NodeId> presence(const std::string& name) const { (void)name; return std::nullopt; }
     /// True when the link depends on Redis (reported by /healthz and /metrics).
     virtual bool uses_redis() const { return false; }
     /// True when the hall of self() may run tournaments (they live in one hall's memory).
@@ -126,6 +133,7 @@ private:
     std::map<std::string, ClusterLink::Deliver> handlers_;     ///< by NodeId text
     std::map<std::string, std::vector<LobbyEntry>> lobby_;     ///< by node name
     std::map<std::string, std::string> owners_;                ///< table → node name
+    std::map<std::string, NodeId> presence_;                   ///< guest → node serving it (away from home)
     std::map<std::string, std::size_t> tables_;                ///< node name → tables it runs
     unsigned next_ = 0;                                        ///< place_table's round robin
 };

@@ -146,7 +146,9 @@ private:
     /// Notes the table a relayed spectator watches (a seatless join), or none (leave).
     static void note_watching(Front& f, std::string_view text);
     /// Serves connection `conn` from node `to` (this node when it is me_) from now on.
-    void hand_off(ConnId conn, const NodeId& to);
+    /// `answer`: the id of the client's own hello, whose welcome is to come from `to` (the
+    /// client sees that welcome: its seat is there); nullopt: `to`'s welcome is not shown.
+    void hand_off(ConnId conn, const NodeId& to, const std::optional<nlohmann::json>& answer = std::nullopt);
     void refresh(Millis now);
     Directory scan(std::vector<LobbyEntry> mine);  // on the worker
     void applied(Directory d, Millis now);         // on the loop
@@ -159,7 +161,8 @@ private:
     std::optional<NodeId> live(const std::string& name) const;
     /// After this node's subscriber connected again: every relay is opened again, from both ends.
     void resync();
-    std::string relay_hello(const std::string& token) const;
+    /// The hello that signs a relayed connection in with `token`, its answer id `id`.
+    static std::string relay_hello(const std::string& token, const nlohmann::json& id);
     /// Asks Redis (on the worker) which node owns `table`, then sends the join `text` there
     /// (handing the connection off) or to this hall; the connection's later frames wait.
     void resolve(ConnId conn, const std::string& table, std::string text);

@@ -154,6 +154,9 @@ struct ClusterHooks {
     /// tournament_create is refused (`tournament_unavailable`: a tournament lives in one
     /// hall's memory, and a cluster's nodes would each run it).
     bool tournaments = false;
+    /// On the hall's thread, when a write worked again after a storage error: the shards of one
+    /// process share the store, so the others learn it works (Hall::storage_works_elsewhere).
+    std::function<void()> storage_recovered;
 };
 
 class Hall {
@@ -217,6 +220,9 @@ public:
     /// closed instead (and a finished match in it stored). False when the hall already runs it
     /// or it was closed.
     bool adopt(const LiveTable& live, std::int64_t fence, Millis now);
+    /// Another shard's write to the store this hall shares worked: a storage error this hall
+    /// reports (/healthz, /metrics) is over.
+    void storage_works_elsewhere();
     /// Stops running table `id` without writing anything: another node owns it now (its lease
     /// was lost, or a write was refused as `storage_fenced`). Its guests here are at no table;
     /// requests waiting for it get `storage_unavailable`. A table whose write is in flight is
