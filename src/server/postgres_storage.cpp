@@ -288,6 +288,54 @@ void PostgresStorage::rewrite(const std::string& table, const std::vector<nlohma
     });
 }
 
+std::vector<JournalResult> PostgresStorage::write_journal(std::span<const JournalWrite> writes) {
+    std::vector<JournalResult> results(writes.size());
+    if (writes.empty()) return results;
+    try {
+        // One transaction, one deadline for all of it. A stale fence is not a PostgreSQL error
+        // (the statement finds no current row), so it leaves the transaction usable: that write
+        // alone is refused, with nothing of it written, and the others go on.
+        transact(*conn_, [&](Tx& w) {
+            for (std::size_t i = 0; i < writes.size(); ++i) {
+                const JournalWrite& jw = writes[i];
+                const std::int64_t n = table_number(jw.table);
+                if (!jw.rewrite) {
+                    if (jw.entries.size() != 1) {
+                        results[i] = StorageError("storage_io", "table " + jw.table + ": an append takes one entry");
+                    } else if (jw.fence == 0) {
+                        w.exec_params("INSERT INTO journal(table_n, entry) VALUES($1, $2)", n, jw.entries.front().dump());
+                    } else {
+                        // As append: one statement locks the table's row if the fence is current
+                        // and inserts only then.
+                        const auto r = w.exec_params(
+                            "WITH owned AS (SELECT n FROM tables WHERE n = $1 AND fence = $3 FOR UPDATE)"
+                            " INSERT INTO journal(table_n, entry) SELECT n, $2 FROM owned",
+                            n, jw.entries.front().dump(), jw.fence);
+                        if (r.affected_rows() != 1)
+                            results[i] = StorageError("storage_fenced", "table " + jw.table + ": fence " +
+                                                                            std::to_string(jw.fence) + " is not the current one");
+                    }
+                    continue;
+                }
+                try {
+                    check_fence(w, n, jw.fence, jw.table);  // locks the row (FOR UPDATE) until COMMIT
+                } catch (const StorageError& e) {  // storage_fenced: nothing of this write is done
+                    results[i] = e;
+                    continue;
+                }
+                w.exec_params("DELETE FROM journal WHERE table_n = $1", n);
+                for (const auto& e : jw.entries) w.exec_params("INSERT INTO journal(table_n, entry) VALUES($1, $2)", n, e.dump());
+            }
+        });
+    } catch (const StorageError& e) {
+        // The transaction failed (rolled back, or its COMMIT got no answer): every write says why.
+        std::fill(results.begin(), results.end(), JournalResult(e));
+    } catch (const std::exception& e) {
+        std::fill(results.begin(), results.end(), JournalResult(StorageError("storage_io", e.what())));
+    }
+    return results;
+}
+
 std::int64_t PostgresStorage::claim_table(const std::string& id, const std::string& node) {
     return transact(*conn_, [&](Tx& w) {
         const auto r = w.exec_params("UPDATE tables SET fence = fence + 1, owner = $2 WHERE n = $1 AND live RETURNING fence",

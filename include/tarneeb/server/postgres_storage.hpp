@@ -69,6 +69,9 @@ public:
     void close_table(const std::string& id, std::int64_t fence = 0) override;
     void append(const std::string& table, const nlohmann::json& entry, std::int64_t fence = 0) override;
     void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence = 0) override;
+    /// One transaction (BEGIN ... COMMIT) under one deadline; each write's fence is checked
+    /// atomically with its change, as in append and rewrite (FOR UPDATE on the table's row).
+    std::vector<JournalResult> write_journal(std::span<const JournalWrite> writes) override;
     std::int64_t claim_table(const std::string& id, const std::string& node) override;
     std::vector<LiveTable> live_tables() override;
     std::vector<std::string> live_table_ids() override;
