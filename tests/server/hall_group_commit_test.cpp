@@ -140,7 +140,7 @@ std::size_t journal_size(Storage& s, const std::string& table) {
 
 constexpr int kTables = 6;
 
-TEST(GroupCommit, TablesActingAtOnceShareOneTransactionAndEveryPlayerSeesEachActionOnce) {
+TEST(HallGroupCommit, TablesActingAtOnceShareOneTransactionAndEveryPlayerSeesEachActionOnce) {
     Fixture f;
     auto& h = f.h;
     std::vector<Seated> tables;
@@ -193,7 +193,7 @@ TEST(GroupCommit, TablesActingAtOnceShareOneTransactionAndEveryPlayerSeesEachAct
     EXPECT_GT(after["writes_per_batch"].get<double>(), 0.0);
 }
 
-TEST(GroupCommit, AnotherWriterJobClosesTheOpenBatchSoTheWriterKeepsTheOrderOfSubmission) {
+TEST(HallGroupCommit, AnotherWriterJobClosesTheOpenBatchSoTheWriterKeepsTheOrderOfSubmission) {
     Fixture f;
     auto& h = f.h;
     const Seated a = start_table(h, "a"), b = start_table(h, "b"), c = start_table(h, "c");
@@ -219,7 +219,7 @@ TEST(GroupCommit, AnotherWriterJobClosesTheOpenBatchSoTheWriterKeepsTheOrderOfSu
     EXPECT_FALSE(h.last(guest, "welcome").is_null());
 }
 
-TEST(GroupCommit, ABatchThatFailsChangesNoTableAndPlayResumesWhenTheStoreWorks) {
+TEST(HallGroupCommit, ABatchThatFailsChangesNoTableAndPlayResumesWhenTheStoreWorks) {
     Fixture f;
     auto& h = f.h;
     std::vector<Seated> tables;
