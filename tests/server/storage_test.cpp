@@ -579,6 +579,27 @@ INSTANTIATE_TEST_SUITE_P(Postgres, StorageTest, ::testing::Values(std::string("p
 
 // ---- PostgreSQL only ---------------------------------------------------------------------------
 
+/// A backend without a write_journal of its own: Storage's default (one call per write).
+class DefaultJournalStorage : public SqliteStorage {
+public:
+    DefaultJournalStorage() : SqliteStorage(":memory:") {}
+    std::vector<JournalResult> write_journal(std::span<const JournalWrite> writes) override { return Storage::write_journal(writes); }
+};
+
+TEST(StorageDefault, WriteJournalIsOneAppendOrRewritePerWriteInOrder) {
+    DefaultJournalStorage s;
+    const std::string a = s.create_table(json::object());
+    const std::string b = s.create_table(json::object());
+    ASSERT_EQ(s.claim_table(b, "node-a"), 1);
+    ASSERT_EQ(s.claim_table(b, "node-b"), 2);
+    const auto results = s.write_journal(std::vector<JournalWrite>{add(a, {{"n", 1}}), add(b, {{"n", 1}}, 1), replace(a, {{{"n", "r"}}}),
+                                                                   add(a, {{"n", 2}}), JournalWrite{a, false, {}, 0}});
+    EXPECT_EQ(codes(results), (std::vector<std::string>{"ok", "storage_fenced", "ok", "ok", "storage_io"}));
+    EXPECT_EQ(journal_of(s, a), (std::vector<std::string>{R"({"n":"r"})", R"({"n":2})"}));
+    EXPECT_EQ(journal_of(s, b), (std::vector<std::string>{}));
+    EXPECT_TRUE(s.write_journal({}).empty());
+}
+
 TEST(PostgresStorage, UrlsOpenPostgresAndGetKeepalives) {
     EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
     EXPECT_TRUE(is_postgres_url("postgres://u@h/db"));
