@@ -216,6 +216,11 @@ TEST_P(StorageTest, WriteJournalCommitsEveryTablesWritesInOneCall) {
     // Later calls append after them, as append would.
     s->append(b, {{"n", 2}});
     EXPECT_EQ(journal_of(*s, b), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"}));
+    // Text with quotes, backslashes, newlines, a control character and Arabic survives as JSON.
+    const json chat = {{"chat", "«يلا»\n\"quoted\" \\ back \u0001 {\"x\":[1]}"}};
+    EXPECT_EQ(codes(s->write_journal(std::vector<JournalWrite>{add(b, chat), replace(c, {chat, chat})})), (std::vector<std::string>{"ok", "ok"}));
+    EXPECT_EQ(s->live_table(b)->entries.back(), chat);
+    EXPECT_EQ(s->live_table(c)->entries, (std::vector<json>{chat, chat}));
 }
 
 TEST_P(StorageTest, WriteJournalKeepsTheOrderOfOneTablesWrites) {
