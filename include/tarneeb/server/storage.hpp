@@ -8,7 +8,8 @@
 // thread (hall.hpp): a backend is used by one thread at a time and needs no lock.
 //
 // Journal: every change of a live table is appended as one JSON entry (docs/protocol.md:
-// written before the change is acknowledged). A restarted server replays each live table's
+// written before the change is acknowledged); the hall writes the changes of many tables in
+// one transaction (write_journal: group commit). A restarted server replays each live table's
 // entries in order and so resumes it where it was. SQLite: with synchronous=NORMAL in WAL mode
 // a committed entry survives a crash of the process (kill -9); surviving a power cut needs
 // synchronous=FULL (`SqliteStorage(path, /*full_sync=*/true)`). PostgreSQL: a committed entry
@@ -16,9 +17,10 @@
 //
 // Fencing (for the cluster: one owner per live table): each live table has a fence, a counter
 // that claim_table increments and returns to the node that takes the table over. append,
-// rewrite and close_table take that token; a write with a fence that is no longer the table's
-// changes nothing and throws StorageError `storage_fenced`, so an old owner (paused,
-// partitioned) can never write after a new one claimed the table. Fence 0 means "not fenced"
+// rewrite, close_table and each write of write_journal take that token; a write with a fence
+// that is no longer the table's changes nothing and throws StorageError `storage_fenced` (is
+// refused with it, in write_journal), so an old owner (paused, partitioned) can never write
+// after a new one claimed the table. Fence 0 means "not fenced"
 // (the single-node server). The check and the write are one atomic statement or transaction.
 //
 // Tokens are never stored: only a 128-bit hash of each (hash_token), which is what a sign-in
