@@ -50,9 +50,6 @@ std::uint64_t Hall::next_seed() {
 // ---- off the hall's thread --------------------------------------------------------------
 
 void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write) {
-    // This job runs after the open batch's: a journal write from now on must not join that
-    // batch (it would be written before this job), so it opens a new one.
-    open_batch_.reset();
     ++outstanding_;
     auto alive = std::weak_ptr<bool>(alive_);
     auto finish = [this, alive, op = std::move(op), done = std::move(done), write](std::optional<StorageError> e) mutable {
@@ -79,7 +76,12 @@ void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done don
     if (!writer_->submit(std::move(run))) {
         // The database is far behind (locked or slow): refuse rather than wait.
         finish(StorageError("storage_busy", "the database queue is full"));
+        return;
     }
+    // This job runs after the open batch's: a journal write from now on must not join that
+    // batch (it would be written before this job), so it opens a new one. (A refused job runs
+    // never, so it closes nothing.)
+    open_batch_.reset();
 }
 
 void Hall::change_table(const std::string& tid, Change change, Done then) {

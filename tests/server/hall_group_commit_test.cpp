@@ -86,7 +86,7 @@ private:
 };
 
 struct Fixture {
-    Fixture() : store(new GatedStorage), h(std::unique_ptr<Storage>(store)) {}
+    explicit Fixture(HallConfig cfg = testing::HallHarness::config()) : store(new GatedStorage), h(std::unique_ptr<Storage>(store), cfg) {}
     GatedStorage* store;  ///< owned by h
     testing::HallHarness h;
 };
@@ -217,6 +217,43 @@ TEST(HallGroupCommit, AnotherWriterJobClosesTheOpenBatchSoTheWriterKeepsTheOrder
     EXPECT_EQ(answer(h, actor_b, 2)["type"], "ok");
     EXPECT_EQ(answer(h, actor_c, 3)["type"], "ok");
     EXPECT_FALSE(h.last(guest, "welcome").is_null());
+}
+
+TEST(HallGroupCommit, AFullBatchOpensAnotherWhichAFullWriteQueueRefuses) {
+    HallConfig cfg = testing::HallHarness::config();
+    cfg.write_queue = 1;    // one job may wait
+    cfg.journal_batch = 2;  // two writes per transaction at most
+    Fixture f(cfg);
+    auto& h = f.h;
+    std::vector<Seated> tables;
+    for (int i = 0; i < 4; ++i) tables.push_back(start_table(h, "r" + std::to_string(i) + "s"));
+    const auto done_before = f.store->done().size();
+    f.store->close();
+    std::vector<std::pair<ConnId, json>> acts;
+    for (int i = 0; i < 4; ++i) acts.push_back(next_act(h, tables[static_cast<std::size_t>(i)], 400 + i));
+    h.hall.message(acts[0].first, acts[0].second.dump(), h.now);
+    f.store->wait_held();  // batch 1 (table 0) started: the queue is empty
+    h.hall.message(acts[1].first, acts[1].second.dump(), h.now);  // batch 2: its job fills the queue
+    const ConnId guest = h.connect();
+    h.hall.message(guest, json{{"type", "hello"}, {"id", 9}, {"name", "Late"}}.dump(), h.now);  // refused: queue full
+    h.hall.message(acts[2].first, acts[2].second.dump(), h.now);  // joins batch 2 (the refused job closed nothing)
+    h.hall.message(acts[3].first, acts[3].second.dump(), h.now);  // batch 2 is full: a new job, refused
+    f.store->open();
+    h.settle();
+    const auto done = f.store->done();
+    EXPECT_EQ(std::vector<std::string>(done.begin() + static_cast<std::ptrdiff_t>(done_before), done.end()),
+              (std::vector<std::string>{"batch:1", "batch:2"}));
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(answer(h, acts[static_cast<std::size_t>(i)].first, 400 + i)["type"], "ok") << "table " << i;
+    const json refused = answer(h, acts[3].first, 403);
+    EXPECT_EQ(refused["code"], "storage_unavailable") << refused.dump();
+    EXPECT_NE(refused["message"].get<std::string>().find("storage_busy"), std::string::npos) << refused.dump();
+    EXPECT_EQ(answer(h, guest, 9)["code"], "storage_unavailable");
+    // The queue has room again: the refused action goes through.
+    json again = acts[3].second;
+    again["id"] = 413;
+    h.send(acts[3].first, again);
+    EXPECT_EQ(answer(h, acts[3].first, 413)["type"], "ok");
 }
 
 TEST(HallGroupCommit, ABatchThatFailsChangesNoTableAndPlayResumesWhenTheStoreWorks) {
