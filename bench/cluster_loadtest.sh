@@ -9,12 +9,14 @@
 #
 # Needs build/release (tarneeb, tarneeb-loadtest) and what scripts/setup.sh installs. As root,
 # PostgreSQL runs as `nobody` (it refuses root). PG_OPTS adds server settings (e.g.
-# PG_OPTS="-c synchronous_commit=off" to see what the commit flushes cost).
+# PG_OPTS="-c synchronous_commit=off" to see what the commit flushes cost). TARNEEB_BIN_DIR runs
+# the executables of another build (default build/release: e.g. a copy of an older build, to
+# compare); SERVE_OPTS adds `tarneeb serve` options (e.g. SERVE_OPTS="--journal-batch 1").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-3}
 shift || true
-bin=build/release
+bin=${TARNEEB_BIN_DIR:-build/release}
 pgbin=${TARNEEB_PG_BINDIR:-/usr/lib/postgresql/15/bin}
 dir=$(mktemp -d /tmp/tarneeb-cluster-XXXXXX)
 as=""
@@ -41,7 +43,7 @@ for i in $(seq 1 "$nodes"); do
   out="$dir/node$i.out"
   "$bin/tarneeb" serve --address 127.0.0.1 --port 0 --no-static --postgres "postgresql://tarneeb@127.0.0.1:$pgport/postgres" \
     --redis "redis://127.0.0.1:$redisport" --node "n$i" --bot-delay-ms 0 --rate 1000 --max-connections-per-address 100000 \
-    --max-waiting-tables-per-address 100000 --log-level warn >"$out" 2>"$dir/node$i.log" &
+    --max-waiting-tables-per-address 100000 --log-level warn ${SERVE_OPTS:-} >"$out" 2>"$dir/node$i.log" &
   pids+=($!)
   for _ in $(seq 1 100); do grep -q "listening on" "$out" 2>/dev/null && break; sleep 0.1; done
   ports+=("$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$out")")
@@ -59,7 +61,7 @@ print(json.dumps({"node": c.get("node"), "tables": m["tables"], "connections": m
                   "actions_total": m["actions_total"], "server_p99_ms": m["latency_ms"]["p99"],
                   "relayed_in": c.get("relayed_in"), "relayed_out": c.get("relayed_out"),
                   "messages_sent": c.get("messages_sent"), "messages_received": c.get("messages_received"),
-                  "messages_dropped": c.get("messages_dropped")}))
+                  "messages_dropped": c.get("messages_dropped"), "journal": m.get("journal")}))
 PY
 done
 grep -h "error" "$dir"/node*.log | head -5 >&2 || true

@@ -147,6 +147,9 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--write-queue", o->config.hall.write_queue,
                     "database writes waiting at most; beyond, requests are refused with storage_unavailable")
         ->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--journal-batch", o->config.hall.journal_batch,
+                    "group commit: table changes written in one database transaction at most (1: each alone)")
+        ->capture_default_str()->check(CLI::Range(1, 4096));
     cmd->add_option("--analysis-threads", o->config.hall.analysis_threads,
                     "threads that analyse finished deals for GET /api/matches/{id}/analysis")
         ->capture_default_str()->check(CLI::Range(1, 16));

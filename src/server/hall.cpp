@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -75,21 +76,26 @@ void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done don
     if (!writer_->submit(std::move(run))) {
         // The database is far behind (locked or slow): refuse rather than wait.
         finish(StorageError("storage_busy", "the database queue is full"));
+        return;
     }
+    // This job runs after the open batch's: a journal write from now on must not join that
+    // batch (it would be written before this job), so it opens a new one. (A refused job runs
+    // never, so it closes nothing.)
+    open_batch_.reset();
 }
 
 void Hall::change_table(const std::string& tid, Change change, Done then) {
     TableEntry* t = find_table(tid);
     t->busy = true;
     const JournalEntry entry = change.entry();
-    std::vector<json> stored;
-    for (const auto& e : change.entries) stored.push_back(journal_json(e));
-    on_writer(
-        std::string(journal_op(entry)), [tid, rewrite = change.rewrite, stored = std::move(stored), fence = t->fence](Storage& s) {
-            if (rewrite) s.rewrite(tid, stored, fence);
-            else s.append(tid, stored.back(), fence);
-        },
-        [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
+    JournalWrite w{tid, change.rewrite, {}, t->fence};
+    if (change.rewrite) {
+        for (const auto& e : change.entries) w.entries.push_back(journal_json(e));
+    } else {
+        w.entries.push_back(journal_json(change.entries.back()));
+    }
+    write_journal(
+        std::string(journal_op(entry)), std::move(w), [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
             TableEntry* done = find_table(tid);  // a busy table is never closed
             if (!e) done->table->commit(entry, now_);
             if (then) then(e);
@@ -103,6 +109,84 @@ void Hall::change_table(const std::string& tid, Change change, Done then) {
             advance(tid);
             close_if_empty(tid);  // e.g. its last player left
         });
+}
+
+// ---- group commit ---------------------------------------------------------------------------
+
+struct Hall::JournalBatch {
+    std::mutex mutex;
+    bool started = false;             ///< the writer took the writes: none may join (under mutex)
+    std::vector<JournalWrite> writes;  ///< under mutex; moved out by the writer when it starts
+    /// Hall's thread only: each write's log name and what runs with its result.
+    std::vector<std::pair<std::string, Done>> dones;
+};
+
+void Hall::write_journal(std::string op, JournalWrite w, Done done) {
+    ++outstanding_;
+    if (open_batch_) {
+        // Its job is the last one submitted: joining it keeps the writer's order. It may have
+        // started meanwhile, or be full: then a new batch.
+        std::lock_guard lock(open_batch_->mutex);
+        if (!open_batch_->started && open_batch_->writes.size() < std::max<std::size_t>(1, config_.journal_batch)) {
+            open_batch_->writes.push_back(std::move(w));
+            open_batch_->dones.emplace_back(std::move(op), std::move(done));
+            return;
+        }
+    }
+    auto batch = std::make_shared<JournalBatch>();
+    batch->writes.push_back(std::move(w));
+    batch->dones.emplace_back(std::move(op), std::move(done));
+    auto alive = std::weak_ptr<bool>(alive_);
+    auto run = [this, alive, batch] {
+        std::vector<JournalWrite> writes;
+        {
+            std::lock_guard lock(batch->mutex);
+            batch->started = true;
+            writes = std::move(batch->writes);
+        }
+        std::vector<JournalResult> results;
+        try {
+            results = storage_.write_journal(writes);
+        } catch (const StorageError& x) {
+            results.assign(writes.size(), x);
+        } catch (const std::exception& x) {
+            results.assign(writes.size(), StorageError("storage_io", x.what()));
+        }
+        if (results.size() != writes.size()) results.assign(writes.size(), StorageError("storage_io", "write_journal: wrong result count"));
+        out_.post([this, alive, batch, results = std::move(results)] {
+            if (alive.expired()) return;
+            batch_written(*batch, results, true);
+        });
+    };
+    if (!writer_->submit(std::move(run))) {
+        // The database is far behind (locked or slow): refuse rather than wait (the result on
+        // the hall's thread later, as every result).
+        open_batch_.reset();
+        out_.post([this, alive, batch] {
+            if (alive.expired()) return;
+            batch_written(*batch, {StorageError("storage_busy", "the database queue is full")}, false);
+        });
+        return;
+    }
+    open_batch_ = std::move(batch);
+}
+
+void Hall::batch_written(JournalBatch& batch, const std::vector<JournalResult>& results, bool written) {
+    if (written) {
+        ++journal_batches_;
+        journal_writes_ += results.size();
+        journal_batch_last_ = results.size();
+        journal_batch_max_ = std::max(journal_batch_max_, results.size());
+    }
+    auto dones = std::move(batch.dones);
+    for (std::size_t i = 0; i < dones.size(); ++i) {
+        --outstanding_;
+        const JournalResult& e = results[i];
+        if (e) storage_failed(*e, dones[i].first);
+        else storage_worked();
+        if (dones[i].second) dones[i].second(e);
+    }
+    run_pumps();
 }
 
 void Hall::advance(const std::string& tid) {

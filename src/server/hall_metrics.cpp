@@ -44,6 +44,10 @@ json Hall::metrics_json(Millis now) {
             {"uptime_s", (now - started_) / 1000}, {"storage_errors", storage_errors_},
             {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")},
             {"write_queue", writer_ ? writer_->waiting() : 0},
+            // Group commit (hall.cpp): transactions of table changes and the changes in them.
+            {"journal", {{"batches", journal_batches_}, {"writes", journal_writes_},
+                         {"writes_per_batch", journal_batches_ ? static_cast<double>(journal_writes_) / static_cast<double>(journal_batches_) : 0.0},
+                         {"last_batch", journal_batch_last_}, {"max_batch", journal_batch_max_}}},
             {"analysis", analysis_metrics()},
             {"passwords", {{"queued", passwords_ ? passwords_->waiting() : 0}, {"refused", password_refusals_}}}};
     if (cluster_.metrics) m["cluster"] = cluster_.metrics();  // a cluster node's own figures

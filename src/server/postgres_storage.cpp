@@ -288,6 +288,70 @@ void PostgresStorage::rewrite(const std::string& table, const std::vector<nlohma
     });
 }
 
+std::vector<JournalResult> PostgresStorage::write_journal(std::span<const JournalWrite> writes) {
+    std::vector<JournalResult> results(writes.size());
+    if (writes.empty()) return results;
+    auto fenced = [](const JournalWrite& jw) {
+        return StorageError("storage_fenced", "table " + jw.table + ": fence " + std::to_string(jw.fence) + " is not the current one");
+    };
+    try {
+        // One transaction under one deadline, in a few round trips whatever the batch's size:
+        //  1. the rows of every table a fenced write names are locked (FOR UPDATE, in the order
+        //     of n, so two nodes' batches never deadlock) and their fences read: a claim_table
+        //     of one of them waits for this COMMIT, so each check stays true until the writes
+        //     are committed, atomic with them as in append and rewrite;
+        //  2. the inserts, in the writes' order: one multi-row INSERT per run of entries (a
+        //     rewrite's DELETE ends a run), rows numbered in the order given (ORDER BY ord).
+        // A write whose fence is stale is left out alone: nothing of it is written.
+        transact(*conn_, [&](Tx& w) {
+            std::string locked = "{";
+            for (const JournalWrite& jw : writes)
+                if (jw.fence != 0) locked += (locked.size() > 1 ? "," : "") + std::to_string(table_number(jw.table));
+            locked += "}";
+            std::map<std::int64_t, std::int64_t> fences;  // table n -> its current fence
+            if (locked.size() > 2)
+                for (const auto row : w.exec_params("SELECT n, fence FROM tables WHERE n = ANY($1::bigint[]) ORDER BY n FOR UPDATE", locked))
+                    fences[row[0].as<std::int64_t>()] = row[1].as<std::int64_t>();
+            nlohmann::json run = nlohmann::json::array();  // [{"ord", "n", "entry"}...] not inserted yet
+            auto flush = [&] {
+                if (run.empty()) return;
+                w.exec_params(
+                    "INSERT INTO journal(table_n, entry) SELECT x.n, x.entry"
+                    " FROM json_to_recordset($1::json) AS x(ord BIGINT, n BIGINT, entry TEXT) ORDER BY x.ord",
+                    run.dump());
+                run = nlohmann::json::array();
+            };
+            for (std::size_t i = 0; i < writes.size(); ++i) {
+                const JournalWrite& jw = writes[i];
+                const std::int64_t n = table_number(jw.table);
+                if (!jw.rewrite && jw.entries.size() != 1) {
+                    results[i] = StorageError("storage_io", "table " + jw.table + ": an append takes one entry");
+                    continue;
+                }
+                if (jw.fence != 0) {
+                    const auto f = fences.find(n);
+                    if (f == fences.end() || f->second != jw.fence) {
+                        results[i] = fenced(jw);
+                        continue;
+                    }
+                }
+                if (jw.rewrite) {
+                    flush();  // the entries before it, of this table too, go first
+                    w.exec_params("DELETE FROM journal WHERE table_n = $1", n);
+                }
+                for (const auto& e : jw.entries) run.push_back({{"ord", run.size()}, {"n", n}, {"entry", e.dump()}});
+            }
+            flush();
+        });
+    } catch (const StorageError& e) {
+        // The transaction failed (rolled back, or its COMMIT got no answer): every write says why.
+        std::fill(results.begin(), results.end(), JournalResult(e));
+    } catch (const std::exception& e) {
+        std::fill(results.begin(), results.end(), JournalResult(StorageError("storage_io", e.what())));
+    }
+    return results;
+}
+
 std::int64_t PostgresStorage::claim_table(const std::string& id, const std::string& node) {
     return transact(*conn_, [&](Tx& w) {
         const auto r = w.exec_params("UPDATE tables SET fence = fence + 1, owner = $2 WHERE n = $1 AND live RETURNING fence",

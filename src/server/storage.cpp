@@ -265,7 +265,7 @@ void SqliteStorage::close_table(const std::string& id, std::int64_t fence) {
     });
 }
 
-void SqliteStorage::append(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
+bool SqliteStorage::insert_entry(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
     // One statement: the fence check and the insert (a stale fence inserts no row).
     if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) SELECT ?1, ?2"
                                             " WHERE ?3 = 0 OR EXISTS (SELECT 1 FROM tables WHERE n = ?1 AND fence = ?3)",
@@ -284,8 +284,17 @@ void SqliteStorage::append(const std::string& table, const nlohmann::json& entry
     }
     sqlite3_reset(append_);
     sqlite3_clear_bindings(append_);
-    if (sqlite3_changes(db_) != 1)
-        throw StorageError("storage_fenced", "table " + table + ": fence " + std::to_string(fence) + " is not the current one");
+    return sqlite3_changes(db_) == 1;
+}
+
+namespace {
+StorageError fenced_error(const std::string& table, std::int64_t fence) {
+    return StorageError("storage_fenced", "table " + table + ": fence " + std::to_string(fence) + " is not the current one");
+}
+}  // namespace
+
+void SqliteStorage::append(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
+    if (!insert_entry(table, entry, fence)) throw fenced_error(table, fence);
 }
 
 void SqliteStorage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence) {
@@ -294,8 +303,54 @@ void SqliteStorage::rewrite(const std::string& table, const std::vector<nlohmann
         Stmt d(db_, "DELETE FROM journal WHERE table_n = ?");
         d.bind(1, table_number(table));
         d.step();
-        for (const auto& e : entries) append(table, e);
+        for (const auto& e : entries) insert_entry(table, e, 0);
     });
+}
+
+std::vector<JournalResult> SqliteStorage::write_journal(std::span<const JournalWrite> writes) {
+    std::vector<JournalResult> results(writes.size());
+    if (writes.empty()) return results;
+    try {
+        // IMMEDIATE: the write lock from the start, so no fence read below can go stale before
+        // the writes that follow it (another connection's claim_table waits for the COMMIT).
+        exec("BEGIN IMMEDIATE");
+        try {
+            for (std::size_t i = 0; i < writes.size(); ++i) {
+                const JournalWrite& w = writes[i];
+                if (!w.rewrite) {
+                    // The append's one statement checks the fence: a stale one inserts nothing.
+                    if (w.entries.size() != 1)
+                        results[i] = StorageError("storage_io", "table " + w.table + ": an append takes one entry");
+                    else if (!insert_entry(w.table, w.entries.front(), w.fence))
+                        results[i] = fenced_error(w.table, w.fence);
+                    continue;
+                }
+                // A rewrite checks the fence before it deletes anything.
+                try {
+                    check_fence(db_, table_number(w.table), w.fence, w.table);
+                } catch (const StorageError& e) {
+                    results[i] = e;  // storage_fenced, or the database's error (then thrown below)
+                    if (e.code() != "storage_fenced") throw;
+                    continue;
+                }
+                Stmt d(db_, "DELETE FROM journal WHERE table_n = ?");
+                d.bind(1, table_number(w.table));
+                d.step();
+                for (const auto& e : w.entries) insert_entry(w.table, e, 0);
+            }
+            exec("COMMIT");
+        } catch (...) {
+            // SQLite may have rolled back already (e.g. SQLITE_FULL): ignore "no transaction".
+            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    } catch (const StorageError& e) {
+        // The transaction failed: nothing of it is written, and every write says why.
+        std::fill(results.begin(), results.end(), JournalResult(e));
+    } catch (const std::exception& e) {
+        std::fill(results.begin(), results.end(), JournalResult(StorageError("storage_io", e.what())));
+    }
+    return results;
 }
 
 std::int64_t SqliteStorage::claim_table(const std::string& id, const std::string& node) {
@@ -305,6 +360,26 @@ std::int64_t SqliteStorage::claim_table(const std::string& id, const std::string
     const std::int64_t fence = s.integer(0);
     while (s.step()) {}  // finishes the statement (its write commits at the end)
     return fence;
+}
+
+std::vector<JournalResult> Storage::write_journal(std::span<const JournalWrite> writes) {
+    // The default for a backend without a transaction of its own for this: one call per write,
+    // each its own transaction (so a failure is that write's alone).
+    std::vector<JournalResult> results;
+    results.reserve(writes.size());
+    for (const JournalWrite& w : writes) {
+        try {
+            if (w.rewrite) rewrite(w.table, w.entries, w.fence);
+            else if (w.entries.size() == 1) append(w.table, w.entries.front(), w.fence);
+            else throw StorageError("storage_io", "table " + w.table + ": an append takes one entry");
+            results.emplace_back();
+        } catch (const StorageError& e) {
+            results.emplace_back(e);
+        } catch (const std::exception& e) {
+            results.emplace_back(StorageError("storage_io", e.what()));
+        }
+    }
+    return results;
 }
 
 std::vector<std::string> Storage::live_table_ids() {

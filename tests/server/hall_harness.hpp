@@ -20,6 +20,9 @@ namespace tarneeb::server::testing {
 struct HallHarness {
     explicit HallHarness(const std::string& db = ":memory:", HallConfig cfg = config(), BotFactory bots = default_bots())
         : owned(open_storage(db)), storage(*owned), hall(make_hall(cfg, std::move(bots))) {}
+    /// A hall on `store` (e.g. a SqliteStorage subclass that fails or waits on demand).
+    explicit HallHarness(std::unique_ptr<Storage> store, HallConfig cfg = config(), BotFactory bots = default_bots())
+        : owned(std::move(store)), storage(*owned), hall(make_hall(cfg, std::move(bots))) {}
 
     /// No bot delay, no round summary, a 1 s grace, a fixed seed, no rate limit.
     static HallConfig config() {

@@ -183,6 +183,92 @@ TEST_P(StorageTest, FencingRefusesAStaleOwnerAndWritesNothing) {
     EXPECT_EQ(s->claim_table(u, "node-a"), 1);
 }
 
+/// An append of `entry` to `table` with `fence`, as write_journal takes it.
+JournalWrite add(const std::string& table, const json& entry, std::int64_t fence = 0) { return {table, false, {entry}, fence}; }
+/// A rewrite of `table`'s journal to `entries`.
+JournalWrite replace(const std::string& table, std::vector<json> entries, std::int64_t fence = 0) {
+    return {table, true, std::move(entries), fence};
+}
+/// Each result's error code, "ok" when committed.
+std::vector<std::string> codes(const std::vector<JournalResult>& results) {
+    std::vector<std::string> out;
+    for (const auto& r : results) out.push_back(r ? r->code() : "ok");
+    return out;
+}
+/// The journal of live table `id` ("gone" when it is not live), as text.
+std::vector<std::string> journal_of(Storage& s, const std::string& id) {
+    for (const auto& t : s.live_tables())
+        if (t.id == id) return entries_of(t);
+    return {"gone"};
+}
+
+TEST_P(StorageTest, WriteJournalCommitsEveryTablesWritesInOneCall) {
+    const std::string a = s->create_table(json::object());
+    const std::string b = s->create_table(json::object());
+    const std::string c = s->create_table(json::object());
+    s->append(c, {{"n", "old"}});
+    const std::vector<JournalWrite> writes = {add(a, {{"n", 1}}), add(b, {{"n", 1}}), replace(c, {{{"n", "snap"}}, {{"n", "x"}}}),
+                                              add(a, {{"n", 2}})};
+    EXPECT_EQ(codes(s->write_journal(writes)), (std::vector<std::string>{"ok", "ok", "ok", "ok"}));
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"}));
+    EXPECT_EQ(journal_of(*s, b), (std::vector<std::string>{R"({"n":1})"}));
+    EXPECT_EQ(journal_of(*s, c), (std::vector<std::string>{R"({"n":"snap"})", R"({"n":"x"})"}));
+    // Later calls append after them, as append would.
+    s->append(b, {{"n", 2}});
+    EXPECT_EQ(journal_of(*s, b), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"}));
+    // Text with quotes, backslashes, newlines, a control character and Arabic survives as JSON.
+    const json chat = {{"chat", "«يلا»\n\"quoted\" \\ back \u0001 {\"x\":[1]}"}};
+    EXPECT_EQ(codes(s->write_journal(std::vector<JournalWrite>{add(b, chat), replace(c, {chat, chat})})), (std::vector<std::string>{"ok", "ok"}));
+    EXPECT_EQ(s->live_table(b)->entries.back(), chat);
+    EXPECT_EQ(s->live_table(c)->entries, (std::vector<json>{chat, chat}));
+}
+
+TEST_P(StorageTest, WriteJournalKeepsTheOrderOfOneTablesWrites) {
+    const std::string a = s->create_table(json::object());
+    s->append(a, {{"n", 0}});
+    // An append, a rewrite that drops it, an append after the rewrite, a second rewrite and
+    // its append: only the given order gives this journal.
+    EXPECT_EQ(codes(s->write_journal(std::vector<JournalWrite>{add(a, {{"n", 1}}), replace(a, {{{"n", "r1"}}}), add(a, {{"n", 2}}),
+                                                               add(a, {{"n", 3}})})),
+              (std::vector<std::string>{"ok", "ok", "ok", "ok"}));
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":"r1"})", R"({"n":2})", R"({"n":3})"}));
+    EXPECT_EQ(codes(s->write_journal(std::vector<JournalWrite>{replace(a, {}), add(a, {{"n", 4}})})),
+              (std::vector<std::string>{"ok", "ok"}));
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":4})"}));
+}
+
+TEST_P(StorageTest, WriteJournalRefusesAStaleFenceAloneAndCommitsTheOthers) {
+    const std::string a = s->create_table(json::object());
+    const std::string b = s->create_table(json::object());
+    const std::string c = s->create_table(json::object());
+    s->append(a, {{"n", 0}});
+    s->append(b, {{"n", 0}});
+    ASSERT_EQ(s->claim_table(a, "node-a"), 1);
+    ASSERT_EQ(s->claim_table(b, "node-a"), 1);
+    ASSERT_EQ(s->claim_table(b, "node-b"), 2);  // node-a's token for b is stale now
+    const auto results = s->write_journal(std::vector<JournalWrite>{
+        add(a, {{"n", 1}}, 1),            // current fence
+        add(b, {{"n", 99}}, 1),           // stale: refused
+        add(c, {{"n", 1}}),               // not fenced
+        replace(b, {{{"n", "lost"}}}, 1),  // a stale rewrite: refused, b's journal kept
+        add(b, {{"n", 1}}, 2),            // b's owner
+        add(a, {{"n", 2}}, 3),            // a future token is not current either
+    });
+    EXPECT_EQ(codes(results), (std::vector<std::string>{"ok", "storage_fenced", "ok", "storage_fenced", "ok", "storage_fenced"}));
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":0})", R"({"n":1})"}));
+    EXPECT_EQ(journal_of(*s, b), (std::vector<std::string>{R"({"n":0})", R"({"n":1})"})) << "nothing of b's stale writes";
+    EXPECT_EQ(journal_of(*s, c), (std::vector<std::string>{R"({"n":1})"}));
+}
+
+TEST_P(StorageTest, WriteJournalOfNothingTouchesNothing) {
+    const std::string a = s->create_table(json::object());
+    s->append(a, {{"n", 0}});
+    EXPECT_TRUE(s->write_journal({}).empty());
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":0})"}));
+    s->append(a, {{"n", 1}});  // the store goes on as before
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":0})", R"({"n":1})"}));
+}
+
 TEST_P(StorageTest, StoreMatchIsIdempotentAndRatesOnlyHumansOfRatedMatches) {
     for (const char* n : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s->register_name(n, std::string("tok-") + n));
     const std::array<std::string, 4> names{"Layla", "Omar", "Rana", "Sami"};
@@ -498,6 +584,27 @@ INSTANTIATE_TEST_SUITE_P(Postgres, StorageTest, ::testing::Values(std::string("p
 
 // ---- PostgreSQL only ---------------------------------------------------------------------------
 
+/// A backend without a write_journal of its own: Storage's default (one call per write).
+class DefaultJournalStorage : public SqliteStorage {
+public:
+    DefaultJournalStorage() : SqliteStorage(":memory:") {}
+    std::vector<JournalResult> write_journal(std::span<const JournalWrite> writes) override { return Storage::write_journal(writes); }
+};
+
+TEST(StorageDefault, WriteJournalIsOneAppendOrRewritePerWriteInOrder) {
+    DefaultJournalStorage s;
+    const std::string a = s.create_table(json::object());
+    const std::string b = s.create_table(json::object());
+    ASSERT_EQ(s.claim_table(b, "node-a"), 1);
+    ASSERT_EQ(s.claim_table(b, "node-b"), 2);
+    const auto results = s.write_journal(std::vector<JournalWrite>{add(a, {{"n", 1}}), add(b, {{"n", 1}}, 1), replace(a, {{{"n", "r"}}}),
+                                                                   add(a, {{"n", 2}}), JournalWrite{a, false, {}, 0}});
+    EXPECT_EQ(codes(results), (std::vector<std::string>{"ok", "storage_fenced", "ok", "ok", "storage_io"}));
+    EXPECT_EQ(journal_of(s, a), (std::vector<std::string>{R"({"n":"r"})", R"({"n":2})"}));
+    EXPECT_EQ(journal_of(s, b), (std::vector<std::string>{}));
+    EXPECT_TRUE(s.write_journal({}).empty());
+}
+
 TEST(PostgresStorage, UrlsOpenPostgresAndGetKeepalives) {
     EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
     EXPECT_TRUE(is_postgres_url("postgres://u@h/db"));
@@ -584,6 +691,25 @@ TEST(PostgresStorage, AStoppedServerIsUnavailableAndTheFirstCallAfterItsRestartW
     const auto live = s->live_tables();
     ASSERT_EQ(live.size(), 1u);
     EXPECT_EQ(entries_of(live[0]), std::vector<std::string>{R"({"n":2})"}) << "the refused entry was never written";
+}
+
+TEST(PostgresStorage, WriteJournalToAStoppedServerGivesEveryWriteUnavailableAndWritesNothing) {
+    const std::string url = pg().fresh_url();
+    auto s = open_storage(url);
+    const std::string a = s->create_table(json::object());
+    const std::string b = s->create_table(json::object());
+    s->append(a, {{"n", 0}});
+    pg().stop_fast();
+    const std::vector<JournalWrite> writes = {add(a, {{"n", 1}}), add(b, {{"n", 1}}), replace(a, {{{"n", "snap"}}})};
+    EXPECT_EQ(codes(s->write_journal(writes)),
+              (std::vector<std::string>{"storage_unavailable", "storage_unavailable", "storage_unavailable"}));
+    pg().start();
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":0})"})) << "nothing of the batch was written";
+    EXPECT_EQ(journal_of(*s, b), (std::vector<std::string>{}));
+    // The first batch after the restart connects again and commits.
+    EXPECT_EQ(codes(s->write_journal(writes)), (std::vector<std::string>{"ok", "ok", "ok"}));
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":"snap"})"}));
+    EXPECT_EQ(journal_of(*s, b), (std::vector<std::string>{R"({"n":1})"}));
 }
 
 TEST(PostgresStorage, AHungServerIsUnavailableAtTheDeadlineAndTheFirstCallAfterItWorks) {

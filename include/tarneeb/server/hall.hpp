@@ -11,7 +11,11 @@
 // `storage_unavailable`, code storage_busy) and bots think on a pool of worker threads; their
 // results come back to the hall's thread through Outbox::post. A change of a table is journaled
 // before it is made and acknowledged after (Table's prepare/commit): while its write is in
-// flight the table is busy, and requests for it, its timers and its bots wait their turn. A
+// flight the table is busy, and requests for it, its timers and its bots wait their turn.
+// Group commit: the journal writes of changes made while the writer is busy with earlier jobs
+// share one writer job and one transaction (Storage::write_journal), at most
+// HallConfig::journal_batch; the writer still runs every job in the order it was submitted
+// (change_table), and each change is acknowledged only after its own write committed. A
 // guest's own messages are handled in order, one at a time (`ping` is answered at once).
 // Connections are opaque ids chosen by the transport; the hall answers through the Outbox.
 //
@@ -97,6 +101,9 @@ struct HallConfig {
     std::uint64_t seed = 0;
     unsigned bot_threads = 0;           ///< threads bots think on; 0 = the machine's cores
     std::size_t write_queue = 4096;     ///< database jobs waiting at most (then storage_busy)
+    /// Group commit: table changes written in one transaction at most (one writer job's batch;
+    /// change_table). 1 writes each change alone. At least 1.
+    std::size_t journal_batch = 256;
     std::size_t max_waiting_messages = 256;  ///< a busy guest's messages queued at most (then closed)
     // The analysis queue (GET /api/matches/{id}/analysis, hall_analysis.cpp; docs/operations.md).
     unsigned analysis_threads = 1;      ///< threads that analyse deals (each leases one DDS thread)
@@ -314,7 +321,22 @@ private:
     void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true);
     /// Writes `change` to table `tid`'s journal, commits it, then runs `then(error)`; the
     /// table is busy meanwhile. Then publishes and lets the table's waiting requests in.
+    /// Group commit: the write joins the open batch (open_batch_) when there is one, else it
+    /// opens a new batch with its own writer job (storage_busy when the queue is full).
     void change_table(const std::string& tid, Change change, Done then);
+    /// Queues journal write `w` on the writer thread, in a batch; `done` runs on the hall's
+    /// thread with its result, as on_writer's does. `op` names it in logs.
+    void write_journal(std::string op, JournalWrite w, Done done);
+    /// The journal writes of one writer job (group commit), shared by the hall's thread, which
+    /// adds writes while the job has not started, and the writer thread, which takes them all
+    /// when it starts (hall.cpp).
+    struct JournalBatch;
+    /// On the hall's thread: the results of `batch`'s writes, in order; `written`: the writer
+    /// ran it (counted in /metrics), else it was refused before (storage_busy).
+    void batch_written(JournalBatch& batch, const std::vector<JournalResult>& results, bool written);
+    /// The batch the next journal write may join: its job is the last one submitted to the
+    /// writer. Null when none (no batch yet, or another job was submitted since).
+    std::shared_ptr<JournalBatch> open_batch_;
     /// Runs what the table may do next when not busy: parked requests, a due action, a bot turn.
     void advance(const std::string& tid);
     void think(const std::string& tid, BotTurn turn);
@@ -461,6 +483,10 @@ private:
     std::deque<Millis> recent_actions_;     ///< times of actions in the last 10 s
     std::deque<double> latencies_ms_;       ///< last 10,000 act latencies
     std::uint64_t storage_errors_ = 0;      ///< failed writes since start
+    std::uint64_t journal_batches_ = 0;     ///< group commit: batches written (transactions) since start
+    std::uint64_t journal_writes_ = 0;      ///< journal writes in them
+    std::size_t journal_batch_last_ = 0;    ///< writes in the last batch
+    std::size_t journal_batch_max_ = 0;     ///< writes in the largest batch
     std::optional<std::string> storage_failing_;  ///< the error code while writes fail
     std::vector<MatchRow> pending_matches_;       ///< finished matches not stored yet
 

@@ -8,7 +8,8 @@
 // thread (hall.hpp): a backend is used by one thread at a time and needs no lock.
 //
 // Journal: every change of a live table is appended as one JSON entry (docs/protocol.md:
-// written before the change is acknowledged). A restarted server replays each live table's
+// written before the change is acknowledged); the hall writes the changes of many tables in
+// one transaction (write_journal: group commit). A restarted server replays each live table's
 // entries in order and so resumes it where it was. SQLite: with synchronous=NORMAL in WAL mode
 // a committed entry survives a crash of the process (kill -9); surviving a power cut needs
 // synchronous=FULL (`SqliteStorage(path, /*full_sync=*/true)`). PostgreSQL: a committed entry
@@ -16,9 +17,10 @@
 //
 // Fencing (for the cluster: one owner per live table): each live table has a fence, a counter
 // that claim_table increments and returns to the node that takes the table over. append,
-// rewrite and close_table take that token; a write with a fence that is no longer the table's
-// changes nothing and throws StorageError `storage_fenced`, so an old owner (paused,
-// partitioned) can never write after a new one claimed the table. Fence 0 means "not fenced"
+// rewrite, close_table and each write of write_journal take that token; a write with a fence
+// that is no longer the table's changes nothing and throws StorageError `storage_fenced` (is
+// refused with it, in write_journal), so an old owner (paused, partitioned) can never write
+// after a new one claimed the table. Fence 0 means "not fenced"
 // (the single-node server). The check and the write are one atomic statement or transaction.
 //
 // Tokens are never stored: only a 128-bit hash of each (hash_token), which is what a sign-in
@@ -36,6 +38,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -137,6 +140,19 @@ struct LiveTable {
     std::vector<nlohmann::json> entries;
 };
 
+/// One write of a live table's journal, as Storage::write_journal takes it: an append (one
+/// entry) or a rewrite (the table's whole new journal, a compaction), with the writer's fence
+/// (0: not fenced; see Storage::append).
+struct JournalWrite {
+    std::string table;                    ///< live table id ("t7")
+    bool rewrite = false;                 ///< true: `entries` replace the journal; false: append
+    std::vector<nlohmann::json> entries;  ///< the entry to append (exactly one), or the new journal
+    std::int64_t fence = 0;
+};
+
+/// What became of one JournalWrite: nullopt when it is committed, else its error.
+using JournalResult = std::optional<StorageError>;
+
 /// The store's interface (this file's top comment): what the hall asks of either backend.
 /// Each method's contract below holds for both SqliteStorage and PostgresStorage; the one
 /// suite tests/server/storage_test.cpp runs against each.
@@ -175,6 +191,22 @@ public:
     /// Replaces the table's journal by `entries` in one transaction (a compaction). `fence`:
     /// see append (checked in the same transaction; a stale fence changes nothing).
     virtual void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence = 0) = 0;
+    /// Group commit (the hall's writer: hall.hpp): writes `writes` in order, as append and
+    /// rewrite would, in ONE transaction, and returns one result per write, in the same order
+    /// (`writes.size()` results; none for an empty span, which touches nothing).
+    ///  - A write whose fence is stale (see append) is refused alone: its result is
+    ///    `storage_fenced` and nothing of it is written, while the others commit.
+    ///  - When the transaction itself fails (disk full, lost connection, deadline, ...) every
+    ///    write's result is that error and nothing at all is written (PostgreSQL: a COMMIT that
+    ///    got no answer may still have committed, as for every call: postgres_storage.hpp).
+    ///  - Writes are applied in the order given: two writes of one table keep their order (an
+    ///    append after a rewrite follows the new journal).
+    ///  - A nullopt result means the write is committed (durable as append's) when this returns.
+    /// Throws nothing but std::bad_alloc: every error is a result. SqliteStorage and
+    /// PostgresStorage do this in one transaction; this default, for any other backend, is one
+    /// append or rewrite per write (each its own transaction, so one failure does not undo the
+    /// others).
+    virtual std::vector<JournalResult> write_journal(std::span<const JournalWrite> writes);
     /// Makes `node` the owner of live table `id`: increments the table's fence in one
     /// statement and returns the new value (1 for the first claim), the token the owner passes
     /// to its fenced writes. Every write with an older token is refused from then on.
@@ -275,7 +307,8 @@ public:
 /// The SQLite backend (storage.cpp, storage_accounts.cpp, storage_profiles.cpp): one file in
 /// WAL mode, created and migrated in place when opened (older databases gain the newer
 /// tables and columns).
-class SqliteStorage final : public Storage {
+/// Not final: a test may subclass it to make a real database fail on demand.
+class SqliteStorage : public Storage {
 public:
     /// Opens (creating if needed) the database at `path` (":memory:" for a private one).
     /// StorageError when the file cannot be opened or written.
@@ -291,6 +324,8 @@ public:
     void close_table(const std::string& id, std::int64_t fence = 0) override;
     void append(const std::string& table, const nlohmann::json& entry, std::int64_t fence = 0) override;
     void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence = 0) override;
+    /// One BEGIN IMMEDIATE ... COMMIT; each write checks its fence before it changes anything.
+    std::vector<JournalResult> write_journal(std::span<const JournalWrite> writes) override;
     std::int64_t claim_table(const std::string& id, const std::string& node) override;
     std::vector<LiveTable> live_tables() override;
     bool store_match(const MatchRow& row) override;
@@ -318,6 +353,9 @@ public:
 
 private:
     void exec(const char* sql);
+    /// Inserts one journal entry of `table` if `fence` is 0 or the table's current one, in one
+    /// statement; false (nothing inserted) when the fence is stale. Throws StorageError.
+    bool insert_entry(const std::string& table, const nlohmann::json& entry, std::int64_t fence);
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
     void migrate_name_keys();
     /// Adds players.password_hash and the `sessions` table to a database that lacks them
