@@ -397,6 +397,20 @@ HttpReply combine_replies(std::string_view path, std::vector<HttpReply> replies)
             m["latency_ms"][key] = std::max(m["latency_ms"].value(key, 0.0), e.value("latency_ms", nlohmann::json::object()).value(key, 0.0));
         if (m.value("storage", "ok") == "ok" && e.value("storage", "ok") != "ok") m["storage"] = e["storage"];
     }
+    // Group commit: the shards' batches together.
+    if (m.contains("journal") && m["journal"].is_object()) {
+        std::int64_t batches = 0, writes = 0, most = 0;
+        for (const auto& e : each) {
+            const nlohmann::json j = e.is_object() ? e.value("journal", nlohmann::json::object()) : nlohmann::json::object();
+            batches += j.value("batches", std::int64_t{0});
+            writes += j.value("writes", std::int64_t{0});
+            most = std::max(most, j.value("max_batch", std::int64_t{0}));
+        }
+        m["journal"]["batches"] = batches;
+        m["journal"]["writes"] = writes;
+        m["journal"]["writes_per_batch"] = batches ? static_cast<double>(writes) / static_cast<double>(batches) : 0.0;
+        m["journal"]["max_batch"] = most;
+    }
     // Cluster mode: each shard is a node; its counters are added up ("nodes": the home's view).
     if (m.contains("cluster") && m["cluster"].is_object())
         for (std::size_t i = 1; i < each.size(); ++i) {
