@@ -265,6 +265,7 @@ void ClusterNode::note_watching(Front& f, std::string_view text) {
 }
 
 void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
+    if (f.moving) return;  // it signs in on another node now: that node's welcome comes first
     if ((f.watch_welcome || f.swallow > 0) && (mentions(text, "\"welcome\"") || mentions(text, kRelayId))) {
         const json msg = json::parse(text, nullptr, false);
         const bool relay = msg.is_object() && msg.contains("id") && msg["id"] == kRelayId;
@@ -286,7 +287,17 @@ void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
             } else {
                 to = link_->presence(f.name);  // shards: seated a moment ago, not in the directory yet
             }
-            if (to && !(*to == serving(conn))) return hand_off(conn, *to, msg.value("id", json()));
+            if (to && !(*to == serving(conn))) {
+                // Not from inside the hall's send (the hall is still signing the connection in):
+                // on the loop's next turn. What the node serving it sends meanwhile is dropped.
+                f.moving = true;
+                auto alive = std::weak_ptr<bool>(alive_);
+                sockets_.post([this, alive, conn, to = *to, id = msg.value("id", json())] {
+                    if (alive.expired() || !fronts_.count(conn)) return;
+                    hand_off(conn, to, id);
+                });
+                return;
+            }
         }
         sockets_.send(conn, std::move(text));
         return;
@@ -329,6 +340,7 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
     Front& f = it->second;
     const Millis now = now_;
     ++moves_;
+    f.moving = false;
     if (!f.name.empty()) link_->note_presence(f.name, to);
     // A live node it leaves may still answer what it sent there just before (for a moment); a
     // node gone or paused is not heard from again (it may wake with a stale table).

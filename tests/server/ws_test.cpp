@@ -372,7 +372,8 @@ TEST(Serve, DisconnectBotTakesOverAndReconnectReclaims) {
     }, 10s);
     Client back(ioc, server.port());
     back.send({{"type", "hello"}, {"token", token}});
-    ASSERT_TRUE(pump(ioc, [&] { return !back.last("table").is_null(); }));
+    ASSERT_TRUE(pump(ioc, [&] { return !back.last("table").is_null(); }))
+        << back.frames.size() << " frames, ended " << back.ended << ": " << (back.frames.empty() ? "" : back.frames.back());
     EXPECT_EQ(back.last("welcome")["seat"], 0);
     EXPECT_EQ(back.last("welcome")["name"], "Layla");
     const auto t = back.last("table");

@@ -1,40 +1,42 @@
-// One node of a `tarneeb serve` cluster (issue 16; docs/scaling.md): the layer between the
-// transport and the hall that lets a client connect to any node and play at a table another
-// node runs, and lets a node take over the tables of a node that died.
+// One node of a `tarneeb serve` cluster, or one shard of a process (issue 16; docs/scaling.md):
+// the layer between the transport and the hall that lets a client connect to any node and play
+// at a table another node runs, and lets a node take over the tables of a node that died. What
+// connects the nodes is a ClusterLink (cluster_link.hpp): Redis between machines, memory between
+// the shards of one process.
 //
-// How (docs/scaling.md "Wiring"): every node runs a whole Hall over the shared PostgreSQL
-// store. A live table is run by exactly one node, its owner, which holds the table's Redis
-// lease (LeaseKeeper) and writes its journal with the table's PostgreSQL fencing token. A
-// client's connection stays on the node it reached (its *front*); the front serves it with its
-// own hall until the client's guest sits at a table another node owns (it joins one, or it
-// signs in while seated at one): then the front *relays* the connection to the owner — the
-// owner's hall gets a connection of its own for it (signed in again with the guest's token),
-// the client's frames go to the owner and the owner's frames come back, over Redis pub/sub.
-// The owner builds every frame for that connection's seat, exactly as for a local one, so a
-// front never holds a card the client may not see. When the owner dies (its heartbeat
-// expires) or the table moves, the front relays to the new owner once the directory shows it.
+// How (docs/scaling.md "The node"): every node runs a whole Hall over the shared store. A live
+// table is run by exactly one node, its owner (in a cluster it holds the table's Redis lease and
+// writes its journal with the table's PostgreSQL fencing token). A client's connection stays on
+// the node it reached (its *front*); the front serves it with its own hall — or, for shards,
+// relays it to the home shard (ClusterLink::home) — until the client's guest sits at or watches
+// a table another node owns (it joins one, creates one the link places elsewhere, or signs in
+// while seated at one): then the front *relays* the connection to the owner — the owner's hall
+// gets a connection of its own for it (signed in again with the guest's token), the client's
+// frames go to the owner and the owner's frames come back. The owner builds every frame for
+// that connection's seat, exactly as for a local one, so a front never holds a card the client
+// may not see. When the owner dies (its heartbeat expires) or the table moves, the front relays
+// to the new owner once the directory shows it.
 //
-// Every second (`ClusterConfig::refresh`) a worker thread writes the node's heartbeat and its
-// tables' summaries (the directory; ClusterDirectory), reads every node's, and scans the
-// store for live tables no node runs (no lease and not in any node's directory, on two scans
-// in a row): it takes each (lease, then Storage::claim_table) and the hall adopts it from its
-// journal. A lost lease (LeaseKeeper) is taken again when it is free, else the hall drops the
-// table; a write refused as `storage_fenced` drops it too.
+// Every `ClusterConfig::refresh` a worker thread publishes the node's tables' summaries (the
+// directory, ClusterLink::exchange), reads every node's, and (in a cluster) takes over the live
+// tables no node runs (ClusterLink::take_orphans): the hall adopts each from its journal. A lost
+// lease drops the table from the hall; a write refused as `storage_fenced` drops it too.
 //
-// Threads: every public method runs on the hall's thread (the event loop). Redis and the
-// scanning storage are used only on the node's worker threads (one for the directory and
-// leases, one that publishes messages in order), the LeaseKeeper's and the Subscriber's
-// threads; their results reach the loop through Outbox::post. Nothing here waits on the loop.
+// Threads: every public method runs on the hall's thread (the event loop). The link's shared
+// services and the scanning storage are used only on the node's worker thread and the link's
+// own threads; their results reach the loop through Outbox::post. Nothing here waits on the loop.
 //
-// Messages between nodes (JSON on channel PREFIX:to:NAME; every message names the instance it
-// is for, `to`, and a node drops the others — a restarted node never gets its old life's
-// traffic): front → owner `open` (conn, address), `frame` (conn, text), `closed` (conn);
-// owner → front `send` (conn, text), `close` (conn, code, reason), `reset` (conn: open it
-// again). A front accepts those only from the node it relays that connection to. Pub/sub is at
-// most once: a lost frame is a request without an answer (never applied twice: the owner
-// applies what it gets, in order), and versions let the client see one consistent game. After
-// a node's subscriber reconnects (Redis restarted), every relay to and from it is opened again
-// (`resync`): the connection is signed in again on its owner and gets the table's state.
+// Messages between nodes (JSON objects; every message names the instance it is for, `to`, and a
+// node drops the others — a restarted node never gets its old life's traffic): front → owner
+// `open` (conn, address), `frame` (conn, text), `closed` (conn); owner → front `send` (conn,
+// text), `close` (conn, code, reason), `reset` (conn: open it again); shard → shard `store_ok`
+// (the shared store works again). A front accepts those only from the node it relays that
+// connection to (and, for kPreviousWindowMs after a move, answers from the live node it left).
+// Messages are at most once: a lost frame is a request without an answer (never applied twice:
+// the owner applies what it gets, in order), and versions let the client see one consistent
+// game. After a node's subscriber reconnects (Redis restarted), every relay to and from it is
+// opened again (`resync`): the connection is signed in again on its owner and gets the table's
+// state.
 #pragma once
 
 #include <atomic>
@@ -115,6 +117,7 @@ private:
         std::optional<Millis> orphan;   ///< since when its target node is gone
         bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
         std::deque<std::string> held;   ///< its frames while it has no live target
+        bool moving = false;            ///< a hand-off is posted: frames of the node serving it are dropped
         int unseated = 0;               ///< refreshes in a row its guest sat at no table (served away from home)
     };
     /// A connection relayed to this node by a front.
