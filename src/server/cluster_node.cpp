@@ -130,6 +130,7 @@ void ClusterNode::received(const json& msg) {
     if (kind == "send") deliver(c, f->second, msg.value("t", ""));
     else if (kind == "close") sockets_.close(c, msg.value("code", 1000), msg.value("r", ""));
     else if (kind == "reset") hand_off(c, *from);  // its node lost messages: open it there again
+    else if (kind == "home" && !f->second.moving) hand_off(c, home_);  // at no table there any more
 }
 
 void ClusterNode::resync() {
@@ -469,6 +470,14 @@ void ClusterNode::check_routes(Millis now) {
         remote_ids_.erase({r.front.text(), r.conn});
         hall_.closed(id, now);
     }
+    // Shards: a relayed connection whose guest has been at no table here for two refreshes
+    // goes home (this shard knows; the front's directory may be a refresh behind).
+    if (link_->home() && !(me_ == home_))
+        for (auto& [id, r] : remotes_) {
+            const auto w = hall_.where(id);
+            r.idle = w && w->first.empty() ? r.idle + 1 : 0;
+            if (r.idle == 2) publish(r.front, {{"k", "home"}, {"c", r.conn}});
+        }
     // Each client to the node that runs its guest's table.
     std::vector<std::pair<ConnId, NodeId>> moves;
     std::vector<ConnId> back;
@@ -479,13 +488,23 @@ void ClusterNode::check_routes(Millis now) {
         const auto s = seated_.find(f.name);
         const std::string table = s != seated_.end() ? s->second : f.watching;  // a spectator follows its table
         if (auto t = table.empty() ? table_node_.end() : table_node_.find(table); t != table_node_.end()) want = live(t->second);
-        // A shard's client at no table (or one no shard runs now) goes home, once the directory
-        // said so twice in a row (a table it just created or joined gets there within a refresh).
-        if (want || !link_->home()) f.unseated = 0;
-        else if (++f.unseated >= 2) want = home_;
-        if (want && !(*want == current)) {
+        // The directory may be a refresh behind (a table just left or joined): a move needs it
+        // to say so twice in a row.
+        f.wanted_times = want && f.wanted == want ? f.wanted_times + 1 : 1;
+        f.wanted = want;
+        if (want && !(*want == current) && f.wanted_times >= 2) {
             moves.emplace_back(conn, *want);
             continue;
+        }
+        // A shard's client served here at no table goes home after two refreshes (the hall says
+        // where it is; a relayed one is sent home by the shard serving it: "home").
+        if (!f.target && link_->home() && !(me_ == home_)) {
+            const auto w = hall_.where(conn);
+            f.unseated = w && w->first.empty() ? f.unseated + 1 : 0;
+            if (f.unseated >= 2) {
+                moves.emplace_back(conn, home_);
+                continue;
+            }
         }
         if (!f.target) continue;
         if (auto n = live(f.target->name); n && *n == *f.target) {

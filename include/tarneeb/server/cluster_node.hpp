@@ -118,13 +118,16 @@ private:
         bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
         std::deque<std::string> held;   ///< its frames while it has no live target
         bool moving = false;            ///< a hand-off is posted: frames of the node serving it are dropped
-        int unseated = 0;               ///< refreshes in a row its guest sat at no table (served away from home)
+        int unseated = 0;               ///< refreshes in a row its guest sat at no table (served here, away from home)
+        std::optional<NodeId> wanted;   ///< the node the directory said runs its table at the last refresh
+        int wanted_times = 0;           ///< refreshes in a row it said so (a move needs two: it may be stale)
     };
     /// A connection relayed to this node by a front.
     struct Remote {
         NodeId front;
         ConnId conn;
         std::optional<Millis> missing;  ///< since when its front is missing from the directory
+        int idle = 0;                   ///< refreshes in a row its guest was at no table here (shards)
     };
     /// What a refresh found (worker → loop).
     struct Directory {
