@@ -2,6 +2,7 @@
 #include "tarneeb/server/cluster_node.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 namespace tarneeb::server {
@@ -12,6 +13,10 @@ namespace {
 
 /// True when `text` may be a client message of type `type` (a cheap test before parsing).
 bool mentions(std::string_view text, std::string_view quoted) { return text.find(quoted) != std::string_view::npos; }
+
+Millis unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 }  // namespace
 
@@ -92,7 +97,7 @@ void ClusterNode::received(const json& msg) {
     if (!from || !msg.contains("c") || !msg["c"].is_number_unsigned()) return;
     const std::string kind = msg.value("k", "");
     const ConnId c = msg["c"].get<ConnId>();
-    const Millis now = now_;
+    const Millis now = clock();
     if (kind == "store_ok") return hall_.storage_works_elsewhere();
     if (kind == "open" || kind == "frame" || kind == "closed") {  // this node owns what the connection uses
         const auto key = std::make_pair(from->text(), c);
@@ -123,7 +128,7 @@ void ClusterNode::received(const json& msg) {
     auto f = fronts_.find(c);
     if (f == fronts_.end()) return;
     // Answers the node it just left sent before it saw the connection go are delivered too.
-    if (kind == "send" && f->second.previous && *f->second.previous == *from && now_ < f->second.previous_until &&
+    if (kind == "send" && f->second.previous && *f->second.previous == *from && clock() < f->second.previous_until &&
         !(f->second.target && *f->second.target == *from))
         return deliver(c, f->second, msg.value("t", ""));
     if (!f->second.target || !(*f->second.target == *from)) return;
@@ -207,7 +212,7 @@ bool ClusterNode::route(ConnId conn, Front& f, std::string_view text) {
     }
     if (!to || *to == current) return false;
     hand_off(conn, *to);
-    forward(conn, fronts_.at(conn), text, now_);
+    forward(conn, fronts_.at(conn), text, clock());
     return true;
 }
 
@@ -217,6 +222,8 @@ void ClusterNode::closed(ConnId conn, Millis now) {
     else hall_.closed(conn, now);
     if (it != fronts_.end()) fronts_.erase(it);
 }
+
+Millis ClusterNode::clock() { return now_ = std::max(now_, unix_ms()); }
 
 void ClusterNode::tick(Millis now) {
     now_ = std::max(now_, now);
@@ -319,8 +326,8 @@ void ClusterNode::resolve(ConnId conn, const std::string& table, std::string tex
             // The lease names a node that renewed it within its TTL (it may be newer than the
             // directory this node read last). Else the node serving it answers (no_such_table).
             if (owner && !(*owner == serving(conn))) hand_off(conn, *owner);
-            forward(conn, fronts_.at(conn), text, now_);
-            for (auto& h : held) message(conn, h, now_);
+            forward(conn, fronts_.at(conn), text, clock());
+            for (auto& h : held) message(conn, h, clock());
         });
     };
     const bool queued = work_->submit([this, table, done] {
@@ -339,7 +346,7 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
     auto it = fronts_.find(conn);
     if (it == fronts_.end()) return;
     Front& f = it->second;
-    const Millis now = now_;
+    const Millis now = clock();
     ++moves_;
     f.moving = false;
     if (!f.name.empty()) link_->note_presence(f.name, to);
@@ -387,7 +394,7 @@ void ClusterNode::refresh(Millis now) {
     const bool queued = work_->submit([this, alive, mine = std::move(mine)]() mutable {
         Directory d = scan(std::move(mine));
         sockets_.post([this, alive, d = std::move(d)]() mutable {
-            if (!alive.expired()) applied(std::move(d), now_);
+            if (!alive.expired()) applied(std::move(d), clock());
         });
     });
     if (!queued) refreshing_ = false;

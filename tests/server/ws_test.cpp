@@ -302,11 +302,16 @@ TEST(Serve, TimerRaceAtTheDeadlineAppliesExactlyOneAction) {
     for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
     c.send({{"type", "start"}});
     for (int turn = 0; turn < 3; ++turn) {
-        ASSERT_TRUE(pump(ioc, [&] { auto t = c.last("table"); return !t.is_null() && (!t["legal"].empty() || t["state"] != "playing"); }));
+        // Seat 0's next decision, or the match's end ("waiting" frames before the start do not count).
+        ASSERT_TRUE(pump(ioc, [&] { auto t = c.last("table"); return !t.is_null() && (!t["legal"].empty() || t["state"] == "finished"); }));
         const auto t = c.last("table");
-        if (t["state"] != "playing") break;
+        if (t["state"] == "finished") break;
         const std::uint64_t v = t["version"];
         const auto deadline = std::chrono::system_clock::time_point(std::chrono::milliseconds(t["deadline_ms"].get<std::int64_t>()));
+        // On the Unix clock, about a turn from now, on whichever shard runs the table (a shard's
+        // first frames once carried a deadline counted from 0, so the race never happened).
+        const auto ahead = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::system_clock::now()).count();
+        EXPECT_TRUE(ahead > -500 && ahead <= 1000) << "deadline " << ahead << " ms from now";
         std::this_thread::sleep_until(deadline);
         c.send({{"type", "act"}, {"id", turn}, {"version", v}, {"action", t["legal"].back()}});
         // Wait for the answer and for the table to move past version v.

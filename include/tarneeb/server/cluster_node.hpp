@@ -156,6 +156,10 @@ private:
     /// client sees that welcome: its seat is there); nullopt: `to`'s welcome is not shown.
     void hand_off(ConnId conn, const NodeId& to, const std::optional<nlohmann::json>& answer = std::nullopt);
     void refresh(Millis now);
+    /// Now (Unix ms, never earlier than a time seen before), for what arrives between the
+    /// transport's calls: relayed frames and the worker's answers (a fresh shard's first
+    /// tick may come after its first frames).
+    Millis clock();
     Directory scan(std::vector<LobbyEntry> mine);  // on the worker
     void applied(Directory d, Millis now);         // on the loop
     /// Notes where the human players of `summary` (table `table`) sit.
@@ -194,7 +198,7 @@ private:
     std::uint64_t subscriber_sessions_ = 0;  ///< Subscriber::sessions() when last seen
     bool refreshing_ = false;       ///< a refresh is on the worker
     Millis last_refresh_ = 0;       ///< when the last one started
-    Millis now_ = 0;                ///< the latest time the transport gave
+    Millis now_ = 0;                ///< the latest time the transport gave or clock() read
     std::optional<std::string> failing_;       ///< Redis failed at the last refresh (/healthz)
     std::optional<std::string> scan_failing_;  ///< the store failed at the last scan (logged)
     std::uint64_t sent_ = 0, received_ = 0, dropped_ = 0, adopted_ = 0, moves_ = 0;
