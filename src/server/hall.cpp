@@ -20,6 +20,7 @@ using nlohmann::json;
 Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
     : storage_(storage), bots_(std::move(bots)), config_(std::move(config)), out_(std::move(outbox)),
       rng_state_(config_.seed) {
+    waiting_tables_ = config_.waiting_tables ? config_.waiting_tables : std::make_shared<WaitingTables>();
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     writer_ = std::make_unique<WorkQueue>("writer", 1, config_.write_queue);
     thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);
@@ -31,6 +32,7 @@ Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
 Hall::~Hall() {
     *alive_ = false;
     stop();
+    for (auto& [tid, t] : tables_) uncount_waiting(t);  // a count shared with other halls outlives this one
 }
 
 void Hall::stop() {
@@ -459,7 +461,7 @@ void Hall::drop_table(const std::string& id) {
             g.seat.reset();
         }
     auto parked = std::move(t->parked);
-    tables_.erase(id);
+    erase_table(id);
     lobby_changed();
     if (out_.log) out_.log(false, "event=table_dropped table=" + id);
     if (cluster_.released) cluster_.released(id);
@@ -529,6 +531,7 @@ void Hall::send_to_guest(const std::string& name, TableEntry& t, const TableMess
 }
 
 void Hall::publish(TableEntry& t) {
+    if (t.table->state() != TableState::waiting) uncount_waiting(t);  // it started
     if (!t.table->settings().is_private) lobby_changed();  // seats, state, spectators... may have changed
     const auto events = t.table->take_events();
     if (auto f = t.table->take_finished()) {
@@ -569,7 +572,7 @@ void Hall::sweep(Millis now) {
                 g.seat.reset();
             }
         close_table_in_storage(tid);
-        tables_.erase(tid);
+        erase_table(tid);
         lobby_changed();
     }
     if (!pending_matches_.empty()) {

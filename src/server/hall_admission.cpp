@@ -111,16 +111,36 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
     run_pumps();
 }
 
-std::optional<ProtocolError> Hall::create_limit(const Conn& c) const {
-    int by_guest = 0, by_address = 0;
-    for (const auto& [tid, t] : tables_) {
-        if (t.table->state() != TableState::waiting) continue;
-        by_guest += !t.creator.empty() && t.creator == c.name;
-        by_address += !t.creator.empty() && t.creator_address == c.address;
+bool WaitingTables::reserve(const std::string& guest, const std::string& address, int per_guest, int per_address) {
+    std::lock_guard lock(mutex_);
+    int& g = by_guest_[guest];
+    int& a = by_address_[address];
+    if (g >= per_guest || a >= per_address) {
+        if (g == 0) by_guest_.erase(guest);
+        if (a == 0) by_address_.erase(address);
+        return false;
     }
-    if (by_guest >= config_.max_waiting_tables_per_guest || by_address >= config_.max_waiting_tables_per_address)
-        return ProtocolError::too_many_waiting_tables;
-    return std::nullopt;
+    ++g;
+    ++a;
+    return true;
+}
+
+void WaitingTables::release(const std::string& guest, const std::string& address) {
+    std::lock_guard lock(mutex_);
+    if (auto g = by_guest_.find(guest); g != by_guest_.end() && --g->second <= 0) by_guest_.erase(g);
+    if (auto a = by_address_.find(address); a != by_address_.end() && --a->second <= 0) by_address_.erase(a);
+}
+
+void Hall::uncount_waiting(TableEntry& t) {
+    if (!std::exchange(t.counted_waiting, false)) return;
+    waiting_tables_->release(t.creator, t.creator_address);
+}
+
+void Hall::erase_table(const std::string& tid) {
+    if (auto it = tables_.find(tid); it != tables_.end()) {
+        uncount_waiting(it->second);
+        tables_.erase(it);
+    }
 }
 
 }  // namespace tarneeb::server

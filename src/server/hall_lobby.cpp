@@ -104,7 +104,7 @@ void Hall::close_if_empty(const std::string& tid) {
     if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
     if (tournament_holds(tid)) return;  // a tournament's match, bots only maybe
     close_table_in_storage(tid);
-    tables_.erase(tid);
+    erase_table(tid);
     lobby_changed();
 }
 
@@ -240,7 +240,9 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
     auto settings = parse_settings(msg);
     if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
     if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
-    if (const auto limit = create_limit(c)) return error(conn, id, to_string(*limit), "start or leave your waiting table first");
+    // Counted before the write, so that two creates in flight (or on two shards) cannot both pass.
+    if (!waiting_tables_->reserve(name, c.address, config_.max_waiting_tables_per_guest, config_.max_waiting_tables_per_address))
+        return error(conn, id, to_string(ProtocolError::too_many_waiting_tables), "start or leave your waiting table first");
     settings->code.clear();
     settings->code_hash.clear();
     settings->bracket_tiebreak = false;  // only a tournament's tables (hall_tournament.cpp)
@@ -259,12 +261,14 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
               [this, conn, id, settings = *settings, tid, fence, creator = name, address = c.address](const std::optional<StorageError>& e) {
                   release(conn);
                   if (e) {
+                      waiting_tables_->release(creator, address);
                       storage_error(conn, id, *e);
                   } else {
                       TableEntry entry;
                       entry.table = std::make_unique<Table>(*tid, settings, config_.timing, bots_);
                       entry.creator = creator;
                       entry.creator_address = address;
+                      entry.counted_waiting = true;
                       entry.fence = *fence;
                       tables_.emplace(*tid, std::move(entry));
                       lobby_changed();

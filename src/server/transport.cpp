@@ -662,8 +662,11 @@ int serve(const ServeConfig& config, BotFactory bots) {
         if (!config.redis.empty() && config.postgres.empty())
             throw ClusterError("invalid_argument", "cluster mode (redis) needs a PostgreSQL store shared by every node");
         if (config.redis.empty() && n > 1) local = std::make_unique<LocalCluster>(n);
+        // One count of the waiting-table limits for every shard: a limit holds for the process.
+        const auto waiting_tables = std::make_shared<WaitingTables>();
         for (unsigned i = 0; i < n; ++i) {
-            const ServeConfig c = shard_config(config, i, n);
+            ServeConfig c = shard_config(config, i, n);
+            c.hall.waiting_tables = waiting_tables;
             std::unique_ptr<ClusterLink> link;
             if (local) link = local->link(i);
             else if (!c.redis.empty()) {

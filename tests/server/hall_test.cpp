@@ -1456,6 +1456,51 @@ TEST(Hall, WaitingTablesAreLimitedPerAddress) {
     EXPECT_EQ(h.last_reply(other)["type"], "created");
 }
 
+TEST(Hall, TwoCreatesInFlightOfOneGuestMakeOneTable) {
+    Harness h;
+    const ConnId c = h.connect();
+    const std::string token = h.sign_in(c, "Layla");
+    const ConnId d = h.connect();
+    h.send(d, {{"type", "hello"}, {"token", token}});
+    // Both arrive before the first one's write is done (no settle in between).
+    h.hall.message(c, json{{"type", "create"}, {"id", 1}}.dump(), h.now);
+    h.hall.message(d, json{{"type", "create"}, {"id", 2}}.dump(), h.now);
+    h.settle();
+    EXPECT_EQ(h.hall.tables(), 1);
+    EXPECT_EQ(h.last_reply(d)["code"], "too_many_waiting_tables");
+}
+
+TEST(Hall, HallsSharingACountHoldTheWaitingTableLimitsTogether) {
+    // The shards of one process share one count (`tarneeb serve --threads N`).
+    HallConfig cfg = Harness::config();
+    cfg.max_waiting_tables_per_address = 2;
+    cfg.waiting_tables = std::make_shared<WaitingTables>();
+    Harness a(":memory:", cfg), b(":memory:", cfg);
+    const ConnId layla_a = a.connect("192.0.2.7"), layla_b = b.connect("192.0.2.7");
+    a.sign_in(layla_a, "Layla");
+    b.sign_in(layla_b, "Layla");
+    a.send(layla_a, {{"type", "create"}});
+    const std::string first = a.last(layla_a, "created")["table"];
+    b.send(layla_b, {{"type", "create"}});
+    EXPECT_EQ(b.last_reply(layla_b)["code"], "too_many_waiting_tables");
+    const ConnId omar = b.connect("192.0.2.7"), rana = b.connect("192.0.2.7");
+    b.sign_in(omar, "Omar");
+    b.sign_in(rana, "Rana");
+    b.send(omar, {{"type", "create"}});
+    EXPECT_EQ(b.last_reply(omar)["type"], "created");
+    b.send(rana, {{"type", "create"}});
+    EXPECT_EQ(b.last_reply(rana)["code"], "too_many_waiting_tables");  // the address's two
+    // Layla's table starts on hall a: both its counts go, on hall b too.
+    a.send(layla_a, {{"type", "join"}, {"table", first}, {"seat", 0}});
+    for (int s = 1; s < 4; ++s) a.send(layla_a, {{"type", "add_bot"}, {"seat", s}});
+    a.send(layla_a, {{"type", "start"}});
+    ASSERT_EQ(a.hall.table(first)->state(), TableState::playing);
+    b.send(rana, {{"type", "create"}});
+    EXPECT_EQ(b.last_reply(rana)["type"], "created");
+    b.send(layla_b, {{"type", "create"}});
+    EXPECT_EQ(b.last_reply(layla_b)["code"], "too_many_waiting_tables");  // the address's two again
+}
+
 TEST(Hall, ConnectionsAreLimitedPerAddress) {
     HallConfig cfg = Harness::config();
     cfg.max_connections_per_address = 3;

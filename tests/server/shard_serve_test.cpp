@@ -124,5 +124,43 @@ TEST(Shards, ATournamentCreatedFromAnyShardRunsOnTheHomeShard) {
     EXPECT_FALSE(state.value("champion", json()).is_null());
 }
 
+TEST(Shards, WaitingTableLimitsHoldForTheWholeProcess) {
+    // Each create of a guest at no table goes to the least busy shard, so a second create lands
+    // on another shard than the first: the limits must be counted over every shard.
+    ServerProcess server(temp_db("shards-limits"), {"--threads", "3", "--max-waiting-tables-per-address", "2"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    auto answer = [&](Client& c, int id) {
+        c.send({{"type", "create"}, {"id", id}});
+        json reply;
+        pump(ioc, [&] {
+            for (const auto& f : c.frames)
+                if (auto j = json::parse(f); j.value("id", -1) == id) return (reply = j), true;
+            return false;
+        });
+        return reply;
+    };
+    std::vector<std::unique_ptr<Client>> guests;
+    for (const char* name : {"Layla", "Omar", "Rana"}) {
+        guests.push_back(std::make_unique<Client>(ioc, server.port()));
+        ASSERT_FALSE(sign_in(ioc, *guests.back(), name).empty());
+    }
+    EXPECT_EQ(answer(*guests[0], 1)["type"], "created");
+    EXPECT_EQ(answer(*guests[0], 2)["code"], "too_many_waiting_tables");  // one waiting table per guest
+    EXPECT_EQ(answer(*guests[1], 3)["type"], "created");
+    EXPECT_EQ(answer(*guests[2], 4)["code"], "too_many_waiting_tables");  // two per address
+    int tables = 0;
+    for (const auto& s : shard_metrics(server.port())) tables += s["tables"].get<int>();
+    EXPECT_EQ(tables, 2);
+    // Once Layla's table starts it no longer waits: Layla may create again.
+    Client& layla = *guests[0];
+    const std::string first = layla.last("created")["table"];
+    layla.send({{"type", "join"}, {"table", first}, {"seat", 0}});
+    for (int seat : {1, 2, 3}) layla.send({{"type", "add_bot"}, {"seat", seat}});
+    layla.send({{"type", "start"}});
+    ASSERT_TRUE(pump(ioc, [&] { return layla.has_event("match_started"); }));
+    EXPECT_TRUE(poll(ioc, [&, id = 10]() mutable { return answer(*guests[2], id++)["type"] == "created"; }, 10s));
+}
+
 }  // namespace
 }  // namespace tarneeb::server::testing

@@ -50,6 +50,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -72,6 +73,23 @@ namespace tarneeb::server {
 
 using ConnId = std::uint64_t;
 
+/// Tables created and not started yet, counted by creator and by the creator's address: the
+/// waiting-table limits (HallConfig::max_waiting_tables_per_*; security #11). Thread-safe. The
+/// halls of one process's shards share one, so a limit holds for the whole process, not per
+/// shard; each node of a Redis cluster counts its own.
+class WaitingTables {
+public:
+    /// Counts one more table of `guest` from `address` when both stay within `per_guest` and
+    /// `per_address`; false, counting nothing, when either limit is reached.
+    bool reserve(const std::string& guest, const std::string& address, int per_guest, int per_address);
+    /// Counts one table of `guest` from `address` less (it started, closed, or was never made).
+    void release(const std::string& guest, const std::string& address);
+
+private:
+    std::mutex mutex_;
+    std::unordered_map<std::string, int> by_guest_, by_address_;
+};
+
 struct HallConfig {
     TableTiming timing;                 ///< bot delay, grace period, stand-in bot
     std::string default_bot = "heuristic";
@@ -88,6 +106,9 @@ struct HallConfig {
     // An address is the peer's IP address as the transport gives it to open().
     int max_waiting_tables_per_guest = 1;    ///< tables a guest created that have not started yet
     int max_waiting_tables_per_address = 10; ///< the same, over every guest of one address
+    /// Where those tables are counted: shared by the shards of one process (`tarneeb serve`);
+    /// null, the hall counts its own.
+    std::shared_ptr<WaitingTables> waiting_tables;
     int max_connections_per_guest = 8;       ///< connections signed in with one token at once
     int max_connections_per_address = 64;    ///< connections from one address at once
     std::size_t list_page_max = 50;     ///< tables in one `tables` page at most (and by default)
@@ -294,6 +315,7 @@ private:
         std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
         std::string creator;          ///< the guest that created it ("" after a restart)
         std::string creator_address;  ///< that guest's connection's address
+        bool counted_waiting = false; ///< counted in waiting_tables_ (created here, not started yet)
         HistoryCache history;         ///< its table messages' "history" text
         ChatLog chat;                 ///< its chat (chat.hpp; hall_chat.cpp)
         std::int64_t fence = 0;       ///< the fencing token of its writes (0: a single node)
@@ -307,8 +329,12 @@ private:
     ClusterHooks cluster_;
     bool clustered_ = false;
     std::map<std::string, nlohmann::json> remote_lobby_;  ///< the other nodes' public tables
-    /// The error code when `c` may not create another table (waiting-table limits), else nullopt.
-    std::optional<ProtocolError> create_limit(const Conn& c) const;
+    /// The waiting-table limits' count (HallConfig::waiting_tables, or the hall's own).
+    std::shared_ptr<WaitingTables> waiting_tables_;
+    /// Counts `t` out of waiting_tables_ once it started or goes (publish, erase_table).
+    void uncount_waiting(TableEntry& t);
+    /// Removes table `tid` from the hall's map (not from storage), uncounting it first.
+    void erase_table(const std::string& tid);
     using Done = std::function<void(const std::optional<StorageError>&)>;
 
     void sweep(Millis now);
