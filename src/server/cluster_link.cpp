@@ -157,7 +157,7 @@ std::unique_ptr<ClusterLink> redis_link(const ClusterConfig& config) { return st
 
 class LocalLink final : public ClusterLink {
 public:
-    LocalLink(LocalCluster& cluster, unsigned index) : cluster_(cluster), me_(cluster.nodes_.at(index)) {}
+    LocalLink(LocalCluster& cluster, unsigned index) : cluster_(cluster), index_(index), me_(cluster.nodes_.at(index)) {}
     ~LocalLink() override { stop(); }
 
     const NodeId& self() const override { return me_; }
@@ -193,27 +193,24 @@ public:
         return cluster_.nodes_[best];
     }
 
+    // start() and stop() run while no shard's loop does (LocalCluster's rule), publish() on the
+    // loops: the handler is read without a lock.
     void start(Deliver deliver, Lost) override {
-        std::lock_guard lock(cluster_.mutex_);
-        cluster_.handlers_[me_.text()] = std::move(deliver);
+        cluster_.handlers_[index_] = std::move(deliver);
+        cluster_.open_[index_].store(true, std::memory_order_release);
     }
 
-    void stop() override {
-        std::lock_guard lock(cluster_.mutex_);
-        cluster_.handlers_.erase(me_.text());
-    }
+    void stop() override { cluster_.open_[index_].store(false, std::memory_order_release); }
 
     bool publish(const NodeId& to, json msg) override {
+        const auto& nodes = cluster_.nodes_;
+        const auto it = std::find(nodes.begin(), nodes.end(), to);
+        if (it == nodes.end()) return false;
+        const auto i = static_cast<std::size_t>(it - nodes.begin());
+        if (!cluster_.open_[i].load(std::memory_order_acquire)) return false;
         msg["to"] = to.text();
         msg["from"] = me_.text();
-        Deliver deliver;
-        {
-            std::lock_guard lock(cluster_.mutex_);
-            auto it = cluster_.handlers_.find(to.text());
-            if (it == cluster_.handlers_.end()) return false;
-            deliver = it->second;  // it posts to the shard's loop
-        }
-        deliver(std::move(msg));
+        cluster_.handlers_[i](std::move(msg));  // it posts to the shard's loop
         return true;
     }
 
@@ -264,10 +261,12 @@ public:
 
 private:
     LocalCluster& cluster_;
+    unsigned index_;
     NodeId me_;
 };
 
-LocalCluster::LocalCluster(unsigned shards) {
+LocalCluster::LocalCluster(unsigned shards)
+    : handlers_(std::max(1u, shards)), open_(std::make_unique<std::atomic<bool>[]>(std::max(1u, shards))) {
     for (unsigned i = 0; i < std::max(1u, shards); ++i) nodes_.push_back(NodeId::fresh("shard" + std::to_string(i)));
 }
 

@@ -585,7 +585,8 @@ private:
 /// connection lives on its shard's loop from then on.
 class Listener : public std::enable_shared_from_this<Listener> {
 public:
-    Listener(tcp::acceptor acceptor, std::vector<Shared*> shards) : acceptor_(std::move(acceptor)), shards_(std::move(shards)) {}
+    /// `home`: shard 0, whose `shards` lists every shard.
+    Listener(tcp::acceptor acceptor, const Shared& home) : acceptor_(std::move(acceptor)), shards_(home.shards) {}
     void run() { accept(); }
 
 private:
@@ -619,7 +620,7 @@ private:
         }
     }
     tcp::acceptor acceptor_;
-    std::vector<Shared*> shards_;
+    const std::vector<Shared*>& shards_;
     std::size_t next_ = 0;
 };
 
@@ -722,7 +723,7 @@ int serve(const ServeConfig& config, BotFactory bots) {
     std::vector<Shared*> all;
     for (auto& sh : shards) all.push_back(sh.get());
     for (auto& sh : shards) sh->shards = all;
-    std::make_shared<Listener>(std::move(acceptor), all)->run();
+    std::make_shared<Listener>(std::move(acceptor), *shards.front())->run();
 
     // Each shard's clock: turn timers, bot delays, grace periods.
     std::vector<std::unique_ptr<net::steady_timer>> tickers;

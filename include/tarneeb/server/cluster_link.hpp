@@ -16,6 +16,7 @@
 // store); the callbacks given to start() are called on any thread, with no lock held.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -116,8 +117,11 @@ public:
 /// invalid_argument for a bad node name.
 std::unique_ptr<ClusterLink> redis_link(const ClusterConfig& config);
 
-/// What the shards of one process share: each shard's message handler, its table summaries,
-/// and who runs which table. Thread-safe; outlives its shards' links.
+/// What the shards of one process (`tarneeb serve --threads N`) share: each shard's message
+/// handler, its table summaries, and who runs which table. Outlives its shards' links.
+/// Thread-safe, with one rule: links start before any shard's loop runs and stop after they all
+/// stopped, so the handlers are fixed while frames are relayed and a relayed frame takes no
+/// lock. Placement, presence, ownership and the directory exchange take one mutex.
 class LocalCluster {
 public:
     /// `shards` NodeIds named "shard0".."shardN-1"; shard 0 is the home.
@@ -130,7 +134,11 @@ private:
     friend class LocalLink;
     std::vector<NodeId> nodes_;
     mutable std::mutex mutex_;
-    std::map<std::string, ClusterLink::Deliver> handlers_;     ///< by NodeId text
+    /// Each shard's handler, by index, and whether it is open. Set by start() before any
+    /// shard's loop runs and closed by stop() after they stopped, so that publish() reads them
+    /// without the mutex: a relayed frame takes no lock.
+    std::vector<ClusterLink::Deliver> handlers_;
+    std::unique_ptr<std::atomic<bool>[]> open_;
     std::map<std::string, std::vector<LobbyEntry>> lobby_;     ///< by node name
     std::map<std::string, std::string> owners_;                ///< table → node name
     std::map<std::string, NodeId> presence_;                   ///< guest → node serving it (away from home)
