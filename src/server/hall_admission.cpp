@@ -29,8 +29,7 @@ void Hall::open(ConnId conn, const std::string& address, Millis now) {
     }
     Conn c;
     c.address = address;
-    c.tokens = config_.rate_burst;
-    c.refilled = now;
+    c.rate = MessageRate(config_.rate_burst, now);
     conns_[conn] = c;
     ++conns_per_address_[address];
 }
@@ -72,11 +71,8 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
         out_.close(conn, 1009, "message too big");
         return;
     }
-    // Token bucket.
-    c.tokens = std::min(config_.rate_burst, c.tokens + static_cast<double>(now - c.refilled) * config_.rate_per_second / 1000.0);
-    c.refilled = now;
-    if (c.tokens < 1.0) {
-        if (++c.limited >= config_.max_rate_rejections) {
+    if (!c.rate.take(now, config_.rate_per_second, config_.rate_burst)) {
+        if (c.rate.limited >= config_.max_rate_rejections) {
             out_.close(conn, 1008, "rate limit");
             return;
         }
@@ -87,7 +83,6 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
               "too many messages");
         return;
     }
-    c.tokens -= 1.0;
     json msg = json::parse(text, nullptr, false);
     if (msg.is_discarded() || !msg.is_object() || !msg.contains("type") || !msg["type"].is_string()) {
         if (++c.bad >= config_.max_bad_messages) {

@@ -162,5 +162,26 @@ TEST(Shards, WaitingTableLimitsHoldForTheWholeProcess) {
     EXPECT_TRUE(poll(ioc, [&, id = 10]() mutable { return answer(*guests[2], id++)["type"] == "created"; }, 10s));
 }
 
+TEST(Shards, AFloodIsRefusedAtItsFrontAndNeverRelayed) {
+    ServerProcess server(temp_db("shards-flood"), {"--threads", "2", "--rate", "20"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    Client first(ioc, server.port());  // shard 0, the home
+    Client flood(ioc, server.port());  // shard 1: relayed to the home shard
+    ASSERT_FALSE(sign_in(ioc, flood, "Flood").empty());
+    const auto received = [&] { return shard_metrics(server.port())[0]["cluster"]["messages_received"].get<int>(); };
+    const int before = received();
+    constexpr int kFlood = 3000;
+    for (int i = 0; i < kFlood && !flood.ended; ++i) flood.send({{"type", "list"}, {"id", i}});
+    ASSERT_TRUE(pump(ioc, [&] { return flood.ended; }, 10s));
+    EXPECT_EQ(flood.close_code, 1008);
+    int limited = 0;
+    for (const auto& f : flood.frames) limited += json::parse(f).value("code", "") == "rate_limited";
+    EXPECT_GE(limited, 100);
+    pump(ioc, [] { return false; }, 500ms);  // anything relayed has arrived
+    // The burst (40) and what the rate refilled went on, not the flood.
+    EXPECT_LT(received() - before, 200) << "of " << kFlood;
+}
+
 }  // namespace
 }  // namespace tarneeb::server::testing

@@ -106,6 +106,7 @@ private:
     /// One client connection of this node (this node is its front).
     struct Front {
         std::string address;
+        MessageRate rate{0, 0};         ///< its rate limit here (filled at open): checked before a frame is relayed
         std::string token;              ///< from the welcome it got: signs it in on another node
         std::string name;               ///< its guest
         std::optional<NodeId> target;   ///< the node serving it; nullopt: this node's hall

@@ -43,6 +43,7 @@
 // serving: reads, spectators and every table go on as soon as the database takes writes again.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -88,6 +89,26 @@ public:
 private:
     std::mutex mutex_;
     std::unordered_map<std::string, int> by_guest_, by_address_;
+};
+
+/// One connection's message rate limit: a token bucket of `burst` tokens refilled at `rate` per
+/// second (HallConfig::rate_per_second, rate_burst; `tarneeb serve --rate`). The hall keeps one
+/// per connection; a cluster node keeps another at the front of each relayed connection, so
+/// that a flood is refused where it arrives and never relayed.
+struct MessageRate {
+    double tokens;        ///< starts full
+    Millis refilled;      ///< when tokens were last refilled (Unix ms)
+    int limited = 0;      ///< messages refused so far
+    MessageRate(double burst, Millis now) : tokens(burst), refilled(now) {}
+    /// Takes a token for a message at `now`: true when there was one, else false (and
+    /// `limited` counts one more).
+    bool take(Millis now, double rate, double burst) {
+        tokens = std::min(burst, tokens + static_cast<double>(std::max<Millis>(0, now - refilled)) * rate / 1000.0);
+        refilled = std::max(refilled, now);
+        if (tokens < 1.0) return ++limited, false;
+        tokens -= 1.0;
+        return true;
+    }
 };
 
 struct HallConfig {
@@ -282,10 +303,8 @@ private:
     struct Conn {
         std::string name;          ///< signed-in guest, "" before hello
         std::string address;       ///< the peer's address given to open()
-        double tokens = 0;         ///< rate-limit bucket
-        Millis refilled = 0;
+        MessageRate rate{0, 0};    ///< its rate limit (filled at open)
         int bad = 0;
-        int limited = 0;
         bool busy = false;         ///< a hello is in flight (before sign-in)
         std::deque<nlohmann::json> waiting;  ///< messages to handle once the guest is free
         /// The lobby page this connection watches (`list` with `watch`: its cursor and limit).
