@@ -67,7 +67,12 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
             for (const auto& [name, node] : nodes_)
                 if (!(node == me_)) publish(node, {{"k", "store_ok"}, {"c", ConnId{0}}});
         })
-                      : nullptr});
+                      : nullptr,
+        // A guest's other connections may be served by any node: each closes its own.
+        [this](const std::string& name, const std::string& only, const std::string& keep) {
+            for (const auto& [node_name, node] : nodes_)
+                if (!(node == me_)) publish(node, {{"k", "sign_out"}, {"c", ConnId{0}}, {"n", name}, {"o", only}, {"h", keep}});
+        }});
 }
 
 ClusterNode::~ClusterNode() { stop(); }
@@ -99,6 +104,7 @@ void ClusterNode::received(const json& msg) {
     const ConnId c = msg["c"].get<ConnId>();
     const Millis now = clock();
     if (kind == "store_ok") return hall_.storage_works_elsewhere();
+    if (kind == "sign_out") return hall_.sign_out_here(msg.value("n", ""), msg.value("o", ""), msg.value("h", ""));
     if (kind == "open" || kind == "frame" || kind == "closed") {  // this node owns what the connection uses
         const auto key = std::make_pair(from->text(), c);
         auto it = remote_ids_.find(key);

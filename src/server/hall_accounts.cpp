@@ -52,20 +52,32 @@ std::optional<std::string> Hall::attempts_refused(const std::string& key, const 
     return "too many failed sign-ins; try again in " + std::to_string((wait + 999) / 1000) + " s";
 }
 
-void Hall::close_sessions(const std::string& name, ConnId keep, const std::string& keep_token_hash) {
+void Hall::close_sessions_here(const std::string& name, ConnId keep, const std::string& only_token_hash,
+                               const std::string& keep_token_hash) {
     auto g = guests_.find(name);
     if (g == guests_.end()) return;
     std::vector<ConnId> gone;
     for (ConnId other : g->second.conns) {
         auto it = conns_.find(other);
         if (other == keep || it == conns_.end()) continue;
-        if (!keep_token_hash.empty() && it->second.token_hash == keep_token_hash) continue;
+        const std::string& hash = it->second.token_hash;
+        if ((!only_token_hash.empty() && hash != only_token_hash) || (!keep_token_hash.empty() && hash == keep_token_hash)) continue;
         gone.push_back(other);
     }
     for (ConnId other : gone) {
         out_.close(other, 4001, "signed out");
         closed(other, now_);  // at once: a message it sends meanwhile is ignored
     }
+}
+
+void Hall::close_sessions(const std::string& name, ConnId keep, const std::string& only_token_hash,
+                          const std::string& keep_token_hash) {
+    close_sessions_here(name, keep, only_token_hash, keep_token_hash);
+    if (cluster_.signed_out) cluster_.signed_out(name, only_token_hash, keep_token_hash);
+}
+
+void Hall::sign_out_here(const std::string& name, const std::string& only_token_hash, const std::string& keep_token_hash) {
+    close_sessions_here(name, ConnId(-1), only_token_hash, keep_token_hash);
 }
 
 void Hall::sign_in(ConnId conn, Conn& c, const json& msg, const json& id) {
@@ -225,7 +237,7 @@ void Hall::on_change_password(ConnId conn, Conn& c, const json& msg, const json&
                                     [this, conn, id, name, token_hash](const std::optional<StorageError>& e2) {
                                         release(conn);
                                         if (e2) return storage_error(conn, id, *e2);
-                                        close_sessions(name, conn, token_hash);  // other devices are signed out
+                                        close_sessions(name, conn, "", token_hash);  // other devices are signed out
                                         reply(conn, id, ok_json());
                                     });
                       });
@@ -247,16 +259,7 @@ void Hall::on_sign_out(ConnId conn, Conn& c, const json&, const json& id) {
                   release(conn);
                   if (e) return storage_error(conn, id, *e);
                   // Other tabs holding this very token are signed out with it.
-                  if (auto g = guests_.find(name); g != guests_.end()) {
-                      std::vector<ConnId> same;
-                      for (ConnId other : g->second.conns)
-                          if (auto it = conns_.find(other); other != conn && it != conns_.end() && it->second.token_hash == token_hash)
-                              same.push_back(other);
-                      for (ConnId other : same) {
-                          out_.close(other, 4001, "signed out");
-                          closed(other, now_);
-                      }
-                  }
+                  if (!token_hash.empty()) close_sessions(name, conn, token_hash, "");
                   reply(conn, id, ok_json());
               });
 }
@@ -268,7 +271,7 @@ void Hall::on_sign_out_everywhere(ConnId conn, Conn& c, const json&, const json&
               [this, conn, id, name = c.name](const std::optional<StorageError>& e) {
                   release(conn);
                   if (e) return storage_error(conn, id, *e);
-                  close_sessions(name, conn, "");
+                  close_sessions(name, conn, "", "");
                   reply(conn, id, ok_json());
               });
 }

@@ -183,5 +183,36 @@ TEST(Shards, AFloodIsRefusedAtItsFrontAndNeverRelayed) {
     EXPECT_LT(received() - before, 200) << "of " << kFlood;
 }
 
+TEST(Shards, SigningOutEverywhereClosesConnectionsOnEveryShard) {
+    ServerProcess server(temp_db("shards-sign-out"), {"--threads", "2"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    const auto ask = [&](Client& c, json msg, int id) {
+        msg["id"] = id;
+        c.send(msg);
+        json reply;
+        pump(ioc, [&] {
+            for (const auto& f : c.frames)
+                if (auto j = json::parse(f); j.value("id", -1) == id) return (reply = j), true;
+            return false;
+        });
+        return reply;
+    };
+    // The phone (accepted by the home shard) registers and creates a table: the table goes to
+    // shard 1, and the phone's connection is relayed there.
+    Client phone(ioc, server.port());
+    ASSERT_FALSE(sign_in(ioc, phone, "Layla").empty());
+    ASSERT_EQ(ask(phone, {{"type", "register"}, {"password", "sesame-open-7"}}, 1)["type"], "ok");
+    ASSERT_EQ(ask(phone, {{"type", "create"}}, 2)["type"], "created");
+    EXPECT_EQ(ask(phone, {{"type", "join"}, {"table", phone.last("created")["table"]}, {"seat", 0}}, 3)["type"], "ok");
+    // The laptop signs in with the password and is served by the home shard.
+    Client laptop(ioc, server.port());
+    ASSERT_EQ(ask(laptop, {{"type", "hello"}, {"name", "Layla"}, {"password", "sesame-open-7"}}, 4)["type"], "welcome");
+    EXPECT_EQ(ask(laptop, {{"type", "sign_out_everywhere"}}, 5)["type"], "ok");
+    EXPECT_TRUE(pump(ioc, [&] { return phone.ended; }, 10s)) << "the phone, on the other shard, stays signed in";
+    EXPECT_EQ(phone.close_code, 4001);
+    EXPECT_FALSE(laptop.ended);
+}
+
 }  // namespace
 }  // namespace tarneeb::server::testing

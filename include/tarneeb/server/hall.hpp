@@ -206,6 +206,11 @@ struct ClusterHooks {
     /// On the hall's thread, when a write worked again after a storage error: the shards of one
     /// process share the store, so the others learn it works (Hall::storage_works_elsewhere).
     std::function<void()> storage_recovered;
+    /// On the hall's thread, after it signed connections of guest `name` out (sign_out,
+    /// sign_out_everywhere, a password change): the other shards or nodes close theirs alike
+    /// (Hall::sign_out_here with the same arguments), since the guest's other connections may
+    /// be served there.
+    std::function<void(const std::string& name, const std::string& only_token_hash, const std::string& keep_token_hash)> signed_out;
 };
 
 class Hall {
@@ -272,6 +277,10 @@ public:
     /// Another shard's write to the store this hall shares worked: a storage error this hall
     /// reports (/healthz, /metrics) is over.
     void storage_works_elsewhere();
+    /// Another shard or node signed guest `name` out: closes (4001 "signed out") this hall's
+    /// connections of `name` signed in with the token whose hash is `only_token_hash` (any
+    /// token when empty), except those with `keep_token_hash` (when not empty).
+    void sign_out_here(const std::string& name, const std::string& only_token_hash, const std::string& keep_token_hash);
     /// Stops running table `id` without writing anything: another node owns it now (its lease
     /// was lost, or a write was refused as `storage_fenced`). Its guests here are at no table;
     /// requests waiting for it get `storage_unavailable`. A table whose write is in flight is
@@ -549,9 +558,12 @@ private:
     /// Runs `work` on a password thread, then `done` on the hall's thread. False (nothing runs)
     /// when password_queue jobs are waiting. `work` must not throw.
     bool on_passwords(std::function<void()> work, std::function<void()> done);
-    /// Closes (4001 "signed out") every connection of `name` except `keep` and those signed in
-    /// with the token whose hash is `keep_token_hash` (when not empty).
-    void close_sessions(const std::string& name, ConnId keep, const std::string& keep_token_hash);
+    /// Closes (4001 "signed out") every connection of `name` except `keep`, those not signed in
+    /// with `only_token_hash` (when not empty) and those signed in with `keep_token_hash` (when
+    /// not empty); then the other shards or nodes do the same (ClusterHooks::signed_out).
+    void close_sessions(const std::string& name, ConnId keep, const std::string& only_token_hash, const std::string& keep_token_hash);
+    /// close_sessions' work in this hall alone.
+    void close_sessions_here(const std::string& name, ConnId keep, const std::string& only_token_hash, const std::string& keep_token_hash);
     /// too_many_attempts when the name key or the address is over its failures; else nullopt
     /// (the message says when to try again).
     std::optional<std::string> attempts_refused(const std::string& key, const std::string& address);
