@@ -174,16 +174,15 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
     auto it = fronts_.find(conn);
     if (it == fronts_.end()) return hall_.message(conn, text, now);
     Front& f = it->second;
-    // The hall's rate limit, here too: a flood of a relayed connection stops at its front.
-    // (A connection served here is limited by the hall alike, with the same tokens.)
-    if (f.target && !f.rate.take(now, config_.rate_per_second, config_.rate_burst)) {
+    // The hall's rate limit, here too: a flood of a relayed connection stops at its front. (A
+    // connection served here is refused by the hall alike; counted here too, for after a move.)
+    if (const bool within = f.rate.take(now, config_.rate_per_second, config_.rate_burst); !within && f.target) {
         if (f.rate.limited >= config_.max_rate_rejections) return sockets_.close(conn, 1008, "rate limit");
         const json peek = json::parse(text, nullptr, false);
         json error = error_json(to_string(ProtocolError::rate_limited), "too many messages");
         if (const json id = peek.is_object() ? request_id(peek) : json(nullptr); !id.is_null()) error["id"] = id;
         return sockets_.send(conn, error.dump());
     }
-    if (!f.target) f.rate.take(now, config_.rate_per_second, config_.rate_burst);  // the same count, for a move
     if (f.resolving || (f.target && f.orphan)) {
         // Its join waits for the table's owner, or its node is gone: everything after waits.
         if (f.held.size() < config_.max_held_frames) f.held.emplace_back(text);
