@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "match_harness.hpp"
@@ -29,6 +30,20 @@ std::set<std::string> lobby(net::io_context& ioc, Client& c, int id) {
     const json page = c.last("tables");
     for (const auto& t : page["tables"]) ids.insert(t["table"].get<std::string>());
     return ids;
+}
+
+/// Sends `msg` with request id `id` to client `c` and returns the answer carrying that id (null
+/// when none came).
+json request(net::io_context& ioc, Client& c, json msg, int id) {
+    msg["id"] = id;
+    c.send(msg);
+    json reply;
+    pump(ioc, [&] {
+        for (const auto& f : c.frames)
+            if (auto j = json::parse(f); j.value("id", -1) == id) return (reply = j), true;
+        return false;
+    });
+    return reply;
 }
 
 TEST(Shards, FourPlayersOnThreeShardsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
@@ -130,16 +145,7 @@ TEST(Shards, WaitingTableLimitsHoldForTheWholeProcess) {
     ServerProcess server(temp_db("shards-limits"), {"--threads", "3", "--max-waiting-tables-per-address", "2"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
-    auto answer = [&](Client& c, int id) {
-        c.send({{"type", "create"}, {"id", id}});
-        json reply;
-        pump(ioc, [&] {
-            for (const auto& f : c.frames)
-                if (auto j = json::parse(f); j.value("id", -1) == id) return (reply = j), true;
-            return false;
-        });
-        return reply;
-    };
+    auto answer = [&](Client& c, int id) { return request(ioc, c, {{"type", "create"}}, id); };
     std::vector<std::unique_ptr<Client>> guests;
     for (const char* name : {"Layla", "Omar", "Rana"}) {
         guests.push_back(std::make_unique<Client>(ioc, server.port()));
@@ -187,17 +193,7 @@ TEST(Shards, SigningOutEverywhereClosesConnectionsOnEveryShard) {
     ServerProcess server(temp_db("shards-sign-out"), {"--threads", "2"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
-    const auto ask = [&](Client& c, json msg, int id) {
-        msg["id"] = id;
-        c.send(msg);
-        json reply;
-        pump(ioc, [&] {
-            for (const auto& f : c.frames)
-                if (auto j = json::parse(f); j.value("id", -1) == id) return (reply = j), true;
-            return false;
-        });
-        return reply;
-    };
+    const auto ask = [&](Client& c, json msg, int id) { return request(ioc, c, std::move(msg), id); };
     // The phone (accepted by the home shard) registers and creates a table: the table goes to
     // shard 1, and the phone's connection is relayed there.
     Client phone(ioc, server.port());
