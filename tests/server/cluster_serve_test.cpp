@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "match_harness.hpp"
@@ -134,6 +135,30 @@ TEST(ClusterServe, PostgresStoppedForFiveSecondsRefusesChangesThenPlayResumesByI
     pump(m.ioc, [] { return false; }, 300ms);
     m.check_record(cl.port(3));
     EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(2), "/healthz").first == 200; }, 30s));
+}
+
+TEST(ClusterServe, SigningOutEverywhereClosesConnectionsOnEveryNode) {
+    Cluster cl("sign-out", 2);
+    net::io_context ioc;
+    const auto ask = [&](Client& c, json msg, int id) { return request(ioc, c, std::move(msg), id); };
+    // The phone, on n1, registers and sits at a table; the laptop signs in with the password on n2.
+    Client phone(ioc, cl.port(1));
+    ASSERT_FALSE(sign_in(ioc, phone, "Layla").empty());
+    ASSERT_EQ(ask(phone, {{"type", "register"}, {"password", "sesame-open-7"}}, 1)["type"], "ok");
+    ASSERT_EQ(ask(phone, {{"type", "create"}}, 2)["type"], "created");
+    EXPECT_EQ(ask(phone, {{"type", "join"}, {"table", phone.last("created")["table"]}, {"seat", 0}}, 3)["type"], "ok");
+    Client laptop(ioc, cl.port(2));
+    ASSERT_EQ(ask(laptop, {{"type", "hello"}, {"name", "Layla"}, {"password", "sesame-open-7"}}, 4)["type"], "welcome");
+    // Each node knows the other (one directory refresh) before the laptop signs out everywhere.
+    ASSERT_TRUE(poll(ioc, [&] {
+        const json m = metrics(cl.port(2));  // a node of N shards is N nodes of the directory
+        const int shards = m.contains("shards") ? static_cast<int>(m["shards"].size()) : 1;
+        return m["cluster"]["nodes"].get<int>() >= 2 * shards;
+    }, 30s));
+    EXPECT_EQ(ask(laptop, {{"type", "sign_out_everywhere"}}, 5)["type"], "ok");
+    EXPECT_TRUE(pump(ioc, [&] { return phone.ended; }, 20s)) << "the phone, on the other node, stays signed in";
+    EXPECT_EQ(phone.close_code, 4001);
+    EXPECT_FALSE(laptop.ended);
 }
 
 }  // namespace

@@ -30,6 +30,20 @@ inline bool poll(net::io_context& ioc, const std::function<bool()>& done, std::c
 
 /// Sends `join` until it is answered `ok` (a table created on another node a moment ago may
 /// not be known everywhere yet: the answer is then no_such_table and the client asks again).
+/// Sends `msg` with request id `id` to client `c` and returns the answer carrying that id (null
+/// when none came within `timeout`).
+inline json request(net::io_context& ioc, Client& c, json msg, int id, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+    msg["id"] = id;
+    c.send(msg);
+    json reply;
+    pump(ioc, [&] {
+        for (const auto& f : c.frames)
+            if (auto j = json::parse(f); j.value("id", -1) == id) return (reply = j), true;
+        return false;
+    }, timeout);
+    return reply;
+}
+
 inline bool join(net::io_context& ioc, Client& c, const json& msg) {
     for (int attempt = 0; attempt < 20; ++attempt) {
         const std::size_t before = c.frames.size();

@@ -32,20 +32,6 @@ std::set<std::string> lobby(net::io_context& ioc, Client& c, int id) {
     return ids;
 }
 
-/// Sends `msg` with request id `id` to client `c` and returns the answer carrying that id (null
-/// when none came).
-json request(net::io_context& ioc, Client& c, json msg, int id) {
-    msg["id"] = id;
-    c.send(msg);
-    json reply;
-    pump(ioc, [&] {
-        for (const auto& f : c.frames)
-            if (auto j = json::parse(f); j.value("id", -1) == id) return (reply = j), true;
-        return false;
-    });
-    return reply;
-}
-
 TEST(Shards, FourPlayersOnThreeShardsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
     ServerProcess server(temp_db("shards-match"), {"--threads", "3", "--grace", "60"});
     ASSERT_NE(server.port(), 0);
