@@ -10,7 +10,9 @@
 // Four clients per table. Each table makes one action every --interval-ms (0: as fast as the
 // server answers). Latency is measured from writing an `act` to reading the `table` message
 // that shows the action applied, on the acting client. Every `error` frame counts as an error.
-// Runs on one thread with one io_context (like the server); raises its open-file limit.
+// Runs on --threads threads (default 1), each with its own io_context and every k-th table;
+// raises its open-file limit. It parses only what it reads of a frame (the history, events and
+// hand are skipped), to load the machine it shares with the server as little as it can.
 // The run is bounded: it stops after --duration seconds and prints one JSON summary line.
 #include <sys/resource.h>
 
@@ -22,6 +24,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -53,7 +56,20 @@ struct Options {
     int interval_ms = 2000;
     int duration_s = 30;
     int ramp_ms = 5000;
+    int threads = 1;
 };
+
+/// Parses a frame without what the client never reads: at the top "history" and "events", in
+/// the round the hand (the skipped values are scanned but never built).
+json parse_frame(const std::string& text) {
+    const json::parser_callback_t skip = [](int depth, json::parse_event_t event, json& parsed) {
+        if (event != json::parse_event_t::key) return true;
+        const auto& key = parsed.get_ref<const std::string&>();
+        if (depth == 1) return key != "history" && key != "events";
+        return !(depth == 2 && key == "hand");
+    };
+    return json::parse(text, skip, false);
+}
 
 class LoadTable;
 
@@ -221,7 +237,7 @@ void LoadClient::read() {
             self->open = false;
             return;
         }
-        const auto j = json::parse(beast::buffers_to_string(self->buffer_.data()), nullptr, false);
+        const auto j = parse_frame(beast::buffers_to_string(self->buffer_.data()));
         self->buffer_.consume(self->buffer_.size());
         if (!j.is_discarded()) self->table_.on_frame(*self, j);
         self->read();
@@ -241,6 +257,7 @@ int main(int argc, char** argv) {
         ->capture_default_str()->check(CLI::Range(0, 60000));
     app.add_option("--duration", o.duration_s, "seconds to run after the ramp")->capture_default_str()->check(CLI::Range(1, 3600));
     app.add_option("--ramp-ms", o.ramp_ms, "spread the connections over this many ms")->capture_default_str();
+    app.add_option("--threads", o.threads, "event loops (tables dealt out among them)")->capture_default_str()->check(CLI::Range(1, 64));
     CLI11_PARSE(app, argc, argv);
 
     // Raise the open-file limit: 4 sockets per table.
@@ -250,48 +267,72 @@ int main(int argc, char** argv) {
         setrlimit(RLIMIT_NOFILE, &lim);
     }
 
-    net::io_context ioc{1};
-    Stats stats;
     std::random_device rd;
     const std::string prefix = "lt" + std::to_string(rd() % 1000000);
     std::vector<tcp::endpoint> eps;
     for (unsigned short port : o.ports) eps.emplace_back(net::ip::make_address(o.host), port);
-    std::vector<std::unique_ptr<LoadTable>> tables;
-    net::steady_timer ramp(ioc);
-    int started = 0;
-    std::function<void()> start_more = [&] {
-        const int batch = std::max(1, o.tables * 20 / std::max(1, o.ramp_ms));
-        for (int i = 0; i < batch && started < o.tables; ++i, ++started) {
-            tables.push_back(std::make_unique<LoadTable>(ioc, stats, o, prefix, started));
-            tables.back()->start(eps);
-        }
-        if (started < o.tables) {
-            ramp.expires_after(std::chrono::milliseconds(20));
-            ramp.async_wait([&](beast::error_code ec) { if (!ec) start_more(); });
-        }
+    // Each thread runs tables k, k + threads, ... on its own loop, measures over the same
+    // window, and its numbers are added up at the end.
+    std::vector<Stats> shard_stats(static_cast<std::size_t>(o.threads));
+    std::vector<double> shard_secs(shard_stats.size());
+    std::vector<std::uint64_t> errors_before(shard_stats.size());
+    auto run = [&](int k) {
+        net::io_context ioc{1};
+        Stats& stats = shard_stats[static_cast<std::size_t>(k)];
+        std::vector<std::unique_ptr<LoadTable>> tables;
+        net::steady_timer ramp(ioc);
+        int next = k;
+        std::function<void()> start_more = [&] {
+            const int batch = std::max(1, o.tables * 20 / std::max(1, o.ramp_ms) / o.threads);
+            for (int i = 0; i < batch && next < o.tables; ++i, next += o.threads) {
+                tables.push_back(std::make_unique<LoadTable>(ioc, stats, o, prefix, next));
+                tables.back()->start(eps);
+            }
+            if (next < o.tables) {
+                ramp.expires_after(std::chrono::milliseconds(20));
+                ramp.async_wait([&](beast::error_code ec) { if (!ec) start_more(); });
+            }
+        };
+        start_more();
+        // Measure only after the ramp.
+        ioc.run_for(std::chrono::milliseconds(o.ramp_ms + 2000));
+        stats.latency_ms.clear();
+        stats.owner_ms.clear();
+        stats.relayed_ms.clear();
+        stats.actions = 0;
+        errors_before[static_cast<std::size_t>(k)] = stats.errors;
+        const auto t0 = Clock::now();
+        ioc.run_for(std::chrono::seconds(o.duration_s));
+        shard_secs[static_cast<std::size_t>(k)] = std::chrono::duration<double>(Clock::now() - t0).count();
+        for (auto& t : tables) t->stopping = true;
     };
-    start_more();
-
-    // Measure only after the ramp.
-    ioc.run_for(std::chrono::milliseconds(o.ramp_ms + 2000));
-    stats.latency_ms.clear();
-    stats.owner_ms.clear();
-    stats.relayed_ms.clear();
-    stats.actions = 0;
-    const std::uint64_t errors_before = stats.errors;
-    const auto t0 = Clock::now();
-    ioc.run_for(std::chrono::seconds(o.duration_s));
-    const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-    for (auto& t : tables) t->stopping = true;
+    std::vector<std::thread> threads;
+    for (int k = 1; k < o.threads; ++k) threads.emplace_back(run, k);
+    run(0);
+    for (auto& t : threads) t.join();
+    Stats stats;
+    std::uint64_t errors_during = 0;
+    for (std::size_t k = 0; k < shard_stats.size(); ++k) {
+        const Stats& s = shard_stats[k];
+        stats.latency_ms.insert(stats.latency_ms.end(), s.latency_ms.begin(), s.latency_ms.end());
+        stats.owner_ms.insert(stats.owner_ms.end(), s.owner_ms.begin(), s.owner_ms.end());
+        stats.relayed_ms.insert(stats.relayed_ms.end(), s.relayed_ms.begin(), s.relayed_ms.end());
+        stats.actions += s.actions;
+        stats.errors += s.errors;
+        stats.frames += s.frames;
+        stats.matches += s.matches;
+        errors_during += s.errors - errors_before[k];
+    }
+    const double secs = *std::max_element(shard_secs.begin(), shard_secs.end());
 
     auto summary = [](const std::vector<double>& v) {
         return json{{"p50", tarneeb::percentile(v, 0.5)}, {"p90", tarneeb::percentile(v, 0.9)}, {"p99", tarneeb::percentile(v, 0.99)},
                     {"max", v.empty() ? 0.0 : *std::max_element(v.begin(), v.end())}};
     };
-    json out{{"tables", o.tables}, {"nodes", o.ports.size()}, {"clients", o.tables * 4}, {"interval_ms", o.interval_ms}, {"seconds", secs},
+    json out{{"tables", o.tables}, {"nodes", o.ports.size()}, {"clients", o.tables * 4}, {"threads", o.threads}, {"interval_ms", o.interval_ms}, {"seconds", secs},
              {"actions", stats.actions}, {"actions_per_second", static_cast<double>(stats.actions) / secs},
              {"latency_ms", summary(stats.latency_ms)},
-             {"errors", stats.errors}, {"errors_during_measure", stats.errors - errors_before}, {"frames", stats.frames},
+             {"errors", stats.errors}, {"errors_during_measure", errors_during}, {"frames", stats.frames},
              {"matches_finished", stats.matches}};
     if (o.ports.size() > 1) {
         out["latency_ms_owner_node"] = summary(stats.owner_ms);

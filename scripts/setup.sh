@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libdds-dev libsqlite3-dev libicu-dev libboost1.81-dev
-  libsodium-dev
+  libsodium-dev libmimalloc-dev
   postgresql-15 libpqxx-dev libpq-dev
   redis-server libhiredis-dev
   clang libclang-rt-14-dev
