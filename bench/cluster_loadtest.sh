@@ -18,7 +18,7 @@ nodes=${1:-3}
 shift || true
 bin=${TARNEEB_BIN_DIR:-build/release}
 pgbin=${TARNEEB_PG_BINDIR:-/usr/lib/postgresql/15/bin}
-dir=$(mktemp -d /tmp/tarneeb-cluster-XXXXXX)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tarneeb-cluster-XXXXXX")
 as=""
 if [ "$(id -u)" = 0 ]; then chown nobody:nogroup "$dir"; as="setpriv --reuid=nobody --regid=nogroup --clear-groups"; fi
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

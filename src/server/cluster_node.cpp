@@ -419,17 +419,20 @@ void ClusterNode::refresh(Millis now) {
 ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     Directory d;
     try {
-        const ClusterLink::View view = link_->exchange(mine);
+        ClusterLink::View view = link_->exchange(mine);
         d.nodes = view.nodes;
         // Every node's summaries are read here, off the loop: who runs which table, who sits
         // where, and the other nodes' public tables for the lobby.
-        for (const auto& e : view.lobby) {
+        std::unordered_map<std::string, ReadSummary> read;
+        read.reserve(view.lobby.size());
+        for (auto& e : view.lobby) {
             d.table_node[e.table] = e.node;
-            json summary = json::parse(e.summary, nullptr, false);
-            if (!summary.is_object()) continue;
-            note_seated(summary, e.table, d.seated);
-            if (e.node != me_.name && !summary.value("private", true)) d.remote.emplace(e.table, std::move(summary));
+            const auto last = read_.find(e.table);
+            const ReadSummary& r = read[e.table] = read_summary(std::move(e.summary), last == read_.end() ? nullptr : &last->second);
+            for (const auto& name : r.players) d.seated[name] = e.table;
+            if (r.summary && r.is_public && e.node != me_.name) d.remote.emplace(e.table, r.summary);
         }
+        read_ = std::move(read);
         if (scan_) d.adopt = link_->take_orphans(*scan_, view, config_.max_adopt_per_scan);
     } catch (const ClusterError& e) {
         d.failing = e.code();
@@ -441,10 +444,18 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     return d;
 }
 
-void ClusterNode::note_seated(const json& summary, const std::string& table, std::unordered_map<std::string, std::string>& seated) {
-    if (!summary.contains("seats") || !summary["seats"].is_array()) return;
-    for (const auto& s : summary["seats"])
-        if (s.is_object() && !s.value("bot", false)) seated[s.value("name", "")] = table;
+ClusterNode::ReadSummary ClusterNode::read_summary(std::string text, const ReadSummary* last) {
+    if (last && last->text == text) return *last;
+    ReadSummary r;
+    r.text = std::move(text);
+    json summary = json::parse(r.text, nullptr, false);
+    if (!summary.is_object()) return r;
+    if (summary.contains("seats") && summary["seats"].is_array())
+        for (const auto& s : summary["seats"])
+            if (s.is_object() && !s.value("bot", false)) r.players.push_back(s.value("name", ""));
+    r.is_public = !summary.value("private", true);
+    r.summary = std::make_shared<const json>(std::move(summary));
+    return r;
 }
 
 void ClusterNode::applied(Directory d, Millis now) {
@@ -460,9 +471,9 @@ void ClusterNode::applied(Directory d, Millis now) {
     for (auto& n : d.nodes) nodes_.emplace(n.name, n);
     table_node_ = std::move(d.table_node);
     seated_ = std::move(d.seated);
-    for (auto& [id, s] : hall_.table_summaries()) {  // this node's own, fresher than the directory
+    for (const auto& [id, players] : hall_.table_players()) {  // this node's own, fresher than the directory
         table_node_[id] = me_.name;
-        note_seated(s, id, seated_);
+        for (const auto& name : players) seated_[name] = id;
     }
     hall_.set_remote_lobby(std::move(d.remote));
     for (auto& [live, fence] : d.adopt) {

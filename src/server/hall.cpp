@@ -370,7 +370,21 @@ json Hall::snapshot() const {
 
 Hall::TableEntry* Hall::find_table(const std::string& id) {
     auto it = tables_.find(id);
-    return it == tables_.end() ? nullptr : &it->second;
+    if (it == tables_.end()) return nullptr;
+    touch(it->first, it->second);  // the caller may change it
+    return &it->second;
+}
+
+Hall::TableEntry& Hall::add_table(const std::string& id, TableEntry entry) {
+    auto [it, added] = tables_.emplace(id, std::move(entry));
+    touch(it->first, it->second);
+    return it->second;
+}
+
+void Hall::touch(const std::string& tid, TableEntry& t) {
+    if (t.touched) return;
+    t.touched = true;
+    touched_.push_back(tid);
 }
 
 std::unique_ptr<Table> Hall::rebuild(const LiveTable& live, Millis now) {
@@ -391,7 +405,7 @@ void Hall::install(std::unique_ptr<Table> table, std::int64_t fence) {
     entry.table->take_events();
     entry.fence = fence;
     const std::string id = entry.table->id();
-    tables_.emplace(id, std::move(entry));
+    add_table(id, std::move(entry));
     lobby_changed();
 }
 
@@ -480,7 +494,18 @@ std::vector<std::pair<std::string, json>> Hall::table_summaries() const {
     return out;
 }
 
-void Hall::set_remote_lobby(std::map<std::string, json> tables) {
+std::vector<std::pair<std::string, std::vector<std::string>>> Hall::table_players() const {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    out.reserve(tables_.size());
+    for (const auto& [tid, t] : tables_) {
+        auto& [id, names] = out.emplace_back(tid, std::vector<std::string>{});
+        for (Seat s : kSeats)
+            if (SeatInfo h = t.table->seat_info(s); h.kind == SeatInfo::Kind::human) names.push_back(std::move(h.name));
+    }
+    return out;
+}
+
+void Hall::set_remote_lobby(std::map<std::string, std::shared_ptr<const json>> tables) {
     if (tables == remote_lobby_) return;
     remote_lobby_ = std::move(tables);
     lobby_changed();
@@ -585,12 +610,7 @@ void Hall::tick(Millis now) {
     now_ = std::max(now_, now);
     if (started_ == 0) started_ = now;  // a shard that resumed nothing and saw no client yet
     if (now - last_sweep_ >= 1000) sweep(now);
-    std::vector<std::string> due;
-    for (auto& [tid, t] : tables_) {
-        const auto w = t.table->next_wakeup();
-        if (w && *w <= now && !t.busy) due.push_back(tid);
-    }
-    for (const auto& tid : due) {
+    for (const auto& tid : due_tables(now)) {
         TableEntry* t = find_table(tid);
         if (!t) continue;
         t->due_failed = false;
@@ -601,6 +621,40 @@ void Hall::tick(Millis now) {
     run_tournaments(now);  // hall_tournament.cpp
     push_lobby(now);
     run_pumps();
+}
+
+std::vector<std::string> Hall::due_tables(Millis now) {
+    std::vector<std::string> due;
+    for (const auto& tid : touched_)
+        if (auto it = tables_.find(tid); it != tables_.end()) {
+            it->second.touched = false;
+            if (const auto w = it->second.table->next_wakeup()) wakeups_.emplace(*w, tid);
+        }
+    touched_.clear();
+    std::vector<std::pair<Millis, std::string>> later;  // due but busy: looked at again next tick
+    while (!wakeups_.empty() && wakeups_.top().first <= now) {
+        auto [at, tid] = wakeups_.top();
+        wakeups_.pop();
+        auto it = tables_.find(tid);
+        if (it == tables_.end()) continue;
+        const auto w = it->second.table->next_wakeup();
+        if (!w) continue;
+        if (*w > now) wakeups_.emplace(*w, std::move(tid));  // moved on (it may have an entry already: popped as stale)
+        else if (it->second.busy) later.emplace_back(at, std::move(tid));
+        else if (std::find(due.begin(), due.end(), tid) == due.end()) due.push_back(std::move(tid));
+    }
+    for (auto& e : later) wakeups_.push(std::move(e));
+    // The safety net, once a second: every table whose time came has been popped by now, so one
+    // still due and not busy was changed without a touch. It runs now, and is counted.
+    if (now - last_timer_check_ >= 1000) {
+        last_timer_check_ = now;
+        for (const auto& [tid, t] : tables_)
+            if (const auto w = t.table->next_wakeup(); w && *w <= now && !t.busy && std::find(due.begin(), due.end(), tid) == due.end()) {
+                ++late_wakeups_;
+                due.push_back(tid);
+            }
+    }
+    return due;
 }
 
 std::optional<Millis> Hall::next_wakeup() const {

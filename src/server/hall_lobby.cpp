@@ -270,7 +270,7 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
                       entry.creator_address = address;
                       entry.counted_waiting = true;
                       entry.fence = *fence;
-                      tables_.emplace(*tid, std::move(entry));
+                      add_table(*tid, std::move(entry));
                       lobby_changed();
                       reply(conn, id, created_json(*tid, settings.is_private ? std::optional<std::string>(settings.code) : std::nullopt));
                   }
@@ -491,7 +491,7 @@ json Hall::lobby_page(const std::optional<std::string>& cursor, std::int64_t lim
             list.push_back(summary_json(*it->second.table, it->second.spectators));
             ++it;
         } else {
-            list.push_back(rt->second);
+            list.push_back(*rt->second);
             ++rt;
         }
     }

@@ -44,6 +44,8 @@ json Hall::metrics_json(Millis now) {
             {"uptime_s", (now - started_) / 1000}, {"storage_errors", storage_errors_},
             {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")},
             {"write_queue", writer_ ? writer_->waiting() : 0},
+            // The tables' timers (hall.hpp "touch"): heap entries, and overdue tables the sweep found.
+            {"timers", {{"pending", wakeups_.size()}, {"late", late_wakeups_}}},
             // Group commit (hall.cpp): transactions of table changes and the changes in them.
             {"journal", {{"batches", journal_batches_}, {"writes", journal_writes_},
                          {"writes_per_batch", journal_batches_ ? static_cast<double>(journal_writes_) / static_cast<double>(journal_batches_) : 0.0},

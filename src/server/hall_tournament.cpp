@@ -324,7 +324,7 @@ void Hall::run_tournaments(Millis now) {
                 for (const auto& id : *opened) {
                     TableEntry table;
                     table.table = std::make_unique<Table>(id, settings, config_.timing, bots_);
-                    tables_.emplace(id, std::move(table));
+                    add_table(id, std::move(table));
                 }
                 lobby_changed();
             });

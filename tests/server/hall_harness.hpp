@@ -56,6 +56,12 @@ struct HallHarness {
             if (auto j = nlohmann::json::parse(*it); j.value("id", nlohmann::json()) == requests) return j;
         return nullptr;
     }
+    /// Every table timer of the test ran from the hall's wakeup heap: none was found due only
+    /// by the once-a-second check (hall.hpp "touch").
+    ~HallHarness() { EXPECT_EQ(hall.late_timers(), 0u) << "a table changed without a touch"; }
+    HallHarness(const HallHarness&) = delete;
+    HallHarness& operator=(const HallHarness&) = delete;
+
     void tick() {
         hall.tick(now);
         settle();

@@ -135,7 +135,7 @@ private:
         std::vector<NodeId> nodes;
         std::unordered_map<std::string, std::string> table_node;  ///< read from `lobby` on the worker
         std::unordered_map<std::string, std::string> seated;
-        std::map<std::string, nlohmann::json> remote;             ///< the other nodes' public tables
+        std::map<std::string, std::shared_ptr<const nlohmann::json>> remote;  ///< the other nodes' public tables
         std::vector<Adopted> adopt;                              ///< tables taken over, with their fences
         std::optional<std::string> failing;                     ///< Redis's error code when it failed
         std::optional<std::string> scan_failing;                ///< the store's, when the scan failed
@@ -163,9 +163,16 @@ private:
     Millis clock();
     Directory scan(std::vector<LobbyEntry> mine);  // on the worker
     void applied(Directory d, Millis now);         // on the loop
-    /// Notes where the human players of `summary` (table `table`) sit.
-    static void note_seated(const nlohmann::json& summary, const std::string& table,
-                            std::unordered_map<std::string, std::string>& seated);
+    /// A table's summary as the directory last read it (worker only): parsed again only when
+    /// its text changed, so a refresh of thousands of unchanged tables parses none.
+    struct ReadSummary {
+        std::string text;
+        std::shared_ptr<const nlohmann::json> summary;  ///< nullptr: the text was not a JSON object
+        std::vector<std::string> players;              ///< the names of its human seats
+        bool is_public = false;
+    };
+    /// `summary` read from `text` (and `last`, when its text is the same).
+    static ReadSummary read_summary(std::string text, const ReadSummary* last);
     /// Moves each front to the node that runs its guest's table; closes relayed connections
     /// whose front died.
     void check_routes(Millis now);
@@ -187,6 +194,7 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     NodeId home_;                      ///< link_->home(), else me_
     std::unique_ptr<WorkQueue> work_;  ///< the directory, the orphan scan and owner lookups
+    std::unordered_map<std::string, ReadSummary> read_;  ///< (worker) the last refresh's summaries, by table
 
     // the loop's state
     std::unordered_map<ConnId, Front> fronts_;

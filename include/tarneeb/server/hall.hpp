@@ -53,6 +53,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <queue>
 #include <set>
 #include <string>
 #include <string_view>
@@ -289,14 +290,22 @@ public:
     /// Every table this hall runs: its id and summary (summary_json, private ones too), for the
     /// cluster's directory.
     std::vector<std::pair<std::string, nlohmann::json>> table_summaries() const;
+    /// Every table this hall runs, with the names of the players seated there (bots left
+    /// out): what table_summaries' seats say, without building the summaries.
+    std::vector<std::pair<std::string, std::vector<std::string>>> table_players() const;
     /// The public tables of the other nodes (their summaries, by id): `list` pages show them
-    /// with this hall's own, in id order.
-    void set_remote_lobby(std::map<std::string, nlohmann::json> tables);
+    /// with this hall's own, in id order. A summary is shared and never changed (the cluster's
+    /// directory hands the same one on while its text stays the same): equal pointers mean an
+    /// unchanged lobby.
+    void set_remote_lobby(std::map<std::string, std::shared_ptr<const nlohmann::json>> tables);
 
     int connections() const { return static_cast<int>(conns_.size()); }
     int tables() const { return static_cast<int>(tables_.size()); }
 
     // ---- inspection (tests, fuzzing) -------------------------------------------------
+    /// Due tables the wakeup heap missed and the once-a-second check ran (0 unless a table was
+    /// changed without find_table or add_table; /metrics "timers" "late").
+    std::uint64_t late_timers() const { return late_wakeups_; }
     /// The live table `id`, or nullptr.
     const Table* table(const std::string& id) const;
     /// Where the signed-in guest of connection `conn` is: its table id ("" for none) and seat
@@ -348,6 +357,7 @@ private:
         ChatLog chat;                 ///< its chat (chat.hpp; hall_chat.cpp)
         std::int64_t fence = 0;       ///< the fencing token of its writes (0: a single node)
         bool dropping = false;        ///< drop_table() waits for its write in flight
+        bool touched = false;         ///< in touched_: its wakeup is read again at the next tick
     };
     /// A table rebuilt from its journal (players disconnected from `now`), or nullptr when its
     /// settings do not parse.
@@ -356,13 +366,29 @@ private:
     void install(std::unique_ptr<Table> table, std::int64_t fence);
     ClusterHooks cluster_;
     bool clustered_ = false;
-    std::map<std::string, nlohmann::json> remote_lobby_;  ///< the other nodes' public tables
+    std::map<std::string, std::shared_ptr<const nlohmann::json>> remote_lobby_;  ///< the other nodes' public tables
     /// The waiting-table limits' count (HallConfig::waiting_tables, or the hall's own).
     std::shared_ptr<WaitingTables> waiting_tables_;
     /// Counts `t` out of waiting_tables_ once it started or goes (publish, erase_table).
     void uncount_waiting(TableEntry& t);
     /// Removes table `tid` from the hall's map (not from storage), uncounting it first.
     void erase_table(const std::string& tid);
+    /// Adds table `id` to the hall's map (its timers are read at the next tick).
+    TableEntry& add_table(const std::string& id, TableEntry entry);
+
+    // The tables' timers without a scan of every table at each tick: a table's wakeup
+    // (Table::next_wakeup) changes only when the table does, and every change goes through
+    // find_table or add_table, which mark the table touched. A tick reads the touched tables'
+    // wakeups into a min-heap and runs the tables whose wakeup came; an entry whose table moved
+    // on is dropped or pushed again when popped. Once a second the tick still checks every
+    // table: one due that the heap missed runs then, and is counted (metrics "timers" "late").
+    void touch(const std::string& tid, TableEntry& t);
+    /// The tables whose wakeup came (at `now`) and that are not busy, each once.
+    std::vector<std::string> due_tables(Millis now);
+    Millis last_timer_check_ = 0;
+    std::vector<std::string> touched_;
+    std::priority_queue<std::pair<Millis, std::string>, std::vector<std::pair<Millis, std::string>>, std::greater<>> wakeups_;
+    std::uint64_t late_wakeups_ = 0;  ///< due tables the heap missed (0 unless a change bypassed touch)
     using Done = std::function<void(const std::optional<StorageError>&)>;
 
     void sweep(Millis now);
