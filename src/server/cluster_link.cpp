@@ -10,6 +10,25 @@ namespace tarneeb::server {
 
 using nlohmann::json;
 
+std::string encode_node_message(json msg) {
+    auto t = msg.find("t");
+    if (t == msg.end() || !t->is_string()) return msg.dump();
+    std::string frame = std::move(t->get_ref<std::string&>());
+    msg.erase(t);
+    std::string text = msg.dump();
+    text.reserve(text.size() + 1 + frame.size());
+    text += '\n';
+    text += frame;
+    return text;
+}
+
+json decode_node_message(std::string_view text) {
+    const auto nl = text.find('\n');
+    json msg = json::parse(text.substr(0, nl), nullptr, false);
+    if (nl != std::string_view::npos && msg.is_object()) msg["t"] = std::string(text.substr(nl + 1));
+    return msg.is_object() ? msg : json(json::value_t::discarded);
+}
+
 namespace {
 
 class RedisLink final : public ClusterLink {
@@ -40,7 +59,7 @@ public:
         });
         subscriber_ = std::make_unique<Subscriber>(config_.redis, [deliver, mine = me_.text()](const PubSubMessage& m) {
             // Parsed here, on the subscriber's thread; only messages for this instance go on.
-            json msg = json::parse(m.payload, nullptr, false);
+            json msg = decode_node_message(m.payload);
             if (!msg.is_object() || !msg.contains("to") || msg["to"] != mine) return;
             deliver(std::move(msg));
         });
@@ -63,7 +82,7 @@ public:
     bool publish(const NodeId& to, json msg) override {
         msg["to"] = to.text();
         msg["from"] = me_.text();
-        return publisher_->submit([this, channel = config_.prefix + ":to:" + to.name, text = msg.dump()] {
+        return publisher_->submit([this, channel = config_.prefix + ":to:" + to.name, text = encode_node_message(std::move(msg))] {
             try {
                 pub_redis_.publish(channel, text);
             } catch (const ClusterError&) {

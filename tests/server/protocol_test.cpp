@@ -6,6 +6,7 @@
 #include "hidden_check.hpp"
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/core/random.hpp"
+#include "tarneeb/server/cluster_link.hpp"
 #include "tarneeb/server/protocol.hpp"
 
 namespace tarneeb::server {
@@ -349,4 +350,23 @@ TEST(Protocol, JournalEntriesReadBackAsWritten) {
 }
 
 }  // namespace
+TEST(ClusterMessage, FramesTravelAfterTheFieldsUnescapedAndComeBackWhole) {
+    // A frame with newlines, quotes, backslashes and non-ASCII text, as a client might send it.
+    const std::string frame = "{\"type\":\"chat\",\"text\":\"a\\\"b\\\\c\\nd \u0645\u0631\u062d\u0628\u0627\"}\n\nend\"";
+    const nlohmann::json msg{{"k", "send"}, {"c", std::uint64_t{7}}, {"t", frame}, {"to", "n2/x"}, {"from", "n1/y"}};
+    const std::string text = encode_node_message(msg);
+    EXPECT_EQ(text.substr(text.find('\n') + 1), frame);  // the frame as it is: not escaped
+    EXPECT_EQ(decode_node_message(text), msg);
+    // Without "t" (or with a "t" that is no string) it is plain JSON.
+    const nlohmann::json open{{"k", "open"}, {"c", std::uint64_t{1}}, {"a", "10.0.0.1"}};
+    EXPECT_EQ(encode_node_message(open), open.dump());
+    EXPECT_EQ(decode_node_message(open.dump()), open);
+    const nlohmann::json odd{{"k", "x"}, {"t", 5}};
+    EXPECT_EQ(decode_node_message(encode_node_message(odd)), odd);
+    EXPECT_EQ(decode_node_message(encode_node_message({{"t", ""}})), nlohmann::json({{"t", ""}}));
+    // Anything else is refused, never half-read.
+    for (const char* bad : {"", "\n", "[1,2]\nx", "{\"k\":\n}", "not json", "{\"k\":1} trailing\nx"})
+        EXPECT_TRUE(decode_node_message(bad).is_discarded()) << bad;
+}
+
 }  // namespace tarneeb::server

@@ -57,6 +57,15 @@ struct ClusterConfig {
     std::size_t max_adopt_per_scan = 200;          ///< tables taken over in one scan at most
 };
 
+/// The text of message `msg` between nodes on Redis: its fields as compact JSON, then, when it
+/// has a string "t" (a client's frame, or a frame for a client: most of the traffic), a newline
+/// and that text as it is. The frame is neither escaped nor parsed on its way (compact JSON never
+/// holds a raw newline, so the first one ends the fields).
+std::string encode_node_message(nlohmann::json msg);
+/// The message encode_node_message wrote ("t" back in its fields), or a discarded value when
+/// `text` does not hold a JSON object before its first newline.
+nlohmann::json decode_node_message(std::string_view text);
+
 /// A table taken over from a node that died, with the fencing token of its writes.
 using Adopted = std::pair<LiveTable, std::int64_t>;
 
