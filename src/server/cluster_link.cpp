@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <set>
+#include <thread>
 
 namespace tarneeb::server {
 
@@ -37,7 +40,7 @@ public:
         : config_(config), me_(NodeId::fresh(config.node)), redis_(config.redis), pub_redis_(config.redis),
           leases_(redis_, config.prefix), directory_(redis_, config.prefix) {
         work_ = std::make_unique<WorkQueue>("lease", 1, 1024);
-        publisher_ = std::make_unique<WorkQueue>("publish", 1, config.publish_queue);
+        publisher_ = std::thread([this] { run_publisher(); });
     }
     ~RedisLink() override { stop(); }
 
@@ -72,7 +75,12 @@ public:
         if (subscriber_) subscriber_->stop();
         if (keeper_) keeper_->stop();
         work_->stop();
-        publisher_->stop();
+        {
+            std::lock_guard lock(publish_mutex_);
+            publish_stopping_ = true;
+        }
+        publish_ready_.notify_one();
+        publisher_.join();  // after publishing what was queued
         try {
             directory_.leave(me_);
         } catch (const ClusterError&) {
@@ -82,13 +90,12 @@ public:
     bool publish(const NodeId& to, json msg) override {
         msg["to"] = to.text();
         msg["from"] = me_.text();
-        return publisher_->submit([this, channel = config_.prefix + ":to:" + to.name, text = encode_node_message(std::move(msg))] {
-            try {
-                pub_redis_.publish(channel, text);
-            } catch (const ClusterError&) {
-                ++publish_failures_;  // at most once: the receiver recovers (docs/scaling.md)
-            }
-        });
+        std::string text = encode_node_message(std::move(msg));  // on the caller's thread (a loop)
+        std::lock_guard lock(publish_mutex_);
+        if (publish_stopping_ || to_publish_.size() >= config_.publish_queue) return false;
+        to_publish_.emplace_back(config_.prefix + ":to:" + to.name, std::move(text));
+        if (to_publish_.size() == 1) publish_ready_.notify_one();
+        return true;
     }
 
     std::uint64_t sessions() const override { return subscriber_ ? subscriber_->sessions() : 0; }
@@ -161,7 +168,31 @@ private:
     ClusterDirectory directory_;
     std::unique_ptr<LeaseKeeper> keeper_;
     std::unique_ptr<WorkQueue> work_;       ///< lease re-takes and releases, in order
-    std::unique_ptr<WorkQueue> publisher_;  ///< messages, in order
+    // Messages to other nodes, in order, on one thread: each wake-up publishes every message
+    // queued meanwhile in one pipelined write (RedisClient::publish_all), so a busy node pays
+    // one round trip per burst, not one per message.
+    void run_publisher() {
+        std::vector<std::pair<std::string, std::string>> batch;
+        for (;;) {
+            {
+                std::unique_lock lock(publish_mutex_);
+                publish_ready_.wait(lock, [&] { return publish_stopping_ || !to_publish_.empty(); });
+                if (to_publish_.empty()) return;
+                batch.clear();
+                batch.swap(to_publish_);
+            }
+            try {
+                pub_redis_.publish_all(batch);
+            } catch (const ClusterError&) {
+                publish_failures_ += batch.size();  // at most once: the receivers recover (docs/scaling.md)
+            }
+        }
+    }
+    std::mutex publish_mutex_;
+    std::condition_variable publish_ready_;
+    std::vector<std::pair<std::string, std::string>> to_publish_;  ///< (channel, text), under publish_mutex_
+    bool publish_stopping_ = false;
+    std::thread publisher_;  ///< run_publisher
     std::unique_ptr<Subscriber> subscriber_;
     std::set<std::string> suspects_;  ///< (worker) live tables no node ran at the last scan
     std::atomic<std::uint64_t> publish_failures_{0};

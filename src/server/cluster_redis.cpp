@@ -241,14 +241,37 @@ RedisReply RedisClient::command(const std::vector<std::string>& args) {
     try {
         reply = redis_detail::run(ctx_, args);
     } catch (const ClusterError& e) {
-        redisFree(ctx_);
-        ctx_ = nullptr;
-        last_error_ = e.what();
-        last_code_ = e.code();
-        lost_.notify_all();
-        throw;
+        lose(e);
     }
     return redis_detail::convert(reply.get());
+}
+
+void RedisClient::lose(const ClusterError& e) {
+    redisFree(ctx_);
+    ctx_ = nullptr;
+    last_error_ = e.what();
+    last_code_ = e.code();
+    lost_.notify_all();
+    throw e;
+}
+
+void RedisClient::publish_all(const std::vector<std::pair<std::string, std::string>>& messages) {
+    std::lock_guard lock(mutex_);
+    if (ctx_ == nullptr)
+        throw ClusterError(last_code_, "redis " + options_.host + ":" + std::to_string(options_.port) +
+                                           " away, reconnecting (last attempt: " + last_error_ + ")");
+    redis_detail::QuietSigpipe quiet;
+    for (const auto& [channel, payload] : messages) {
+        const char* argv[3] = {"PUBLISH", channel.data(), payload.data()};
+        const size_t lens[3] = {7, channel.size(), payload.size()};
+        if (redisAppendCommandArgv(ctx_, 3, argv, lens) != REDIS_OK) lose(ClusterError("redis_unavailable", std::string("redis: ") + ctx_->errstr));
+    }
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        void* raw = nullptr;
+        if (redisGetReply(ctx_, &raw) != REDIS_OK || raw == nullptr)
+            lose(ClusterError("redis_unavailable", std::string("redis: ") + ctx_->errstr));
+        redis_detail::ReplyPtr reply(static_cast<redisReply*>(raw));  // an integer: the subscribers reached
+    }
 }
 
 RedisReply RedisClient::eval(std::string_view script, const std::vector<std::string>& keys,

@@ -477,6 +477,41 @@ TEST_F(Cluster, SubscriberReceivesChannelAndPatternMessages) {
                     m.payload == "again") << m.payload;
 }
 
+TEST_F(Cluster, PublishAllSendsABurstInOrderInOneGo) {
+    Inbox inbox;
+    Subscriber sub(redis_.options(), inbox.fn());
+    sub.subscribe("node:a");
+    ASSERT_TRUE(sub.wait_ready(30s));
+    RedisClient client(redis_.options());
+    std::vector<std::pair<std::string, std::string>> burst;
+    for (int i = 0; i < 1000; ++i) burst.emplace_back(i % 10 == 9 ? "elsewhere" : "node:a", "m" + std::to_string(i) + std::string(i % 7 * 100, 'x'));
+    burst.emplace_back("node:a", std::string("bin\0ary\nend", 11));
+    client.publish_all(burst);
+    client.publish_all({});  // nothing to send: nothing happens
+    EXPECT_EQ(client.publish("node:a", "after"), 1);  // the connection is in step again
+    ASSERT_TRUE(eventually([&] { return inbox.size() == 902; }));
+    std::lock_guard lock(inbox.mutex);
+    std::size_t k = 0;
+    for (int i = 0; i < 1000; ++i)
+        if (i % 10 != 9) {
+            EXPECT_EQ(inbox.messages[k++].payload, burst[static_cast<std::size_t>(i)].second) << i;
+        }
+    EXPECT_EQ(inbox.messages[900].payload, std::string("bin\0ary\nend", 11));
+    EXPECT_EQ(inbox.messages[901].payload, "after");
+}
+
+TEST_F(Cluster, PublishAllThrowsWhileRedisIsAway) {
+    RedisClient client(redis_.options());
+    redis_.stop();
+    EXPECT_THROW(client.publish_all({{"node:a", "x"}}), ClusterError);
+    try {
+        client.publish_all({{"node:a", "x"}});
+        FAIL() << "published with Redis away";
+    } catch (const ClusterError& e) {
+        EXPECT_EQ(e.code(), "redis_unavailable");
+    }
+}
+
 TEST_F(Cluster, SubscriberSurvivesARedisRestart) {
     Inbox inbox;
     Subscriber sub(redis_.options(), inbox.fn());

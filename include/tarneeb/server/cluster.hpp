@@ -45,6 +45,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 struct redisContext;
@@ -129,6 +130,10 @@ public:
     /// PUBLISH: the number of subscribers (of this Redis) that received the message. Delivery
     /// is at most once and only to subscribers connected right now.
     std::int64_t publish(std::string_view channel, std::string_view payload);
+    /// PUBLISHes every (channel, payload) of `messages`, in order, pipelined: all are written at
+    /// once, then their replies read, so a burst costs one round trip rather than one each.
+    /// Throws like command() (some of the messages may have gone out).
+    void publish_all(const std::vector<std::pair<std::string, std::string>>& messages);
     /// PING's round trip (steady clock). Throws like command().
     std::chrono::microseconds ping();
     /// ping() that never throws: up with the latency, or down with the error code.
@@ -141,6 +146,8 @@ public:
 
 private:
     void reconnect();  // the reconnecting thread
+    /// Drops the broken connection (the reconnecting thread opens another) and throws `e`.
+    [[noreturn]] void lose(const ClusterError& e);
 
     RedisOptions options_;
     mutable std::mutex mutex_;
