@@ -80,16 +80,46 @@ private:
     Clock::time_point deadline_;
 };
 
+/// What `run` returns: the result of `body` (a call on a Tx).
+template <class F>
+using TxResult = decltype(std::declval<F>()(std::declval<Tx&>()));
+
+/// Runs `run(tx)` within the connection's timeout, PostgreSQL's errors turned into StorageError
+/// as transact says (transact and statement).
+template <class F>
+auto bounded(PostgresStorage::Connection& conn, F&& run) -> TxResult<F> {
+    try {
+        Tx w(conn, Clock::now() + conn.timeout());
+        return run(w);
+    } catch (const StorageError&) {
+        throw;
+    } catch (const pg_detail::PgLost& e) {
+        throw StorageError("storage_unavailable", e.what());
+    } catch (const pg_detail::PgError& e) {
+        std::string code = code_of(e.sqlstate);
+        if (code == "storage_unavailable") conn.close();
+        throw StorageError(code, e.what());
+    } catch (const pg_detail::PgConversionError& e) {
+        throw StorageError("storage_io", e.what());
+    }
+}
+
+/// Runs `body`, which runs one statement, on its own (PostgreSQL's implicit transaction: one
+/// round trip, all or nothing); errors as transact. A statement that got no answer is
+/// `storage_unavailable`: its outcome is unknown, as a COMMIT's.
+template <class F>
+auto statement(PostgresStorage::Connection& conn, F&& body) -> TxResult<F> {
+    return bounded(conn, std::forward<F>(body));
+}
+
 /// Runs `body` in one transaction on `conn` and commits it, all within the connection's
 /// timeout; returns what `body` returns. A StorageError thrown by `body` (storage_fenced) rolls
 /// back and passes through; PostgreSQL's errors become StorageError, and a connection that
 /// broke or did not answer in time is closed (the next call connects again: one attempt per
 /// call). A COMMIT that got no answer is `storage_unavailable` too: its outcome is unknown.
 template <class F>
-auto transact(PostgresStorage::Connection& conn, F&& body) -> decltype(body(std::declval<Tx&>())) {
-    const Clock::time_point deadline = Clock::now() + conn.timeout();
-    try {
-        Tx w(conn, deadline);
+auto transact(PostgresStorage::Connection& conn, F&& body) -> TxResult<F> {
+    return bounded(conn, [&](Tx& w) -> TxResult<F> {
         w.exec("BEGIN");
         try {
             if constexpr (std::is_void_v<decltype(body(w))>) {
@@ -109,17 +139,7 @@ auto transact(PostgresStorage::Connection& conn, F&& body) -> decltype(body(std:
                 }
             throw;
         }
-    } catch (const StorageError&) {
-        throw;
-    } catch (const pg_detail::PgLost& e) {
-        throw StorageError("storage_unavailable", e.what());
-    } catch (const pg_detail::PgError& e) {
-        std::string code = code_of(e.sqlstate);
-        if (code == "storage_unavailable") conn.close();
-        throw StorageError(code, e.what());
-    } catch (const pg_detail::PgConversionError& e) {
-        throw StorageError("storage_io", e.what());
-    }
+    });
 }
 
 /// "t7" → 7 (a table id), -1 when not one.
@@ -294,6 +314,8 @@ std::vector<JournalResult> PostgresStorage::write_journal(std::span<const Journa
     auto fenced = [](const JournalWrite& jw) {
         return StorageError("storage_fenced", "table " + jw.table + ": fence " + std::to_string(jw.fence) + " is not the current one");
     };
+    if (std::none_of(writes.begin(), writes.end(), [](const JournalWrite& jw) { return jw.rewrite; }))
+        return append_journal(writes);
     try {
         // One transaction under one deadline, in a few round trips whatever the batch's size:
         //  1. the rows of every table a fenced write names are locked (FOR UPDATE, in the order
@@ -345,6 +367,55 @@ std::vector<JournalResult> PostgresStorage::write_journal(std::span<const Journa
         });
     } catch (const StorageError& e) {
         // The transaction failed (rolled back, or its COMMIT got no answer): every write says why.
+        std::fill(results.begin(), results.end(), JournalResult(e));
+    } catch (const std::exception& e) {
+        std::fill(results.begin(), results.end(), JournalResult(StorageError("storage_io", e.what())));
+    }
+    return results;
+}
+
+std::vector<JournalResult> PostgresStorage::append_journal(std::span<const JournalWrite> writes) {
+    // A batch of appends only (the usual one: actions), in ONE statement and round trip, atomic
+    // as write_journal's transaction: the rows of the fenced tables are locked (FOR UPDATE, in
+    // the order of n) and their fences read, and each entry is inserted only when its write's
+    // fence is 0 or the current one, in the order given; the fences come back, so each write
+    // learns whether it was left out (storage_fenced) by the rule the statement applied.
+    std::vector<JournalResult> results(writes.size());
+    std::string locked = "{";
+    nlohmann::json rows = nlohmann::json::array();  // [{"ord", "n", "fence", "entry"}...]
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+        const JournalWrite& jw = writes[i];
+        if (jw.entries.size() != 1) {
+            results[i] = StorageError("storage_io", "table " + jw.table + ": an append takes one entry");
+            continue;
+        }
+        const std::int64_t n = table_number(jw.table);
+        if (jw.fence != 0) locked += (locked.size() > 1 ? "," : "") + std::to_string(n);
+        rows.push_back({{"ord", rows.size()}, {"n", n}, {"fence", jw.fence}, {"entry", jw.entries.front().dump()}});
+    }
+    locked += "}";
+    try {
+        const auto fences = statement(*conn_, [&](Tx& w) {
+            std::map<std::int64_t, std::int64_t> current;  // table n -> its fence
+            const auto r = w.exec_params(
+                "WITH locked AS (SELECT n, fence FROM tables WHERE n = ANY($1::bigint[]) ORDER BY n FOR UPDATE),"
+                " ins AS (INSERT INTO journal(table_n, entry) SELECT x.n, x.entry"
+                " FROM json_to_recordset($2::json) AS x(ord BIGINT, n BIGINT, fence BIGINT, entry TEXT)"
+                " WHERE x.fence = 0 OR x.fence = (SELECT l.fence FROM locked l WHERE l.n = x.n) ORDER BY x.ord RETURNING 1)"
+                " SELECT n, fence FROM locked",
+                locked, rows.dump());
+            for (const auto row : r) current[row[0].as<std::int64_t>()] = row[1].as<std::int64_t>();
+            return current;
+        });
+        for (std::size_t i = 0; i < writes.size(); ++i) {
+            const JournalWrite& jw = writes[i];
+            if (results[i] || jw.fence == 0) continue;
+            const auto f = fences.find(table_number(jw.table));
+            if (f == fences.end() || f->second != jw.fence)
+                results[i] = StorageError("storage_fenced", "table " + jw.table + ": fence " + std::to_string(jw.fence) + " is not the current one");
+        }
+    } catch (const StorageError& e) {
+        // Nothing was written (or, without an answer, it is unknown): every write says why.
         std::fill(results.begin(), results.end(), JournalResult(e));
     } catch (const std::exception& e) {
         std::fill(results.begin(), results.end(), JournalResult(StorageError("storage_io", e.what())));

@@ -260,6 +260,32 @@ TEST_P(StorageTest, WriteJournalRefusesAStaleFenceAloneAndCommitsTheOthers) {
     EXPECT_EQ(journal_of(*s, c), (std::vector<std::string>{R"({"n":1})"}));
 }
 
+TEST_P(StorageTest, WriteJournalOfAppendsOnlyRefusesAStaleFenceAloneAndKeepsTheOrder) {
+    // The usual batch (appends only: one statement on PostgreSQL) follows the same rules.
+    const std::string a = s->create_table(json::object());
+    const std::string b = s->create_table(json::object());
+    const std::string c = s->create_table(json::object());
+    ASSERT_EQ(s->claim_table(a, "node-a"), 1);
+    ASSERT_EQ(s->claim_table(b, "node-a"), 1);
+    ASSERT_EQ(s->claim_table(b, "node-b"), 2);  // node-a's token for b is stale now
+    const auto results = s->write_journal(std::vector<JournalWrite>{
+        add(a, {{"n", 1}}, 1),   // current fence
+        add(b, {{"n", 99}}, 1),  // stale: refused
+        add(c, {{"n", 1}}),      // not fenced
+        add(a, {{"n", 2}}, 1),   // a's second, after its first
+        add(b, {{"n", 1}}, 2),   // b's owner
+        add(c, {{"n", 2}}),
+        add(a, {{"n", 3}}, 3),   // a future token is not current either
+        add(a, {{"n", 4}}, 1),
+        add("t999999", {{"n", 1}}, 1),  // no such table: its fence is no current one
+    });
+    EXPECT_EQ(codes(results), (std::vector<std::string>{"ok", "storage_fenced", "ok", "ok", "ok", "ok", "storage_fenced", "ok",
+                                                        "storage_fenced"}));
+    EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":1})", R"({"n":2})", R"({"n":4})"}));
+    EXPECT_EQ(journal_of(*s, b), (std::vector<std::string>{R"({"n":1})"}));
+    EXPECT_EQ(journal_of(*s, c), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"}));
+}
+
 TEST_P(StorageTest, WriteJournalOfNothingTouchesNothing) {
     const std::string a = s->create_table(json::object());
     s->append(a, {{"n", 0}});

@@ -69,10 +69,11 @@ public:
     void close_table(const std::string& id, std::int64_t fence = 0) override;
     void append(const std::string& table, const nlohmann::json& entry, std::int64_t fence = 0) override;
     void rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence = 0) override;
-    /// One transaction (BEGIN ... COMMIT) under one deadline, in a few round trips: the fenced
-    /// tables' rows locked in one statement (FOR UPDATE, by table number: no deadlock between
-    /// nodes), so each fence check stays atomic with its write, then one multi-row INSERT per
-    /// run of entries (a rewrite's DELETE between runs), in the writes' order.
+    /// One transaction under one deadline. A batch of appends only (the usual one) is a single
+    /// statement, one round trip (append_journal); with a rewrite it is BEGIN ... COMMIT in a
+    /// few: the fenced tables' rows locked in one statement (FOR UPDATE, by table number: no
+    /// deadlock between nodes), so each fence check stays atomic with its write, then one
+    /// multi-row INSERT per run of entries (a rewrite's DELETE between runs), in the writes' order.
     std::vector<JournalResult> write_journal(std::span<const JournalWrite> writes) override;
     std::int64_t claim_table(const std::string& id, const std::string& node) override;
     std::vector<LiveTable> live_tables() override;
@@ -104,6 +105,8 @@ public:
     struct Connection;  ///< the libpq connection (postgres_storage.cpp), kept out of this header
 
 private:
+    /// write_journal of appends only, in one statement (see write_journal).
+    std::vector<JournalResult> append_journal(std::span<const JournalWrite> writes);
     /// Creates the tables or migrates them to kPostgresSchemaVersion (in the constructor).
     void migrate();
 
