@@ -376,7 +376,8 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, AddressBook& book, B
 /// One reply for the process from every shard's reply to /healthz or /metrics (replies[0]:
 /// the home shard's). /healthz: the home's when every shard answers 200, else the first other.
 /// /metrics: the home's (its connections are every client's: each is opened there first),
-/// with the shards' tables, actions, storage errors and write queues added up, the highest of
+/// with the shards' tables, actions, storage errors, write queues, timers and journal batches
+/// added up, the highest of
 /// their latency percentiles, the first storage error, and every shard's own in "shards".
 HttpReply combine_replies(std::string_view path, std::vector<HttpReply> replies) {
     if (path == "/healthz") {
@@ -400,6 +401,14 @@ HttpReply combine_replies(std::string_view path, std::vector<HttpReply> replies)
             m["latency_ms"][key] = std::max(m["latency_ms"].value(key, 0.0), e.value("latency_ms", nlohmann::json::object()).value(key, 0.0));
         if (m.value("storage", "ok") == "ok" && e.value("storage", "ok") != "ok") m["storage"] = e["storage"];
     }
+    // The tables' timers: every shard's heap entries and late ones together.
+    if (m.contains("timers") && m["timers"].is_object())
+        for (const char* key : {"pending", "late"}) {
+            std::int64_t sum = 0;
+            for (const auto& e : each)
+                if (e.is_object()) sum += e.value("timers", nlohmann::json::object()).value(key, std::int64_t{0});
+            m["timers"][key] = sum;
+        }
     // Group commit: the shards' batches together.
     if (m.contains("journal") && m["journal"].is_object()) {
         std::int64_t batches = 0, writes = 0, most = 0;
