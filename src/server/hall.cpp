@@ -625,10 +625,14 @@ void Hall::tick(Millis now) {
 
 std::vector<std::string> Hall::due_tables(Millis now) {
     std::vector<std::string> due;
+    auto queue = [this](const std::string& tid, TableEntry& t, std::optional<Millis> w) {
+        if (w && w != t.queued) wakeups_.emplace(*w, tid);  // the entry of the old one is stale now
+        t.queued = w;
+    };
     for (const auto& tid : touched_)
         if (auto it = tables_.find(tid); it != tables_.end()) {
             it->second.touched = false;
-            if (const auto w = it->second.table->next_wakeup()) wakeups_.emplace(*w, tid);
+            queue(tid, it->second, it->second.table->next_wakeup());
         }
     touched_.clear();
     std::vector<std::pair<Millis, std::string>> later;  // due but busy: looked at again next tick
@@ -636,12 +640,19 @@ std::vector<std::string> Hall::due_tables(Millis now) {
         auto [at, tid] = wakeups_.top();
         wakeups_.pop();
         auto it = tables_.find(tid);
-        if (it == tables_.end()) continue;
-        const auto w = it->second.table->next_wakeup();
+        if (it == tables_.end() || it->second.queued != at) continue;  // gone, or stale
+        TableEntry& t = it->second;
+        t.queued.reset();
+        const auto w = t.table->next_wakeup();
         if (!w) continue;
-        if (*w > now) wakeups_.emplace(*w, std::move(tid));  // moved on (it may have an entry already: popped as stale)
-        else if (it->second.busy) later.emplace_back(at, std::move(tid));
-        else if (std::find(due.begin(), due.end(), tid) == due.end()) due.push_back(std::move(tid));
+        if (*w > now) {
+            queue(tid, t, w);
+        } else if (t.busy) {
+            t.queued = at;
+            later.emplace_back(at, std::move(tid));
+        } else {
+            due.push_back(std::move(tid));
+        }
     }
     for (auto& e : later) wakeups_.push(std::move(e));
     // The safety net, once a second: every table whose time came has been popped by now, so one

@@ -358,6 +358,7 @@ private:
         std::int64_t fence = 0;       ///< the fencing token of its writes (0: a single node)
         bool dropping = false;        ///< drop_table() waits for its write in flight
         bool touched = false;         ///< in touched_: its wakeup is read again at the next tick
+        std::optional<Millis> queued; ///< its live entry in wakeups_ (others of it there are stale)
     };
     /// A table rebuilt from its journal (players disconnected from `now`), or nullptr when its
     /// settings do not parse.
@@ -379,8 +380,9 @@ private:
     // The tables' timers without a scan of every table at each tick: a table's wakeup
     // (Table::next_wakeup) changes only when the table does, and every change goes through
     // find_table or add_table, which mark the table touched. A tick reads the touched tables'
-    // wakeups into a min-heap and runs the tables whose wakeup came; an entry whose table moved
-    // on is dropped or pushed again when popped. Once a second the tick still checks every
+    // wakeups into a min-heap (only a wakeup that changed: the heap grows with the tables'
+    // changes, not with requests) and runs the tables whose wakeup came; an entry that is not
+    // its table's live one (TableEntry::queued) is dropped when popped. Once a second the tick still checks every
     // table: one due that the heap missed runs then, and is counted (metrics "timers" "late").
     void touch(const std::string& tid, TableEntry& t);
     /// The tables whose wakeup came (at `now`) and that are not busy, each once.
