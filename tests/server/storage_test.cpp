@@ -237,15 +237,22 @@ TEST_P(StorageTest, WriteJournalKeepsTheOrderOfOneTablesWrites) {
     EXPECT_EQ(journal_of(*s, a), (std::vector<std::string>{R"({"n":4})"}));
 }
 
+/// Three new tables for the fence tests: a claimed by node-a (fence 1), b claimed by node-a and
+/// then by node-b (fence 2: node-a's token 1 for b is stale), c never claimed.
+void three_tables_b_stale(Storage& st, std::string& a, std::string& b, std::string& c) {
+    a = st.create_table(json::object());
+    b = st.create_table(json::object());
+    c = st.create_table(json::object());
+    ASSERT_EQ(st.claim_table(a, "node-a"), 1);
+    ASSERT_EQ(st.claim_table(b, "node-a"), 1);
+    ASSERT_EQ(st.claim_table(b, "node-b"), 2);
+}
+
 TEST_P(StorageTest, WriteJournalRefusesAStaleFenceAloneAndCommitsTheOthers) {
-    const std::string a = s->create_table(json::object());
-    const std::string b = s->create_table(json::object());
-    const std::string c = s->create_table(json::object());
+    std::string a, b, c;
+    ASSERT_NO_FATAL_FAILURE(three_tables_b_stale(*s, a, b, c));
     s->append(a, {{"n", 0}});
     s->append(b, {{"n", 0}});
-    ASSERT_EQ(s->claim_table(a, "node-a"), 1);
-    ASSERT_EQ(s->claim_table(b, "node-a"), 1);
-    ASSERT_EQ(s->claim_table(b, "node-b"), 2);  // node-a's token for b is stale now
     const auto results = s->write_journal(std::vector<JournalWrite>{
         add(a, {{"n", 1}}, 1),            // current fence
         add(b, {{"n", 99}}, 1),           // stale: refused
@@ -262,12 +269,8 @@ TEST_P(StorageTest, WriteJournalRefusesAStaleFenceAloneAndCommitsTheOthers) {
 
 TEST_P(StorageTest, WriteJournalOfAppendsOnlyRefusesAStaleFenceAloneAndKeepsTheOrder) {
     // The usual batch (appends only: one statement on PostgreSQL) follows the same rules.
-    const std::string a = s->create_table(json::object());
-    const std::string b = s->create_table(json::object());
-    const std::string c = s->create_table(json::object());
-    ASSERT_EQ(s->claim_table(a, "node-a"), 1);
-    ASSERT_EQ(s->claim_table(b, "node-a"), 1);
-    ASSERT_EQ(s->claim_table(b, "node-b"), 2);  // node-a's token for b is stale now
+    std::string a, b, c;
+    ASSERT_NO_FATAL_FAILURE(three_tables_b_stale(*s, a, b, c));
     const auto results = s->write_journal(std::vector<JournalWrite>{
         add(a, {{"n", 1}}, 1),   // current fence
         add(b, {{"n", 99}}, 1),  // stale: refused
