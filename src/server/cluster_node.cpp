@@ -89,6 +89,10 @@ const NodeId& ClusterNode::serving(ConnId conn) const {
     return it != fronts_.end() && it->second.target ? *it->second.target : me_;
 }
 
+bool ClusterNode::idle() const {
+    return !refreshing_ && std::none_of(fronts_.begin(), fronts_.end(), [](const auto& f) { return f.second.resolving; });
+}
+
 // ---- messages between nodes ---------------------------------------------------------------
 
 void ClusterNode::publish(const NodeId& to, json msg) {
@@ -121,6 +125,7 @@ void ClusterNode::received(const json& msg) {
         } else if (it == remote_ids_.end()) {
             return;
         } else if (kind == "frame") {
+            ++remotes_.at(it->second).received;
             hall_.message(it->second, msg.value("t", ""), now);
         } else {
             const ConnId id = it->second;
@@ -141,7 +146,9 @@ void ClusterNode::received(const json& msg) {
     if (kind == "send") deliver(c, f->second, msg.value("t", ""));
     else if (kind == "close") sockets_.close(c, msg.value("code", 1000), msg.value("r", ""));
     else if (kind == "reset") hand_off(c, *from);  // its node lost messages: open it there again
-    else if (kind == "home" && !f->second.moving) hand_off(c, home_);  // at no table there any more
+    // At no table there any more, with nothing in flight: unless the front relayed a frame there
+    // since (it may be a create or a join, whose answer would be lost by the move).
+    else if (kind == "home" && !f->second.moving && msg.value("n", std::uint64_t{0}) == f->second.sent) hand_off(c, home_);
 }
 
 void ClusterNode::resync() {
@@ -197,6 +204,7 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
 void ClusterNode::forward(ConnId conn, Front& f, std::string_view text, Millis now) {
     if (mentions(text, "\"leave\"") || mentions(text, "\"join\"")) note_watching(f, text);
     if (!f.target) return hall_.message(conn, text, now);
+    ++f.sent;
     publish(*f.target, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
 }
 
@@ -365,6 +373,8 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
     const Millis now = clock();
     ++moves_;
     f.moving = false;
+    f.wanted.reset();  // what the directory said before the move counts no more
+    f.wanted_times = 0;
     if (!f.name.empty()) link_->note_presence(f.name, to);
     // A live node it leaves may still answer what it sent there just before (for a moment); a
     // node gone or paused is not heard from again (it may wake with a stale table).
@@ -386,6 +396,7 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
         for (const auto& text : relayed) hall_.message(conn, text, now);
     } else {
         f.target = to;
+        f.sent = relayed.size();
         publish(to, {{"k", "open"}, {"c", conn}, {"a", f.address}});
         for (const auto& text : relayed) publish(to, {{"k", "frame"}, {"c", conn}, {"t", text}});
     }
@@ -504,13 +515,14 @@ void ClusterNode::check_routes(Millis now) {
         remote_ids_.erase({r.front.text(), r.conn});
         hall_.closed(id, now);
     }
-    // Shards: a relayed connection whose guest has been at no table here for two refreshes
-    // goes home (this shard knows; the front's directory may be a refresh behind).
+    // Shards: a relayed connection whose guest has been settled here (at no table, nothing in
+    // flight) for two refreshes goes home (this shard knows; the front's directory may be a
+    // refresh behind). "n" says how many of its frames arrived here: the front moves it only if
+    // it relayed none since, else it is asked again two refreshes later.
     if (link_->home() && !(me_ == home_))
         for (auto& [id, r] : remotes_) {
-            const auto w = hall_.where(id);
-            r.idle = w && w->first.empty() ? r.idle + 1 : 0;
-            if (r.idle == 2) publish(r.front, {{"k", "home"}, {"c", r.conn}});
+            r.idle = hall_.settled(id) ? r.idle + 1 : 0;
+            if (r.idle >= 2 && r.idle % 2 == 0) publish(r.front, {{"k", "home"}, {"c", r.conn}, {"n", r.received}});
         }
     // Each client to the node that runs its guest's table.
     std::vector<std::pair<ConnId, NodeId>> moves;
@@ -523,7 +535,7 @@ void ClusterNode::check_routes(Millis now) {
         const std::string table = s != seated_.end() ? s->second : f.watching;  // a spectator follows its table
         if (auto t = table.empty() ? table_node_.end() : table_node_.find(table); t != table_node_.end()) want = live(t->second);
         // The directory may be a refresh behind (a table just left or joined): a move needs it
-        // to say so twice in a row.
+        // to say so twice in a row (since the connection's last move).
         f.wanted_times = want && f.wanted == want ? f.wanted_times + 1 : 1;
         f.wanted = want;
         if (want && !(*want == current) && f.wanted_times >= 2) {
@@ -533,8 +545,7 @@ void ClusterNode::check_routes(Millis now) {
         // A shard's client served here at no table goes home after two refreshes (the hall says
         // where it is; a relayed one is sent home by the shard serving it: "home").
         if (!f.target && link_->home() && !(me_ == home_)) {
-            const auto w = hall_.where(conn);
-            f.unseated = w && w->first.empty() ? f.unseated + 1 : 0;
+            f.unseated = hall_.settled(conn) ? f.unseated + 1 : 0;
             if (f.unseated >= 2) {
                 moves.emplace_back(conn, home_);
                 continue;

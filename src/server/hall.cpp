@@ -354,6 +354,13 @@ std::optional<std::pair<std::string, std::optional<Seat>>> Hall::where(ConnId co
     return std::pair<std::string, std::optional<Seat>>{g->second.table, g->second.seat};
 }
 
+bool Hall::settled(ConnId conn) const {
+    auto c = conns_.find(conn);
+    if (c == conns_.end() || c->second.name.empty() || busy(c->second) || !c->second.waiting.empty()) return false;
+    auto g = guests_.find(c->second.name);
+    return g == guests_.end() || g->second.table.empty();
+}
+
 json Hall::snapshot() const {
     json tables = json::object();
     for (const auto& [tid, t] : tables_) {

@@ -196,5 +196,37 @@ TEST(Shards, SigningOutEverywhereClosesConnectionsOnEveryShard) {
     EXPECT_FALSE(laptop.ended);
 }
 
+TEST(Shards, AGuestMovingAfterLeavingATableLosesNoAnswer) {
+    // A guest who leaves a table another shard runs is moved by its create to the shard that
+    // places the new table, or goes home once settled at no table, while the directory may
+    // still show it at the table it left. A create or join sent meanwhile must be answered and
+    // the guest must stay where its new table is: the browser's second table in a row once
+    // waited forever because a move dropped the answers. Two guests (accepted by shards 0 and
+    // 1: relayed, and served where accepted) sit at a started match until the directory shows
+    // them there, leave, and create again after pauses spread over two refreshes (250 ms each).
+    ServerProcess server(temp_db("shards-home"), {"--threads", "2", "--grace", "60"});
+    ASSERT_NE(server.port(), 0);
+    net::io_context ioc;
+    Client first(ioc, server.port()), second(ioc, server.port());
+    ASSERT_FALSE(sign_in(ioc, first, "Layla").empty());
+    ASSERT_FALSE(sign_in(ioc, second, "Omar").empty());
+    int id = 1;
+    const auto ask = [&](Client& c, json msg) { return request(ioc, c, std::move(msg), id++, 5s).value("type", "(none)"); };
+    for (int round = 0; round < 10; ++round) {
+        for (Client* c : {&first, &second}) {
+            const json created = request(ioc, *c, {{"type", "create"}, {"turn_seconds", 0}}, id++, 5s);
+            ASSERT_EQ(created.value("type", ""), "created") << "round " << round << ": " << created.dump();
+            const std::string table = created["table"];
+            ASSERT_EQ(ask(*c, {{"type", "join"}, {"table", table}, {"seat", 0}}), "ok") << "round " << round;
+            for (int seat : {1, 2, 3}) ASSERT_EQ(ask(*c, {{"type", "add_bot"}, {"seat", seat}}), "ok") << "round " << round;
+            ASSERT_EQ(ask(*c, {{"type", "start"}}), "ok") << "round " << round;
+        }
+        pump(ioc, [] { return false; }, 600ms);  // the directory shows both at their tables
+        for (Client* c : {&first, &second}) ASSERT_EQ(ask(*c, {{"type", "leave"}}), "ok") << "round " << round;
+        pump(ioc, [] { return false; }, std::chrono::milliseconds(50 * round));  // 0 to 450 ms
+    }
+    EXPECT_GT(metrics(server.port())["cluster"]["moves"].get<int>(), 0);
+}
+
 }  // namespace
 }  // namespace tarneeb::server::testing

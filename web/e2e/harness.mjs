@@ -148,6 +148,24 @@ export async function audit(page) {
 export const PHONE = { viewport: { width: 390, height: 780 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };
 
+/**
+ * Keeps the last `keep` WebSocket frames the page sends (`> `) and receives (`< `), each cut to
+ * 300 characters, in the returned array (for the message of a failing step). Call it before
+ * the page opens its socket.
+ */
+export function traceSocket(page, keep = 40) {
+  const frames = [];
+  const note = (dir) => (f) => {
+    frames.push(`${dir} ${String(f.payload).slice(0, 300)}`);
+    if (frames.length > keep) frames.shift();
+  };
+  page.on('websocket', (ws) => {
+    ws.on('framesent', note('>'));
+    ws.on('framereceived', note('<'));
+  });
+  return frames;
+}
+
 /** Saves a screenshot of each page under test-results/ (used when a test fails). */
 export async function screenshots(name, pages) {
   mkdirSync(resultsDir, { recursive: true });

@@ -3,7 +3,7 @@
 // and the play, the last-trick window, the round summary, the score sheet, match over, the
 // offline match, History and the replay of a match with its analysis. At each screen it calls
 // `visit(name)` (the accessibility audit, a screenshot).
-import { createTable, playToEnd, step } from './harness.mjs';
+import { createTable, playToEnd, step, traceSocket } from './harness.mjs';
 
 /** The screens `tour` visits, in order (the names given to `visit`). */
 export const SCREENS = [
@@ -42,6 +42,18 @@ async function closeModal(page) {
  * that no panel is caught half faded in.
  */
 export async function tour(page, url, lang, name, visit) {
+  // When a step times out, the error shows the page's last WebSocket frames (what it asked
+  // and what the server answered, or did not).
+  const frames = traceSocket(page);
+  try {
+    await walk(page, url, lang, name, visit);
+  } catch (e) {
+    e.message += `\nthe page's last WebSocket frames (> sent, < received):\n${frames.join('\n')}`;
+    throw e;
+  }
+}
+
+async function walk(page, url, lang, name, visit) {
   await page.goto(`${url}/?lang=${lang}&botdelay=0`);
   await page.waitForSelector('form[data-form=signin] button[type=submit]:not([disabled])');
   await visit('signin');

@@ -101,6 +101,9 @@ public:
     const NodeId& id() const { return me_; }
     /// The node serving connection `conn` of this node now (me_ when its own hall).
     const NodeId& serving(ConnId conn) const;
+    /// True when no directory refresh and no lookup of a table's owner is on the worker (tests
+    /// run the loop until their node is idle).
+    bool idle() const;
 
 private:
     /// One client connection of this node (this node is its front).
@@ -120,6 +123,7 @@ private:
         std::deque<std::string> held;   ///< its frames while it has no live target
         bool moving = false;            ///< a hand-off is posted: frames of the node serving it are dropped
         int unseated = 0;               ///< refreshes in a row its guest sat at no table (served here, away from home)
+        std::uint64_t sent = 0;         ///< frames relayed to `target` since it became the target
         std::optional<NodeId> wanted;   ///< the node the directory said runs its table at the last refresh
         int wanted_times = 0;           ///< refreshes in a row it said so (a move needs two: it may be stale)
     };
@@ -128,7 +132,8 @@ private:
         NodeId front;
         ConnId conn;
         std::optional<Millis> missing;  ///< since when its front is missing from the directory
-        int idle = 0;                   ///< refreshes in a row its guest was at no table here (shards)
+        int idle = 0;                   ///< refreshes in a row its guest was settled here (Hall::settled; shards)
+        std::uint64_t received = 0;     ///< frames received from its front since it opened here
     };
     /// What a refresh found (worker → loop).
     struct Directory {

@@ -311,6 +311,10 @@ public:
     /// Where the signed-in guest of connection `conn` is: its table id ("" for none) and seat
     /// (nullopt for a spectator or no table); nullopt when the connection is not signed in.
     std::optional<std::pair<std::string, std::optional<Seat>>> where(ConnId conn) const;
+    /// True when connection `conn` is signed in, its guest is at no table, and none of its
+    /// guest's requests is in flight or waiting (a write, a parked join): it may then move to
+    /// another shard without an answer being lost (cluster_node.cpp, shards going home).
+    bool settled(ConnId conn) const;
     /// Everything a client message can change, as one JSON value: every table's summary (seats,
     /// connections, stand-ins, spectators, state), version (every change of its match increases
     /// it) and watchers, and every guest's table, seat and connection count. Two equal snapshots

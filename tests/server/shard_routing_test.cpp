@@ -1,0 +1,210 @@
+// Moving a connection between the shards of one process (cluster_node.hpp, docs/scaling.md
+// "Every core") while the directory is behind or a request is on its way: two shards, each a
+// real hall with its own connection to one SQLite file and a ClusterNode over a LocalCluster,
+// driven on the test's thread. Every job the shards post (the writers' answers, the directory
+// refreshes, the messages between shards) runs here, in order, so the test decides exactly
+// when each shard refreshes its directory and what arrives before what: the races below are
+// played the same way on every run.
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "hall_harness.hpp"
+#include "tarneeb/server/cluster_node.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+using nlohmann::json;
+using testing::HallHarness;
+
+Millis wall_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+/// Two shards of one process on the calling thread. Connection ids 1.. are accepted by shard 0
+/// (the home), 1001.. by shard 1.
+class TwoShards {
+public:
+    TwoShards() : db_(std::filesystem::temp_directory_path() / ("tarneeb-routing-" + std::to_string(wall_ms()) + ".db")) {
+        HallConfig cfg = HallHarness::config();
+        cfg.waiting_tables = std::make_shared<WaitingTables>();
+        for (unsigned i = 0; i < 2; ++i) {
+            stores_[i] = open_storage(db_.string());
+            halls_[i] = std::make_unique<Hall>(
+                *stores_[i], testing::default_bots(), cfg,
+                Outbox{[this, i](ConnId c, std::string text) { nodes_[i]->hall_send(c, std::move(text)); },
+                       [this, i](ConnId c, int code, std::string reason) { nodes_[i]->hall_close(c, code, std::move(reason)); },
+                       nullptr, poster()});
+        }
+        for (unsigned i = 0; i < 2; ++i) {
+            ClusterConfig cc;
+            cc.refresh = std::chrono::milliseconds(250);
+            cc.rate_per_second = cfg.rate_per_second;
+            cc.rate_burst = cfg.rate_burst;
+            nodes_[i] = std::make_unique<ClusterNode>(
+                cc, local_.link(i), *halls_[i], nullptr,
+                Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
+                       [this](ConnId c, int code, std::string) { closed[c] = code; }, nullptr, poster()});
+        }
+    }
+    ~TwoShards() {
+        for (auto& n : nodes_) n->stop();
+        settle();
+        nodes_[0].reset(), nodes_[1].reset();
+        halls_[0].reset(), halls_[1].reset();
+        stores_[0].reset(), stores_[1].reset();
+        std::error_code ec;
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_.string() + suffix, ec);
+    }
+    TwoShards(const TwoShards&) = delete;
+    TwoShards& operator=(const TwoShards&) = delete;
+
+    static unsigned shard_of(ConnId c) { return c > 1000 ? 1 : 0; }
+    ClusterNode& node(unsigned i) { return *nodes_[i]; }
+    const NodeId& id(unsigned i) { return nodes_[i]->id(); }
+
+    void open(ConnId c) {
+        node(shard_of(c)).open(c, "127.0.0.1", now);
+        settle();
+    }
+    /// Hands `msg` (with request id `id` when not null) to connection `c`'s shard; runs nothing.
+    void post_message(ConnId c, json msg, const json& id = nullptr) {
+        if (!id.is_null()) msg["id"] = id;
+        node(shard_of(c)).message(c, msg.dump(), now);
+    }
+    /// Sends `msg` with a fresh request id, settles, and returns the answer with that id (null
+    /// when none came).
+    json request(ConnId c, json msg) {
+        const int id = ++requests_;
+        post_message(c, std::move(msg), id);
+        settle();
+        return answer(c, id);
+    }
+    json answer(ConnId c, const json& id) {
+        for (const auto& f : frames[c])
+            if (auto j = json::parse(f); j.value("id", json()) == id) return j;
+        return nullptr;
+    }
+    json last(ConnId c, const std::string& type) {
+        auto& fs = frames[c];
+        for (auto it = fs.rbegin(); it != fs.rend(); ++it)
+            if (auto j = json::parse(*it); j["type"] == type) return j;
+        return nullptr;
+    }
+    /// Shard `i` refreshes its directory (the shards' period is 250 ms: the clock moves on 300).
+    /// With `deliver` false the jobs it posted for others stay queued.
+    void refresh(unsigned i, bool deliver = true) {
+        now += 300;
+        halls_[i]->tick(now);
+        node(i).tick(now);
+        run_until([&] { return node(i).idle(); });
+        if (deliver) settle();
+    }
+    void refresh_both() {
+        refresh(0);
+        refresh(1);
+    }
+
+    /// Runs the queued jobs until both halls and both nodes are idle.
+    void settle() {
+        run_until([&] { return false; });
+    }
+
+    Millis now = wall_ms();
+    std::map<ConnId, std::vector<std::string>> frames;
+    std::map<ConnId, int> closed;
+
+private:
+    std::function<void(std::function<void()>)> poster() {
+        return [this](std::function<void()> job) {
+            {
+                std::lock_guard lock(mutex_);
+                jobs_.push_back(std::move(job));
+            }
+            ready_.notify_one();
+        };
+    }
+    bool idle() const {
+        for (unsigned i = 0; i < 2; ++i)
+            if ((halls_[i] && !halls_[i]->idle()) || (nodes_[i] && !nodes_[i]->idle())) return false;
+        return true;
+    }
+    /// Runs jobs one at a time until `done()`, or until nothing is queued and everything is idle.
+    void run_until(const std::function<bool()>& done) {
+        for (;;) {
+            if (done()) return;
+            std::function<void()> job;
+            {
+                std::unique_lock lock(mutex_);
+                if (jobs_.empty() && idle()) return;
+                if (!ready_.wait_for(lock, std::chrono::seconds(60), [this] { return !jobs_.empty(); }))
+                    throw std::runtime_error("TwoShards: the workers did not answer within 60 s");
+                job = std::move(jobs_.front());
+                jobs_.pop_front();
+            }
+            job();
+        }
+    }
+
+    std::filesystem::path db_;
+    std::mutex mutex_;  // declared before the shards: their threads post until they stop
+    std::condition_variable ready_;
+    std::deque<std::function<void()>> jobs_;
+    LocalCluster local_{2};
+    std::unique_ptr<Storage> stores_[2];
+    std::unique_ptr<Hall> halls_[2];
+    std::unique_ptr<ClusterNode> nodes_[2];
+    int requests_ = 0;
+};
+
+/// Signs `c` in as `name`, creates a table, sits in seat 0, seats three bots and starts the
+/// match; returns the table id.
+std::string start_table(TwoShards& s, ConnId c) {
+    const json created = s.request(c, {{"type", "create"}, {"turn_seconds", 0}});
+    EXPECT_EQ(created.value("type", ""), "created") << created.dump();
+    const std::string table = created.value("table", "");
+    EXPECT_EQ(s.request(c, {{"type", "join"}, {"table", table}, {"seat", 0}}).value("type", ""), "ok");
+    for (int seat : {1, 2, 3}) EXPECT_EQ(s.request(c, {{"type", "add_bot"}, {"seat", seat}}).value("type", ""), "ok");
+    EXPECT_EQ(s.request(c, {{"type", "start"}}).value("type", ""), "ok");
+    return table;
+}
+
+TEST(ShardRouting, GoingHomeWaitsForARequestRelayedMeanwhile) {
+    // Layla (home shard) leaves her table on shard 1; shard 1 sees her settled at no table for
+    // two refreshes and sends her home. Her create crosses that message: relayed to shard 1
+    // before the home shard read "home". The create must be answered (from shard 1, or after
+    // the move), never lost with the move.
+    TwoShards s;
+    const ConnId c = 1;
+    s.open(c);
+    ASSERT_EQ(s.request(c, {{"type", "hello"}, {"name", "Layla"}}).value("type", ""), "welcome");
+    start_table(s, c);
+    ASSERT_EQ(s.node(0).serving(c).name, s.id(1).name);
+    s.refresh_both();
+    s.refresh_both();
+    ASSERT_EQ(s.request(c, {{"type", "leave"}}).value("type", ""), "ok");
+    s.refresh(1);
+    s.refresh(1, /*deliver=*/false);  // "home" is queued for the home shard, not read yet
+    s.post_message(c, {{"type", "create"}, {"turn_seconds", 0}}, "crossing");
+    s.settle();
+    const json created = s.answer(c, "crossing");
+    ASSERT_FALSE(created.is_null()) << "the create was lost by the move";
+    EXPECT_EQ(created.value("type", ""), "created") << created.dump();
+    EXPECT_EQ(s.request(c, {{"type", "join"}, {"table", created["table"]}, {"seat", 0}}).value("type", ""), "ok");
+    EXPECT_EQ(s.last(c, "table").value("table", ""), created["table"]);
+}
+
+}  // namespace
+}  // namespace tarneeb::server
