@@ -303,8 +303,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     cfg.max_tables = 4;
     cfg.bot_threads = 1;  // a whole hall per input: one bot thread is enough and starts faster
     if (!(setup & 8)) {
-        cfg.rate_per_second = 1e9;
-        cfg.rate_burst = 1e9;
+        cfg.rate.per_second = 1e9;
+        cfg.rate.burst = 1e9;
     }
     // The real random and heuristic bots (pimc is too slow for a fuzzer's inputs per second).
     const BotFactory bot_factory = [](std::string_view name, std::uint64_t seed) -> std::unique_ptr<bots::Bot> {

@@ -136,7 +136,7 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--max-queue-bytes", o->config.max_queue_bytes,
                     "bytes queued for one slow WebSocket before it is closed")->capture_default_str()
         ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
-    cmd->add_option("--rate", o->config.hall.rate_per_second, "messages per second per connection")->capture_default_str()
+    cmd->add_option("--rate", o->config.hall.rate.per_second, "messages per second per connection")->capture_default_str()
         ->check(CLI::PositiveNumber);
     cmd->add_option("--rate-burst", o->rate_burst, "messages a connection may send at once (default: 2 x --rate)")
         ->check(CLI::PositiveNumber);
@@ -192,7 +192,7 @@ void add_serve(CLI::App& app, int& exit_code) {
         o->config.hall.timing.standin_bot = o->config.hall.default_bot;
         if (o->config.hall.seed != 0)
             spdlog::warn("event=deterministic_seeds seed_option=set: deals follow from --seed (tests only; never on a public server)");
-        o->config.hall.rate_burst = o->rate_burst > 0 ? o->rate_burst : 2 * o->config.hall.rate_per_second;
+        o->config.hall.rate.burst = o->rate_burst > 0 ? o->rate_burst : 2 * o->config.hall.rate.per_second;
         o->engine.log = log_engine;
         if (!o->config.redis.empty() && o->config.postgres.empty()) {
             // Every node of a cluster reads and writes the same tables: one shared database.

@@ -169,7 +169,7 @@ void ClusterNode::resync() {
 void ClusterNode::open(ConnId conn, const std::string& address, Millis now) {
     Front& f = fronts_[conn];
     f.address = address;
-    f.rate = MessageRate(config_.rate_burst, now);
+    f.rate = MessageRate(hall_.rate_limit().burst, now);
     if (home_ == me_) return hall_.open(conn, address, now);
     // A shard's client: signed in, its lobby and everything but its table on the home shard.
     f.target = home_;
@@ -183,12 +183,9 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
     Front& f = it->second;
     // The hall's rate limit, here too: a flood of a relayed connection stops at its front. (A
     // connection served here is refused by the hall alike; counted here too, for after a move.)
-    if (const bool within = f.rate.take(now, config_.rate_per_second, config_.rate_burst); !within && f.target) {
-        if (f.rate.limited >= config_.max_rate_rejections) return sockets_.close(conn, 1008, "rate limit");
-        const json peek = json::parse(text, nullptr, false);
-        json error = error_json(to_string(ProtocolError::rate_limited), "too many messages");
-        if (const json id = peek.is_object() ? request_id(peek) : json(nullptr); !id.is_null()) error["id"] = id;
-        return sockets_.send(conn, error.dump());
+    if (const RateVerdict v = f.rate.admit(now, hall_.rate_limit()); v != RateVerdict::pass && f.target) {
+        if (v == RateVerdict::close) return sockets_.close(conn, 1008, "rate limit");
+        return sockets_.send(conn, rate_limited_reply(text));
     }
     if (f.resolving || (f.target && f.orphan)) {
         // Its join waits for the table's owner, or its node is gone: everything after waits.

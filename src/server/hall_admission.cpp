@@ -29,7 +29,7 @@ void Hall::open(ConnId conn, const std::string& address, Millis now) {
     }
     Conn c;
     c.address = address;
-    c.rate = MessageRate(config_.rate_burst, now);
+    c.rate = MessageRate(config_.rate.burst, now);
     conns_[conn] = c;
     ++conns_per_address_[address];
 }
@@ -62,6 +62,14 @@ void Hall::closed(ConnId conn, Millis now) {
     guests_.erase(g);  // nothing to keep: a later hello with the token starts afresh
 }
 
+std::string rate_limited_reply(std::string_view text) {
+    json error = error_json(to_string(ProtocolError::rate_limited), "too many messages");
+    // The request's id, so that a client waiting on it hears the answer.
+    const json peek = json::parse(text, nullptr, false);
+    if (const json id = peek.is_object() ? request_id(peek) : json(nullptr); !id.is_null()) error["id"] = id;
+    return error.dump();
+}
+
 void Hall::message(ConnId conn, std::string_view text, Millis now) {
     now_ = std::max(now_, now);
     auto it = conns_.find(conn);
@@ -71,17 +79,9 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
         out_.close(conn, 1009, "message too big");
         return;
     }
-    if (!c.rate.take(now, config_.rate_per_second, config_.rate_burst)) {
-        if (c.rate.limited >= config_.max_rate_rejections) {
-            out_.close(conn, 1008, "rate limit");
-            return;
-        }
-        // The request's id, so that a client waiting on it hears the answer (the parse is
-        // bounded by max_message_bytes; nothing else of the message is looked at).
-        const json peek = json::parse(text, nullptr, false);
-        error(conn, peek.is_object() ? request_id(peek) : json(nullptr), to_string(ProtocolError::rate_limited),
-              "too many messages");
-        return;
+    if (const RateVerdict v = c.rate.admit(now, config_.rate); v != RateVerdict::pass) {
+        if (v == RateVerdict::close) return out_.close(conn, 1008, "rate limit");
+        return out_.send(conn, rate_limited_reply(text));  // its size is bounded above
     }
     json msg = json::parse(text, nullptr, false);
     if (msg.is_discarded() || !msg.is_object() || !msg.contains("type") || !msg["type"].is_string()) {

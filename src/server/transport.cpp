@@ -361,9 +361,6 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, AddressBook& book, B
     if (!link) return;
     ClusterConfig cc;
     if (cfg.redis.empty()) cc.refresh = std::chrono::milliseconds(250);  // shards: memory, not the network
-    cc.rate_per_second = cfg.hall.rate_per_second;
-    cc.rate_burst = cfg.hall.rate_burst;
-    cc.max_rate_rejections = cfg.hall.max_rate_rejections;
     // A cluster node's own connection to the store, for its scan of tables no node runs.
     auto scan = cfg.redis.empty() ? nullptr : open_storage(cfg.postgres, cfg.full_sync);
     cluster = std::make_unique<ClusterNode>(

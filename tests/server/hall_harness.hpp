@@ -31,8 +31,8 @@ struct HallHarness {
         c.timing.summary_ms = 0;
         c.timing.grace_ms = 1000;
         c.seed = 42;
-        c.rate_per_second = 1e6;
-        c.rate_burst = 1e6;
+        c.rate.per_second = 1e6;
+        c.rate.burst = 1e6;
         return c;
     }
 

@@ -990,9 +990,9 @@ TEST(Hall, UnknownTypesAreUnknownWhereverTheGuestIs) {
 
 TEST(Hall, MalformedOversizedAndFloodedConnectionsAreClosed) {
     HallConfig cfg = Harness::config();
-    cfg.rate_per_second = 10;
-    cfg.rate_burst = 5;
-    cfg.max_rate_rejections = 10;
+    cfg.rate.per_second = 10;
+    cfg.rate.burst = 5;
+    cfg.rate.max_rejections = 10;
     Harness h(":memory:", cfg);
     const ConnId a = h.connect();
     h.raw(a, "{not json");

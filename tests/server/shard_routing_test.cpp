@@ -51,8 +51,6 @@ public:
         for (unsigned i = 0; i < 2; ++i) {
             ClusterConfig cc;
             cc.refresh = std::chrono::milliseconds(250);
-            cc.rate_per_second = cfg.rate_per_second;
-            cc.rate_burst = cfg.rate_burst;
             nodes_[i] = std::make_unique<ClusterNode>(
                 cc, local_.link(i), *halls_[i], nullptr,
                 Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },

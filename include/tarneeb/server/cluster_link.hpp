@@ -48,11 +48,6 @@ struct ClusterConfig {
     /// serves it again (with no table).
     std::chrono::milliseconds orphan_wait{15000};
     std::size_t max_held_frames = 64;              ///< a moving connection's frames kept at most (then dropped)
-    // A connection's rate limit at its front (MessageRate; the hall's --rate, --rate-burst and
-    // rejections): a relayed flood is refused where it arrives, never relayed.
-    double rate_per_second = 20;
-    double rate_burst = 40;
-    int max_rate_rejections = 200;
     std::size_t publish_queue = 100000;            ///< messages waiting to be published at most (then dropped)
     std::size_t max_adopt_per_scan = 200;          ///< tables taken over in one scan at most
 };

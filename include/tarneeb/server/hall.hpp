@@ -92,10 +92,24 @@ private:
     std::unordered_map<std::string, int> by_guest_, by_address_;
 };
 
+/// A connection's message rate limit (security #11; `tarneeb serve --rate`, `--rate-burst`).
+struct RateLimit {
+    double per_second = 20;    ///< messages per second per connection...
+    double burst = 40;         ///< ...with this burst (`tarneeb serve`: --rate-burst, default 2 x --rate)
+    int max_rejections = 200;  ///< rate-limited messages before it is closed (1008 "rate limit")
+};
+
+/// What a connection's rate limit does with one message (MessageRate::admit).
+enum class RateVerdict {
+    pass,    ///< within the rate: handle it
+    refuse,  ///< over it: answer rate_limited_reply() and drop it
+    close,   ///< over it for the RateLimit::max_rejections-th time: close the connection
+};
+
 /// One connection's message rate limit: a token bucket of `burst` tokens refilled at `rate` per
-/// second (HallConfig::rate_per_second, rate_burst; `tarneeb serve --rate`). The hall keeps one
-/// per connection; a cluster node keeps another at the front of each relayed connection, so
-/// that a flood is refused where it arrives and never relayed.
+/// second (RateLimit). The hall keeps one per connection; a cluster node keeps another at the
+/// front of each relayed connection, so that a flood is refused where it arrives and never
+/// relayed. Both decide with admit() and answer with rate_limited_reply().
 struct MessageRate {
     double tokens;        ///< starts full
     Millis refilled;      ///< when tokens were last refilled (Unix ms)
@@ -110,7 +124,17 @@ struct MessageRate {
         tokens -= 1.0;
         return true;
     }
+    /// Takes a token for one message at `now` under `limit` and says what to do with it.
+    RateVerdict admit(Millis now, const RateLimit& limit) {
+        if (take(now, limit.per_second, limit.burst)) return RateVerdict::pass;
+        return limited >= limit.max_rejections ? RateVerdict::close : RateVerdict::refuse;
+    }
 };
+
+/// The answer to client message `text` refused by its rate limit: a `rate_limited` error with
+/// the message's request id when `text` is a JSON object that has one (docs/protocol.md
+/// "Errors"). `text` is parsed for nothing else; the caller bounds its size.
+std::string rate_limited_reply(std::string_view text);
 
 struct HallConfig {
     TableTiming timing;                 ///< bot delay, grace period, stand-in bot
@@ -120,10 +144,8 @@ struct HallConfig {
     std::vector<std::string> reserved_names;
     int max_tables = 10000;             ///< live tables at once
     std::size_t max_message_bytes = 16 * 1024;
-    double rate_per_second = 20;        ///< messages per second per connection...
-    double rate_burst = 40;             ///< ...with this burst (`tarneeb serve`: --rate-burst, default 2 x --rate)
+    RateLimit rate;                     ///< each connection's message rate
     int max_bad_messages = 3;           ///< malformed messages before the connection is closed
-    int max_rate_rejections = 200;      ///< rate-limited messages before it is closed
     // Per-guest and per-address limits (one client must not fill the server; security #11).
     // An address is the peer's IP address as the transport gives it to open().
     int max_waiting_tables_per_guest = 1;    ///< tables a guest created that have not started yet
@@ -308,6 +330,8 @@ public:
     std::uint64_t late_timers() const { return late_wakeups_; }
     /// The live table `id`, or nullptr.
     const Table* table(const std::string& id) const;
+    /// Each connection's message rate limit (HallConfig::rate; a cluster node's fronts keep it too).
+    const RateLimit& rate_limit() const { return config_.rate; }
     /// Where the signed-in guest of connection `conn` is: its table id ("" for none) and seat
     /// (nullopt for a spectator or no table); nullopt when the connection is not signed in.
     std::optional<std::pair<std::string, std::optional<Seat>>> where(ConnId conn) const;
