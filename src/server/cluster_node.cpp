@@ -452,8 +452,8 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     return d;
 }
 
-ClusterNode::ReadSummary ClusterNode::read_summary(std::string text, const ReadSummary* last) {
-    if (last && last->text == text) return *last;
+ClusterNode::ReadSummary ClusterNode::read_summary(std::string text, ReadSummary* last) {
+    if (last && last->text == text) return std::move(*last);  // the last refresh's map is replaced after
     ReadSummary r;
     r.text = std::move(text);
     json summary = json::parse(r.text, nullptr, false);

@@ -176,8 +176,8 @@ private:
         std::vector<std::string> players;              ///< the names of its human seats
         bool is_public = false;
     };
-    /// `summary` read from `text` (and `last`, when its text is the same).
-    static ReadSummary read_summary(std::string text, const ReadSummary* last);
+    /// `summary` read from `text`, or taken from `last` (moved out) when its text is the same.
+    static ReadSummary read_summary(std::string text, ReadSummary* last);
     /// Moves each front to the node that runs its guest's table; closes relayed connections
     /// whose front died.
     void check_routes(Millis now);
