@@ -44,13 +44,13 @@ stage "thread sanitizer: the server and the multi-threaded tests"
 # tests (hall, real WebSockets, fault tests, the analysis queue, the storage suite on SQLite and
 # PostgreSQL), the simulate CLI tests and pimc's thread test, and the cluster's Redis layer (its
 # lease keeper and subscriber threads), a real three-node cluster (cluster_serve_tests) and one
-# process's shards (shard_serve_tests; every server test runs a shard per core).
+# process's shards (shard_serve_tests, and ShardRouting in-process; every server test runs a shard per core).
 sanitizer_build build/tsan thread
 cmake --build build/tsan -j "$jobs" --target tarneeb server_tests server_ws_tests bots_tests pimc_tests accounts_tests \
   cluster_tests storage_tests cluster_serve_tests shard_serve_tests
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
-    -R '^(Hall|Protocol|Serve|Shards|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
+    -R '^(Hall|Protocol|Serve|Shards|ShardRouting|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"
 bash scripts/fuzz.sh "${TARNEEB_FUZZ_SECONDS:-15}"
