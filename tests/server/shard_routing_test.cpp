@@ -6,14 +6,10 @@
 // when each shard refreshes its directory and what arrives before what: the races below are
 // played the same way on every run.
 #include <chrono>
-#include <condition_variable>
-#include <cstdio>
-#include <deque>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,6 +18,7 @@
 
 #include "hall_harness.hpp"
 #include "tarneeb/server/cluster_node.hpp"
+#include "tarneeb/server/hall_loop.hpp"
 
 namespace tarneeb::server {
 namespace {
@@ -46,7 +43,7 @@ public:
                 *stores_[i], testing::default_bots(), cfg,
                 Outbox{[this, i](ConnId c, std::string text) { nodes_[i]->hall_send(c, std::move(text)); },
                        [this, i](ConnId c, int code, std::string reason) { nodes_[i]->hall_close(c, code, std::move(reason)); },
-                       nullptr, poster()});
+                       nullptr, loop_.poster()});
         }
         for (unsigned i = 0; i < 2; ++i) {
             ClusterConfig cc;
@@ -54,7 +51,7 @@ public:
             nodes_[i] = std::make_unique<ClusterNode>(
                 cc, local_.link(i), *halls_[i], nullptr,
                 Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
-                       [this](ConnId c, int code, std::string) { closed[c] = code; }, nullptr, poster()});
+                       [this](ConnId c, int code, std::string) { closed[c] = code; }, nullptr, loop_.poster()});
         }
     }
     ~TwoShards() {
@@ -125,41 +122,17 @@ public:
     std::map<ConnId, int> closed;
 
 private:
-    std::function<void(std::function<void()>)> poster() {
-        return [this](std::function<void()> job) {
-            {
-                std::lock_guard lock(mutex_);
-                jobs_.push_back(std::move(job));
-            }
-            ready_.notify_one();
-        };
-    }
     bool idle() const {
         for (unsigned i = 0; i < 2; ++i)
             if ((halls_[i] && !halls_[i]->idle()) || (nodes_[i] && !nodes_[i]->idle())) return false;
         return true;
     }
-    /// Runs jobs one at a time until `done()`, or until nothing is queued and everything is idle.
     void run_until(const std::function<bool()>& done) {
-        for (;;) {
-            if (done()) return;
-            std::function<void()> job;
-            {
-                std::unique_lock lock(mutex_);
-                if (jobs_.empty() && idle()) return;
-                if (!ready_.wait_for(lock, std::chrono::seconds(60), [this] { return !jobs_.empty(); }))
-                    throw std::runtime_error("TwoShards: the workers did not answer within 60 s");
-                job = std::move(jobs_.front());
-                jobs_.pop_front();
-            }
-            job();
-        }
+        loop_.run_until(done, [this] { return idle(); });
     }
 
     std::filesystem::path db_;
-    std::mutex mutex_;  // declared before the shards: their threads post until they stop
-    std::condition_variable ready_;
-    std::deque<std::function<void()>> jobs_;
+    HallLoop loop_;  // declared before the shards: their threads post until they stop
     LocalCluster local_{2};
     std::unique_ptr<Storage> stores_[2];
     std::unique_ptr<Hall> halls_[2];
@@ -167,7 +140,7 @@ private:
     int requests_ = 0;
 };
 
-/// Signs `c` in as `name`, creates a table, sits in seat 0, seats three bots and starts the
+/// Creates a table from signed-in connection `c`, sits in seat 0, seats three bots and starts the
 /// match; returns the table id.
 std::string start_table(TwoShards& s, ConnId c) {
     const json created = s.request(c, {{"type", "create"}, {"turn_seconds", 0}});

@@ -32,11 +32,18 @@ public:
 
     /// Runs posted jobs until `hall` is idle. Throws after 60 s without progress (a hang).
     void settle(const Hall& hall) {
+        run_until([] { return false; }, [&] { return hall.idle(); });
+    }
+
+    /// Runs posted jobs one at a time until `done()`, or until none is queued and `idle()` (what
+    /// posts here has nothing outstanding). Throws after 60 s without a job (a hang).
+    void run_until(const std::function<bool()>& done, const std::function<bool()>& idle) {
         for (;;) {
+            if (done()) return;
             std::function<void()> job;
             {
                 std::unique_lock lock(mutex_);
-                if (jobs_.empty() && hall.idle()) return;
+                if (jobs_.empty() && idle()) return;
                 if (!ready_.wait_for(lock, std::chrono::seconds(60), [this] { return !jobs_.empty(); }))
                     throw std::runtime_error("HallLoop: the hall's workers did not answer within 60 s");
                 job = std::move(jobs_.front());
