@@ -56,7 +56,8 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
                           {"relayed_out", std::count_if(fronts_.begin(), fronts_.end(), [](const auto& f) { return f.second.target.has_value(); })},
                           {"relayed_in", remotes_.size()}, {"messages_sent", sent_}, {"messages_received", received_},
                           {"messages_dropped", dropped_ + m.value("publish_failures", std::uint64_t{0})},
-                          {"tables_adopted", adopted_}, {"moves", moves_}});
+                          {"tables_adopted", adopted_}, {"moves", moves_},
+                          {"draining", draining_.size()}});
             m.erase("publish_failures");
             if (link_->uses_redis()) m["redis"] = failing_ ? json(*failing_) : json("ok");
             return m;
@@ -130,8 +131,7 @@ void ClusterNode::received(const json& msg) {
         } else {
             const ConnId id = it->second;
             remote_ids_.erase(it);
-            remotes_.erase(id);
-            hall_.closed(id, now);
+            let_go(id, now);  // moved or gone: what it asked before is still answered
         }
         return;
     }
@@ -238,6 +238,7 @@ bool ClusterNode::route(ConnId conn, Front& f, std::string_view text) {
 }
 
 void ClusterNode::closed(ConnId conn, Millis now) {
+    if (draining_.erase(conn)) hall_.closed(conn, now);  // its answers have nobody to go to now
     auto it = fronts_.find(conn);
     if (it != fronts_.end() && it->second.target) publish(*it->second.target, {{"k", "closed"}, {"c", conn}});
     else hall_.closed(conn, now);
@@ -248,6 +249,7 @@ Millis ClusterNode::clock() { return now_ = std::max(now_, unix_ms()); }
 
 void ClusterNode::tick(Millis now) {
     now_ = std::max(now_, now);
+    if (!draining_.empty()) drain(now);
     // The subscriber connected again (Redis restarted, or the link broke): resync the relays.
     if (const std::uint64_t sessions = link_->sessions(); sessions != subscriber_sessions_) {
         const bool again = subscriber_sessions_ != 0;
@@ -268,7 +270,10 @@ void ClusterNode::hall_send(ConnId conn, std::string text) {
     }
     auto f = fronts_.find(conn);
     if (f == fronts_.end()) return sockets_.send(conn, std::move(text));
-    if (f->second.target) return;  // served by another node now
+    if (f->second.target) {  // served by another node now: only what it asked before the move
+        if (draining_.count(conn)) sockets_.send(conn, std::move(text));
+        return;
+    }
     deliver(conn, f->second, std::move(text));
 }
 
@@ -379,7 +384,7 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
     f.previous = left_live ? f.target : std::nullopt;
     f.previous_until = now + kPreviousWindowMs;
     if (f.target) publish(*f.target, {{"k", "closed"}, {"c", conn}});
-    else hall_.closed(conn, now);
+    else let_go(conn, now);
     f.orphan.reset();
     // Signed in there with its token; a spectator watches its table there again.
     std::vector<std::string> relayed;
@@ -389,6 +394,9 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
     f.swallow = static_cast<int>(relayed.size()) - (answer && !f.token.empty() ? 1 : 0);
     if (to == me_) {
         f.target.reset();
+        // Back before its answers here came (a bounce within the window): those are lost, as a
+        // connection opens here once.
+        if (draining_.erase(conn)) hall_.closed(conn, now);
         hall_.open(conn, f.address, now);
         for (const auto& text : relayed) hall_.message(conn, text, now);
     } else {
@@ -399,6 +407,26 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
     }
     auto held = std::exchange(f.held, {});
     for (auto& text : held) message(conn, text, now);
+}
+
+void ClusterNode::let_go(ConnId conn, Millis now) {
+    if (hall_.answering(conn)) {
+        draining_[conn] = now + kPreviousWindowMs;
+        return;
+    }
+    remotes_.erase(conn);
+    hall_.closed(conn, now);
+}
+
+void ClusterNode::drain(Millis now) {
+    std::vector<ConnId> done;
+    for (const auto& [conn, until] : draining_)
+        if (now >= until || !hall_.answering(conn)) done.push_back(conn);
+    for (ConnId conn : done) {
+        draining_.erase(conn);
+        remotes_.erase(conn);
+        hall_.closed(conn, now);
+    }
 }
 
 std::optional<NodeId> ClusterNode::live(const std::string& name) const {
@@ -509,7 +537,7 @@ void ClusterNode::check_routes(Millis now) {
     for (ConnId id : gone) {
         const Remote r = remotes_.at(id);
         remotes_.erase(id);
-        remote_ids_.erase({r.front.text(), r.conn});
+        if (!draining_.erase(id)) remote_ids_.erase({r.front.text(), r.conn});  // (a draining one has no key)
         hall_.closed(id, now);
     }
     // Shards: a relayed connection whose guest has been settled here (at no table, nothing in
@@ -518,6 +546,7 @@ void ClusterNode::check_routes(Millis now) {
     // it relayed none since, else it is asked again two refreshes later.
     if (link_->home() && !(me_ == home_))
         for (auto& [id, r] : remotes_) {
+            if (draining_.count(id)) continue;  // its front serves it elsewhere already
             r.idle = hall_.settled(id) ? r.idle + 1 : 0;
             if (r.idle >= 2 && r.idle % 2 == 0) publish(r.front, {{"k", "home"}, {"c", r.conn}, {"n", r.received}});
         }

@@ -361,6 +361,11 @@ bool Hall::settled(ConnId conn) const {
     return g == guests_.end() || g->second.table.empty();
 }
 
+bool Hall::answering(ConnId conn) const {
+    auto c = conns_.find(conn);
+    return c != conns_.end() && (c->second.busy || holders_.count(conn) > 0 || !c->second.waiting.empty());
+}
+
 json Hall::snapshot() const {
     json tables = json::object();
     for (const auto& [tid, t] : tables_) {

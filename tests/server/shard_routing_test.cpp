@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "gated_storage.hpp"
 #include "hall_harness.hpp"
 #include "tarneeb/server/cluster_node.hpp"
 #include "tarneeb/server/hall_loop.hpp"
@@ -24,6 +25,7 @@ namespace tarneeb::server {
 namespace {
 
 using nlohmann::json;
+using testing::GatedStorage;
 using testing::HallHarness;
 
 Millis wall_ms() {
@@ -31,14 +33,15 @@ Millis wall_ms() {
 }
 
 /// Two shards of one process on the calling thread. Connection ids 1.. are accepted by shard 0
-/// (the home), 1001.. by shard 1.
+/// (the home), 1001.. by shard 1. Each shard's store can hold its writer at a gate
+/// (GatedStorage; open unless a test closes it).
 class TwoShards {
 public:
     TwoShards() : db_(std::filesystem::temp_directory_path() / ("tarneeb-routing-" + std::to_string(wall_ms()) + ".db")) {
         HallConfig cfg = HallHarness::config();
         cfg.waiting_tables = std::make_shared<WaitingTables>();
         for (unsigned i = 0; i < 2; ++i) {
-            stores_[i] = open_storage(db_.string());
+            stores_[i] = std::make_unique<GatedStorage>(db_.string());
             halls_[i] = std::make_unique<Hall>(
                 *stores_[i], testing::default_bots(), cfg,
                 Outbox{[this, i](ConnId c, std::string text) { nodes_[i]->hall_send(c, std::move(text)); },
@@ -55,6 +58,7 @@ public:
         }
     }
     ~TwoShards() {
+        for (auto& st : stores_) st->open();  // a test that failed may have left a writer held
         for (auto& n : nodes_) n->stop();
         settle();
         nodes_[0].reset(), nodes_[1].reset();
@@ -68,6 +72,8 @@ public:
 
     static unsigned shard_of(ConnId c) { return c > 1000 ? 1 : 0; }
     ClusterNode& node(unsigned i) { return *nodes_[i]; }
+    Hall& hall(unsigned i) { return *halls_[i]; }
+    GatedStorage& store(unsigned i) { return *stores_[i]; }
     const NodeId& id(unsigned i) { return nodes_[i]->id(); }
 
     void open(ConnId c) {
@@ -99,7 +105,8 @@ public:
         return nullptr;
     }
     /// Shard `i` refreshes its directory (the shards' period is 250 ms: the clock moves on 300).
-    /// With `deliver` false the jobs it posted for others stay queued.
+    /// With `deliver` false the jobs it posted for others stay queued (and a write held at a
+    /// gate is not waited for).
     void refresh(unsigned i, bool deliver = true) {
         now += 300;
         halls_[i]->tick(now);
@@ -134,7 +141,7 @@ private:
     std::filesystem::path db_;
     HallLoop loop_;  // declared before the shards: their threads post until they stop
     LocalCluster local_{2};
-    std::unique_ptr<Storage> stores_[2];
+    std::unique_ptr<GatedStorage> stores_[2];
     std::unique_ptr<Hall> halls_[2];
     std::unique_ptr<ClusterNode> nodes_[2];
     int requests_ = 0;
@@ -175,6 +182,66 @@ TEST(ShardRouting, GoingHomeWaitsForARequestRelayedMeanwhile) {
     EXPECT_EQ(created.value("type", ""), "created") << created.dump();
     EXPECT_EQ(s.request(c, {{"type", "join"}, {"table", created["table"]}, {"seat", 0}}).value("type", ""), "ok");
     EXPECT_EQ(s.last(c, "table").value("table", ""), created["table"]);
+}
+
+/// Layla sits at a table on shard 1 from one connection; her second connection, `second`
+/// (accepted by shard 0 and served there, or accepted by shard 1 and relayed home), asks to
+/// watch Sami's table on the home shard while that table's write is held: the watch waits there.
+/// The directory then moves the second connection to shard 1, where her seat is. The home shard
+/// must still answer the watch (and close its side once it has), never drop it with the move.
+void a_move_loses_no_answer(ConnId second) {
+    TwoShards s;
+    const ConnId omar = 1, sami = 2, layla = 3;
+    for (ConnId c : {omar, sami, layla, second}) s.open(c);
+    ASSERT_EQ(s.request(omar, {{"type", "hello"}, {"name", "Omar"}}).value("type", ""), "welcome");
+    ASSERT_EQ(s.request(sami, {{"type", "hello"}, {"name", "Sami"}}).value("type", ""), "welcome");
+    const json welcome = s.request(layla, {{"type", "hello"}, {"name", "Layla"}});
+    ASSERT_EQ(welcome.value("type", ""), "welcome");
+    ASSERT_EQ(s.request(second, {{"type", "hello"}, {"token", welcome["token"]}}).value("type", ""), "welcome");
+    // Placement: the first table goes to shard 1 (the home counts one more), the second home.
+    const std::string t1 = s.request(omar, {{"type", "create"}, {"turn_seconds", 0}}).value("table", "");
+    const std::string t0 = s.request(sami, {{"type", "create"}, {"turn_seconds", 0}}).value("table", "");
+    ASSERT_TRUE(s.hall(1).table(t1));
+    ASSERT_TRUE(s.hall(0).table(t0));
+    ASSERT_EQ(s.request(sami, {{"type", "join"}, {"table", t0}, {"seat", 0}}).value("type", ""), "ok");
+    ASSERT_EQ(s.request(layla, {{"type", "join"}, {"table", t1}, {"seat", 1}}).value("type", ""), "ok");
+    ASSERT_EQ(s.node(0).serving(layla).name, s.id(1).name);
+    ASSERT_EQ(s.node(TwoShards::shard_of(second)).serving(second).name, s.id(0).name);  // at home
+
+    // Sami's table writes a change; the home shard's writer holds it at the gate. Layla's watch
+    // waits for that write (parked) on the home shard.
+    s.store(0).close();
+    s.post_message(sami, {{"type", "add_bot"}, {"seat", 1}}, "bot");
+    s.store(0).wait_held();
+    s.post_message(second, {{"type", "join"}, {"table", t0}}, "watch");
+    const unsigned front = TwoShards::shard_of(second);
+    s.refresh(1, false);  // the directory shows Layla at t1 on shard 1...
+    s.refresh(front, false);
+    s.refresh(front, false);  // ...twice to the second connection's front: it moves there
+    ASSERT_EQ(s.node(front).serving(second).name, s.id(1).name);
+    EXPECT_TRUE(s.answer(second, "watch").is_null());
+
+    s.store(0).open();
+    s.settle();
+    const json watch = s.answer(second, "watch");
+    ASSERT_FALSE(watch.is_null()) << "the watch was lost by the move";
+    EXPECT_EQ(watch.value("type", ""), "ok") << watch.dump();
+    EXPECT_EQ(s.answer(sami, "bot").value("type", ""), "ok");
+    // Answered: the home shard lets that connection go at its next tick (she is no spectator of
+    // Sami's table any more), and the connection plays on at shard 1.
+    s.refresh(0);
+    const json home = s.hall(0).snapshot()["tables"][t0];
+    EXPECT_EQ(home["summary"].value("spectators", -1), 0) << home.dump();
+    EXPECT_EQ(home["watchers"], json({"Sami"})) << home.dump();
+    EXPECT_EQ(s.request(second, {{"type", "ping"}}).value("type", ""), "pong");
+}
+
+TEST(ShardRouting, AMoveLosesNoAnswerOfARequestStillInFlight) {
+    a_move_loses_no_answer(4);  // accepted and served by the home shard
+}
+
+TEST(ShardRouting, AMoveLosesNoAnswerOfARelayedRequestStillInFlight) {
+    a_move_loses_no_answer(1004);  // accepted by shard 1, relayed home: the answer comes back relayed
 }
 
 }  // namespace

@@ -31,7 +31,9 @@
 // `open` (conn, address), `frame` (conn, text), `closed` (conn); owner → front `send` (conn,
 // text), `close` (conn, code, reason), `reset` (conn: open it again); shard → shard `store_ok`
 // (the shared store works again). A front accepts those only from the node it relays that
-// connection to (and, for kPreviousWindowMs after a move, answers from the live node it left).
+// connection to (and, for kPreviousWindowMs after a move, answers from the live node it left:
+// a node lets a connection go only once the requests it got before the move are answered, see
+// let_go).
 // Messages are at most once: a lost frame is a request without an answer (never applied twice:
 // the owner applies what it gets, in order), and versions let the client see one consistent
 // game. After a node's subscriber reconnects (Redis restarted), every relay to and from it is
@@ -68,7 +70,7 @@ public:
     /// shown to the client (it is signed in already).
     static constexpr std::string_view kRelayId = "~relay";
     /// How long after a move the answers of the live node a connection left are delivered
-    /// (requests it sent there just before the move).
+    /// (requests it sent there just before the move, still in flight or waiting there).
     static constexpr Millis kPreviousWindowMs = 2000;
 
     /// `link`: the nodes around this one (cluster_link.hpp: Redis between machines, memory
@@ -182,6 +184,13 @@ private:
     /// whose front died.
     void check_routes(Millis now);
     std::optional<NodeId> live(const std::string& name) const;
+    /// Closes hall connection `conn`, whose client another node serves now: at once, or, while
+    /// a request of it is in flight or waiting (Hall::answering), once that is answered. Its
+    /// answers go to its client meanwhile (the front delivers them for kPreviousWindowMs after
+    /// the move; it is closed then at the latest).
+    void let_go(ConnId conn, Millis now);
+    /// Closes the connections let go whose answers came (or whose window ended); from tick.
+    void drain(Millis now);
     /// After this node's subscriber connected again: every relay is opened again, from both ends.
     void resync();
     /// The hello that signs a relayed connection in with `token`, its answer id `id`.
@@ -205,6 +214,7 @@ private:
     std::unordered_map<ConnId, Front> fronts_;
     std::unordered_map<ConnId, Remote> remotes_;
     std::map<std::pair<std::string, ConnId>, ConnId> remote_ids_;  ///< (front NodeId text, its conn) → hall conn
+    std::unordered_map<ConnId, Millis> draining_;  ///< hall conns let go with answers to come → closed by then
     ConnId next_remote_ = kRemoteBase;
     std::map<std::string, NodeId> nodes_;                       ///< live nodes by name
     std::unordered_map<std::string, std::string> table_node_;   ///< table → node name running it
@@ -216,6 +226,6 @@ private:
     std::optional<std::string> failing_;       ///< Redis failed at the last refresh (/healthz)
     std::optional<std::string> scan_failing_;  ///< the store failed at the last scan (logged)
     std::uint64_t sent_ = 0, received_ = 0, dropped_ = 0, adopted_ = 0, moves_ = 0;
-    };
+};
 
 }  // namespace tarneeb::server

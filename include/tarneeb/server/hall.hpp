@@ -339,6 +339,10 @@ public:
     /// guest's requests is in flight or waiting (a write, a parked join): it may then move to
     /// another shard without an answer being lost (cluster_node.cpp, shards going home).
     bool settled(ConnId conn) const;
+    /// True while a request of connection `conn` itself is in flight or waiting (a write it
+    /// holds, a parked join, queued messages): its answer is still to come. A cluster node lets
+    /// such a connection go only once it is answered (cluster_node.cpp, ClusterNode::let_go).
+    bool answering(ConnId conn) const;
     /// Everything a client message can change, as one JSON value: every table's summary (seats,
     /// connections, stand-ins, spectators, state), version (every change of its match increases
     /// it) and watchers, and every guest's table, seat and connection count. Two equal snapshots
