@@ -7,6 +7,9 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <memory>
+#include <string>
+#include <utility>
 
 #include "tarneeb/bots/loop.hpp"
 #include "tarneeb/server/hall.hpp"
@@ -226,6 +229,29 @@ void Hall::on_hint(ConnId conn, Conn& c, const json&, const json& id) {
 void Hall::on_list(ConnId conn, Conn&, const json& msg, const json& id) { list_tables(conn, id, msg); }
 
 namespace {
+/// One table counted in a WaitingTables before its create is written. It is counted out again
+/// when the table is not made: on a write error, and also when the hall goes before the write's
+/// answer comes (that answer, which holds this, is then dropped without running).
+class WaitingReservation {
+public:
+    WaitingReservation(std::shared_ptr<WaitingTables> count, std::string guest, std::string address)
+        : count_(std::move(count)), guest_(std::move(guest)), address_(std::move(address)) {}
+    ~WaitingReservation() { give_back(); }
+    WaitingReservation(const WaitingReservation&) = delete;
+    WaitingReservation& operator=(const WaitingReservation&) = delete;
+    /// The table was made: its entry counts it from now on (TableEntry::counted_waiting).
+    void keep() { count_.reset(); }
+    /// The table was not made.
+    void give_back() {
+        if (count_) count_->release(guest_, address_);
+        count_.reset();
+    }
+
+private:
+    std::shared_ptr<WaitingTables> count_;
+    std::string guest_, address_;
+};
+
 /// A seat number field clamped to -1..4 (out of range either way: bad_seat), nullopt when absent
 /// or not an integer.
 std::optional<int> seat_field(const json& msg, const char* key) {
@@ -243,6 +269,7 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
     // Counted before the write, so that two creates in flight (or on two shards) cannot both pass.
     if (!waiting_tables_->reserve(name, c.address, config_.max_waiting_tables_per_guest, config_.max_waiting_tables_per_address))
         return error(conn, id, to_string(ProtocolError::too_many_waiting_tables), "start or leave your waiting table first");
+    auto reserved = std::make_shared<WaitingReservation>(waiting_tables_, name, c.address);
     settings->code.clear();
     settings->code_hash.clear();
     settings->bracket_tiebreak = false;  // only a tournament's tables (hall_tournament.cpp)
@@ -258,12 +285,13 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
                   *tid = st.create_table(s);
                   if (take) *fence = take(st, *tid);  // a cluster node: its lease and fence first
               },
-              [this, conn, id, settings = *settings, tid, fence, creator = name, address = c.address](const std::optional<StorageError>& e) {
+              [this, conn, id, settings = *settings, tid, fence, creator = name, address = c.address, reserved](const std::optional<StorageError>& e) {
                   release(conn);
                   if (e) {
-                      waiting_tables_->release(creator, address);
+                      reserved->give_back();
                       storage_error(conn, id, *e);
                   } else {
+                      reserved->keep();
                       TableEntry entry;
                       entry.table = std::make_unique<Table>(*tid, settings, config_.timing, bots_);
                       entry.creator = creator;

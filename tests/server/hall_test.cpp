@@ -1470,6 +1470,20 @@ TEST(Hall, TwoCreatesInFlightOfOneGuestMakeOneTable) {
     EXPECT_EQ(h.last_reply(d)["code"], "too_many_waiting_tables");
 }
 
+TEST(Hall, AHallGoneWithACreateInFlightGivesItsWaitingTableBack) {
+    // The shards of one process share the count; a hall stopped before a create's write was
+    // answered must not keep the guest's table counted there for good.
+    HallConfig cfg = Harness::config();
+    cfg.waiting_tables = std::make_shared<WaitingTables>();
+    {
+        Harness h(":memory:", cfg);
+        const ConnId c = h.connect("192.0.2.7");
+        h.sign_in(c, "Layla");
+        h.hall.message(c, json{{"type", "create"}, {"id", 1}}.dump(), h.now);  // not settled: in flight
+    }
+    EXPECT_TRUE(cfg.waiting_tables->reserve("Layla", "192.0.2.7", 1, 1)) << "the create's count outlived its hall";
+}
+
 TEST(Hall, HallsSharingACountHoldTheWaitingTableLimitsTogether) {
     // The shards of one process share one count (`tarneeb serve --threads N`).
     HallConfig cfg = Harness::config();
