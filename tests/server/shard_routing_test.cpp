@@ -189,8 +189,8 @@ TEST(ShardRouting, GoingHomeWaitsForARequestRelayedMeanwhile) {
 /// watch Sami's table on the home shard while that table's write is held: the watch waits there.
 /// The directory then moves the second connection to shard 1, where her seat is. The home shard
 /// must still answer the watch (and close its side once it has), never drop it with the move.
-void a_move_loses_no_answer(ConnId second) {
-    TwoShards s;
+/// Plays everything up to the move (the write still held); `t0` is Sami's table.
+void park_a_watch_and_move(TwoShards& s, ConnId second, std::string& t0) {
     const ConnId omar = 1, sami = 2, layla = 3;
     for (ConnId c : {omar, sami, layla, second}) s.open(c);
     ASSERT_EQ(s.request(omar, {{"type", "hello"}, {"name", "Omar"}}).value("type", ""), "welcome");
@@ -200,7 +200,7 @@ void a_move_loses_no_answer(ConnId second) {
     ASSERT_EQ(s.request(second, {{"type", "hello"}, {"token", welcome["token"]}}).value("type", ""), "welcome");
     // Placement: the first table goes to shard 1 (the home counts one more), the second home.
     const std::string t1 = s.request(omar, {{"type", "create"}, {"turn_seconds", 0}}).value("table", "");
-    const std::string t0 = s.request(sami, {{"type", "create"}, {"turn_seconds", 0}}).value("table", "");
+    t0 = s.request(sami, {{"type", "create"}, {"turn_seconds", 0}}).value("table", "");
     ASSERT_TRUE(s.hall(1).table(t1));
     ASSERT_TRUE(s.hall(0).table(t0));
     ASSERT_EQ(s.request(sami, {{"type", "join"}, {"table", t0}, {"seat", 0}}).value("type", ""), "ok");
@@ -220,6 +220,14 @@ void a_move_loses_no_answer(ConnId second) {
     s.refresh(front, false);  // ...twice to the second connection's front: it moves there
     ASSERT_EQ(s.node(front).serving(second).name, s.id(1).name);
     EXPECT_TRUE(s.answer(second, "watch").is_null());
+}
+
+void a_move_loses_no_answer(ConnId second) {
+    TwoShards s;
+    const ConnId sami = 2;
+    std::string t0;
+    park_a_watch_and_move(s, second, t0);
+    if (::testing::Test::HasFatalFailure()) return;
 
     s.store(0).open();
     s.settle();
@@ -242,6 +250,25 @@ TEST(ShardRouting, AMoveLosesNoAnswerOfARequestStillInFlight) {
 
 TEST(ShardRouting, AMoveLosesNoAnswerOfARelayedRequestStillInFlight) {
     a_move_loses_no_answer(1004);  // accepted by shard 1, relayed home: the answer comes back relayed
+}
+
+TEST(ShardRouting, AConnectionLetGoIsClosedWhenItsWindowEndsEvenUnanswered) {
+    // The bound on keeping a moved connection (ClusterNode::kPreviousWindowMs): past it, the
+    // home shard closes its side even though the watch is still waiting for the held write.
+    for (ConnId second : {ConnId{4}, ConnId{1004}}) {
+        TwoShards s;
+        std::string t0;
+        park_a_watch_and_move(s, second, t0);
+        if (::testing::Test::HasFatalFailure()) return;
+        EXPECT_EQ(s.hall(0).snapshot()["guests"]["Layla"]["connections"], 1) << "kept while it waits";
+        for (int i = 0; i < 7; ++i) s.refresh(0, false);  // 2.1 s of ticks, the write still held
+        EXPECT_FALSE(s.hall(0).snapshot()["guests"].contains("Layla")) << "kept past its window";
+        s.store(0).open();
+        s.settle();
+        EXPECT_TRUE(s.answer(second, "watch").is_null()) << "nobody may hear it after the window";
+        EXPECT_EQ(s.answer(2, "bot").value("type", ""), "ok");
+        EXPECT_EQ(s.request(second, {{"type", "ping"}}).value("type", ""), "pong");
+    }
 }
 
 }  // namespace
