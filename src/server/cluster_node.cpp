@@ -210,8 +210,10 @@ bool ClusterNode::route(ConnId conn, Front& f, std::string_view text) {
     if (!msg.is_object() || !msg.contains("type") || !msg["type"].is_string() || f.token.empty()) return false;
     const std::string& type = msg["type"].get_ref<const std::string&>();
     // Only a guest at no table moves (else the node serving it answers, e.g. already_seated).
+    // Served here but not signed in again yet (just moved here: its hello is in flight), the
+    // directory says where it sits, as for a relayed one.
     const auto where = f.target ? std::nullopt : hall_.where(conn);
-    if (f.target ? seated_.count(f.name) > 0 : (!where || !where->first.empty())) return false;
+    if (where ? !where->first.empty() : seated_.count(f.name) > 0) return false;
     const NodeId current = serving(conn);
     std::optional<NodeId> to;
     if (type == "join" && msg.contains("table") && msg["table"].is_string()) {

@@ -123,6 +123,10 @@ public:
     void settle() {
         run_until([&] { return false; });
     }
+    /// Runs the queued jobs one at a time until `done()` (or until all is idle).
+    void run_until(const std::function<bool()>& done) {
+        loop_.run_until(done, [this] { return idle(); });
+    }
 
     Millis now = wall_ms();
     std::map<ConnId, std::vector<std::string>> frames;
@@ -133,9 +137,6 @@ private:
         for (unsigned i = 0; i < 2; ++i)
             if ((halls_[i] && !halls_[i]->idle()) || (nodes_[i] && !nodes_[i]->idle())) return false;
         return true;
-    }
-    void run_until(const std::function<bool()>& done) {
-        loop_.run_until(done, [this] { return idle(); });
     }
 
     std::filesystem::path db_;
@@ -182,6 +183,34 @@ TEST(ShardRouting, GoingHomeWaitsForARequestRelayedMeanwhile) {
     EXPECT_EQ(created.value("type", ""), "created") << created.dump();
     EXPECT_EQ(s.request(c, {{"type", "join"}, {"table", created["table"]}, {"seat", 0}}).value("type", ""), "ok");
     EXPECT_EQ(s.last(c, "table").value("table", ""), created["table"]);
+}
+
+TEST(ShardRouting, AJoinRightAfterGoingHomeReachesTheTableCreatedOnTheShardItLeft) {
+    // Seen in CI (the browser tour): Layla leaves her table on shard 1 and creates another there
+    // between two of its refreshes, so shard 1 still finds her settled twice and sends her home
+    // (every frame relayed has arrived). Her join of the new table comes while the home shard is
+    // still signing her in: it must go to shard 1, which runs the table, not get no_such_table.
+    TwoShards s;
+    const ConnId c = 1;
+    s.open(c);
+    ASSERT_EQ(s.request(c, {{"type", "hello"}, {"name", "Layla"}}).value("type", ""), "welcome");
+    start_table(s, c);
+    ASSERT_EQ(s.node(0).serving(c).name, s.id(1).name);
+    s.refresh_both();
+    ASSERT_EQ(s.request(c, {{"type", "leave"}}).value("type", ""), "ok");
+    s.refresh(1);  // settled once
+    const json created = s.request(c, {{"type", "create"}, {"turn_seconds", 0}});
+    ASSERT_EQ(created.value("type", ""), "created") << created.dump();
+    const std::string table = created["table"];
+    ASSERT_TRUE(s.hall(1).table(table)) << "the scene needs the new table on shard 1";
+    // Settled twice: "home" is queued. The home shard reads it and moves her, and her join comes
+    // while the relayed hello is still in flight there.
+    s.refresh(1, /*deliver=*/false);
+    s.run_until([&] { return s.node(0).serving(c).name == s.id(0).name; });
+    s.post_message(c, {{"type", "join"}, {"table", table}, {"seat", 0}}, "join");
+    s.settle();
+    EXPECT_EQ(s.answer(c, "join").value("type", ""), "ok") << s.answer(c, "join").dump();
+    EXPECT_EQ(s.node(0).serving(c).name, s.id(1).name);
 }
 
 /// Layla sits at a table on shard 1 from one connection; her second connection, `second`
