@@ -37,7 +37,7 @@ export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, e
   let err = '';
   proc.stderr.on('data', (d) => (err += d));
   const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}${err}`)), 15000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}${err}`)), 30000); // test-wait: liveness bound
     proc.stdout.on('data', (d) => {
       out += d;
       const m = /listening on [^\s]*:(\d+)/.exec(out);
@@ -56,7 +56,7 @@ export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, e
     if (proc.exitCode === null) {
       const done = new Promise((r) => proc.once('exit', r));
       proc.kill('SIGTERM');
-      const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+      const t = setTimeout(() => proc.kill('SIGKILL'), 5000); // test-wait: liveness bound (SIGTERM ignored: kill it)
       await done;
       clearTimeout(t);
     }
@@ -77,10 +77,165 @@ export async function launchBrowser() {
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
     ],
   });
+  // Every page of every context opened on this browser records its WebSocket frames (socketLog)
+  // and counts the clicks that reach it (clickSure), from before its first navigation.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const ctx = await newContext(...args);
+    await ctx.addInitScript(countClicks);
+    ctx.on('page', installSocketLog);
+    return ctx;
+  };
   const close = async () => {
     await browser.close().catch(() => {});
   };
   return { browser, close };
+}
+
+/**
+ * Runs in every page before its scripts (launchBrowser): counts the click events that reach an
+ * element below the page's containers. A click whose mousedown target is removed before its
+ * mouseup (the page re-renders with innerHTML when a message comes) is never dispatched by
+ * Chromium, and Playwright reports it done all the same: clickSure reads this count to know.
+ */
+function countClicks() {
+  window.__e2eClicks = 0;
+  window.__e2eDoc = `${Date.now()}-${Math.random()}`;
+  const containers = new Set(['HTML', 'BODY', 'MAIN']);
+  document.addEventListener(
+    'click',
+    (e) => {
+      const t = e.target instanceof Element ? e.target : null;
+      if (t && !containers.has(t.tagName) && !['app', 'screens', 'social', 'tournaments'].includes(t.id)) window.__e2eClicks++;
+    },
+    true,
+  );
+}
+
+/**
+ * Clicks `selector` (page.click's options) and checks that the click reached the page; clicks
+ * again when it did not (the element was re-rendered between the mouse's down and up, see
+ * countClicks). Handlers run within the click, so their synchronous effects are there on return.
+ */
+export async function clickSure(page, selector, options = {}) {
+  const read = () => page.evaluate(() => ({ n: window.__e2eClicks, doc: window.__e2eDoc }));
+  for (let i = 0; i < 5; i++) {
+    const before = await read();
+    if (typeof before.n !== 'number') throw new Error("clickSure: the page has no click counter (open it from launchBrowser's browser)");
+    await page.click(selector, options);
+    const after = await read();
+    if (after.doc !== before.doc || after.n > before.n) return; // reached the page (or it navigated away)
+  }
+  throw new Error(`clicks on ${selector} never reached the page`);
+}
+
+// ---- WebSocket frames -------------------------------------------------------------------
+
+const socketLogs = new WeakMap();
+
+/** Starts recording the page's WebSocket frames (launchBrowser does it for every new page). */
+function installSocketLog(page) {
+  if (socketLogs.has(page)) return socketLogs.get(page);
+  const log = { frames: [], listeners: new Set() };
+  page.on('websocket', (ws) => {
+    const note = (dir) => (f) => {
+      const raw = String(f.payload);
+      let m = null;
+      try {
+        m = JSON.parse(raw);
+      } catch {
+        /* not JSON */
+      }
+      log.frames.push({ dir, ws, m, raw });
+      for (const l of [...log.listeners]) l();
+    };
+    ws.on('framesent', note('>'));
+    ws.on('framereceived', note('<'));
+  });
+  socketLogs.set(page, log);
+  return log;
+}
+
+/** The page's WebSocket frames: { frames: [{ dir: '>' | '<', ws, m (parsed), raw }] }. */
+export function socketLog(page) {
+  const log = socketLogs.get(page);
+  if (!log) throw new Error('socketLog: the page was not opened from launchBrowser\'s browser');
+  return log;
+}
+
+/** The last `n` frames of the page, one line each (`> ` sent, `< ` received), for an error message. */
+export function lastFrames(page, n = 40) {
+  const log = socketLogs.get(page);
+  if (!log) return '(no socket log)';
+  return log.frames
+    .slice(-n)
+    .map((f) => `${f.dir} ${f.raw.slice(0, 300)}`)
+    .join('\n');
+}
+
+/**
+ * Resolves with check()'s first truthy value, tried now and on each new frame of the page's
+ * socket; rejects after `timeout` ms (a liveness bound: the event is expected long before).
+ */
+export function untilFrame(page, check, what, timeout = 30000) {
+  const log = socketLog(page);
+  return new Promise((resolve, reject) => {
+    let timer = null;
+    const test = () => {
+      let r;
+      try {
+        r = check(log.frames);
+      } catch (e) {
+        done();
+        reject(e);
+        return;
+      }
+      if (r) {
+        done();
+        resolve(r);
+      }
+    };
+    const done = () => {
+      if (timer) clearTimeout(timer);
+      log.listeners.delete(test);
+    };
+    const expire = () => {
+      done();
+      reject(new Error(`${what}: not within ${timeout} ms; the page's last frames:\n${lastFrames(page)}`));
+    };
+    timer = setTimeout(expire, timeout); // test-wait: liveness bound
+    log.listeners.add(test);
+    test();
+  });
+}
+
+/**
+ * The server's answer (any message with the request's id but a table message: ok, created,
+ * error…) to the `nth` request of `type` the page sent from frame index `from` on.
+ */
+export function answerTo(page, type, from, nth = 0) {
+  return untilFrame(
+    page,
+    (frames) => {
+      let seen = 0;
+      for (let i = from; i < frames.length; i++) {
+        const q = frames[i];
+        if (q.dir !== '>' || q.m?.type !== type || seen++ !== nth) continue;
+        for (let j = i + 1; j < frames.length; j++) {
+          const a = frames[j];
+          if (a.dir === '<' && a.ws === q.ws && a.m && a.m.id === q.m.id && a.m.type !== 'table') return a.m;
+        }
+        return null;
+      }
+      return null;
+    },
+    `the answer to ${type} #${nth + 1}`,
+  );
+}
+
+/** The index the next frame of the page's socket will have (for answerTo's `from`). */
+export function frameMark(page) {
+  return socketLog(page).frames.length;
 }
 
 /**
@@ -148,24 +303,6 @@ export async function audit(page) {
 export const PHONE = { viewport: { width: 390, height: 780 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };
 
-/**
- * Keeps the last `keep` WebSocket frames the page sends (`> `) and receives (`< `), each cut to
- * 300 characters, in the returned array (for the message of a failing step). Call it before
- * the page opens its socket.
- */
-export function traceSocket(page, keep = 40) {
-  const frames = [];
-  const note = (dir) => (f) => {
-    frames.push(`${dir} ${String(f.payload).slice(0, 300)}`);
-    if (frames.length > keep) frames.shift();
-  };
-  page.on('websocket', (ws) => {
-    ws.on('framesent', note('>'));
-    ws.on('framereceived', note('<'));
-  });
-  return frames;
-}
-
 /** Saves a screenshot of each page under test-results/ (used when a test fails). */
 export async function screenshots(name, pages) {
   mkdirSync(resultsDir, { recursive: true });
@@ -182,33 +319,127 @@ export async function screenshots(name, pages) {
 /**
  * Clicks a card of the hand where it shows (cards overlap: only a strip of each is visible, the
  * last card shows whole; the hand is laid out left to right in both languages). The click itself
- * waits until the card is attached, visible and still: a table message may re-render the hand
- * between finding the card and clicking it.
+ * waits until the card is attached, visible and still, and is made again if a table message
+ * re-rendered the hand under it (clickSure).
  */
 export async function clickCard(page, selector) {
-  const el = page.locator(selector).first();
-  const last = await el.evaluate((e) => !e.nextElementSibling);
-  await el.click(last ? {} : { position: { x: 6, y: 14 } });
+  const last = await page.locator(selector).first().evaluate((e) => !e.nextElementSibling);
+  await clickSure(page, selector, last ? {} : { position: { x: 6, y: 14 } });
 }
 
 export async function signIn(page, url, name, lang = 'en') {
   await page.goto(`${url}/?lang=${lang}`);
-  await page.fill('input[name=name]', name);
-  await page.click('form[data-form=signin] button[type=submit]');
+  await fillField(page, 'form[data-form=signin] input[name=name]', name, (n) => window.tarneeb.state.nameInput === n);
+  await clickSure(page, 'form[data-form=signin] button[type=submit]');
   await page.waitForSelector('form[data-form=create]');
 }
 
-/** Creates a table from the lobby form (the creator sits in seat 0). */
+/**
+ * Fills a field bound to the app's state (data-bind) and checks that the state holds `value`
+ * (`holds(value)`, run in the page); fills again when not. Playwright's fill selects the text
+ * and then types: a re-render in between (a lobby page pushed, a reconnection attempt) puts the
+ * typing into the new field, its old text unselected ("31" and "1" make "131").
+ */
+export async function fillField(page, selector, value, holds) {
+  for (let i = 0; i < 5; i++) {
+    await page.fill(selector, String(value));
+    if (await page.evaluate(holds, value)) return;
+  }
+  throw new Error(`${selector} does not keep ${value}`);
+}
+
+/** Sets a checkbox bound to the app's state (`holds(value)` in the page) by clicking it until the state says so. */
+async function checkField(page, selector, value, holds) {
+  for (let i = 0; i < 5; i++) {
+    if (await page.evaluate(holds, value)) return;
+    await page.click(selector);
+  }
+  if (!(await page.evaluate(holds, value))) throw new Error(`${selector} does not stay ${value}`);
+}
+
+/**
+ * Creates a table from the lobby form (the creator sits in seat 0) and returns its id once the
+ * server has answered every request of it: the create, the creator's join and, with `bots`, the
+ * three add_bot the page sends one after another, and the page shows the three bots. A join
+ * refused with no_such_table (it crossed the page's move between the server's shards) is sent
+ * again, as a player would by joining the table again.
+ */
 export async function createTable(page, { target = 7, timer = 0, bots = true, priv = false } = {}) {
-  await page.fill('input[name=target]', String(target));
-  await page.fill('input[name=timer]', String(timer));
-  await page.setChecked('input[name=bots]', bots);
-  await page.setChecked('input[name=private]', priv);
-  await page.click('form[data-form=create] button[type=submit]');
-  await page.waitForSelector('.waiting [data-seat-box]');
-  // the page asks for the three bots one after another: return once the third sits
-  if (bots) await page.locator('.wseat [data-act=removebot]').nth(2).waitFor();
-  return page.evaluate(() => window.tarneeb.state.table.table);
+  const form = 'form[data-form=create]';
+  await fillField(page, `${form} input[name=target]`, target, (v) => window.tarneeb.state.form.target === v);
+  await fillField(page, `${form} input[name=timer]`, timer, (v) => window.tarneeb.state.form.timer === v);
+  await checkField(page, `${form} input[name=bots]`, bots, (v) => window.tarneeb.state.form.bots === v);
+  await checkField(page, `${form} input[name=private]`, priv, (v) => window.tarneeb.state.form.priv === v);
+  const from = frameMark(page);
+  await page.press(`${form} input[name=timer]`, 'Enter');
+  const created = await answerTo(page, 'create', from);
+  if (created.type !== 'created') throw new Error(`create refused: ${JSON.stringify(created)}`);
+  const table = created.table;
+  let joined = await answerTo(page, 'join', from);
+  let sentBots = true; // the page sends the add_bot itself after its own join only
+  for (let i = 0; joined.type === 'error' && joined.code === 'no_such_table' && i < 5; i++) {
+    sentBots = false;
+    const again = frameMark(page);
+    await page.evaluate(([t, c]) => window.tarneeb.join(t, 0, c), [table, created.code]);
+    joined = await answerTo(page, 'join', again);
+  }
+  if (joined.type !== 'ok') throw new Error(`join of ${table} refused: ${JSON.stringify(joined)}`);
+  await page.waitForFunction((t) => window.tarneeb.state.table?.table === t && window.tarneeb.state.table.you === 0, table);
+  if (bots) {
+    if (sentBots) {
+      for (let n = 0; n < 3; n++) {
+        const a = await answerTo(page, 'add_bot', from, n);
+        if (a.type !== 'ok') throw new Error(`add_bot refused: ${JSON.stringify(a)}`);
+      }
+    } else {
+      for (const seat of [1, 2, 3]) await addBot(page, seat);
+    }
+    await page.waitForFunction(() => [1, 2, 3].every((i) => window.tarneeb.state.table?.seats[i]?.bot === true));
+    await page.locator('.wseat [data-act=removebot]').nth(2).waitFor();
+  }
+  return table;
+}
+
+/** Adds a bot in `seat` of the page's waiting table with its button; returns once the server answered and the page shows it. */
+export async function addBot(page, seat) {
+  const from = frameMark(page);
+  await clickSure(page, `[data-act=addbot][data-seat="${seat}"]`);
+  const a = await answerTo(page, 'add_bot', from);
+  if (a.type !== 'ok') throw new Error(`add_bot refused: ${JSON.stringify(a)}`);
+  await page.waitForSelector(`[data-seat-box="${seat}"] [data-act=removebot]`);
+}
+
+/**
+ * Sits in `seat` of `table` with the lobby's button `selector` and returns once the server
+ * answered and the page shows the seat. A join refused with no_such_table (it crossed a move of
+ * the page between the server's shards) is sent again, as a player would by joining again.
+ */
+export async function joinTable(page, table, seat, selector) {
+  let from = frameMark(page);
+  await clickSure(page, selector);
+  let joined = await answerTo(page, 'join', from);
+  for (let i = 0; joined.type === 'error' && joined.code === 'no_such_table' && i < 5; i++) {
+    from = frameMark(page);
+    await page.evaluate(([t, s]) => window.tarneeb.join(t, s), [table, seat]);
+    joined = await answerTo(page, 'join', from);
+  }
+  if (joined.type !== 'ok') throw new Error(`join of ${table} refused: ${JSON.stringify(joined)}`);
+  await page.waitForFunction(([t, s]) => window.tarneeb.state.table?.table === t && window.tarneeb.state.table.you === s, [table, seat]);
+}
+
+/**
+ * Leaves the table with the Leave button (`selector`), accepting the confirmation a playing seat
+ * is asked, and waits for the lobby.
+ */
+export async function leaveTable(page, selector = 'header [data-act=leave]') {
+  const accept = (d) => d.accept().catch(() => {});
+  page.on('dialog', accept);
+  try {
+    await clickSure(page, selector);
+  } finally {
+    page.off('dialog', accept);
+  }
+  await page.waitForSelector('form[data-form=create]');
 }
 
 const ACTIONABLE =
@@ -219,7 +450,7 @@ const ACTIONABLE =
  * bidding is high), trump (the suggested suit) or a card (the first legal one). Checks on the way
  * that what the page offers is exactly the server's legal list. Returns what it did.
  */
-export async function step(page, timeout = 20000, { keyboard = false } = {}) {
+export async function step(page, timeout = 30000, { keyboard = false } = {}) {
   const el = await page.waitForSelector(ACTIONABLE, { timeout });
   const kind = await el.evaluate((e) =>
     e.matches('[data-testid=match-over]') ? 'over' : e.dataset.act === 'call' ? 'call' : e.dataset.act,
@@ -248,13 +479,13 @@ export async function step(page, timeout = 20000, { keyboard = false } = {}) {
     const bids = await page.$$eval('.bids [data-act=call]:not([disabled])', (bs) => bs.map((b) => b.dataset.bid));
     const num = bids.filter((b) => b !== 'pass').map(Number);
     const pick = num.length && Math.min(...num) <= 9 ? String(Math.min(...num)) : 'pass';
-    await page.click(`.bids [data-bid="${pick}"]`);
+    await clickSure(page, `.bids [data-bid="${pick}"]`);
     await page.waitForFunction((v) => window.tarneeb.state.table.version > v, check.version, { timeout });
     return { kind, what: pick };
   }
   if (kind === 'trump') {
     const sugg = await page.$eval('.suit-btn.suggested', (b) => b.dataset.suit);
-    await page.click('.suit-btn.suggested');
+    await clickSure(page, '.suit-btn.suggested');
     await page.waitForFunction((v) => window.tarneeb.state.table.version > v, check.version, { timeout });
     return { kind, what: sugg };
   }
@@ -278,7 +509,7 @@ export async function step(page, timeout = 20000, { keyboard = false } = {}) {
 export async function playToEnd(page, { maxSteps = 2000, onStep, keyboardCards = 0 } = {}) {
   let cards = 0;
   for (let i = 0; i < maxSteps; i++) {
-    const r = await step(page, 20000, { keyboard: cards < keyboardCards });
+    const r = await step(page, 30000, { keyboard: cards < keyboardCards });
     if (r.kind === 'over') return cards;
     if (r.kind === 'card') cards++;
     if (onStep) await onStep(r, cards);

@@ -3,7 +3,7 @@
 // and the play, the last-trick window, the round summary, the score sheet, match over, the
 // offline match, History and the replay of a match with its analysis. At each screen it calls
 // `visit(name)` (the accessibility audit, a screenshot).
-import { createTable, playToEnd, step, traceSocket } from './harness.mjs';
+import { clickSure, createTable, fillField, lastFrames, leaveTable, playToEnd, step } from './harness.mjs';
 
 /** The screens `tour` visits, in order (the names given to `visit`). */
 export const SCREENS = [
@@ -23,14 +23,14 @@ export async function bidLegal(page, { high = false } = {}) {
     const pick = bids.length ? String(hi ? Math.max(...bids) : Math.min(...bids)) : 'pass';
     return { pick, version: t.version };
   }, high);
-  await page.click(`.bids [data-bid="${pick}"]`);
+  await clickSure(page, `.bids [data-bid="${pick}"]`);
   await page.waitForFunction((v) => window.tarneeb.state.table.version > v, version);
   return pick;
 }
 
 /** Closes the open window (last trick, score sheet) with its Close button. */
 async function closeModal(page) {
-  await page.click('.modal button[data-act=closemodal]');
+  await clickSure(page, '.modal button[data-act=closemodal]');
   await page.waitForSelector('.modal', { state: 'detached' });
 }
 
@@ -44,11 +44,10 @@ async function closeModal(page) {
 export async function tour(page, url, lang, name, visit) {
   // When a step times out, the error shows the page's last WebSocket frames (what it asked
   // and what the server answered, or did not).
-  const frames = traceSocket(page);
   try {
     await walk(page, url, lang, name, visit);
   } catch (e) {
-    e.message += `\nthe page's last WebSocket frames (> sent, < received):\n${frames.join('\n')}`;
+    e.message += `\nthe page's last WebSocket frames (> sent, < received):\n${lastFrames(page)}`;
     throw e;
   }
 }
@@ -57,8 +56,8 @@ async function walk(page, url, lang, name, visit) {
   await page.goto(`${url}/?lang=${lang}&botdelay=0`);
   await page.waitForSelector('form[data-form=signin] button[type=submit]:not([disabled])');
   await visit('signin');
-  await page.fill('input[name=name]', name);
-  await page.click('form[data-form=signin] button[type=submit]');
+  await fillField(page, 'form[data-form=signin] input[name=name]', name, (n) => window.tarneeb.state.nameInput === n);
+  await clickSure(page, 'form[data-form=signin] button[type=submit]');
   await page.waitForSelector('form[data-form=create]');
   await visit('lobby');
 
@@ -66,7 +65,7 @@ async function walk(page, url, lang, name, visit) {
   await createTable(page, { target: 500, timer: 0, bots: true });
   await page.waitForSelector('[data-act=start]:not([disabled])');
   await visit('waiting');
-  await page.click('[data-act=start]');
+  await clickSure(page, '[data-act=start]');
   await page.waitForSelector('.bids [data-act=call]:not([disabled])');
   await visit('table-auction');
   // the highest bid wins the auction: this seat names trump (when a bot bid 13 first, this seat
@@ -81,13 +80,13 @@ async function walk(page, url, lang, name, visit) {
   }
   await page.waitForSelector('[data-act=trump]:not([disabled])');
   await visit('table-trump');
-  await page.click('.suit-btn.suggested');
+  await clickSure(page, '.suit-btn.suggested');
   // play until a trick is done and this seat's turn comes again (a trick on the table)
   let cards = 0;
   while (cards < 2) if ((await step(page)).kind === 'card') cards++;
   await page.waitForSelector('.hand .card.playable:not([disabled])');
   await visit('table-play');
-  await page.click('[data-act=lasttrick]');
+  await clickSure(page, '[data-act=lasttrick]');
   await page.waitForSelector('[data-testid=won-by]');
   await visit('last-trick');
   await closeModal(page);
@@ -99,39 +98,34 @@ async function walk(page, url, lang, name, visit) {
     await step(page);
   }
   await visit('round-summary');
-  await page.click('[data-testid=score]'); // the score opens the sheet (the button is hidden on phones)
+  await clickSure(page, '[data-testid=score]'); // the score opens the sheet (the button is hidden on phones)
   await page.waitForSelector('.modal [data-testid=sheet] tbody tr');
   await visit('score-sheet');
   await closeModal(page);
-  page.once('dialog', (d) => d.accept());
-  await page.click('header [data-act=leave]');
-  await page.waitForSelector('form[data-form=create]');
+  await leaveTable(page);
 
   // a match to one point ends with its first scored round
   await createTable(page, { target: 1, timer: 0, bots: true });
-  await page.click('[data-act=start]');
+  await clickSure(page, '[data-act=start]');
   await playToEnd(page);
   await page.waitForSelector('[data-testid=match-over]');
   await visit('match-over');
   const id = String(await page.evaluate(() => window.tarneeb.state.matchOver.record));
-  await page.click('[data-testid=match-over] [data-act=leave]');
-  await page.waitForSelector('form[data-form=create]');
+  await leaveTable(page, '[data-testid=match-over] [data-act=leave]');
 
   // offline, from the lobby: seat 0's turn comes in the first deal
-  await page.click('[data-testid=play-offline]');
+  await clickSure(page, '[data-testid=play-offline]');
   await page.waitForSelector('.hand .card');
   await page.waitForSelector('.bids [data-act=call]:not([disabled]), [data-act=trump]:not([disabled]), .hand .card.playable:not([disabled])');
   await visit('offline');
-  page.once('dialog', (d) => d.accept());
-  await page.click('header [data-act=leave]');
-  await page.waitForSelector('form[data-form=create]');
+  await leaveTable(page);
 
   // History lists the match to one point; its replay at the fifth card of a played deal, analysed
-  await page.click('[data-testid=history-link]');
-  const row = page.locator(`[data-testid=my-matches] a[data-match="${id}"]`);
-  await row.waitFor();
+  await clickSure(page, '[data-testid=history-link]');
+  const row = `[data-testid=my-matches] a[data-match="${id}"]`;
+  await page.waitForSelector(row);
   await visit('history');
-  await row.click();
+  await clickSure(page, row);
   await page.waitForSelector('[data-testid=replay-board]');
   const deals = await page.evaluate(async (i) => (await (await fetch(`/api/matches/${encodeURIComponent(i)}`)).json()).result.deals, id);
   const deal = deals.findIndex((d) => d.trump !== null && d.play.length === 52);
@@ -139,7 +133,7 @@ async function walk(page, url, lang, name, visit) {
   const start = Number(await page.locator('[data-ract=slider]').inputValue());
   // the deal's steps: dealt, one per call, the trump (no card played), then one per card
   await page.locator('[data-ract=slider]').fill(String(start + 1 + deals[deal].auction.length + 4));
-  await page.click('[data-ract=analyse]');
+  await clickSure(page, '[data-ract=analyse]');
   await page.waitForSelector('.rc[data-value]', { timeout: 60000 });
   await visit('replay-analysis');
 }
