@@ -3,7 +3,7 @@
 // server stopped, the page reloaded, and a whole match against three bots played to its end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, playToEnd, screenshots, signIn, DESKTOP } from './harness.mjs';
+import { useServer, playToEnd, screenshots, signIn, clickSure, fillField, leaveTable, DESKTOP } from './harness.mjs';
 
 const env = useServer({ botDelayMs: 0 });
 
@@ -22,15 +22,19 @@ test('after one online load, the page reloads and plays a whole match with no ne
     assert.equal(await page.evaluate(() => navigator.serviceWorker.controller !== null), true);
     await signIn(page, env.srv.url, `Offline${Date.now() % 100000}`, 'en');
     // signed in, from the lobby: an offline match, then leave it (confirmed) for the lobby again
-    await page.click('[data-testid=play-offline]');
+    await clickSure(page, '[data-testid=play-offline]');
     await page.waitForSelector('.hand .card');
     assert.equal(await page.evaluate(() => window.tarneeb.state.table.table), 'offline');
-    page.once('dialog', (d) => d.accept());
-    await page.click('[data-act=leave]');
-    await page.waitForSelector('form[data-form=create]');
-    await page.click('[data-act=signout]');
+    // Leave at this seat's turn: the bots wait for it, so no bot's move (700 ms apart here)
+    // re-renders the page under the click. A click whose button is re-rendered between the
+    // mouse's down and up is lost (nothing asked, nothing left): leaveTable clicks until the
+    // page gets it, then waits for the lobby.
+    await page.waitForSelector('.bids [data-act=call]:not([disabled]), [data-act=trump]:not([disabled]), .hand .card.playable:not([disabled])');
+    await leaveTable(page);
+    assert.equal(await page.evaluate(() => window.tarneeb.state.offline), false);
+    await clickSure(page, '[data-act=signout]');
     // a guest is warned first (its name stays with the token it forgets) and signs out anyway
-    await page.click('[data-act=account-signout-anyway]');
+    await clickSure(page, '[data-act=account-signout-anyway]');
     await page.waitForSelector('form[data-form=signin]');
 
     await ctx.setOffline(true);
@@ -42,9 +46,10 @@ test('after one online load, the page reloads and plays a whole match with no ne
     // the HTTP API is never answered from the cache
     assert.equal(await page.evaluate(() => fetch('./api/leaderboard').then(() => 'answered', () => 'failed')), 'failed');
 
-    // a short match: play to 1 point
-    await page.fill('[data-testid=offline-entry] input[name=target]', '1');
-    await page.click('[data-testid=play-offline]');
+    // a short match: play to 1 point. The page draws the start screen again at each attempt to
+    // reach the server (300 ms, 600 ms… apart): fillField checks the target held, clickSure the click.
+    await fillField(page, '[data-testid=offline-entry] input[name=target]', 1, (v) => window.tarneeb.state.form.target === v);
+    await clickSure(page, '[data-testid=play-offline]');
     await page.waitForSelector('.hand .card');
     const first = await page.evaluate(() => {
       const t = window.tarneeb.state.table;
@@ -71,7 +76,7 @@ test('after one online load, the page reloads and plays a whole match with no ne
     assert.deepEqual(errors, [], 'no script errors on the page');
 
     // play again: a new match, still offline
-    await page.click('[data-testid=match-over] [data-act=start]');
+    await clickSure(page, '[data-testid=match-over] [data-act=start]');
     await page.waitForFunction(() => window.tarneeb.state.table?.state === 'playing');
   } catch (e) {
     await screenshots('offline', [page]);
