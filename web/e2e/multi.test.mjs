@@ -2,7 +2,7 @@
 // hands; a player reloads in the middle of the match and carries on in the same seat.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, startServer, signIn, createTable, step, screenshots, resultsDir, PHONE, DESKTOP } from './harness.mjs';
+import { useServer, startServer, signIn, createTable, addBot, clickSure, fillField, joinTable, step, screenshots, resultsDir, PHONE, DESKTOP } from './harness.mjs';
 
 const env = useServer({ botDelayMs: 0, grace: 30 });
 
@@ -62,26 +62,28 @@ test('two pages at one table and a spectator: plays seen, hands hidden; reload m
     await signIn(c, env.srv.url, `Carla${tag}`);
     const id = await createTable(a, { target: 7, timer: 0, bots: false });
     // B finds the table in the lobby and sits opposite A's right: seat 1
-    await b.click('[data-act=refresh]');
-    await b.click(`[data-act=join][data-table="${id}"][data-seat="1"]`);
-    await b.waitForSelector('.waiting [data-seat-box]');
-    await a.click('[data-act=addbot][data-seat="2"]');
-    await a.waitForSelector('[data-act=addbot][data-seat="3"]');
-    await a.click('[data-act=addbot][data-seat="3"]');
+    await clickSure(b, '[data-act=refresh]');
+    await joinTable(b, id, 1, `[data-act=join][data-table="${id}"][data-seat="1"]`);
+    await a.waitForFunction((n) => window.tarneeb.state.table.seats[1]?.name === n, `Basil${tag}`);
+    // one bot, then the other, each once the server has answered and the page shows it
+    await addBot(a, 2);
+    await addBot(a, 3);
     await a.waitForSelector('[data-act=start]:not([disabled])');
-    await a.click('[data-act=start]');
+    await clickSure(a, '[data-act=start]');
     await a.waitForSelector('.hand .card');
     await b.waitForSelector('.hand .card');
     // B sees A on its left (A plays just before B), the bots right and top
     assert.equal(await b.getAttribute('.seat[data-seat="0"]', 'data-pos'), 'left');
     assert.equal(await a.getAttribute('.seat[data-seat="1"]', 'data-pos'), 'right');
-    // C watches through the private-join form
-    await c.fill('form[data-form=private] input[name=table]', id);
-    await c.click('form[data-form=private] button[data-mode=watch]');
+    // C watches through the private-join form (its lobby is drawn again as the table's page is pushed)
+    await fillField(c, 'form[data-form=private] input[name=table]', id, (v) => window.tarneeb.state.joinId === v);
+    await clickSure(c, 'form[data-form=private] button[data-mode=watch]');
     await c.waitForSelector('.game .felt');
+    await c.waitForFunction((t) => window.tarneeb.state.table?.table === t && window.tarneeb.state.table.you === null, id);
     assert.equal(await c.locator('.hand .card').count(), 0, 'a spectator sees no hand');
     assert.equal(await c.locator('.tag.watching').count(), 1);
-    await c.waitForTimeout(200);
+    // the four seats drawn (a picture for the record; nothing is checked on it)
+    await c.locator('.seat').nth(3).waitFor();
     await c.screenshot({ path: `${resultsDir}/spectator.png` });
 
     const playedA = [];
@@ -170,19 +172,19 @@ test('a private table: not listed, its code shown to the creator, joined with th
     // Wait for the answer to this refresh (a positive event, not a fixed time): every `list`
     // B sent so far has its answer, and the server answers a connection's messages in order.
     const asked = await b.evaluate(() => window.tarneeb.state.listsAsked);
-    await b.click('[data-act=refresh]');
+    await clickSure(b, '[data-act=refresh]');
     await b.waitForFunction(
       (n) => window.tarneeb.state.listsAsked > n && window.tarneeb.state.listsAnswered === window.tarneeb.state.listsAsked,
       asked,
     );
     assert.equal(await b.locator(`[data-table="${id}"]`).count(), 0, 'a private table is not listed');
     // a wrong code is refused, the right one seats B
-    await b.fill('form[data-form=private] input[name=table]', id);
-    await b.fill('form[data-form=private] input[name=code]', 'WRONG1');
-    await b.click('form[data-form=private] button[data-mode=join]');
+    await fillField(b, 'form[data-form=private] input[name=table]', id, (v) => window.tarneeb.state.joinId === v);
+    await fillField(b, 'form[data-form=private] input[name=code]', 'WRONG1', (v) => window.tarneeb.state.joinCode === v);
+    await clickSure(b, 'form[data-form=private] button[data-mode=join]');
     await b.waitForSelector('.toast');
-    await b.fill('form[data-form=private] input[name=code]', code);
-    await b.click('form[data-form=private] button[data-mode=join]');
+    await fillField(b, 'form[data-form=private] input[name=code]', code, (v) => window.tarneeb.state.joinCode === v);
+    await clickSure(b, 'form[data-form=private] button[data-mode=join]');
     await b.waitForFunction(() => window.tarneeb.state.table?.you === 1);
     await a.waitForFunction((n) => window.tarneeb.state.table.seats[1]?.name === n, `Eli${tag}`);
   } catch (e) {
@@ -201,7 +203,7 @@ test('the server restarts in the middle of a match: the page reconnects by itsel
   try {
     await signIn(page, first.url, `Farah${Date.now() % 100000}`);
     await createTable(page, { target: 7, timer: 0, bots: true });
-    await page.click('[data-act=start]');
+    await clickSure(page, '[data-act=start]');
     let cards = 0;
     while (cards < 3) if ((await step(page)).kind === 'card') cards++;
     const before = await page.evaluate(() => window.tarneeb.state.table.round.hand.slice().sort());
