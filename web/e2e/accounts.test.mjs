@@ -3,7 +3,7 @@
 // signs the second one out too; a guest who signs out is warned first and offered to register.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, signIn, screenshots, DESKTOP, PHONE, audit } from './harness.mjs';
+import { useServer, signIn, screenshots, DESKTOP, PHONE, audit, clickSure, fillField } from './harness.mjs';
 
 const env = useServer();
 
@@ -19,29 +19,29 @@ test('register in one browser, sign in from another, sign out everywhere', async
     // A: a guest, then registered (same name)
     await signIn(a, env.srv.url, name, 'en');
     assert.equal(await a.evaluate(() => window.tarneeb.state.registered), false);
-    await a.click('[data-testid=register-open]');
+    await clickSure(a, '[data-testid=register-open]');
     await a.waitForSelector('form[data-form=register]');
     assert.deepEqual(await audit(a), [], 'the register panel is accessible');
     await a.fill('form[data-form=register] input[name=next]', PASSWORD);
     await a.fill('form[data-form=register] input[name=confirm]', PASSWORD);
-    await a.click('form[data-form=register] button[type=submit]');
+    await clickSure(a, 'form[data-form=register] button[type=submit]');
     await a.waitForSelector('[data-testid=registered]');
-    await a.click('.account-panel [data-act=account-close]');
+    await clickSure(a, '.account-panel [data-act=account-close]');
 
     // B, another device: the guest form refuses the name, the password signs in (any case)
     await b.goto(`${env.srv.url}/?lang=ar`);
-    await b.fill('form[data-form=signin] input[name=name]', name);
-    await b.click('form[data-form=signin] button[type=submit]');
+    await fillField(b, 'form[data-form=signin] input[name=name]', name, (n) => window.tarneeb.state.nameInput === n);
+    await clickSure(b, 'form[data-form=signin] button[type=submit]');
     await b.waitForSelector('.toast');
     assert.equal(await b.evaluate(() => window.tarneeb.state.welcomed), false);
-    await b.click('[data-testid=account-signin] summary');
+    await clickSure(b, '[data-testid=account-signin] summary');
     assert.deepEqual(await audit(b), [], 'the password sign-in form is accessible (Arabic, phone)');
     await b.fill('form[data-form=account-signin] input[name=name]', name.toLowerCase());
     await b.fill('form[data-form=account-signin] input[name=password]', 'not-the-password');
-    await b.click('form[data-form=account-signin] button[type=submit]');
+    await clickSure(b, 'form[data-form=account-signin] button[type=submit]');
     await b.waitForFunction(() => document.querySelector('.toast')?.textContent.includes('كلمة المرور خطأ'));
     await b.fill('form[data-form=account-signin] input[name=password]', PASSWORD);
-    await b.click('form[data-form=account-signin] button[type=submit]');
+    await clickSure(b, 'form[data-form=account-signin] button[type=submit]');
     await b.waitForSelector('form[data-form=create]');
     const signedIn = await b.evaluate(() => ({ name: window.tarneeb.state.name, registered: window.tarneeb.state.registered }));
     assert.deepEqual(signedIn, { name, registered: true });
@@ -49,16 +49,16 @@ test('register in one browser, sign in from another, sign out everywhere', async
 
     // A signs out everywhere: A shows the sign-in screen, and B's session is revoked too
     a.once('dialog', (d) => d.accept());
-    await a.click('[data-testid=signout-everywhere]');
+    await clickSure(a, '[data-testid=signout-everywhere]');
     await a.waitForSelector('form[data-form=signin]');
     await b.waitForSelector('form[data-form=signin]', { timeout: 20000 });
     assert.equal(await b.evaluate(() => window.tarneeb.state.token), null);
 
     // The password still signs in, on A
-    await a.click('[data-testid=account-signin] summary');
+    await clickSure(a, '[data-testid=account-signin] summary');
     await a.fill('form[data-form=account-signin] input[name=name]', name);
     await a.fill('form[data-form=account-signin] input[name=password]', PASSWORD);
-    await a.click('form[data-form=account-signin] button[type=submit]');
+    await clickSure(a, 'form[data-form=account-signin] button[type=submit]');
     await a.waitForSelector('[data-testid=registered]');
   } catch (e) {
     await screenshots('accounts', [a, b]);
@@ -74,15 +74,15 @@ test('a guest is warned before signing out and offered to register', async () =>
   const page = await ctx.newPage();
   try {
     await signIn(page, env.srv.url, `Guest${Date.now() % 100000}`, 'en');
-    await page.click('[data-act=signout]');
+    await clickSure(page, '[data-act=signout]');
     await page.waitForSelector('[data-testid=guest-signout-warning]');
     assert.deepEqual(await audit(page), [], 'the warning is accessible');
     assert.equal(await page.evaluate(() => window.tarneeb.state.welcomed), true, 'still signed in');
-    await page.click('.account-panel [data-act=account-register]');
+    await clickSure(page, '.account-panel [data-act=account-register]');
     await page.waitForSelector('form[data-form=register]');
-    await page.click('.account-panel [data-act=account-close]');
-    await page.click('[data-act=signout]');
-    await page.click('[data-act=account-signout-anyway]');
+    await clickSure(page, '.account-panel [data-act=account-close]');
+    await clickSure(page, '[data-act=signout]');
+    await clickSure(page, '[data-act=account-signout-anyway]');
     await page.waitForSelector('form[data-form=signin]');
   } catch (e) {
     await screenshots('accounts-guest', [page]);

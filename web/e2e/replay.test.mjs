@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { useServer, signIn, createTable, playToEnd, serverBin, PHONE, DESKTOP } from './harness.mjs';
+import { useServer, signIn, createTable, playToEnd, serverBin, PHONE, DESKTOP, clickSure } from './harness.mjs';
 
 let match = null; // { id, name, record, result }
 const env = useServer({ botDelayMs: 0 });
@@ -35,7 +35,7 @@ async function playedMatch() {
     const name = `Rami${Date.now() % 100000}`;
     await signIn(page, env.srv.url, name, 'en');
     await createTable(page, { target: 7, timer: 0, bots: true });
-    await page.click('[data-act=start]');
+    await clickSure(page, '[data-act=start]');
     await page.waitForSelector('.hand .card');
     await playToEnd(page);
     const id = await page.evaluate(() => window.tarneeb.state.matchOver.record);
@@ -45,13 +45,13 @@ async function playedMatch() {
     // the match's end links to its replay
     assert.equal(await page.getAttribute('[data-testid=match-over] [data-testid=replay-link]', 'href'), `#/replay/${encodeURIComponent(match.id)}`);
     // from the lobby: History lists the match among mine; its row opens the replay
-    await page.click('[data-testid=match-over] [data-act=leave]');
-    await page.click('[data-testid=history-link]');
-    const row = page.locator(`[data-testid=my-matches] a[data-match="${match.id}"]`);
-    await row.waitFor();
-    assert.match(await row.textContent(), new RegExp(`${teamName(record.result.winner)} wins`));
+    await clickSure(page, '[data-testid=match-over] [data-act=leave]');
+    await clickSure(page, '[data-testid=history-link]');
+    const row = `[data-testid=my-matches] a[data-match="${match.id}"]`;
+    await page.waitForSelector(row);
+    assert.match(await page.textContent(row), new RegExp(`${teamName(record.result.winner)} wins`));
     assert.ok((await page.locator(`[data-testid=public-matches] a[data-match="${match.id}"]`).count()) === 1, 'and among the public ones');
-    await row.click();
+    await clickSure(page, row);
     await page.waitForSelector('[data-testid=replay-board]');
     assert.match(page.url(), new RegExp(`#/replay/${match.id}`));
   });
@@ -87,7 +87,7 @@ test('the replay of a finished match steps through every call and card to the re
     await page.keyboard.press('ArrowLeft');
     assert.equal(await slider.inputValue(), '4');
     // the buttons step too
-    await page.click('[data-ract=next]');
+    await clickSure(page, '[data-ract=next]');
     assert.equal(await slider.inputValue(), '5');
     // the first card of deal 1: its trick shows it, its hand lost it
     const d0 = result.deals[0];
@@ -101,7 +101,7 @@ test('the replay of a finished match steps through every call and card to the re
     await slider.focus();
     await page.keyboard.press('End');
     assert.equal(await slider.inputValue(), String(steps - 1));
-    await page.click('[data-ract=first]');
+    await clickSure(page, '[data-ract=first]');
     assert.equal(await slider.inputValue(), '0');
     await page.locator('body').focus();
     await page.keyboard.press('End');
@@ -138,14 +138,14 @@ test('Arabic on a phone: the replay right to left, the cards left to right, East
     const res = await page.textContent('[data-testid=replay-result]');
     assert.match(res, /انتهت المباراة/);
     assert.match(res, /[٠-٩]/);
-    await page.click('[data-ract=first]');
+    await clickSure(page, '[data-ract=first]');
     const dirs = await page.$$eval('.rhand', (hs) => hs.map((h) => getComputedStyle(h).direction));
     assert.deepEqual(dirs, ['ltr', 'ltr', 'ltr', 'ltr']);
     // nothing wider than the phone
     const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(over <= 1, `the page overflows by ${over} px`);
     // the History screen in Arabic
-    await page.click('#screens a[href="#/history"]');
+    await clickSure(page, '#screens a[href="#/history"]');
     await page.waitForSelector('[data-testid=public-matches]');
     assert.match(await page.textContent('#screens'), /مباريات عامة حديثة/);
   });
@@ -181,7 +181,7 @@ test('the analysis board shows each legal card’s value as `tarneeb analyze` co
     await page.locator('[data-ract=slider]').fill(String(Number(start) + 1 + d.auction.length + after));
     assert.match(await page.textContent('[data-testid=replay-caption]'), new RegExp(`plays .*`));
     assert.equal(await page.locator('.rseat .rc').count(), 52 - after);
-    await page.click('[data-ract=analyse]');
+    await clickSure(page, '[data-ract=analyse]');
     await page.waitForSelector('.rc[data-value]', { timeout: 60000 });
     const shown = Object.fromEntries(
       await page.$$eval('.rc[data-value]', (cs) => cs.map((c) => [c.dataset.card, Number(c.dataset.value)])),
@@ -204,15 +204,29 @@ test('the analysis board shows each legal card’s value as `tarneeb analyze` co
   });
 });
 
+/**
+ * Opens a record file with the screen's file field; sets it again when the page did not take it.
+ * The History screen draws itself again when its lists come (innerHTML): a field replaced before
+ * its change event reaches the screen is detached, and the file goes nowhere. A file taken moves
+ * the page to #/replay, or (there already) shows its name in the title, at once.
+ */
+async function openFile(page, file) {
+  for (let i = 0; i < 5; i++) {
+    const hash = await page.evaluate(() => location.hash);
+    await page.setInputFiles('#screens input[data-ract=file]', file);
+    const taken = ([n, h]) => location.hash !== h || (document.querySelector('#screens h1')?.textContent ?? '').includes(n);
+    if (await page.evaluate(taken, [file.name, hash])) return;
+  }
+  throw new Error(`the page never took the file ${file.name}`);
+}
+
 test('a record file opened from disk replays through the WebAssembly engine to the same result', async () => {
   const m = await playedMatch();
   const { result, ...record } = m.record; // a tarneeb-record/1 as a user keeps it (players kept: unknown keys are ignored)
   const cli = cliReplay(m.record);
   await env.withPage('replay-file', DESKTOP, async (page) => {
     await page.goto(`${env.srv.url}/?lang=en#/history`);
-    await page.setInputFiles('#screens input[data-ract=file]', {
-      name: 'match.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)),
-    });
+    await openFile(page, { name: 'match.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) });
     await page.waitForSelector('[data-testid=replay-board]', { timeout: 30000 });
     assert.match(page.url(), /#\/replay$/);
     const slider = page.locator('[data-ract=slider]');
@@ -224,7 +238,7 @@ test('a record file opened from disk replays through the WebAssembly engine to t
     // no analysis for a file: it is not stored on the server
     assert.match(await page.textContent('[data-testid=analysis]'), /stored on the server/);
     // a file that is not a record says so
-    await page.setInputFiles('#screens input[data-ract=file]', { name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
+    await openFile(page, { name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
     await page.waitForSelector('[data-testid=replay-error]');
     assert.match(await page.textContent('[data-testid=replay-error]'), /not a tarneeb-record\/1/);
   });

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { useServer, signIn, createTable, playToEnd, screenshots, resultsDir, serverBin, DESKTOP, PHONE } from './harness.mjs';
+import { useServer, signIn, createTable, playToEnd, screenshots, resultsDir, serverBin, DESKTOP, PHONE, clickSure, addBot, fillField } from './harness.mjs';
 
 const env = useServer({ botDelayMs: 0, grace: 30 });
 
@@ -28,7 +28,7 @@ function chatFrames(page) {
 /** Opens the page's chat panel (closed by default on a phone). */
 async function openChat(page) {
   await page.waitForSelector('[data-testid=chat-toggle]');
-  if ((await page.getAttribute('[data-testid=chat-toggle]', 'aria-expanded')) !== 'true') await page.click('[data-testid=chat-toggle]');
+  if ((await page.getAttribute('[data-testid=chat-toggle]', 'aria-expanded')) !== 'true') await clickSure(page, '[data-testid=chat-toggle]');
   await page.waitForSelector('[data-testid=chat-input]');
 }
 
@@ -66,13 +66,13 @@ test('an invitation link seats a new guest; chat in Arabic, phrases, markup as t
     const code = await a.evaluate(() => window.tarneeb.state.codes[window.tarneeb.state.table.table]);
     assert.equal(link, `${env.srv.url}/?join=${id}.${code}`);
     await ctxA.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await a.click('[data-testid=invite-copy]');
+    await clickSure(a, '[data-testid=invite-copy]');
     await a.waitForFunction((l) => navigator.clipboard.readText().then((t) => t === l), link);
 
     // A fresh browser opens the link: it asks for a name, then sits in the first free seat.
     await b.goto(`${link}&lang=en`);
-    await b.fill('input[name=name]', `Basil${tag}`);
-    await b.click('form[data-form=signin] button[type=submit]');
+    await fillField(b, 'form[data-form=signin] input[name=name]', `Basil${tag}`, (n) => window.tarneeb.state.nameInput === n);
+    await clickSure(b, 'form[data-form=signin] button[type=submit]');
     await b.waitForFunction(() => window.tarneeb.state.table?.you === 1);
     assert.ok(!b.url().includes('join='), 'the link is used once (a reload does not join again)');
 
@@ -83,7 +83,7 @@ test('an invitation link seats a new guest; chat in Arabic, phrases, markup as t
     await sees(b, 'يلا نلعب، مرحبا');
     await sees(a, 'يلا نلعب، مرحبا');
     // A quick phrase is an id: each reader sees it in its own language.
-    await b.click('[data-testid=chat] [data-phrase=afye]');
+    await clickSure(b, '[data-testid=chat] [data-phrase=afye]');
     await sees(a, 'الله يعطيك العافية');
     await sees(b, 'Well done, thank you');
     // A line of markup is text, never HTML.
@@ -93,24 +93,23 @@ test('an invitation link seats a new guest; chat in Arabic, phrases, markup as t
     assert.equal(await a.locator('[data-testid=chat] img').count(), 0);
     assert.equal(await a.evaluate(() => window.__pwned), undefined);
     // Mute (this browser only): B's lines are hidden on A until unmuted.
-    await a.click(`[data-testid=chat-lines] .chat-from[data-mute="Basil${tag}"]`);
+    await clickSure(a, `[data-testid=chat-lines] .chat-from[data-mute="Basil${tag}"]`);
     await a.waitForFunction(() => ![...document.querySelectorAll('[data-testid=chat-lines] .chat-text')].some((e) => e.textContent === 'Well done, thank you' || e.textContent === 'الله يعطيك العافية'));
     assert.ok(!(await shown(a)).includes(evil));
-    await a.click(`[data-testid=chat] .chat-muted [data-mute="Basil${tag}"]`);
+    await clickSure(a, `[data-testid=chat] .chat-muted [data-mute="Basil${tag}"]`);
     await sees(a, evil);
 
     // Bots in the other seats, and the match starts.
-    await a.click('[data-act=addbot][data-seat="2"]');
-    await a.waitForSelector('[data-act=addbot][data-seat="3"]');
-    await a.click('[data-act=addbot][data-seat="3"]');
+    await addBot(a, 2);
+    await addBot(a, 3);
     await a.waitForSelector('[data-act=start]:not([disabled])');
-    await a.click('[data-act=start]');
+    await clickSure(a, '[data-act=start]');
     await a.waitForSelector('.hand .card');
 
     // The table is playing: the same link now makes its guest a spectator.
     await c.goto(`${link}&lang=en`);
-    await c.fill('input[name=name]', `Carla${tag}`);
-    await c.click('form[data-form=signin] button[type=submit]');
+    await fillField(c, 'form[data-form=signin] input[name=name]', `Carla${tag}`, (n) => window.tarneeb.state.nameInput === n);
+    await clickSure(c, 'form[data-form=signin] button[type=submit]');
     await c.waitForFunction(() => window.tarneeb.state.table?.you === null && window.tarneeb.state.table?.state === 'playing');
     // The late spectator got the recent lines.
     await openChat(c);
@@ -159,10 +158,10 @@ test('a finished match: its chat in the record (tarneeb replay reads it), the le
     const name = `Rami${Date.now() % 100000}`;
     await signIn(page, env.srv.url, name, 'en');
     await createTable(page, { target: 1, timer: 0, bots: true });
-    await page.click('[data-act=start]');
+    await clickSure(page, '[data-act=start]');
     await page.waitForSelector('.hand .card');
     await openChat(page);
-    await page.click('[data-testid=chat] [data-phrase=good_luck]');
+    await clickSure(page, '[data-testid=chat] [data-phrase=good_luck]');
     await sees(page, 'Good luck');
     await playToEnd(page);
     const id = String(await page.evaluate(() => window.tarneeb.state.matchOver.record));
@@ -184,22 +183,22 @@ test('a finished match: its chat in the record (tarneeb replay reads it), the le
     }
 
     // The leaderboard: guests apart from registered players (nobody is registered yet).
-    await page.click('[data-testid=match-over] [data-act=leave]');
-    await page.click('[data-testid=leaderboard-link]');
+    await clickSure(page, '[data-testid=match-over] [data-act=leave]');
+    await clickSure(page, '[data-testid=leaderboard-link]');
     await page.waitForSelector(`[data-testid=board-guests] tr[data-player="${name}"]`);
     await page.waitForSelector('[data-testid=board-registered-empty]');
     assert.equal(await page.isHidden('#app'), true, 'the game is hidden behind the page');
     // Its name opens the profile: numbers, the rating chart, the match linked to its replay.
-    await page.click(`[data-testid=board-guests] tr[data-player="${name}"] a`);
+    await clickSure(page, `[data-testid=board-guests] tr[data-player="${name}"] a`);
     await page.waitForSelector(`[data-testid=profile][data-player="${name}"]`);
     const profile = await page.evaluate(async (n) => (await fetch(`/api/players/${encodeURIComponent(n)}`)).json(), name);
     assert.equal(profile.matches, 1);
     assert.equal(await page.textContent('[data-testid=profile-matches-count]'), '1');
     assert.equal(await page.textContent('[data-testid=profile-rating]'), String(profile.rating));
     assert.equal(await page.getAttribute('[data-testid=rating-chart]', 'data-points'), '1');
-    const replay = page.locator(`[data-testid=profile-matches] li[data-match="${id}"] a`);
-    assert.equal(await replay.getAttribute('href'), `#/replay/${encodeURIComponent(id)}`);
-    await replay.click();
+    const replay = `[data-testid=profile-matches] li[data-match="${id}"] a`;
+    assert.equal(await page.getAttribute(replay, 'href'), `#/replay/${encodeURIComponent(id)}`);
+    await clickSure(page, replay);
     await page.waitForSelector('[data-testid=replay-board]');
     assert.equal(await page.isHidden('#social'), true);
     // An unknown player's profile says so.

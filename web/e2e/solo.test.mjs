@@ -2,7 +2,7 @@
 // screen, in Arabic on a phone screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, signIn, createTable, playToEnd, PHONE, DESKTOP } from './harness.mjs';
+import { useServer, signIn, createTable, playToEnd, PHONE, DESKTOP, clickSure } from './harness.mjs';
 
 const env = useServer({ botDelayMs: 0 });
 
@@ -10,9 +10,10 @@ test('English: sign in, create a table with three bots, play a match to its end,
   await env.withPage('solo-en', DESKTOP, async (page) => {
     await signIn(page, env.srv.url, `Layla${Date.now() % 100000}`, 'en');
     assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
+    // createTable returns once the server has answered the three add_bot and the page shows the three bots
     await createTable(page, { target: 7, timer: 30, bots: true });
     assert.equal(await page.locator('.wseat .tag', { hasText: 'bot' }).count(), 3);
-    await page.click('[data-act=start]:not([disabled])');
+    await clickSure(page, '[data-act=start]:not([disabled])');
     // the table: own hand of 13 at the bottom, three others around
     await page.waitForSelector('.hand .card');
     assert.equal(await page.locator('.hand .card').count(), 13);
@@ -29,16 +30,16 @@ test('English: sign in, create a table with three bots, play a match to its end,
         if (n === 4) {
           // the hint marks one legal choice of the player's turn (asked of the server)
           await page.waitForSelector('[data-testid=hint]'); // the player's next turn of this deal
-          await page.click('[data-testid=hint]');
+          await clickSure(page, '[data-testid=hint]');
           await page.waitForSelector('.hinted:not([disabled])');
           assert.equal(await page.locator('.hinted').count(), 1);
         }
         if (n === 5) {
-          await page.click('[data-act=lasttrick]');
+          await clickSure(page, '[data-act=lasttrick]');
           await page.waitForSelector('.modal .review-trick .played');
           assert.equal(await page.locator('.modal .review-trick .played').count(), 4);
           assert.match(await page.textContent('.modal [data-testid=won-by]'), /won by/);
-          await page.click('.modal button[data-act=closemodal]');
+          await clickSure(page, '.modal button[data-act=closemodal]');
         }
       },
     });
@@ -49,7 +50,7 @@ test('English: sign in, create a table with three bots, play a match to its end,
     assert.match(await over.textContent(), /You (won|lost)/);
     assert.ok((await page.locator('[data-testid=sheet] tbody tr').count()) >= 1, 'the score sheet has the rounds');
     // play again: a new match at the same table
-    await page.click('[data-testid=match-over] [data-act=start]');
+    await clickSure(page, '[data-testid=match-over] [data-act=start]');
     await page.waitForSelector('[data-testid=match-over]', { state: 'detached' });
     await page.waitForFunction(() => window.tarneeb.state.table.match === 2 && window.tarneeb.state.table.state === 'playing');
     assert.equal(await page.locator('.hand .card').count() > 0, true);
@@ -62,7 +63,7 @@ test('Arabic on a phone: right to left, the game words, a whole match', async ()
     assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
     assert.equal(await page.getAttribute('html', 'lang'), 'ar');
     await createTable(page, { target: 7, timer: 0, bots: true });
-    await page.click('[data-act=start]');
+    await clickSure(page, '[data-act=start]');
     await page.waitForSelector('.hand .card');
     // every card of the hand is a tap target at least 44 px wide, hit where its strip shows, and
     // every card face is laid out left to right (no clipped "10" in Arabic)
@@ -100,7 +101,7 @@ test('Arabic on a phone: right to left, the game words, a whole match', async ()
     assert.match(over, /انتهت المباراة/);
     assert.match(over, /[٠-٩]/, 'scores in Eastern Arabic digits');
     // switch to English and back
-    await page.click('[data-testid=match-over] [data-act=lang]');
+    await clickSure(page, '[data-testid=match-over] [data-act=lang]');
     assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
     assert.match(await page.textContent('[data-testid=match-over]'), /Match over/);
   });

@@ -4,7 +4,7 @@
 // viewer. The list shows the champion. Waits for states, never for time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, signIn, screenshots, DESKTOP } from './harness.mjs';
+import { useServer, signIn, screenshots, DESKTOP, clickSure } from './harness.mjs';
 
 const env = useServer({ botDelayMs: 0 });
 
@@ -15,22 +15,22 @@ test('an 8-team tournament of bot teams runs to its final; the bracket links eve
   page.on('pageerror', (e) => errors.push(e.message));
   try {
     await signIn(page, env.srv.url, 'Organiser');
-    await page.click('[data-testid=tournaments-link]');
+    await clickSure(page, '[data-testid=tournaments-link]');
     await page.waitForSelector('form[data-tform=create]');
     await page.fill('form[data-tform=create] input[name=name]', 'Cup of the Levant');
     await page.fill('form[data-tform=create] input[name=target]', '7');
     await page.fill('form[data-tform=create] input[name=turn_seconds]', '0');
     await page.fill('form[data-tform=create] input[name=size]', '8');
-    await page.click('form[data-tform=create] button[type=submit]');
+    await clickSure(page, 'form[data-tform=create] button[type=submit]');
     await page.waitForSelector('[data-testid=tstate][data-state=registration]');
     assert.match(page.url(), /#\/tournaments\/T\d+$/);
     const id = page.url().split('/').pop();
 
     for (let i = 1; i <= 8; i++) {
-      await page.click('[data-testid=add-bot-team]');
+      await clickSure(page, '[data-testid=add-bot-team]');
       await page.waitForFunction((n) => document.querySelector('[data-testid=team-count]')?.textContent?.startsWith(`${n}/`), i);
     }
-    await page.click('[data-testid=start-tournament]');
+    await clickSure(page, '[data-testid=start-tournament]');
     // The live page follows it (it reads the tournament again while shown) to its champion.
     await page.waitForSelector('[data-testid=champion]', { timeout: 120000 });
     await page.waitForSelector('[data-testid=tstate][data-state=finished]');
@@ -51,7 +51,7 @@ test('an 8-team tournament of bot teams runs to its final; the bracket links eve
     assert.equal(JSON.stringify(t).includes('"hand'), false, 'no cards in a tournament');
 
     // The final's record opens in the replay viewer.
-    await page.click('.tround:last-child [data-testid=record-link]');
+    await clickSure(page, '.tround:last-child [data-testid=record-link]');
     await page.waitForSelector('[data-testid=replay-board]');
     await page.waitForFunction(() => (document.querySelector('[data-testid=replay-caption]')?.textContent ?? '').length > 0);
 
