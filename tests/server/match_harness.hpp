@@ -18,14 +18,10 @@ namespace tarneeb::server::testing {
 
 inline json metrics(unsigned short port) { return json::parse(http_get(port, "/metrics").second); }
 
-/// Runs the clients' io_context, asking `done()` (HTTP reads of the nodes) every 200 ms.
+/// Runs the clients' io_context, asking `done()` (HTTP reads of the nodes) every 200 ms until it
+/// holds or the liveness bound `timeout` passed (ws_harness.hpp eventually()).
 inline bool poll(net::io_context& ioc, const std::function<bool()>& done, std::chrono::milliseconds timeout) {
-    const auto end = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-        if (done()) return true;
-        if (std::chrono::steady_clock::now() >= end) return false;
-        pump(ioc, [] { return false; }, 200ms);
-    }
+    return eventually(ioc, done, timeout, 200ms);
 }
 
 /// Sends `join` until it is answered `ok` (a table created on another node a moment ago may
@@ -65,7 +61,7 @@ inline bool join(net::io_context& ioc, Client& c, const json& msg) {
                 if (j.value("code", "") != "no_such_table") return false;
             }
         }
-        pump(ioc, [] { return false; }, 300ms);
+        backoff(ioc, 300ms);  // a client's pause before it asks again
     }
     return false;
 }
@@ -148,11 +144,14 @@ struct Match {
         return static_cast<int>(t["round"].value("plays", json::array()).size());
     }
     /// The stored record (read through node `port` with a player's token): checks every frame.
+    /// Called once over() holds: every client has its match_over frame, so every frame of the
+    /// match has arrived. The record is written after match_over went out, by the node's writer:
+    /// it is asked for until it answers 200 (404 while not stored yet; 503 when a node's first
+    /// database call after an outage found its connection broken and the next one reconnects).
     void check_record(unsigned short port) {
-        // Asked again while it answers 503: a node's first database call after an outage may
-        // find its connection broken (and the next one reconnects).
+        ASSERT_TRUE(over()) << "check_record before every client saw match_over";
         std::pair<int, std::string> got;
-        poll(ioc, [&] { return (got = http_get(port, "/api/matches/" + table + "-1", tokens[1])).first != 503; }, 30s);
+        poll(ioc, [&] { return (got = http_get(port, "/api/matches/" + table + "-1", tokens[1])).first == 200; }, 60s);
         const auto& [status, body] = got;
         ASSERT_EQ(status, 200) << body;
         EXPECT_FALSE(records::replay(body).error.has_value());

@@ -5,6 +5,7 @@
 // hidden cards against the stored record. The timeouts are liveness bounds, never speed.
 #include <algorithm>
 #include <csignal>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -32,6 +33,20 @@ std::set<std::string> lobby(net::io_context& ioc, Client& c, int id) {
     return ids;
 }
 
+/// "NAME state" of seat 0 of every table in the lobby client `c` is shown (every page), by id.
+std::map<std::string, std::string> lobby_seat0(net::io_context& ioc, Client& c, int& id) {
+    std::map<std::string, std::string> out;
+    json cursor = nullptr;
+    do {
+        const json page = request(ioc, c, {{"type", "list"}, {"cursor", cursor}}, id++);
+        if (page.value("type", "") != "tables") return out;
+        for (const auto& t : page["tables"])
+            out[t["table"].get<std::string>()] = (t["seats"][0].is_object() ? t["seats"][0].value("name", "") : "-") + " " + t.value("state", "");
+        cursor = page["next"];
+    } while (!cursor.is_null());
+    return out;
+}
+
 TEST(Shards, FourPlayersOnThreeShardsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
     ServerProcess server(temp_db("shards-match"), {"--threads", "3", "--grace", "60"});
     ASSERT_NE(server.port(), 0);
@@ -50,7 +65,6 @@ TEST(Shards, FourPlayersOnThreeShardsPlayAWholeMatchAndNoFrameShowsAHiddenCard) 
     ASSERT_TRUE(m.play_until([&] { return m.over(); }, 120s)) << "watcher (ended " << m.watcher->ended << ") "
         << m.watcher->has_event("match_over") << " " << m.players[0]->has_event("match_over") << " "
         << (m.watcher->frames.empty() ? "" : m.watcher->frames.back().substr(0, 300));
-    pump(m.ioc, [] { return false; }, 300ms);
     m.check_record(p);
     // The process shows three shards; clients were relayed between them.
     const json all = metrics(p);
@@ -160,7 +174,12 @@ TEST(Shards, AFloodIsRefusedAtItsFrontAndNeverRelayed) {
     net::io_context ioc;
     Client first(ioc, server.port());  // shard 0, the home
     Client flood(ioc, server.port());  // shard 1: relayed to the home shard
+    // Two more in turn, shards 0 and 1 (before any HTTP connection takes a turn): the second is
+    // relayed to the home shard the way the flood is, for the barrier below.
+    Client other_home(ioc, server.port()), other_relayed(ioc, server.port());
     ASSERT_FALSE(sign_in(ioc, flood, "Flood").empty());
+    ASSERT_FALSE(sign_in(ioc, other_home, "Quiet").empty());
+    ASSERT_FALSE(sign_in(ioc, other_relayed, "Calm").empty());
     const auto received = [&] { return shard_metrics(server.port())[0]["cluster"]["messages_received"].get<int>(); };
     const int before = received();
     constexpr int kFlood = 3000;
@@ -170,8 +189,20 @@ TEST(Shards, AFloodIsRefusedAtItsFrontAndNeverRelayed) {
     int limited = 0;
     for (const auto& f : flood.frames) limited += json::parse(f).value("code", "") == "rate_limited";
     EXPECT_GE(limited, 100);
-    pump(ioc, [] { return false; }, 500ms);  // anything relayed has arrived
-    // The burst (40) and what the rate refilled went on, not the flood.
+    // A barrier: shard 1 hands what it relays to the home shard's loop in order, and the home
+    // answers in order; both pings are sent after the flood was closed (so after everything
+    // shard 1 relayed of it), and whichever of the two clients shard 1 accepted has its ping
+    // relayed the same way. Once both pongs are here, whatever was relayed of the flood has
+    // been received and counted by the home shard.
+    const std::vector<Client*> barrier{&other_home, &other_relayed};
+    for (Client* c : barrier) c->send({{"type", "ping"}, {"id", "barrier"}});
+    ASSERT_TRUE(pump(ioc, [&] {
+        return std::all_of(barrier.begin(), barrier.end(),
+                           [](Client* c) { return !c->last("pong").is_null() && c->last("pong").value("id", "") == "barrier"; });
+    }));
+    EXPECT_GE(shard_metrics(server.port())[1]["cluster"]["relayed_out"].get<int>(), 1) << "the barrier went through no relay";
+    // The burst (40) and what the rate refilled went on, not the flood (the barrier's own ping
+    // counts too).
     EXPECT_LT(received() - before, 200) << "of " << kFlood;
 }
 
@@ -208,11 +239,14 @@ TEST(Shards, AGuestMovingAfterLeavingATableLosesNoAnswer) {
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
     Client first(ioc, server.port()), second(ioc, server.port());
+    Client looker(ioc, server.port());  // shard 0, the home, at no table: the home's lobby
     ASSERT_FALSE(sign_in(ioc, first, "Layla").empty());
     ASSERT_FALSE(sign_in(ioc, second, "Omar").empty());
+    ASSERT_FALSE(sign_in(ioc, looker, "Looker").empty());
     int id = 1;
     const auto ask = [&](Client& c, json msg) { return request(ioc, c, std::move(msg), id++).value("type", "(none)"); };
     for (int round = 0; round < 10; ++round) {
+        std::map<std::string, std::string> seated;  // table -> "NAME playing"
         for (Client* c : {&first, &second}) {
             const json created = request(ioc, *c, {{"type", "create"}, {"turn_seconds", 0}}, id++);
             ASSERT_EQ(created.value("type", ""), "created") << "round " << round << ": " << created.dump();
@@ -220,10 +254,26 @@ TEST(Shards, AGuestMovingAfterLeavingATableLosesNoAnswer) {
             ASSERT_EQ(ask(*c, {{"type", "join"}, {"table", table}, {"seat", 0}}), "ok") << "round " << round;
             for (int seat : {1, 2, 3}) ASSERT_EQ(ask(*c, {{"type", "add_bot"}, {"seat", seat}}), "ok") << "round " << round;
             ASSERT_EQ(ask(*c, {{"type", "start"}}), "ok") << "round " << round;
+            seated[table] = std::string(c == &first ? "Layla" : "Omar") + " playing";
         }
-        pump(ioc, [] { return false; }, 600ms);  // the directory shows both at their tables
+        // The directory shows both at their tables: the lobby of the home shard (the looker's)
+        // and of the shards running the two tables (each guest is served by its table's shard)
+        // shows both tables playing with their guest in seat 0; another shard's table is there
+        // only from the directory.
+        std::map<std::string, std::string> seen;
+        ASSERT_TRUE(eventually(ioc, [&] {
+            for (Client* c : {&looker, &first, &second}) {
+                seen = lobby_seat0(ioc, *c, id);
+                for (const auto& [table, who] : seated)
+                    if (seen[table] != who) return false;
+            }
+            return true;
+        }, 30s, 50ms)) << "round " << round << ": " << json(seen).dump();
         for (Client* c : {&first, &second}) ASSERT_EQ(ask(*c, {{"type", "leave"}}), "ok") << "round " << round;
-        pump(ioc, [] { return false; }, std::chrono::milliseconds(50 * round));  // 0 to 450 ms
+        // test-wait: a deliberate pause of 0 to 450 ms, spread over two directory refreshes, so
+        // that the creates of the next round meet the moves at different moments; nothing below
+        // assumes anything happened during it.
+        pump(ioc, [] { return false; }, std::chrono::milliseconds(50 * round));
     }
     EXPECT_GT(metrics(server.port())["cluster"]["moves"].get<int>(), 0);
 }

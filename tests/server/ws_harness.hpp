@@ -230,6 +230,25 @@ inline bool pump(net::io_context& ioc, const std::function<bool()>& done, std::c
     return done();
 }
 
+/// A client's pause between two tries of something that ends only on a positive answer (a
+/// poll of an HTTP endpoint, a request asked again): the io_context runs meanwhile, so frames
+/// keep arriving. Never a synchronisation: nothing is assumed to have happened when it ends.
+inline void backoff(net::io_context& ioc, std::chrono::milliseconds pause) {
+    pump(ioc, [] { return false; }, pause);  // test-wait: the retry pause itself (see above)
+}
+
+/// Asks `done()` (e.g. an HTTP read) until it holds, every `every` (the io_context runs in
+/// between), or until the liveness bound `timeout` passed; returns done()'s last answer.
+inline bool eventually(net::io_context& ioc, const std::function<bool()>& done, std::chrono::milliseconds timeout = 30s,
+                       std::chrono::milliseconds every = 20ms) {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        if (done()) return true;
+        if (std::chrono::steady_clock::now() >= end) return false;
+        backoff(ioc, every);
+    }
+}
+
 /// GET over plain HTTP: status and body. `token`: sent as `Authorization: Bearer` when not empty
 /// (a private table's match is its players').
 inline std::pair<int, std::string> http_get(unsigned short port, const std::string& target, const std::string& token = {}) {
