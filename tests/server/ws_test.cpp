@@ -84,10 +84,14 @@ TEST(Serve, FourClientsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
     cs[0]->send({{"type", "start"}});
     std::vector<Client*> players{cs[0].get(), cs[1].get(), cs[2].get(), cs[3].get()};
     ASSERT_TRUE(play(ioc, players, [&] { return watcher.has_event("match_over") && cs[3]->has_event("match_over"); }));
-    pump(ioc, [&] { return false; }, 100ms);
 
+    // The writer stores the match after match_over went out: asked (by a player) until it is
+    // there, so that the 404 without a token below is a refusal, not "not stored yet".
+    std::pair<int, std::string> got;
+    ASSERT_TRUE(eventually(ioc, [&] { return (got = http_get(server.port(), "/api/matches/" + tid + "-1", token)).first == 200; }))
+        << got.first << " " << got.second;
     EXPECT_EQ(http_get(server.port(), "/api/matches/" + tid + "-1").first, 404);  // no token: not for everyone
-    const auto [status, body] = http_get(server.port(), "/api/matches/" + tid + "-1", token);
+    const auto& [status, body] = got;
     ASSERT_EQ(status, 200);
     EXPECT_FALSE(records::replay(body).error.has_value());
     const json record = json::parse(body);
@@ -300,19 +304,30 @@ TEST(Serve, TimerRaceAtTheDeadlineAppliesExactlyOneAction) {
     ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
     c.send({{"type", "join"}, {"table", c.last("created")["table"]}, {"seat", 0}});
     for (int s : {1, 2, 3}) c.send({{"type", "add_bot"}, {"seat", s}});
+    // Seat 0's turn starts after what ended the turn before it, on the server's Unix clock in
+    // whole ms (table.cpp schedule: deadline = start + turn_seconds): the first after the start
+    // was sent, each next one after the turn before it ended (seat 0's act, sent at its deadline
+    // or later, or the timer at that deadline). So the earliest cause of each turn is known.
+    using SysMs = std::chrono::time_point<std::chrono::system_clock, std::chrono::milliseconds>;
+    const auto now_ms = [] { return std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now()); };
+    constexpr std::chrono::milliseconds kTurn{1000}, kRounding{1};
+    SysMs cause = now_ms();
     c.send({{"type", "start"}});
     for (int turn = 0; turn < 3; ++turn) {
         // Seat 0's next decision, or the match's end ("waiting" frames before the start do not count).
         ASSERT_TRUE(pump(ioc, [&] { auto t = c.last("table"); return !t.is_null() && (!t["legal"].empty() || t["state"] == "finished"); }));
+        const SysMs received = now_ms();  // no earlier than the frame's arrival
         const auto t = c.last("table");
         if (t["state"] == "finished") break;
         const std::uint64_t v = t["version"];
-        const auto deadline = std::chrono::system_clock::time_point(std::chrono::milliseconds(t["deadline_ms"].get<std::int64_t>()));
-        // On the Unix clock, about a turn from now, on whichever shard runs the table (a shard's
-        // first frames once carried a deadline counted from 0, so the race never happened).
-        const auto ahead = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::system_clock::now()).count();
-        EXPECT_TRUE(ahead > -500 && ahead <= 1000) << "deadline " << ahead << " ms from now";
-        std::this_thread::sleep_until(deadline);
+        const SysMs deadline{std::chrono::milliseconds(t["deadline_ms"].get<std::int64_t>())};
+        // On the Unix clock, a turn after the turn started, on whichever shard runs the table (a
+        // shard's first frames once carried a deadline counted from 0, so the race never
+        // happened): the turn started after its cause and before the frame was received.
+        EXPECT_GE(deadline, cause + kTurn - kRounding) << "turn " << turn << ": the deadline is before a turn after its cause";
+        EXPECT_LE(deadline, received + kTurn + kRounding) << "turn " << turn << ": the deadline is past a turn after the frame";
+        std::this_thread::sleep_until(deadline);  // test-wait: the act goes at the deadline on purpose, to race the timer
+        cause = deadline;  // the next turn starts after this act or the timer, both at this deadline or later
         c.send({{"type", "act"}, {"id", turn}, {"version", v}, {"action", t["legal"].back()}});
         // Wait for the answer and for the table to move past version v.
         ASSERT_TRUE(pump(ioc, [&] {
