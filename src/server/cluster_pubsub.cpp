@@ -124,6 +124,11 @@ std::uint64_t Subscriber::sessions() const {
     return sessions_;
 }
 
+std::uint64_t Subscriber::keepalives() const {
+    std::lock_guard lock(mutex_);
+    return keepalives_;
+}
+
 void Subscriber::run() {
     std::chrono::milliseconds backoff{0};
     // Waits up to `d` for stop() (or any wake-up); true when stopping.
@@ -235,8 +240,10 @@ void Subscriber::run() {
                             counted = true;
                         }
                         changed_.notify_all();
+                    } else if (kind == "pong") {  // the keepalive's answer; reading it was the point
+                        std::lock_guard lock(mutex_);
+                        ++keepalives_;
                     }
-                    // "pong": the keepalive's answer; reading it was the point.
                 }
                 continue;
             }

@@ -354,6 +354,8 @@ public:
     bool wait_ready(std::chrono::milliseconds max);
     /// Connections that confirmed their subscriptions so far (one more after each reconnect).
     std::uint64_t sessions() const;
+    /// Keepalive PINGs answered so far, over every connection (read-only; tests wait on it).
+    std::uint64_t keepalives() const;
     /// Stops and joins the thread; no handler runs after it returns. Idempotent.
     void stop();
 
@@ -372,6 +374,7 @@ private:
     std::vector<std::vector<std::string>> outbox_;  // commands to send on the current connection
     bool connected_ = false;
     std::uint64_t sessions_ = 0;
+    std::uint64_t keepalives_ = 0;
     bool stopping_ = false;
     std::thread thread_;
 };
