@@ -90,8 +90,10 @@ test('Arabic on a phone: right to left, the game words, a whole match', async ()
         const bar = await page.textContent('.game-bar');
         if (/الحكم/.test(bar)) sawTrump = true;
         if (/اللفات/.test(bar)) sawTrick = true;
-        if (r.kind === 'call' && n === 0 && (await page.locator('[data-testid=auction]').count())) {
-          assert.match(await page.textContent('[data-testid=auction]'), /المزاد/);
+        if (r.kind === 'call' && n === 0) {
+          // one read: the auction may end (the bots bid at once) between finding the panel and reading it
+          const auction = await page.evaluate(() => document.querySelector('[data-testid=auction]')?.textContent ?? null);
+          if (auction !== null) assert.match(auction, /المزاد/);
         }
       },
     });
