@@ -214,10 +214,10 @@ TEST(EngineBot, AHangIsCutAtTheBudgetPlusTheGraceAndKilled) {
     EXPECT_EQ(w.faults, std::vector<EngineFault>(2, EngineFault::timeout));
     EXPECT_EQ(w.defaults_played, 2);
     EXPECT_TRUE(e.replaced());
-    // The engine would sleep an hour: its turn ended after budget + grace (250 ms), plus what
-    // killing it takes; the bound below is loose only for a loaded test machine.
+    // The engine would sleep an hour: that the match ended at all shows each turn was cut (the
+    // engine killed, checked in Watch::ask), and not before budget + grace (250 ms) had passed.
+    // How soon after is not asserted (a loaded machine); the log names the deadline.
     EXPECT_GE(w.slowest_fault, 250ms);
-    EXPECT_LT(w.slowest_fault, 5000ms);
     EXPECT_EQ(logs.count("fault=timeout"), 2) << logs.all();
     EXPECT_EQ(logs.count("detail=\"no answer within 150 + 100 ms\""), 2);
 }
@@ -311,7 +311,7 @@ TEST(EngineBot, ItsProcessAndEverythingItStartedDieWithTheBot) {
         std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
         std::string pid, comm, state;
         gone = !(stat >> pid >> comm >> state) || state == "Z";
-        if (!gone) std::this_thread::sleep_for(10ms);
+        if (!gone) std::this_thread::sleep_for(10ms);  // test-wait: between two reads of /proc
     }
     EXPECT_TRUE(gone) << "the engine's own child survived it";
     fs::remove_all(d);
@@ -333,7 +333,11 @@ TEST(EngineBot, NoShellUnlessAskedAndTheEngineGetsNoOtherDescriptorNorCoreFiles)
     ASSERT_GE(leaked, 3);
     const std::string program =
         "import os, resource, time\n"
-        "time.sleep(0.3)\n"  // after the host set its limits (prlimit right after the start)
+        // The host sets the limits with prlimit right after the start, RLIMIT_AS last: the
+        // report waits until it is in place (or 10 s, the start's own bound, passed).
+        "end = time.time() + 10\n"
+        "while resource.getrlimit(resource.RLIMIT_AS)[0] != " + std::to_string(std::uint64_t{3} << 30) + " and time.time() < end:\n"
+        "    time.sleep(0.005)\n"  // test-wait: the pause between two polls of the limit
         "fds = sorted(int(f) for f in os.listdir('/proc/self/fd'))\n"
         "out = open(" + std::string("'") + (d / "report").string() + "', 'w')\n"
         "out.write(' '.join(map(str, fds)) + '\\n')\n"

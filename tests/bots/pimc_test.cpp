@@ -180,17 +180,14 @@ Round opening_lead(std::uint64_t seed) {
 
 TEST(Pimc, TimeBudgetStopsTheSamplingAtTheDeadline) {
     // 200 whole-deal solves (20-100 ms of CPU each) against a 100 ms budget: the sampling stops
-    // early (counted in budget_cuts) and the card is still legal. The wall-clock bound is loose
-    // (the 200 solves need several seconds on any machine); bench/pimc_match measures the times.
+    // early (counted in budget_cuts) and the card is still legal. No wall-clock bound: the cut
+    // is what budget_cuts counts; bench/pimc_match measures the times.
     const Round r = opening_lead(5);
     const SeatView v(r, Seat::s0);
     PimcBot bot(7, {.samples = 200, .threads = 1, .time_budget_ms = 100});
-    const auto t0 = std::chrono::steady_clock::now();
     const Action a = bot.decide_card(v);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(r.legal_cards().contains(a.card()));
     EXPECT_EQ(bot.budget_cuts(), 1u);
-    EXPECT_LT(secs, 3.0);
 }
 
 TEST(Pimc, ADecisionWithinItsBudgetIsTheSameAsWithoutOne) {
@@ -286,8 +283,8 @@ TEST(PlayerModel, TheTrueLayoutFitsAndOthersLoseAFactorPerMiss) {
             const Hands layout = *sample_layout(v, rng);
             EXPECT_EQ(model_fit(v, layout, {&h, nullptr, 1.0, 1.0}), 1.0);  // nothing is modelled at 1
             const double fit = model_fit(v, layout, {&h, &h, 0.5, 0.5});
+            EXPECT_LE(fit, 1.0);  // a likelihood: at most 1 (each action not taken halves it)
             const int misses = static_cast<int>(std::lround(-std::log2(fit)));
-            EXPECT_GE(misses, 0);
             EXPECT_LE(misses, actions);
             EXPECT_DOUBLE_EQ(fit, std::ldexp(1.0, -misses));  // 0.5 per action not taken
             missed += misses > 0;

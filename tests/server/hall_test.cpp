@@ -601,7 +601,7 @@ TEST(Hall, AnalysisOfAFinishedDealIsOneJobOffTheHallsThreadThenServedFromTheData
     int deal = -1;
     for (std::size_t i = 0; i < record["deals"].size() && deal < 0; ++i)
         if (record["deals"][i].contains("play") && record["deals"][i]["play"].size() == 52) deal = static_cast<int>(i);
-    ASSERT_GE(deal, 0);
+    ASSERT_NE(deal, -1) << "no deal was played to its last card";
     const std::string target = "/api/matches/" + id + "/analysis?deal=" + std::to_string(deal);
 
     // Two requests before any of the hall's posted jobs run: both are answered 202 and one

