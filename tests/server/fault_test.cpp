@@ -395,7 +395,7 @@ TEST(Fault, DiskFullWhileAMatchEndsStoresTheMatchLater) {
     ASSERT_TRUE(pump(ioc, [&] {
         const auto t = c.last("table");
         if (!t["legal"].empty()) c.send({{"type", "act"}, {"version", t["version"]}, {"action", choose(t)}});
-        pump(ioc, [] { return false; }, 20ms);
+        backoff(ioc, 20ms);  // the pace of the /healthz poll
         return http_get(server.port(), "/healthz").first == 503;
     }, 20s));
     const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
@@ -457,7 +457,8 @@ TEST(Fault, AFloodingClientIsClosedAndAnotherTablePlaysOnUnaffected) {
         ASSERT_TRUE(pump(ioc, [&] { auto t = player.last("table"); return !t.is_null() && (!t["legal"].empty() || t["state"] == "finished"); }));
         const auto t = player.last("table");
         if (t["state"] == "finished") break;
-        pump(ioc, [] { return false; }, 60ms);  // a player's pace: under the 20 messages a second
+        // test-wait: a player's pace, under the 20 messages a second; nothing waits on it.
+        pump(ioc, [] { return false; }, 60ms);
         const auto t0 = std::chrono::steady_clock::now();
         player.send({{"type", "act"}, {"id", ++id}, {"version", t["version"]}, {"action", choose(t)}});
         ASSERT_TRUE(pump(ioc, [&] { return !answer(player, id).is_null(); }, 5s))

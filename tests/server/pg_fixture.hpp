@@ -178,7 +178,7 @@ private:
         for (;;) {
             const char state = proc_stat(pid).first;
             if (state == 'T' || state == 't' || state == '?' || state == 'Z' || state == 'X') return;
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));  // test-wait: between two reads of /proc
         }
     }
 

@@ -187,7 +187,7 @@ private:
             }
             if (c != nullptr) redisFree(c);
             if (up) return true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));  // test-wait: between two PINGs of the poll
         }
         return false;
     }

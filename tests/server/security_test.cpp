@@ -124,7 +124,7 @@ bool wait_connections(unsigned short port, int n, std::chrono::seconds timeout) 
     const auto end = std::chrono::steady_clock::now() + timeout;
     while (open_connections(port) != n) {
         if (std::chrono::steady_clock::now() > end) return false;
-        std::this_thread::sleep_for(20ms);
+        std::this_thread::sleep_for(20ms);  // test-wait: the pause between two polls of /metrics
     }
     return true;
 }
@@ -132,7 +132,7 @@ bool wait_connections(unsigned short port, int n, std::chrono::seconds timeout) 
 /// Polls `done` until it holds or a generous 30 s passed; returns done().
 bool wait_for(const std::function<bool()>& done) {
     const auto end = std::chrono::steady_clock::now() + 30s;
-    while (!done() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(20ms);
+    while (!done() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(20ms);  // test-wait: between two polls
     return done();
 }
 

@@ -121,7 +121,7 @@ public:
 
     /// Runs the queued jobs until both halls and both nodes are idle.
     void settle() {
-        run_until([&] { return false; });
+        run_until([&] { return false; });  // test-wait: no other stop than idleness (an event), and no clock
     }
     /// Runs the queued jobs one at a time until `done()` (or until all is idle).
     void run_until(const std::function<bool()>& done) {

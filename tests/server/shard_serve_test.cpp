@@ -270,9 +270,9 @@ TEST(Shards, AGuestMovingAfterLeavingATableLosesNoAnswer) {
             return true;
         }, 30s, 50ms)) << "round " << round << ": " << json(seen).dump();
         for (Client* c : {&first, &second}) ASSERT_EQ(ask(*c, {{"type", "leave"}}), "ok") << "round " << round;
-        // test-wait: a deliberate pause of 0 to 450 ms, spread over two directory refreshes, so
-        // that the creates of the next round meet the moves at different moments; nothing below
-        // assumes anything happened during it.
+        // A deliberate pause of 0 to 450 ms, spread over two directory refreshes, so that the
+        // creates of the next round meet the moves at different moments.
+        // test-wait: a deliberate race; nothing below assumes anything happened during it.
         pump(ioc, [] { return false; }, std::chrono::milliseconds(50 * round));
     }
     EXPECT_GT(metrics(server.port())["cluster"]["moves"].get<int>(), 0);

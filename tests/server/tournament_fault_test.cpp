@@ -17,7 +17,7 @@ using namespace testing;
 /// GET `target` as JSON (null unless 200). Polls pause 5 ms between reads so as not to flood the
 /// server (no assertion depends on time).
 json get_json(unsigned short port, const std::string& target) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // test-wait: a poll's pace, not a wait for anything
     const auto [status, body] = http_get(port, target);
     if (status != 200) return nullptr;
     return json::parse(body);

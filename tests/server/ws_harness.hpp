@@ -225,7 +225,7 @@ inline bool pump(net::io_context& ioc, const std::function<bool()>& done, std::c
     const auto end = std::chrono::steady_clock::now() + timeout;
     while (!done() && std::chrono::steady_clock::now() < end) {
         ioc.restart();
-        ioc.run_for(2ms);
+        ioc.run_for(2ms);  // test-wait: runs the handlers for 2 ms between two checks of done()
     }
     return done();
 }
