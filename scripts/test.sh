@@ -15,6 +15,9 @@ stage() { printf '\n== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 stage "set-up"
 bash scripts/setup.sh
 
+stage "tests wait for events (scripts/check-test-waits.sh)"
+bash scripts/check-test-waits.sh
+
 stage "release build and tests"
 bash scripts/build.sh
 ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900
