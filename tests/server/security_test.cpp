@@ -1,8 +1,12 @@
 // Security issue #11 against the real `tarneeb serve`: static files, slow and flooding
-// clients, per-guest and per-address limits. Part of the server_ws_tests unity build.
+// clients, per-guest and per-address limits. The one file of server_ws_tests that uses Beast
+// itself (raw sockets, a client that never reads).
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
 
 #include "ws_harness.hpp"
 
@@ -10,6 +14,10 @@ namespace tarneeb::server::testing {
 namespace {
 
 namespace fs = std::filesystem;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
 
 // --static DIR with the database inside DIR (as `--static . --db ./tarneeb.db`): hostile targets
 // sent as-is get no file outside the root, and never the database or its WAL.
