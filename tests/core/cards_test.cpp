@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstdint>
+#include <vector>
+
 #include "tarneeb/core/cards.hpp"
 #include "../test_util.hpp"
 
@@ -73,6 +77,46 @@ TEST(CardSet, SuitsRanksAndIteration) {
     EXPECT_EQ(to_string(h), "3D TH 2S KS AS");
     EXPECT_EQ(CardSet::deck().size(), 52);
     EXPECT_EQ((h - test::cards("AS")).size(), 4);
+}
+
+// CardSet::nth is pdep in a BMI2 build and detail::select_bit otherwise (and in a build with
+// -mno-bmi2, which TARNEEB_ARCH=auto picks on AMD Zen 1/2): both must give the card a naive
+// scan gives, for every k of many random sets, whatever this build compiles nth to.
+int naive_select(std::uint64_t x, int k) {
+    for (int i = 0; i < 64; ++i)
+        if (((x >> i) & 1) && k-- == 0) return i;
+    return -1;
+}
+
+TEST(CardSet, NthAndTheSelectWithoutPdepAgreeWithANaiveScanForEveryK) {
+    std::uint64_t state = 0x2545F4914F6CDD1D;  // splitmix64, a fixed seed
+    const auto next = [&state] {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+        return z ^ (z >> 31);
+    };
+    std::vector<std::uint64_t> sets{0, CardSet::kDeckMask, ~std::uint64_t{0}, std::uint64_t{1} << 63, 1,
+                                    0x8000000000000001, 0xFF000000000000FF, 0x00FF00FF00FF00FF};
+    for (int n = 0; n < 5000; ++n) {
+        const std::uint64_t r = next();
+        sets.push_back(r);                                    // any 64-bit word (select_bit)
+        sets.push_back(r & CardSet::kDeckMask);               // a set of cards
+        sets.push_back(r & next() & next() & CardSet::kDeckMask);  // a sparse set (a hand, a suit)
+        sets.push_back(r & CardSet::suit(kSuits[static_cast<std::size_t>(n & 3)]).bits());
+    }
+    for (std::uint64_t x : sets) {
+        const int size = std::popcount(x);
+        for (int k = 0; k < size; ++k) {
+            const int want = naive_select(x, k);
+            ASSERT_EQ(detail::select_bit(x, k), want) << std::hex << x << std::dec << " k " << k;
+            if ((x & ~CardSet::kDeckMask) == 0) {
+                ASSERT_EQ(CardSet(x).nth(k), Card::from_bit(want)) << std::hex << x << std::dec << " k " << k;
+            }
+        }
+    }
+    static_assert(detail::select_bit(0x8000000000000001, 1) == 63);  // and in a constant evaluation
+    static_assert(CardSet::deck().nth(13) == Card(Suit::diamonds, Rank::two));
 }
 
 TEST(Seats, TurnOrderPartnersAndTeams) {

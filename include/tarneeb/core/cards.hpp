@@ -77,6 +77,39 @@ private:
     std::uint8_t bits_ = 0;
 };
 
+namespace detail {
+
+/// kSelectInByte[b * 8 + j]: the position (0..7) of the j-th lowest set bit of the byte b,
+/// for j < popcount(b) (0 otherwise).
+inline constexpr std::array<std::uint8_t, 256 * 8> kSelectInByte = [] {
+    std::array<std::uint8_t, 256 * 8> t{};
+    for (int b = 0; b < 256; ++b)
+        for (int i = 0, j = 0; i < 8; ++i)
+            if ((b >> i) & 1) t[static_cast<std::size_t>(b * 8 + j++)] = static_cast<std::uint8_t>(i);
+    return t;
+}();
+
+/// The position of the k-th lowest set bit (0-based) of x; k < popcount(x). Without pdep and
+/// without a loop whose exit depends on k (mispredicted nearly every call on random k): the
+/// byte holding the bit is found by comparing k with the eight bytes' running population
+/// counts all at once (one multiply makes them, one more broadcasts k), then a 2 KB table
+/// gives the bit inside that byte (the classic broadword select64).
+constexpr int select_bit(std::uint64_t x, int k) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101, kHighs = 0x8080808080808080;
+    std::uint64_t s = x - ((x >> 1) & 0x5555555555555555);
+    s = (s & 0x3333333333333333) + ((s >> 2) & 0x3333333333333333);
+    s = (s + (s >> 4)) & 0x0F0F0F0F0F0F0F0F;
+    const std::uint64_t sums = s * kOnes;  // byte i: the set bits of bytes 0..i (at most 64)
+    // Byte i's high bit: sums byte i <= k (no borrow crosses bytes: 0x80 + k - sum > 0).
+    const std::uint64_t at_most_k = ((static_cast<std::uint64_t>(k) * kOnes) + (kHighs - sums)) & kHighs;
+    const int place = std::popcount(at_most_k) * 8;                       // the byte's first bit
+    const int below = static_cast<int>(((sums << 8) >> place) & 0xFF);   // set bits under it
+    // (& 7: a k out of range still reads inside the table.)
+    return place + kSelectInByte[static_cast<std::size_t>(((x >> place) & 0xFF) * 8 + ((k - below) & 7))];
+}
+
+}  // namespace detail
+
 /// A set of cards as a 64-bit mask (bit = Card::bit()). Iteration goes from the lowest
 
 /// bit: clubs 2 upward to spades ace.
@@ -106,17 +139,15 @@ public:
     constexpr Card highest() const { return Card::from_bit(63 - std::countl_zero(bits_)); }
     /// The k-th card (0-based) in iteration order; k < size(). Random play picks the k-th
     /// legal card for a random k 52 times a round, so this is on its critical path: one pdep
-    /// where the build targets BMI2 (x86-64-v3, CMakeLists.txt TARNEEB_ARCH), else a loop that
-    /// clears the k lowest cards (branch-free selects by population count measured no faster
-    /// without pdep; docs/performance.md). Both give the same card.
+    /// where the build targets BMI2 (x86-64-v3, CMakeLists.txt TARNEEB_ARCH), else
+    /// detail::select_bit, a branch-free select without pdep (used too where pdep is
+    /// microcoded, AMD Zen 1/2: docs/performance.md "Without pdep"). Both give the same card.
     constexpr Card nth(int k) const {
 #if defined(__BMI2__)
         if (!std::is_constant_evaluated())
             return Card::from_bit(std::countr_zero(_pdep_u64(std::uint64_t{1} << k, bits_)));
 #endif
-        std::uint64_t b = bits_;
-        for (; k > 0; --k) b &= b - 1;
-        return Card::from_bit(std::countr_zero(b));
+        return Card::from_bit(detail::select_bit(bits_, k));
     }
 
     constexpr CardSet& operator|=(CardSet o) { bits_ |= o.bits_; return *this; }
