@@ -1,12 +1,10 @@
 // Security issue #11 against the real `tarneeb serve`: static files, slow and flooding
-// clients, per-guest and per-address limits. The one file of server_ws_tests that uses Beast
-// itself (raw sockets, a client that never reads).
+// clients, per-guest and per-address limits. Part of the server_ws_tests unity build.
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
-
-#include <boost/asio.hpp>
-#include <boost/beast.hpp>
 
 #include "ws_harness.hpp"
 
@@ -14,10 +12,6 @@ namespace tarneeb::server::testing {
 namespace {
 
 namespace fs = std::filesystem;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
-using tcp = net::ip::tcp;
 
 // --static DIR with the database inside DIR (as `--static . --db ./tarneeb.db`): hostile targets
 // sent as-is get no file outside the root, and never the database or its WAL.
@@ -66,61 +60,6 @@ TEST(Security, StaticFilesStayInsideTheRootAndNeverServeTheDatabase) {
     }
     fs::remove_all(root);
 }
-
-/// A WebSocket client that reads only when told to, with a small receive buffer (set before
-/// connecting, so the TCP window stays small): the slow consumer of issue #11.
-class SlowClient {
-public:
-    /// `source`: the local address to connect from (any of 127.0.0.0/8 reaches the server).
-    SlowClient(unsigned short port, int receive_buffer = 4096, const std::string& source = "127.0.0.1") : ws_(ioc_) {
-        ::signal(SIGPIPE, SIG_IGN);
-        auto& sock = ws_.next_layer();
-        sock.open(tcp::v4());
-        sock.set_option(net::socket_base::receive_buffer_size(receive_buffer));
-        sock.bind(tcp::endpoint(net::ip::make_address(source), 0));
-        sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-        ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
-    }
-    /// Sends one text frame; false once the server has closed the connection.
-    bool send(const json& msg) {
-        if (broken_) return false;
-        beast::error_code ec;
-        ws_.text(true);
-        ws_.write(net::buffer(msg.dump()), ec);
-        broken_ = static_cast<bool>(ec);
-        return !broken_;
-    }
-    /// Reads one frame ("" when the connection ended).
-    std::string read_one() {
-        beast::flat_buffer buf;
-        beast::error_code ec;
-        ws_.read(buf, ec);
-        return ec ? std::string() : beast::buffers_to_string(buf.data());
-    }
-    /// Reads every frame until the connection ends.
-    std::vector<std::string> read_all() {
-        std::vector<std::string> out;
-        beast::flat_buffer buf;
-        for (;;) {
-            beast::error_code ec;
-            ws_.read(buf, ec);
-            if (ec) {
-                got_close_frame = ec == websocket::error::closed;
-                return out;
-            }
-            out.push_back(beast::buffers_to_string(buf.data()));
-            buf.consume(buf.size());
-        }
-    }
-
-    /// After read_all: whether the server ended with a close frame (a close handshake).
-    bool got_close_frame = false;
-
-private:
-    net::io_context ioc_;
-    websocket::stream<tcp::socket> ws_;
-    bool broken_ = false;
-};
 
 /// `connections` of GET /metrics.
 int open_connections(unsigned short port) {
@@ -296,22 +235,7 @@ TEST(Security, UpgradesOverThePerAddressLimitAreRefused) {
         clients.push_back(std::make_unique<Client>(ioc, server.port()));
         ASSERT_FALSE(sign_in(ioc, *clients.back(), "Near" + std::to_string(i)).empty());
     }
-    const auto upgrade = [&] {
-        net::io_context io;
-        beast::tcp_stream stream(io);
-        stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server.port()));
-        http::request<http::empty_body> req{http::verb::get, "/ws", 11};
-        req.set(http::field::host, "127.0.0.1");
-        req.set(http::field::upgrade, "websocket");
-        req.set(http::field::connection, "Upgrade");
-        req.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
-        req.set(http::field::sec_websocket_version, "13");
-        http::write(stream, req);
-        beast::flat_buffer buf;
-        http::response<http::string_body> res;
-        http::read(stream, buf, res);
-        return std::pair<int, std::string>{static_cast<int>(res.result_int()), res.body()};
-    };
+    const auto upgrade = [&] { return upgrade_request(server.port()); };
     const auto [status, body] = upgrade();
     EXPECT_EQ(status, 503);
     EXPECT_EQ(json::parse(body)["error"], "too_many_connections");
@@ -327,27 +251,26 @@ TEST(Security, SilentSocketsFromOneAddressDoNotLockOutOthers) {
     const std::string db = temp_db("silent-sockets");
     ServerProcess server(db, {"--max-connections-per-address", "3"});
     ASSERT_NE(server.port(), 0);
-    net::io_context ioc;
-    const tcp::endpoint ep(net::ip::make_address("127.0.0.1"), server.port());
-    std::vector<std::unique_ptr<tcp::socket>> silent;
+    std::vector<int> silent;
     for (int i = 0; i < 3; ++i) {
-        silent.push_back(std::make_unique<tcp::socket>(ioc));
-        silent.back()->connect(ep);
+        silent.push_back(tcp_connect(server.port()));
+        ASSERT_GE(silent.back(), 0);
     }
     // The fourth from 127.0.0.1 is closed by the server without a word (sessions are made in
-    // accept order, so the three before it are counted).
-    tcp::socket fourth(ioc);
-    fourth.connect(ep);
+    // accept order, so the three before it are counted): end of stream or a reset.
+    const int fourth = tcp_connect(server.port());
+    ASSERT_GE(fourth, 0);
     char byte;
-    beast::error_code ec;
-    fourth.read_some(net::buffer(&byte, 1), ec);
-    EXPECT_TRUE(ec == net::error::eof || ec == net::error::connection_reset) << ec.message();
+    const ssize_t n = ::read(fourth, &byte, 1);
+    const int err = errno;
+    EXPECT_TRUE(n == 0 || (n < 0 && err == ECONNRESET)) << n << " " << std::strerror(err);
+    ::close(fourth);
     // Another address is served meanwhile: a WebSocket from 127.0.0.2 signs in.
     SlowClient other(server.port(), 1 << 16, "127.0.0.2");
     ASSERT_TRUE(other.send({{"type", "hello"}, {"name", "Other"}}));
     EXPECT_EQ(json::parse(other.read_one())["type"], "welcome");
     // Once the silent sockets close, 127.0.0.1 is served again.
-    for (auto& s : silent) s->close();
+    for (const int fd : silent) ::close(fd);
     EXPECT_TRUE(wait_for([&] { return raw_get(server.port(), "/healthz").first == 200; }));
 }
 

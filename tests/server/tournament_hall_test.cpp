@@ -25,8 +25,8 @@ BotFactory real_bots() {
     return [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); };
 }
 
-struct Harness : testing::HallHarness {
-    explicit Harness(const std::string& db = ":memory:", HallConfig cfg = config()) : HallHarness(db, cfg, real_bots()) {}
+struct TournamentHarness : testing::HallHarness {
+    explicit TournamentHarness(const std::string& db = ":memory:", HallConfig cfg = config()) : HallHarness(db, cfg, real_bots()) {}
 
     /// Sends `msg` and returns its answer (null when none came).
     json send(ConnId c, json msg) { return request(c, std::move(msg)); }
@@ -50,7 +50,7 @@ struct Harness : testing::HallHarness {
 };
 
 /// A tournament created and opened by `org` (signed in on `c`); returns its id.
-std::string create(Harness& h, ConnId c, json settings) {
+std::string create(TournamentHarness& h, ConnId c, json settings) {
     settings["type"] = "tournament_create";
     const json made = h.send(c, settings);
     EXPECT_EQ(made["type"], "tournament_created") << made.dump();
@@ -59,7 +59,7 @@ std::string create(Harness& h, ConnId c, json settings) {
     return id;
 }
 
-void enter_bots(Harness& h, ConnId org, const std::string& id, int teams) {
+void enter_bots(TournamentHarness& h, ConnId org, const std::string& id, int teams) {
     for (int i = 0; i < teams; ++i) {
         const json r = h.send(org, {{"type", "tournament_enter"}, {"tournament", id}, {"players", {"bot:heuristic", "bot:heuristic"}}});
         ASSERT_EQ(r["type"], "ok") << r.dump();
@@ -73,7 +73,7 @@ int done_matches(const json& t) {
 }
 
 TEST(HallTournament, EightBotTeamsPlayTheirBracketToTheFinal) {
-    Harness h;
+    TournamentHarness h;
     const ConnId org = h.connect();
     h.sign_in(org, "Organiser");
     const std::string id = create(h, org, {{"name", "Cup"}, {"size", 8}, {"target", 7}, {"turn_seconds", 0}});
@@ -119,7 +119,7 @@ TEST(HallTournament, EightBotTeamsPlayTheirBracketToTheFinal) {
 }
 
 TEST(HallTournament, LiveTournamentsAreBoundedPerOrganiserAndPerAddress) {
-    Harness h;
+    TournamentHarness h;
     const json cup = {{"name", "Cup"}, {"size", 4}, {"target", 7}, {"turn_seconds", 0}};
     // four guest names from one address: 2 tournaments per organiser, 4 per address
     std::vector<ConnId> one;
@@ -148,7 +148,7 @@ TEST(HallTournament, LiveTournamentsAreBoundedPerOrganiserAndPerAddress) {
 }
 
 TEST(HallTournament, SeatsAreReservedAndOnlyTheOrganiserRunsIt) {
-    Harness h;
+    TournamentHarness h;
     const ConnId org = h.connect(), layla = h.connect(), omar = h.connect(), rana = h.connect();
     h.sign_in(org, "Organiser");
     h.sign_in(layla, "Layla");
@@ -202,7 +202,7 @@ TEST(HallTournament, SeatsAreReservedAndOnlyTheOrganiserRunsIt) {
 
 TEST(HallTournament, ATeamThatDoesNotComeForfeitsOrBotsPlayForIt) {
     for (const std::string no_show : {"forfeit", "bots"}) {
-        Harness h;
+        TournamentHarness h;
         const ConnId org = h.connect(), layla = h.connect();
         h.sign_in(org, "Organiser");
         h.sign_in(layla, "Layla");
@@ -247,7 +247,7 @@ TEST(HallTournament, ATeamThatDoesNotComeForfeitsOrBotsPlayForIt) {
 }
 
 TEST(HallTournament, RoundRobinOfThreeBotTeamsGivesATableOfResults) {
-    Harness h;
+    TournamentHarness h;
     const ConnId org = h.connect();
     h.sign_in(org, "Organiser");
     const std::string id = create(h, org, {{"name", "League"}, {"format", "round_robin"}, {"size", 3}, {"target", 7}, {"turn_seconds", 0}});
@@ -273,10 +273,10 @@ TEST(HallTournament, RestartMidRoundEveryMatchResumesNoResultLostOrCountedTwice)
     json before;
     Millis now = 0;
     // Bots act once a second (one action a table each tick), so that a kill finds matches mid-way.
-    HallConfig slow = Harness::config();
+    HallConfig slow = TournamentHarness::config();
     slow.timing.bot_delay_ms = 1000;
     {
-        Harness h(db, slow);
+        TournamentHarness h(db, slow);
         const ConnId org = h.connect();
         h.sign_in(org, "Organiser");
         id = create(h, org, {{"name", "Cup"}, {"size", 8}, {"target", 7}, {"turn_seconds", 0}});
@@ -296,7 +296,7 @@ TEST(HallTournament, RestartMidRoundEveryMatchResumesNoResultLostOrCountedTwice)
         before = h.tournament(id);
         now = h.now;
     }  // "crash": the hall is gone, only the database is left
-    Harness h(db, slow);
+    TournamentHarness h(db, slow);
     h.now = now;
     h.hall.resume(h.now);
     json after = h.tournament(id);

@@ -2,7 +2,10 @@
 // server (the tarneeb_ws_harness library, tests/CMakeLists.txt).
 #include "ws_harness.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 
 #include <cstdlib>
 
@@ -153,6 +156,55 @@ void Client::received(std::string frame) {
     }
 }
 
+struct SlowClient::Connection {
+    net::io_context ioc;
+    websocket::stream<tcp::socket> ws{ioc};
+};
+
+SlowClient::SlowClient(unsigned short port, int receive_buffer, const std::string& source)
+    : connection_(std::make_unique<Connection>()) {
+    ::signal(SIGPIPE, SIG_IGN);
+    auto& sock = connection_->ws.next_layer();
+    sock.open(tcp::v4());
+    sock.set_option(net::socket_base::receive_buffer_size(receive_buffer));
+    sock.bind(tcp::endpoint(net::ip::make_address(source), 0));
+    sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    connection_->ws.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+}
+
+SlowClient::~SlowClient() = default;
+
+bool SlowClient::send(const json& msg) {
+    if (broken_) return false;
+    beast::error_code ec;
+    connection_->ws.text(true);
+    connection_->ws.write(net::buffer(msg.dump()), ec);
+    broken_ = static_cast<bool>(ec);
+    return !broken_;
+}
+
+std::string SlowClient::read_one() {
+    beast::flat_buffer buf;
+    beast::error_code ec;
+    connection_->ws.read(buf, ec);
+    return ec ? std::string() : beast::buffers_to_string(buf.data());
+}
+
+std::vector<std::string> SlowClient::read_all() {
+    std::vector<std::string> out;
+    beast::flat_buffer buf;
+    for (;;) {
+        beast::error_code ec;
+        connection_->ws.read(buf, ec);
+        if (ec) {
+            got_close_frame = ec == websocket::error::closed;
+            return out;
+        }
+        out.push_back(beast::buffers_to_string(buf.data()));
+        buf.consume(buf.size());
+    }
+}
+
 bool pump(net::io_context& ioc, const std::function<bool()>& done, std::chrono::milliseconds timeout) {
     const auto end = std::chrono::steady_clock::now() + timeout;
     while (!done() && std::chrono::steady_clock::now() < end) {
@@ -207,6 +259,37 @@ std::pair<int, std::string> raw_get(unsigned short port, const std::string& targ
     int status = 0;
     if (out.rfind("HTTP/1.1 ", 0) == 0 && out.size() >= 12) status = std::atoi(out.substr(9, 3).c_str());
     return {status, out};
+}
+
+std::pair<int, std::string> upgrade_request(unsigned short port) {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    http::request<http::empty_body> req{http::verb::get, "/ws", 11};
+    req.set(http::field::host, "127.0.0.1");
+    req.set(http::field::upgrade, "websocket");
+    req.set(http::field::connection, "Upgrade");
+    req.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
+    req.set(http::field::sec_websocket_version, "13");
+    http::write(stream, req);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(stream, buf, res);
+    return {static_cast<int>(res.result_int()), res.body()};
+}
+
+int tcp_connect(unsigned short port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 std::string temp_db(const std::string& name) {

@@ -121,6 +121,32 @@ private:
     std::set<std::string> events_;      ///< every event name a table frame carried
 };
 
+/// A WebSocket client that reads only when told to, on its own io_context, with a small receive
+/// buffer (set before connecting, so the TCP window stays small): the slow consumer of issue #11.
+class SlowClient {
+public:
+    /// `source`: the local address to connect from (any of 127.0.0.0/8 reaches the server).
+    SlowClient(unsigned short port, int receive_buffer = 4096, const std::string& source = "127.0.0.1");
+    ~SlowClient();
+    SlowClient(const SlowClient&) = delete;
+    SlowClient& operator=(const SlowClient&) = delete;
+
+    /// Sends one text frame; false once the server has closed the connection.
+    bool send(const json& msg);
+    /// Reads one frame ("" when the connection ended).
+    std::string read_one();
+    /// Reads every frame until the connection ends.
+    std::vector<std::string> read_all();
+
+    /// After read_all: whether the server ended with a close frame (a close handshake).
+    bool got_close_frame = false;
+
+private:
+    struct Connection;
+    std::unique_ptr<Connection> connection_;
+    bool broken_ = false;
+};
+
 /// Runs the io_context until `done()` or the timeout; returns done().
 bool pump(net::io_context& ioc, const std::function<bool()>& done, std::chrono::milliseconds timeout = 20s);
 
@@ -141,6 +167,14 @@ std::pair<int, std::string> http_get(unsigned short port, const std::string& tar
 /// One raw HTTP/1.1 GET with `target` sent byte for byte (no normalisation, as
 /// `curl --path-as-is`): the status (0 when the server answered nothing) and the whole response.
 std::pair<int, std::string> raw_get(unsigned short port, const std::string& target);
+
+/// A WebSocket upgrade request to /ws (a valid key, no handshake completed after it): the
+/// answer's status (101 when the server would take the connection) and body.
+std::pair<int, std::string> upgrade_request(unsigned short port);
+
+/// A plain TCP connection to 127.0.0.1:`port` that sends nothing: its file descriptor (the
+/// caller closes it), or -1.
+int tcp_connect(unsigned short port);
 
 /// A fresh database path (and log) in a directory of this test process.
 std::string temp_db(const std::string& name);
