@@ -10,7 +10,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-stage() { printf '\n== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+# Each stage prints its start; its wall time is printed when the next begins, and all of them
+# at the end ("stage times"), as docs/reliability.md "CI time" records them.
+stage_name=
+stage_start=$SECONDS
+stage_times=()
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+stage() {
+  if [[ -n $stage_name ]]; then
+    stage_times+=("$(mmss $((SECONDS - stage_start)))  $stage_name")
+    printf '== %s took %s\n' "$stage_name" "$(mmss $((SECONDS - stage_start)))"
+  fi
+  stage_name=$1
+  stage_start=$SECONDS
+  printf '\n== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"
+}
 
 stage "set-up"
 bash scripts/setup.sh
@@ -18,8 +32,9 @@ bash scripts/setup.sh
 stage "tests wait for events (scripts/check-test-waits.sh)"
 bash scripts/check-test-waits.sh
 
-stage "release build and tests"
+stage "release build"
 bash scripts/build.sh
+stage "release tests"
 ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900
 
 stage "offline engine: WebAssembly (emscripten)"
@@ -28,7 +43,7 @@ JOBS="$jobs" bash scripts/build-wasm.sh
 stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
 (cd web && npm test && TARNEEB_BIN="$PWD/../build/release/tarneeb" npm run test:e2e)
 
-stage "address and undefined-behaviour sanitizers"
+stage "address and undefined-behaviour sanitizers: build"
 # The sanitizer builds use clang at -O1 with line tables only (file:line in reports): about half
 # the compile time of GCC's -O2 -g (docs/reliability.md "CI time"). Warnings are enforced by the
 # release build.
@@ -39,10 +54,11 @@ sanitizer_build() {  # DIR SANITIZERS
 }
 sanitizer_build build/asan address,undefined
 cmake --build build/asan -j "$jobs"
+stage "address and undefined-behaviour sanitizers: every test"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1800
 
-stage "thread sanitizer: the server and the multi-threaded tests"
+stage "thread sanitizer: build of the server and the multi-threaded tests"
 # Only what runs threads or the server: the executable (serve, simulate --threads), the server
 # tests (hall, real WebSockets, fault tests, the analysis queue, the storage suite on SQLite and
 # PostgreSQL), the simulate CLI tests and pimc's thread test, and the cluster's Redis layer (its
@@ -51,6 +67,7 @@ stage "thread sanitizer: the server and the multi-threaded tests"
 sanitizer_build build/tsan thread
 cmake --build build/tsan -j "$jobs" --target tarneeb server_tests server_ws_tests bots_tests pimc_tests accounts_tests \
   cluster_tests storage_tests cluster_serve_tests shard_serve_tests
+stage "thread sanitizer: the server and the multi-threaded tests"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
     -R '^(Hall|Protocol|Serve|Shards|ShardRouting|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
@@ -59,3 +76,6 @@ stage "fuzz smoke"
 bash scripts/fuzz.sh "${TARNEEB_FUZZ_SECONDS:-15}"
 
 stage "done"
+echo "== stage times (wall, m:ss)"
+printf '   %s\n' "${stage_times[@]}"
+echo "   $(mmss "$SECONDS")  total"

@@ -156,9 +156,6 @@ void check_fence(Tx& w, std::int64_t n, std::int64_t fence, const std::string& i
         throw StorageError("storage_fenced", "table " + id + ": fence " + std::to_string(fence) + " is not the current one");
 }
 
-/// A token hash nobody holds (storage_accounts.cpp's unheld_token_hash).
-std::string unheld_token_hash() { return hash_token("revoked:" + secure_random_string(32, "0123456789abcdef")); }
-
 nlohmann::json winner_json(std::int64_t winner) { return winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner); }
 
 /// Schema version 1: the tables of SQLite's newest schema (storage.cpp and its migrations),

@@ -13,6 +13,7 @@
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/server/names.hpp"
 #include "tarneeb/server/postgres_storage.hpp"
+#include "tarneeb/server/workers.hpp"
 #include "sqlite_util.hpp"
 
 namespace tarneeb::server {
@@ -29,6 +30,8 @@ std::string hash_token(std::string_view token) {
     std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
     return buf;
 }
+
+std::string unheld_token_hash() { return hash_token("revoked:" + secure_random_string(32, "0123456789abcdef")); }
 
 double elo_delta(double rating0, double rating1, double score0, double k) {
     const double expected0 = 1.0 / (1.0 + std::pow(10.0, (rating1 - rating0) / 400.0));

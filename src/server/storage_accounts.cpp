@@ -11,12 +11,6 @@
 
 namespace tarneeb::server {
 
-namespace {
-/// The hash of a token nobody holds (a fresh random one, thrown away): a registered player's
-/// players.token_hash, so that its guest token no longer signs in (the column is UNIQUE NOT NULL).
-std::string unheld_token_hash() { return hash_token("revoked:" + secure_random_string(32, "0123456789abcdef")); }
-}  // namespace
-
 void SqliteStorage::migrate_accounts() {
     bool has_password = false;
     {

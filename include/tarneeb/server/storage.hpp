@@ -78,6 +78,11 @@ private:
 /// are 128 random bits, so trying them is hopeless).
 std::string hash_token(std::string_view token);
 
+/// The hash of a token nobody holds (a fresh random one, thrown away): a registered player's
+/// players.token_hash in either backend, so that its guest token no longer signs in (the column
+/// is UNIQUE NOT NULL).
+std::string unheld_token_hash();
+
 /// Elo for two teams: returns the change of team 0's rating (team 1 gets the opposite).
 /// `score0` is 1 (team 0 won), 0.5 (draw) or 0; k = 32.
 double elo_delta(double rating0, double rating1, double score0, double k = 32.0);
