@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS.
-# Usage: scripts/fuzz.sh [SECONDS=20] [TARGET...]   (targets: record notation actions protocol engine)
+# Usage: scripts/fuzz.sh [--build-only] [SECONDS=20] [TARGET...]
+#   (targets: record notation actions protocol engine; --build-only: build them, run nothing)
 # New inputs go to build/fuzz/corpus/<target> (the committed seeds in fuzz/corpus stay
 # untouched); crashes to fuzz/findings/<target>/ (gitignored). Exit 1 if any target crashed.
 # TARNEEB_FUZZ_TIMEOUT: seconds one input may take (default 10; raise it on a loaded machine, where
 # a run under `nice` can be starved past it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+if [[ ${1:-} == --build-only ]]; then  # scripts/test.sh builds the targets beside other stages
+  build_only=1
+  shift
+fi
 seconds=${1:-20}
 shift || true
 targets=("$@")
@@ -17,6 +23,7 @@ CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWit
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DTARNEEB_BUILD_TESTS=OFF -DTARNEEB_BUILD_BENCH=OFF >/dev/null
 cmake --build build/fuzz -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
+((build_only)) && exit 0
 # One target per core at a time (TARNEEB_FUZZ_JOBS, default nproc); each writes its own log.
 fuzz_one() {  # TARGET: 0 when it found nothing
   mkdir -p "build/fuzz/corpus/$1" "fuzz/findings/$1"

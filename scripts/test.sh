@@ -34,7 +34,45 @@ bash scripts/check-test-waits.sh
 
 stage "release build"
 bash scripts/build.sh
-stage "release tests"
+
+# The sanitizer and fuzz builds are CPU-bound; most tests are not (they wait for a server, a
+# browser or a database). So each build runs in the background at the lowest priority while the
+# stage before it tests, and takes only the CPU the tests leave idle (the tests keep their own
+# pace: their waits are for events, never for time). Each build's output goes to its log, shown
+# if it fails. The sanitizer builds use clang at -O1 with line tables only (file:line in reports):
+# about half the compile time of GCC's -O2 -g (docs/reliability.md "CI time"). Warnings are
+# enforced by the release build.
+sanitizer_build() {  # DIR SANITIZERS TARGET...: configure and build
+  local dir=$1 sanitizers=$2
+  shift 2
+  CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DTARNEEB_WERROR=OFF \
+    -DTARNEEB_SANITIZE="$sanitizers" -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_BUILD_LOADTEST=OFF >/dev/null
+  cmake --build "$dir" -j "$jobs" "$@"
+}
+background_pid=
+background_log=
+in_background() {  # LOG COMMAND...: runs COMMAND (a function too) at nice 19 in the background
+  background_log=$1
+  shift
+  mkdir -p build
+  set -m  # its own process group, so that the trap below ends its compilers too
+  (renice -n 19 -p "$BASHPID" >/dev/null && "$@") >"$background_log" 2>&1 &
+  background_pid=$!
+  set +m
+}
+trap '[[ -z $background_pid ]] || kill -- -"$background_pid" 2>/dev/null || true' EXIT
+wait_background() {  # waits for the background build; its log's tail and exit 1 if it failed
+  if ! wait "$background_pid"; then
+    echo "background build failed ($background_log):"
+    tail -60 "$background_log"
+    exit 1
+  fi
+  tail -1 "$background_log"
+}
+
+in_background build/asan.log sanitizer_build build/asan address,undefined
+stage "release tests (the ASan + UBSan build beside them)"
 ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900
 
 stage "offline engine: WebAssembly (emscripten)"
@@ -43,36 +81,30 @@ JOBS="$jobs" bash scripts/build-wasm.sh
 stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
 (cd web && npm test && TARNEEB_BIN="$PWD/../build/release/tarneeb" npm run test:e2e)
 
-stage "address and undefined-behaviour sanitizers: build"
-# The sanitizer builds use clang at -O1 with line tables only (file:line in reports): about half
-# the compile time of GCC's -O2 -g (docs/reliability.md "CI time"). Warnings are enforced by the
-# release build.
-sanitizer_build() {  # DIR SANITIZERS
-  CC=clang CXX=clang++ cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DTARNEEB_WERROR=OFF \
-    -DTARNEEB_SANITIZE="$2" -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_BUILD_LOADTEST=OFF >/dev/null
-}
-sanitizer_build build/asan address,undefined
-cmake --build build/asan -j "$jobs"
-stage "address and undefined-behaviour sanitizers: every test"
+stage "address and undefined-behaviour sanitizers: the rest of the build"
+wait_background
+# ThreadSanitizer builds only what runs threads or the server: the executable (serve, simulate
+# --threads), the server tests (hall, real WebSockets, fault tests, the analysis queue, the
+# storage suite on SQLite and PostgreSQL), the simulate CLI tests and pimc's thread test, and the
+# cluster's Redis layer (its lease keeper and subscriber threads), a real three-node cluster
+# (cluster_serve_tests) and one process's shards (shard_serve_tests, and ShardRouting in-process;
+# every server test runs a shard per core).
+in_background build/tsan.log sanitizer_build build/tsan thread --target tarneeb server_tests server_ws_tests \
+  bots_tests pimc_tests accounts_tests cluster_tests storage_tests cluster_serve_tests shard_serve_tests
+stage "address and undefined-behaviour sanitizers: every test (the TSan build beside them)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1800
 
-stage "thread sanitizer: build of the server and the multi-threaded tests"
-# Only what runs threads or the server: the executable (serve, simulate --threads), the server
-# tests (hall, real WebSockets, fault tests, the analysis queue, the storage suite on SQLite and
-# PostgreSQL), the simulate CLI tests and pimc's thread test, and the cluster's Redis layer (its
-# lease keeper and subscriber threads), a real three-node cluster (cluster_serve_tests) and one
-# process's shards (shard_serve_tests, and ShardRouting in-process; every server test runs a shard per core).
-sanitizer_build build/tsan thread
-cmake --build build/tsan -j "$jobs" --target tarneeb server_tests server_ws_tests bots_tests pimc_tests accounts_tests \
-  cluster_tests storage_tests cluster_serve_tests shard_serve_tests
-stage "thread sanitizer: the server and the multi-threaded tests"
+stage "thread sanitizer: the rest of the build"
+wait_background
+in_background build/fuzz.log bash scripts/fuzz.sh --build-only
+stage "thread sanitizer: the server and the multi-threaded tests (the fuzz build beside them)"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
     -R '^(Hall|Protocol|Serve|Shards|ShardRouting|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"
+wait_background
 bash scripts/fuzz.sh "${TARNEEB_FUZZ_SECONDS:-15}"
 
 stage "done"
