@@ -29,7 +29,9 @@ std::unique_ptr<Table> table_after(int rounds) {
                                      [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
     for (Seat s : kSeats) t->commit(t->prepare_sit(s, "p" + std::to_string(index(s))).entry(), 0);
     Rng rng(2024);
-    t->commit(t->prepare_start(rng.next(), rng.next()).entry(), 0);
+    const std::uint64_t seed = rng.next();  // drawn in order (not two arguments of one call)
+    const std::uint64_t deal_seed = rng.next();
+    t->commit(t->prepare_start(seed, deal_seed).entry(), 0);
     auto finished = [&] { return static_cast<int>(t->match().rounds().size()) - 1; };
     // Into the play phase of round rounds + 1, a few tricks in.
     while (t->state() == TableState::playing &&

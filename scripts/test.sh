@@ -33,7 +33,9 @@ stage "tests wait for events (scripts/check-test-waits.sh)"
 bash scripts/check-test-waits.sh
 
 stage "release build"
-bash scripts/build.sh
+# The executable and the tests first; the benchmarks and the load generators (built, not run
+# here) are built beside the release tests, before the ASan build.
+bash scripts/build.sh --target tarneeb --target tests/all
 
 # The sanitizer and fuzz builds are CPU-bound; most tests are not (they wait for a server, a
 # browser or a database). So each build runs in the background at the lowest priority while the
@@ -71,8 +73,12 @@ wait_background() {  # waits for the background build; its log's tail and exit 1
   tail -1 "$background_log"
 }
 
-in_background build/asan.log sanitizer_build build/asan address,undefined
-stage "release tests (the ASan + UBSan build beside them)"
+release_rest_then_asan() {
+  cmake --build build/release -j "$jobs"
+  sanitizer_build build/asan address,undefined
+}
+in_background build/asan.log release_rest_then_asan
+stage "release tests (the benchmarks' and the ASan + UBSan builds beside them)"
 ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900
 
 stage "offline engine: WebAssembly (emscripten)"
@@ -81,7 +87,7 @@ JOBS="$jobs" bash scripts/build-wasm.sh
 stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
 (cd web && npm test && TARNEEB_BIN="$PWD/../build/release/tarneeb" npm run test:e2e)
 
-stage "address and undefined-behaviour sanitizers: the rest of the build"
+stage "address and undefined-behaviour sanitizers: the rest of the build (and of the benchmarks)"
 wait_background
 # ThreadSanitizer builds only what runs threads or the server: the executable (serve, simulate
 # --threads), the server tests (hall, real WebSockets, fault tests, the analysis queue, the
