@@ -111,7 +111,6 @@ constexpr int select_bit(std::uint64_t x, int k) {
 }  // namespace detail
 
 /// A set of cards as a 64-bit mask (bit = Card::bit()). Iteration goes from the lowest
-
 /// bit: clubs 2 upward to spades ace.
 class CardSet {
 public:
