@@ -605,7 +605,7 @@ TEST(Fault, PingsAreAnsweredWhilePimcBotsThinkAndWhileWritesWaitForTheDatabaseLo
         for (std::size_t k = from; k < lobby.frames.size(); ++k) {
             const auto j = json::parse(lobby.frames[k]);
             if (j["type"] == "table" && j["version"].get<std::uint64_t>() > version) newer_first = true;
-            if (j["type"] == "pong" && j.value("id", -1) == ping) return newer_first;
+            if (j["type"] == "pong" && j.value("id", json()) == ping) return newer_first;
         }
         return std::nullopt;
     };

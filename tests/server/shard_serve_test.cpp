@@ -27,7 +27,7 @@ std::vector<json> shard_metrics(unsigned short port) {
 std::set<std::string> lobby(net::io_context& ioc, Client& c, int id) {
     c.send({{"type", "list"}, {"id", id}});
     std::set<std::string> ids;
-    if (!pump(ioc, [&] { return !c.last("tables").is_null() && c.last("tables").value("id", -1) == id; })) return ids;
+    if (!pump(ioc, [&] { return !c.last("tables").is_null() && c.last("tables").value("id", json()) == id; })) return ids;
     const json page = c.last("tables");
     for (const auto& t : page["tables"]) ids.insert(t["table"].get<std::string>());
     return ids;
@@ -198,7 +198,7 @@ TEST(Shards, AFloodIsRefusedAtItsFrontAndNeverRelayed) {
     for (Client* c : barrier) c->send({{"type", "ping"}, {"id", "barrier"}});
     ASSERT_TRUE(pump(ioc, [&] {
         return std::all_of(barrier.begin(), barrier.end(),
-                           [](Client* c) { return !c->last("pong").is_null() && c->last("pong").value("id", "") == "barrier"; });
+                           [](Client* c) { return !c->last("pong").is_null() && c->last("pong").value("id", json()) == "barrier"; });
     }));
     EXPECT_GE(shard_metrics(server.port())[1]["cluster"]["relayed_out"].get<int>(), 1) << "the barrier went through no relay";
     // The burst (40) and what the rate refilled went on, not the flood (the barrier's own ping

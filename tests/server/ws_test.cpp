@@ -278,12 +278,12 @@ TEST(Serve, RejectedActionsOverTheWire) {
     auto ask = [&](json action, std::uint64_t version) {
         c.send({{"type", "act"}, {"id", ++id}, {"version", version}, {"action", action}});
         pump(ioc, [&] {
-            for (const auto& f : c.frames) { auto j = json::parse(f); if (j.value("id", 0) == id) return true; }
+            for (const auto& f : c.frames) { auto j = json::parse(f); if (j.value("id", json()) == id) return true; }
             return false;
         });
         for (const auto& f : c.frames) {
             auto j = json::parse(f);
-            if (j.value("id", 0) == id) return j;
+            if (j.value("id", json()) == id) return j;
         }
         return json();
     };
