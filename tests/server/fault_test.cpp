@@ -664,7 +664,24 @@ TEST(Fault, PingsAreAnsweredWhilePimcBotsThinkAndWhileWritesWaitForTheDatabaseLo
     }, 120s);
     sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
     sqlite3_close(other);
-    EXPECT_TRUE(answered) << while_locked << " pings answered while writes waited for the lock";
+    // Where each table stood (this test once found every table still under a 20-run stress:
+    // scripts/stress-tests.sh, docs/reliability.md "Open"): the humans' connections and turns.
+    const auto tables = [&] {
+        std::string out;
+        for (std::size_t i = 0; i < humans.size(); ++i) {
+            const Client& h = *humans[i];
+            const json t = h.last("table");
+            out += "\n  human " + std::to_string(i) + ": ended " + std::to_string(h.ended) + " close " +
+                   std::to_string(h.close_code) + " frames " + std::to_string(h.frames.size()) +
+                   (t.is_null() ? std::string(" no table")
+                                : " version " + t["version"].dump() + " state " + t["state"].dump() + " to_act " +
+                                      (t["round"].is_object() ? t["round"]["to_act"].dump() : "-") + " legal " +
+                                      std::to_string(t["legal"].size()) + " acted " + std::to_string(acted[i]));
+            if (const json e = h.last("error"); !e.is_null()) out += " last error " + e.dump();
+        }
+        return out;
+    };
+    EXPECT_TRUE(answered) << while_locked << " pings answered while writes waited for the lock" << tables();
     std::cout << "[pings] database locked: " << while_locked << " pongs while writes waited\n";
 
     // And the tables go on once the lock is gone.
@@ -672,7 +689,7 @@ TEST(Fault, PingsAreAnsweredWhilePimcBotsThinkAndWhileWritesWaitForTheDatabaseLo
     EXPECT_TRUE(pump(ioc, [&] {
         step();
         return bot_actions > before;
-    }, 120s)) << "no table moved after the lock was released";
+    }, 120s)) << "no table moved after the lock was released" << tables();
 }
 
 }  // namespace
