@@ -5,7 +5,7 @@
 // (wall-clock) time, since the client mostly waits for the network.
 //
 // Redis: TARNEEB_REDIS_URL when set (redis://host:port), else a throwaway redis-server started on
-// a free port of 127.0.0.1 (tests/server/redis_fixture.hpp), stopped at the end. The client and
+// a free port of 127.0.0.1 (tests/cluster/redis_fixture.hpp), stopped at the end. The client and
 // redis-server share this machine's cores: say so next to any number taken from it.
 #include <benchmark/benchmark.h>
 
@@ -15,8 +15,8 @@
 #include <memory>
 #include <mutex>
 
-#include "../tests/server/redis_fixture.hpp"
-#include "tarneeb/server/cluster.hpp"
+#include "../tests/cluster/redis_fixture.hpp"
+#include "tarneeb/cluster/cluster.hpp"
 
 namespace {
 

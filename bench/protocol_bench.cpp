@@ -12,7 +12,7 @@
 
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/core/random.hpp"
-#include "tarneeb/server/protocol.hpp"
+#include "tarneeb/room/protocol.hpp"
 
 namespace {
 

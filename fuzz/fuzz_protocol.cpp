@@ -13,7 +13,7 @@
 //  - no table message to a seat shows a card that another seat still holds: every card-like
 //    string in it is the seat's own card of the current deal, or a card played in the current
 //    deal, or (in a "card" event) a card its seat did play in this match. A spectator sees
-//    played cards only. (tests/server/hidden_check.hpp does the same check after a match from
+//    played cards only. (tests/room/hidden_check.hpp does the same check after a match from
 //    its record; here the check runs on every frame against the live Match, since a fuzzed
 //    session rarely finishes a match.) Names, ids and messages are the clients' own strings
 //    and are not checked;

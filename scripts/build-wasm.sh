@@ -24,12 +24,11 @@ mkdir -p "$out" "$obj/include"
 # nlohmann json (header-only, Debian's nlohmann-json3-dev) without the rest of /usr/include.
 ln -sfn /usr/include/nlohmann "$obj/include/nlohmann"
 
+# The rules (core), records and the game room (room/: table, journal, protocol) whole; of the
+# bots, the one loop and the heuristic (pimc needs DDS and threads, engines need processes).
 sources=(
-  src/core/cards.cpp src/core/error.cpp src/core/rules.cpp src/core/random.cpp src/core/round.cpp
-  src/core/match.cpp src/core/seat_view.cpp
-  src/records/record.cpp
+  src/core/*.cpp src/records/*.cpp src/room/*.cpp
   src/bots/loop.cpp src/bots/arena.cpp src/bots/heuristic_bot.cpp src/bots/auction_read.cpp src/bots/bid_model.cpp
-  src/server/table.cpp src/server/journal.cpp src/server/protocol.cpp
   wasm/offline.cpp
 )
 flags=(-std=c++20 "$opt" -ffp-contract=off -fexceptions -Iinclude -isystem "$obj/include" -Wall -Wextra -Werror

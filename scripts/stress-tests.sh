@@ -44,7 +44,7 @@ start_load() {
   cmake -S . -B build/stress-load -G Ninja -DCMAKE_BUILD_TYPE=Release -DTARNEEB_BUILD_TESTS=OFF \
     -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_BUILD_LOADTEST=OFF >/dev/null
   # Its own process group, so that stop_load ends the compilers too.
-  setsid bash -c 'while :; do ninja -C build/stress-load -t clean >/dev/null; ninja -C build/stress-load -j "$1" tarneeb_server tarneeb_transport >/dev/null 2>&1 || true; done' \
+  setsid bash -c 'while :; do ninja -C build/stress-load -t clean >/dev/null; ninja -C build/stress-load -j "$1" tarneeb_server tarneeb_net >/dev/null 2>&1 || true; done' \
     _ "$load_jobs" &
   load_pid=$!
   echo "stress-tests: load: $load_jobs compile jobs (build/stress-load), pid $load_pid"

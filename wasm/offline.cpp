@@ -48,8 +48,8 @@
 #include "tarneeb/bots/loop.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/records/record.hpp"
-#include "tarneeb/server/protocol.hpp"
-#include "tarneeb/server/table.hpp"
+#include "tarneeb/room/protocol.hpp"
+#include "tarneeb/room/table.hpp"
 
 namespace tarneeb::offline {
 

@@ -9,7 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
-#include "tarneeb/server/serve.hpp"
+#include "tarneeb/net/serve.hpp"
 
 #include "engine_flags.hpp"
 #include "tarneeb/bots/bot.hpp"

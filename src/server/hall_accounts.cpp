@@ -9,7 +9,7 @@
 #include <string>
 
 #include "tarneeb/server/hall.hpp"
-#include "tarneeb/server/names.hpp"
+#include "tarneeb/support/names.hpp"
 
 namespace tarneeb::server {
 

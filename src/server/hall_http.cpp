@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "tarneeb/records/record.hpp"
-#include "tarneeb/server/names.hpp"
+#include "tarneeb/support/names.hpp"
 
 namespace tarneeb::server {
 

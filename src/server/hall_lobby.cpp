@@ -13,7 +13,7 @@
 
 #include "tarneeb/bots/loop.hpp"
 #include "tarneeb/server/hall.hpp"
-#include "tarneeb/server/names.hpp"
+#include "tarneeb/support/names.hpp"
 
 namespace tarneeb::server {
 

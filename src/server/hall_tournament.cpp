@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "tarneeb/server/hall.hpp"
-#include "tarneeb/server/names.hpp"
+#include "tarneeb/support/names.hpp"
 
 namespace tarneeb::server {
 

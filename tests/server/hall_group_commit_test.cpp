@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gated_storage.hpp"
+#include "../store/gated_storage.hpp"
 #include "hall_harness.hpp"
 
 namespace tarneeb::server {

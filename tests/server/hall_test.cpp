@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "hall_harness.hpp"
-#include "hidden_check.hpp"
+#include "../room/hidden_check.hpp"
 #include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/hall.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tarneeb/bots/bot.hpp"
-#include "tarneeb/server/table.hpp"
+#include "tarneeb/room/table.hpp"
 
 namespace tarneeb::server::testing {
 

@@ -5,7 +5,7 @@
 // stores finished matches in Storage, and answers the JSON HTTP endpoints.
 //
 // Threading: a Hall is not thread-safe; the transport calls it from one thread, the hall's
-// thread (one io_context thread: see src/server/transport.cpp for why). Nothing slow runs
+// thread (one io_context thread: see src/net/transport.cpp for why). Nothing slow runs
 // there (docs/architecture.md "Server threads"): every database access runs on the hall's
 // writer thread (a bounded queue: when it is full a change is refused with
 // `storage_unavailable`, code storage_busy) and bots think on a pool of worker threads; their
@@ -65,11 +65,11 @@
 
 #include "tarneeb/server/accounts.hpp"
 #include "tarneeb/server/chat.hpp"
-#include "tarneeb/server/protocol.hpp"
-#include "tarneeb/server/storage.hpp"
-#include "tarneeb/server/table.hpp"
+#include "tarneeb/room/protocol.hpp"
+#include "tarneeb/store/storage.hpp"
+#include "tarneeb/room/table.hpp"
 #include "tarneeb/server/tournament.hpp"
-#include "tarneeb/server/workers.hpp"
+#include "tarneeb/support/workers.hpp"
 
 namespace tarneeb::server {
 

@@ -1,0 +1,158 @@
+// What a ClusterNode (cluster_node.hpp) needs from the nodes around it, and its two kinds
+// (docs/scaling.md "Wiring"):
+//
+//   RedisLink   the nodes of a cluster, on several machines: messages over Redis pub/sub,
+//               table leases kept alive in Redis (LeaseKeeper) and fenced in PostgreSQL, the
+//               directory in Redis with heartbeats, and the orphan scan that takes over the
+//               tables of a node that died.
+//   LocalLink   the shards of one process (`tarneeb serve --threads N`): one event loop each,
+//               messages handed from loop to loop in memory, the directory and the table owners
+//               in one LocalCluster shared by the shards. They live and die together, so there is
+//               no lease, no fence and no takeover; shard 0 is every client's *home* (it signs
+//               clients in and serves the lobby, accounts and tournaments; docs/scaling.md).
+//
+// Threads: publish runs on the node's loop and never waits; take on the hall's writer thread;
+// owner, exchange and take_orphans on the node's worker thread (they may wait on Redis or the
+// store); the callbacks given to start() are called on any thread, with no lock held.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tarneeb/cluster/cluster.hpp"
+#include "tarneeb/store/storage.hpp"
+#include "tarneeb/support/workers.hpp"
+
+namespace tarneeb::server {
+
+/// Settings of a ClusterNode and its link.
+struct ClusterConfig {
+    RedisOptions redis;                            ///< parse_redis_url(--redis) (RedisLink)
+    std::string prefix = "tarneeb";                ///< Redis key prefix shared by the cluster
+    std::string node;                              ///< --node NAME ([A-Za-z0-9._-], 1-64 characters)
+    std::chrono::milliseconds lease_ttl{3000};     ///< a table's lease; renewed every ttl/3
+    std::chrono::milliseconds heartbeat_ttl{3000}; ///< a node's heartbeat and directory entries
+    std::chrono::milliseconds refresh{1000};       ///< heartbeat, directory and orphan scan period
+    /// How long a client whose node died waits for its table's new owner before its own node
+    /// serves it again (with no table).
+    std::chrono::milliseconds orphan_wait{15000};
+    std::size_t max_held_frames = 64;              ///< a moving connection's frames kept at most (then dropped)
+    std::size_t publish_queue = 100000;            ///< messages waiting to be published at most (then dropped)
+    std::size_t max_adopt_per_scan = 200;          ///< tables taken over in one scan at most
+};
+
+/// The text of message `msg` between nodes on Redis: its fields as compact JSON, then, when it
+/// has a string "t" (a client's frame, or a frame for a client: most of the traffic), a newline
+/// and that text as it is. The frame is neither escaped nor parsed on its way (compact JSON never
+/// holds a raw newline, so the first one ends the fields).
+std::string encode_node_message(nlohmann::json msg);
+/// The message encode_node_message wrote ("t" back in its fields), or a discarded value when
+/// `text` does not hold a JSON object before its first newline.
+nlohmann::json decode_node_message(std::string_view text);
+
+/// A table taken over from a node that died, with the fencing token of its writes.
+using Adopted = std::pair<LiveTable, std::int64_t>;
+
+class ClusterLink {
+public:
+    /// A message for this node (a JSON object with "to" == self().text()).
+    using Deliver = std::function<void(nlohmann::json msg)>;
+    /// A table this node must stop running at once (code: lease_not_ours, lease_expired).
+    using Lost = std::function<void(const std::string& table, const std::string& code)>;
+    /// The nodes alive and every node's table summaries (LobbyEntry::summary: JSON text).
+    struct View {
+        std::vector<NodeId> nodes;
+        std::vector<LobbyEntry> lobby;
+    };
+
+    virtual ~ClusterLink() = default;
+    /// This node.
+    virtual const NodeId& self() const = 0;
+    /// The node that serves a client while it sits at no table (signs it in, its lobby,
+    /// accounts, tournaments), or nullopt: the node the client reached (RedisLink).
+    virtual std::optional<NodeId> home() const { return std::nullopt; }
+    /// The nodes known alive from the start (the shards of a process), before any exchange.
+    virtual std::vector<NodeId> known_nodes() const { return {}; }
+    /// Notes that guest `name`'s connection is served by `node` from now on (the shards of a
+    /// process: where a guest who signs in again is sent before the directory shows its seat).
+    virtual void note_presence(const std::string& name, const NodeId& node) { (void)name, (void)node; }
+    /// The node that served guest `name` last (note_presence), nullopt when none is known.
+    virtual std::optional<NodeId> presence(const std::string& name) const { (void)name; return std::nullopt; }
+    /// True when the link depends on Redis (reported by /healthz and /metrics).
+    virtual bool uses_redis() const { return false; }
+    /// True when the hall of self() may run tournaments (they live in one hall's memory).
+    virtual bool runs_tournaments() const { return false; }
+    /// The node a new table should be created on, or nullopt: where its creator is served.
+    virtual std::optional<NodeId> place_table() { return std::nullopt; }
+    /// Starts delivering this node's messages and lost tables. Call once.
+    virtual void start(Deliver deliver, Lost lost) = 0;
+    /// Leaves the directory (best effort) and joins the link's threads. Idempotent.
+    virtual void stop() = 0;
+    /// Sends `msg` (an object; its "to" and "from" set here) to node `to`: at most once, in
+    /// order between two nodes. Never waits; false when it was dropped (queue full).
+    virtual bool publish(const NodeId& to, nlohmann::json msg) = 0;
+    /// Changes each time this node's messages may have been lost (a subscriber reconnect):
+    /// the node then opens its relays again (ClusterNode::resync).
+    virtual std::uint64_t sessions() const = 0;
+    /// Writer thread, right after a table was created: makes it this node's; returns the
+    /// fencing token its writes carry (0: unfenced). StorageError when it cannot.
+    virtual std::int64_t take(Storage& store, const std::string& table) = 0;
+    /// This node no longer runs `table`. Never waits.
+    virtual void release(const std::string& table) = 0;
+    /// Worker thread: the node running `table` now, nullopt when none does.
+    virtual std::optional<NodeId> owner(const std::string& table) = 0;
+    /// Worker thread: publishes this node's heartbeat and table summaries, reads every node's.
+    /// Throws ClusterError when the shared services fail.
+    virtual View exchange(const std::vector<LobbyEntry>& mine) = 0;
+    /// Worker thread: live tables of `scan` that no node runs (not in `view`, no lease, on two
+    /// calls in a row), taken for this node (at most `max`). Throws ClusterError, StorageError.
+    virtual std::vector<Adopted> take_orphans(Storage& scan, const View& view, std::size_t max) = 0;
+    /// /metrics "cluster" fields of the link (leases, publish failures).
+    virtual nlohmann::json metrics() const = 0;
+};
+
+/// The Redis link of one node of a cluster (`--redis URL --node NAME`). Throws ClusterError
+/// invalid_argument for a bad node name.
+std::unique_ptr<ClusterLink> redis_link(const ClusterConfig& config);
+
+/// What the shards of one process (`tarneeb serve --threads N`) share: each shard's message
+/// handler, its table summaries, and who runs which table. Outlives its shards' links.
+/// Thread-safe, with one rule: links start before any shard's loop runs and stop after they all
+/// stopped, so the handlers are fixed while frames are relayed and a relayed frame takes no
+/// lock. Placement, presence, ownership and the directory exchange take one mutex.
+class LocalCluster {
+public:
+    /// `shards` NodeIds named "shard0".."shardN-1"; shard 0 is the home.
+    explicit LocalCluster(unsigned shards);
+    unsigned size() const { return static_cast<unsigned>(nodes_.size()); }
+    /// Shard `i`'s link (i < size()); each is made once.
+    std::unique_ptr<ClusterLink> link(unsigned i);
+
+private:
+    friend class LocalLink;
+    std::vector<NodeId> nodes_;
+    mutable std::mutex mutex_;
+    /// Each shard's handler, by index, and whether it is open. Set by start() before any
+    /// shard's loop runs and closed by stop() after they stopped, so that publish() reads them
+    /// without the mutex: a relayed frame takes no lock.
+    std::vector<ClusterLink::Deliver> handlers_;
+    std::unique_ptr<std::atomic<bool>[]> open_;
+    std::map<std::string, std::vector<LobbyEntry>> lobby_;     ///< by node name
+    std::map<std::string, std::string> owners_;                ///< table → node name
+    std::map<std::string, NodeId> presence_;                   ///< guest → node serving it (away from home)
+    std::map<std::string, std::size_t> tables_;                ///< node name → tables it runs
+    unsigned next_ = 0;                                        ///< place_table's round robin
+};
+
+}  // namespace tarneeb::server

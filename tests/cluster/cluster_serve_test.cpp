@@ -1,0 +1,169 @@
+// A cluster of real `tarneeb serve` nodes (issue 16; cluster_node.hpp, docs/scaling.md): three
+// processes sharing a throwaway PostgreSQL (pg_fixture.hpp) and a redis-server
+// (redis_fixture.hpp), clients on different nodes at one table, the owner killed (-9) or paused
+// (SIGSTOP) mid-match, Redis restarted. Every frame every client got is checked for hidden cards
+// against the stored record (hidden_check.hpp), and each client's versions must never go down.
+// The timeouts are liveness bounds on a loaded machine, never measures of speed.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "match_harness.hpp"
+#include "../store/pg_fixture.hpp"
+#include "redis_fixture.hpp"
+#include "tarneeb/records/record.hpp"
+#include "../net/ws_harness.hpp"
+
+namespace tarneeb::server::testing {
+namespace {
+
+PgServer& pg() {
+    static PgServer server;  // one per binary: initdb is slow
+    return server;
+}
+
+/// A cluster: PostgreSQL database of its own, a Redis, and `n` nodes n1..nN.
+struct Cluster {
+    explicit Cluster(const std::string& name, int n = 3) : name_(name), url_(pg().fresh_url()) {
+        const std::string why = redis.start();
+        if (!why.empty()) throw std::runtime_error(why);
+        for (int i = 1; i <= n; ++i) nodes.push_back(start_node(i));
+    }
+    std::unique_ptr<ServerProcess> start_node(int i) {
+        auto p = std::make_unique<ServerProcess>(
+            temp_db(name_ + "-n" + std::to_string(i)),
+            std::vector<std::string>{"--postgres", url_, "--redis", "redis://127.0.0.1:" + std::to_string(redis.port()), "--node",
+                                     "n" + std::to_string(i), "--grace", "60"});
+        if (p->port() == 0) throw std::runtime_error("node n" + std::to_string(i) + " did not start");
+        return p;
+    }
+    unsigned short port(int i) const { return nodes.at(static_cast<std::size_t>(i - 1))->port(); }
+
+    std::string name_, url_;
+    RedisServer redis;
+    std::vector<std::unique_ptr<ServerProcess>> nodes;
+};
+
+/// Seats i's clients on node nodes[i] of `cl`, the spectator on node `watch` (Match::seat).
+void seat(Match& m, const Cluster& cl, const std::vector<int>& nodes, int watch, bool start = true) {
+    std::vector<unsigned short> ports;
+    for (int n : nodes) ports.push_back(cl.port(n));
+    m.seat(ports, cl.port(watch), start);
+}
+
+TEST(ClusterServe, FourPlayersOnThreeNodesPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
+    Cluster cl("three");
+    Match m;
+    seat(m, cl, {1, 2, 3, 1}, 3);  // the table is n1's; seats 1 and 2 and the spectator elsewhere
+    // Seated (every join answered ok by n1): the three clients of n2 and n3 are relayed to n1,
+    // which serves them (and may still count a connection its front has just moved), and n2 and
+    // n3 relay them.
+    EXPECT_GE(metrics(cl.port(1))["cluster"]["relayed_in"].get<int>(), 3);
+    EXPECT_EQ(metrics(cl.port(2))["cluster"]["relayed_out"].get<int>(), 1);
+    EXPECT_EQ(metrics(cl.port(3))["cluster"]["relayed_out"].get<int>(), 2);
+    ASSERT_TRUE(m.play_until([&] { return m.over(); }));
+    m.check_record(cl.port(2));
+    // The relays were used.
+    EXPECT_GT(metrics(cl.port(1))["cluster"]["messages_received"].get<int>(), 0);
+    EXPECT_GT(metrics(cl.port(2))["cluster"]["messages_sent"].get<int>(), 0);
+    const auto health = json::parse(http_get(cl.port(3), "/healthz").second);
+    EXPECT_EQ(health["redis"], "ok");
+    EXPECT_EQ(health["storage"], "postgresql");
+}
+
+TEST(ClusterServe, KillingTheOwnerMidMatchAnotherNodeResumesItAndTheMatchIsStoredOnce) {
+    Cluster cl("kill");
+    Match m;
+    seat(m, cl, {1, 2, 3, 2}, 3);
+    // Into the first deal's play, then the owner dies.
+    ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 6 || m.over(); }));
+    cl.nodes[0]->stop(SIGKILL);
+    // Layla was connected to n1: she reconnects to n2 with her token, as a client does.
+    m.reconnect(0, cl.port(2));
+    ASSERT_TRUE(m.play_until([&] { return m.over(); }));
+    m.check_record(cl.port(3));
+    const int adopted = metrics(cl.port(2))["cluster"]["tables_adopted"].get<int>() + metrics(cl.port(3))["cluster"]["tables_adopted"].get<int>();
+    EXPECT_EQ(adopted, 1);
+}
+
+TEST(ClusterServe, AnOwnerPausedPastItsLeaseLosesTheTableAndCannotWriteAfterItWakes) {
+    Cluster cl("pause");
+    Match m;
+    seat(m, cl, {1, 2, 3, 3}, 3);  // the table is n1's (its creator's node)
+    ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 4 || m.over(); }));
+    ::kill(cl.nodes[0]->pid(), SIGSTOP);
+    // Layla's node stopped answering: her client gives up on it and reconnects to n2.
+    m.reconnect(0, cl.port(2));
+    // Another node takes the table over (the lease expires) and play goes on there.
+    ASSERT_TRUE(poll(m.ioc, [&] {
+        return metrics(cl.port(2))["cluster"]["tables_adopted"].get<int>() + metrics(cl.port(3))["cluster"]["tables_adopted"].get<int>() == 1;
+    }, 60s));
+    const int before = m.tricks_seen();
+    ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= before + 4 || m.over(); }));
+    ::kill(cl.nodes[0]->pid(), SIGCONT);
+    // The woken ex-owner lets the table go (lease lost, or its first write fenced).
+    ASSERT_TRUE(poll(m.ioc, [&] { return metrics(cl.port(1))["tables"].get<int>() == 0; }, 60s));
+    ASSERT_TRUE(m.play_until([&] { return m.over(); }));
+    m.check_record(cl.port(1));
+}
+
+TEST(ClusterServe, ARedisRestartMidMatchLosesNothing) {
+    Cluster cl("redis");
+    Match m;
+    seat(m, cl, {1, 2, 3, 1}, 2);
+    ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 4 || m.over(); }));
+    ASSERT_EQ(cl.redis.restart(), "");  // empty: every lease, heartbeat and directory entry gone
+    ASSERT_TRUE(m.play_until([&] { return m.over(); }));
+    m.check_record(cl.port(3));
+}
+
+TEST(ClusterServe, PostgresStoppedForFiveSecondsRefusesChangesThenPlayResumesByItself) {
+    Cluster cl("pgdown");
+    Match m;
+    seat(m, cl, {1, 2, 3, 1}, 2);
+    ASSERT_TRUE(m.play_until([&] { return m.tricks_seen() >= 4 || m.over(); }));
+    pg().stop_fast();
+    // Every node says so, and an action is refused with nothing changed.
+    EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(2), "/healthz").first == 503; }, 30s));
+    // Actions are tried until one is refused.
+    const auto refused = [&] {
+        for (const auto& p : m.players)
+            for (const auto& f : p->frames)
+                if (f.find("storage_unavailable") != std::string::npos) return true;
+        return false;
+    };
+    EXPECT_TRUE(play(m.ioc, m.all(), refused, 60s)) << "no action was refused while PostgreSQL was down";
+    pg().start();
+    ASSERT_TRUE(m.play_until([&] { return m.over(); }));
+    m.check_record(cl.port(3));
+    EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(2), "/healthz").first == 200; }, 30s));
+}
+
+TEST(ClusterServe, SigningOutEverywhereClosesConnectionsOnEveryNode) {
+    Cluster cl("sign-out", 2);
+    net::io_context ioc;
+    const auto ask = [&](Client& c, json msg, int id) { return request(ioc, c, std::move(msg), id); };
+    // The phone, on n1, registers and sits at a table; the laptop signs in with the password on n2.
+    Client phone(ioc, cl.port(1));
+    ASSERT_FALSE(sign_in(ioc, phone, "Layla").empty());
+    ASSERT_EQ(ask(phone, {{"type", "register"}, {"password", "sesame-open-7"}}, 1)["type"], "ok");
+    ASSERT_EQ(ask(phone, {{"type", "create"}}, 2)["type"], "created");
+    EXPECT_EQ(ask(phone, {{"type", "join"}, {"table", phone.last("created")["table"]}, {"seat", 0}}, 3)["type"], "ok");
+    Client laptop(ioc, cl.port(2));
+    ASSERT_EQ(ask(laptop, {{"type", "hello"}, {"name", "Layla"}, {"password", "sesame-open-7"}}, 4)["type"], "welcome");
+    // Each node knows the other (one directory refresh) before the laptop signs out everywhere.
+    ASSERT_TRUE(poll(ioc, [&] {
+        const json m = metrics(cl.port(2));  // a node of N shards is N nodes of the directory
+        const int shards = m.contains("shards") ? static_cast<int>(m["shards"].size()) : 1;
+        return m["cluster"]["nodes"].get<int>() >= 2 * shards;
+    }, 30s));
+    EXPECT_EQ(ask(laptop, {{"type", "sign_out_everywhere"}}, 5)["type"], "ok");
+    EXPECT_TRUE(pump(ioc, [&] { return phone.ended; }, 20s)) << "the phone, on the other node, stays signed in";
+    EXPECT_EQ(phone.close_code, 4001);
+    EXPECT_FALSE(laptop.ended);
+}
+
+}  // namespace
+}  // namespace tarneeb::server::testing
