@@ -61,6 +61,8 @@ export class Connection {
   private stopped = false;
   readonly limits: Readonly<ConnLimits>;
   state: ConnState = 'closed';
+  /** Why the last socket was given up ("no answer to ping #7 within 15000 ms"…), for debugging; null before any. */
+  lastLoss: string | null = null;
 
   constructor(
     private url: string,
@@ -123,13 +125,15 @@ export class Connection {
 
   /**
    * Gives up `ws` (the current socket, else nothing happens): closed by the server, or silent
-   * past a limit (`why`). Its handlers are detached first, so nothing it still delivers is read;
-   * every message waiting for an answer fails with `disconnected`; a new socket follows after
-   * the back-off unless the page closed the connection.
+   * past a limit (`why`, kept in `lastLoss`). Its handlers are detached first, so nothing it
+   * still delivers is read; every message waiting for an answer fails with `disconnected` (the
+   * code as its message too: screens that show it show what they showed before the limits); a
+   * new socket follows after the back-off unless the page closed the connection.
    */
   private drop(ws: WebSocket, why: string): void {
     if (this.ws !== ws) return;
     this.ws = null;
+    this.lastLoss = why;
     ws.onopen = null;
     ws.onmessage = null;
     ws.onclose = null;
@@ -141,7 +145,7 @@ export class Connection {
     this.pending.clear();
     for (const p of waiting) {
       clearTimeout(p.timer);
-      p.reject?.(new ServerError('disconnected', why));
+      p.reject?.(new ServerError('disconnected'));
     }
     this.setState('closed');
     if (!this.stopped) {
