@@ -20,7 +20,7 @@ export function serverBin() {
   return bin;
 }
 
-/** Starts `tarneeb serve` on a free port; resolves with { url, stop }. */
+/** Starts `tarneeb serve` on a free port; resolves with { url, port, dir, stop, pause, resume, log }. */
 export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, extra = [], port: wantPort = 0, dir: keepDir = null } = {}) {
   const dir = keepDir ?? mkdtempSync(path.join(tmpdir(), 'tarneeb-e2e-'));
   const dist = path.join(webDir, 'dist');
@@ -51,10 +51,14 @@ export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, e
       reject(new Error(`server exited (${code}): ${out}${err}`));
     });
   });
+  /** Freezes the server (SIGSTOP): its sockets stay open, nothing is answered, until resume() (SIGCONT). */
+  const pause = () => proc.kill('SIGSTOP');
+  const resume = () => proc.kill('SIGCONT');
   /** Stops the server; keeps its database when `keep` (to start it again on it). */
   const stop = async (keep = false) => {
     if (proc.exitCode === null) {
       const done = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGCONT'); // a paused server handles its SIGTERM
       proc.kill('SIGTERM');
       const t = setTimeout(() => proc.kill('SIGKILL'), 5000); // test-wait: liveness bound (SIGTERM ignored: kill it)
       await done;
@@ -63,7 +67,7 @@ export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, e
     process.removeListener('exit', killOnExit);
     if (!keep) rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `http://127.0.0.1:${port}`, port, dir, stop, log: () => out + err };
+  return { url: `http://127.0.0.1:${port}`, port, dir, stop, pause, resume, log: () => out + err };
 }
 
 // playwright-core starts chromium with a fresh temporary profile (--user-data-dir) of its own

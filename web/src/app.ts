@@ -86,6 +86,8 @@ export class App {
   private conn: Connection;
   /** This connection watches the lobby: a `list` with `watch: true` was sent and not ended (docs/protocol.md "Watching the lobby"). */
   private lobbyWatched = false;
+  /** The table shown came from a connection since lost: the next table message replaces it whatever its version (the server's state wins). */
+  private resync = false;
   private errorTimer: ReturnType<typeof setTimeout> | null = null;
   private offlineGame: OfflineGame | null = null;
   /** The chat panel's handler of `chat` and `chat_history` (chat.ts; issue 15). */
@@ -157,6 +159,12 @@ export class App {
     this.state.conn = s;
     // a subscription belongs to one connection: a new one watches again when it enters the lobby
     if (s !== 'open') this.lobbyWatched = false;
+    // a lost connection (closed, or silent past a time limit: conn.ts) failed every request on
+    // it: no action stays pending, and the table shown is redrawn from the next connection's
+    if (s === 'closed') {
+      this.state.actedVersion = null;
+      this.resync = true;
+    }
     if (s === 'open') {
       this.state.welcomed = false;
       this.state.listsAsked = 0;
@@ -198,8 +206,9 @@ export class App {
       if (code === 'unknown_token') {
         save(LS, 'tarneeb.token', null);
         this.update({ token: null, busy: false });
-      } else if (code !== 'disconnected') {
-        this.showError(code, (e as Error).message);
+      } else {
+        // a lost connection has its own bar; a sign-in by name is asked for again by the person
+        if (code !== 'disconnected') this.showError(code, (e as Error).message);
         this.update({ busy: false });
       }
     }
@@ -254,7 +263,8 @@ export class App {
     this.tableWaiters = [];
     queueMicrotask(() => waiters.forEach((w) => w(t)));
     const s = this.state;
-    if (s.table && s.table.table === t.table && t.version < s.table.version) return;
+    if (!this.resync && s.table && s.table.table === t.table && t.version < s.table.version) return;
+    this.resync = false;
     const events = t.events ?? [];
     if (s.sound && s.table?.table === t.table) {
       const was = s.table.you !== null && s.table.round?.to_act === s.table.you && (s.table.legal ?? []).length > 0;

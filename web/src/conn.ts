@@ -1,4 +1,8 @@
-// One WebSocket to the server: requests matched to answers by id, pings, reconnection.
+// One WebSocket to the server: requests matched to answers by id, pings, time limits,
+// reconnection. A server that stops answering (no `pong`, no answer to a request, a socket that
+// never opens) is a lost connection like a closed one: the socket is dropped, whatever waits for
+// an answer fails with `disconnected`, and a new socket is opened after a back-off, on which the
+// app signs in again with its token (docs/protocol.md "Time limits in the browser").
 import type { ServerMessage } from './protocol';
 
 export type ConnState = 'connecting' | 'open' | 'closed';
@@ -9,69 +13,109 @@ export class ServerError extends Error {
   }
 }
 
-type Pending = { resolve: (m: ServerMessage) => void; reject: (e: Error) => void };
+/** The connection's time limits, all in milliseconds. */
+export interface ConnLimits {
+  /** A `ping` is sent this often while the socket is open (the server closes a connection silent for 60 s). */
+  pingIntervalMs: number;
+  /** A `pong` must come within this of its `ping` (the server answers a ping at once, even while a request of the guest waits). */
+  pongTimeoutMs: number;
+  /** Any other message sent (they all carry an `id`) must be answered within this; an answer may wait for the database or a busy table. */
+  requestTimeoutMs: number;
+  /** A new socket must open (WebSocket handshake done) within this. */
+  connectTimeoutMs: number;
+  /** Back-off before a new socket: the first delay, doubled after each attempt that got no message, at most `retryMaxMs`. */
+  retryFirstMs: number;
+  retryMaxMs: number;
+}
+
+/** The limits a page uses; `new Connection(…, { limits })` overrides any of them (tests). */
+export const CONN_LIMITS: Readonly<ConnLimits> = Object.freeze({
+  pingIntervalMs: 20_000,
+  pongTimeoutMs: 15_000,
+  requestTimeoutMs: 30_000,
+  connectTimeoutMs: 15_000,
+  retryFirstMs: 300,
+  retryMaxMs: 5_000,
+});
+
+export interface ConnOptions {
+  limits?: Partial<ConnLimits>;
+}
+
+/** A message sent and not answered yet: its deadline, and the promise of `request()` (none for `send()`). */
+type Pending = {
+  timer: ReturnType<typeof setTimeout>;
+  resolve?: (m: ServerMessage) => void;
+  reject?: (e: Error) => void;
+};
 
 export class Connection {
   private ws: WebSocket | null = null;
   private nextId = 1;
+  /** The messages sent on `ws` that wait for their answer, by id. */
   private pending = new Map<number, Pending>();
   private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private connectTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private retry = 0;
   private stopped = false;
+  readonly limits: Readonly<ConnLimits>;
   state: ConnState = 'closed';
+  /** Why the last socket was given up ("no answer to ping #7 within 15000 ms"…), for debugging; null before any. */
+  lastLoss: string | null = null;
 
   constructor(
     private url: string,
     private onMessage: (m: ServerMessage) => void,
     private onState: (s: ConnState) => void,
-  ) {}
+    options: ConnOptions = {},
+  ) {
+    this.limits = { ...CONN_LIMITS, ...options.limits };
+  }
 
+  /** Opens a socket (and keeps one open: reconnects after every loss until `close()`). */
   open(): void {
     this.stopped = false;
+    this.clearRetry();
+    if (this.ws) return;
     this.setState('connecting');
     const ws = new WebSocket(this.url);
     this.ws = ws;
+    const limit = this.limits.connectTimeoutMs;
+    this.connectTimer = setTimeout(() => this.drop(ws, `the socket did not open within ${limit} ms`), limit);
     ws.onopen = () => {
-      this.retry = 0;
+      if (this.ws !== ws) return;
+      this.clearConnectTimer();
       this.setState('open');
-      this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 20000);
+      this.pingTimer = setInterval(() => this.post({ type: 'ping' }, this.limits.pongTimeoutMs), this.limits.pingIntervalMs);
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return; // a late frame of a socket given up: its requests have failed already
       let m: ServerMessage;
       try {
         m = JSON.parse(String(ev.data));
       } catch {
         return;
       }
+      this.retry = 0; // the server answers: the next loss starts the back-off again
       const id = (m as { id?: unknown }).id;
-      if (typeof id === 'number' && this.pending.has(id) && m.type !== 'table') {
-        const p = this.pending.get(id)!;
-        this.pending.delete(id);
-        if (m.type === 'error') p.reject(new ServerError(m.code, m.message));
-        else p.resolve(m);
+      const p = typeof id === 'number' && m.type !== 'table' ? this.pending.get(id) : undefined;
+      if (p) {
+        clearTimeout(p.timer);
+        this.pending.delete(id as number);
+        if (m.type === 'error') p.reject?.(new ServerError(m.code, m.message));
+        else p.resolve?.(m);
       }
       this.onMessage(m);
     };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (this.pingTimer) clearInterval(this.pingTimer);
-      this.pingTimer = null;
-      for (const p of this.pending.values()) p.reject(new ServerError('disconnected'));
-      this.pending.clear();
-      this.setState('closed');
-      if (!this.stopped) {
-        const delay = Math.min(5000, 300 * 2 ** this.retry++);
-        setTimeout(() => {
-          if (!this.stopped && !this.ws) this.open();
-        }, delay);
-      }
-    };
+    ws.onclose = () => this.drop(ws, 'the socket closed');
   }
 
+  /** Closes the socket for good (until `open()`): whatever waits for an answer fails with `disconnected`. */
   close(): void {
     this.stopped = true;
-    this.ws?.close();
+    this.clearRetry();
+    if (this.ws) this.drop(this.ws, 'closed by the page');
   }
 
   private setState(s: ConnState) {
@@ -79,22 +123,74 @@ export class Connection {
     this.onState(s);
   }
 
-  send(msg: Record<string, unknown>): number | null {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+  /**
+   * Gives up `ws` (the current socket, else nothing happens): closed by the server, or silent
+   * past a limit (`why`, kept in `lastLoss`). Its handlers are detached first, so nothing it
+   * still delivers is read; every message waiting for an answer fails with `disconnected` (the
+   * code as its message too: screens that show it show what they showed before the limits); a
+   * new socket follows after the back-off unless the page closed the connection.
+   */
+  private drop(ws: WebSocket, why: string): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.lastLoss = why;
+    ws.onopen = null;
+    ws.onmessage = null;
+    ws.onclose = null;
+    if (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN) ws.close();
+    this.clearConnectTimer();
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) {
+      clearTimeout(p.timer);
+      p.reject?.(new ServerError('disconnected'));
+    }
+    this.setState('closed');
+    if (!this.stopped) {
+      const delay = Math.min(this.limits.retryMaxMs, this.limits.retryFirstMs * 2 ** this.retry++);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        if (!this.stopped) this.open();
+      }, delay);
+    }
+  }
+
+  private clearConnectTimer(): void {
+    if (this.connectTimer) clearTimeout(this.connectTimer);
+    this.connectTimer = null;
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /** Sends `msg` with a new id; its answer must come within `limitMs`, else the socket is dropped. */
+  private post(msg: Record<string, unknown>, limitMs: number, answer?: Omit<Pending, 'timer'>): number | null {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return null;
     const id = this.nextId++;
-    this.ws.send(JSON.stringify({ ...msg, id }));
+    ws.send(JSON.stringify({ ...msg, id }));
+    const timer = setTimeout(() => this.drop(ws, `no answer to ${String(msg.type)} #${id} within ${limitMs} ms`), limitMs);
+    this.pending.set(id, { timer, ...answer });
     return id;
   }
 
-  /** Sends a request; resolves with the answer (`ok`, `created`, `tables`, `welcome`…), rejects on `error`. */
+  /** Sends a message without waiting for its answer here (it is still expected within `requestTimeoutMs`); null when not open. */
+  send(msg: Record<string, unknown>): number | null {
+    return this.post(msg, this.limits.requestTimeoutMs);
+  }
+
+  /**
+   * Sends a request; resolves with the answer (`ok`, `created`, `tables`, `welcome`…), rejects on
+   * `error` (ServerError with its code), and with `disconnected` when the socket is lost or the
+   * answer does not come within `requestTimeoutMs` (then the socket is dropped).
+   */
   request(msg: Record<string, unknown>): Promise<ServerMessage> {
     return new Promise((resolve, reject) => {
-      const id = this.send(msg);
-      if (id === null) {
-        reject(new ServerError('disconnected'));
-        return;
-      }
-      this.pending.set(id, { resolve, reject });
+      if (this.post(msg, this.limits.requestTimeoutMs, { resolve, reject }) === null) reject(new ServerError('disconnected'));
     });
   }
 }
