@@ -56,7 +56,7 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
                           {"relayed_out", std::count_if(fronts_.begin(), fronts_.end(), [](const auto& f) { return f.second.target.has_value(); })},
                           {"relayed_in", remotes_.size()}, {"messages_sent", sent_}, {"messages_received", received_},
                           {"messages_dropped", dropped_ + m.value("publish_failures", std::uint64_t{0})},
-                          {"tables_adopted", adopted_}, {"moves", moves_},
+                          {"tables_adopted", adopted_}, {"moves", moves_}, {"directory_refreshes", refreshes_},
                           {"draining", draining_.size()}});
             m.erase("publish_failures");
             if (link_->uses_redis()) m["redis"] = failing_ ? json(*failing_) : json("ok");
@@ -319,7 +319,10 @@ void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
         if (msg.is_object() && msg.value("type", "") == "welcome" && !f.name.empty()) {
             std::optional<NodeId> to;
             if (auto s = seated_.find(f.name); s != seated_.end()) {
-                if (auto t = table_node_.find(s->second); t != table_node_.end() && !hall_.table(s->second)) to = live(t->second);
+                // Its table may be this node's own while another node serves the connection (a
+                // shard's client is signed in on the home shard): then it moves here.
+                if (hall_.table(s->second)) to = me_;
+                else if (auto t = table_node_.find(s->second); t != table_node_.end()) to = live(t->second);
             } else {
                 to = link_->presence(f.name);  // shards: seated a moment ago, not in the directory yet
             }
@@ -498,6 +501,7 @@ ClusterNode::ReadSummary ClusterNode::read_summary(std::string text, ReadSummary
 
 void ClusterNode::applied(Directory d, Millis now) {
     refreshing_ = false;
+    ++refreshes_;
     if (d.failing != failing_ && sockets_.log)
         sockets_.log(d.failing.has_value(), d.failing ? "event=cluster_error code=" + *d.failing : "event=cluster_recovered");
     failing_ = d.failing;

@@ -558,7 +558,11 @@ TEST(Fault, PingsAreAnsweredWhilePimcBotsThinkAndWhileWritesWaitForTheDatabaseLo
     // is answered while a bot thinks, and while writes wait for the lock. Both are shown by the
     // order of events, never by a time (tarneeb-pinglatency measures the round trips).
     const std::string db = temp_db("latency");
-    ServerProcess server(db);
+    // The humans send nothing while the lock holds their tables back (their turn does not come),
+    // and on a loaded machine that phase ran past the default 60 s idle limit (--idle-seconds):
+    // the server closed every human, and the tables went on without them (a 1-in-70 failure
+    // beside a compile). The idle limit is not what this test is about: it outlasts the limits.
+    ServerProcess server(db, {"--idle-seconds", "600"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
     std::vector<std::unique_ptr<Client>> humans;
@@ -664,8 +668,8 @@ TEST(Fault, PingsAreAnsweredWhilePimcBotsThinkAndWhileWritesWaitForTheDatabaseLo
     }, 120s);
     sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
     sqlite3_close(other);
-    // Where each table stood (this test once found every table still under a 20-run stress:
-    // scripts/stress-tests.sh, docs/reliability.md "Open"): the humans' connections and turns.
+    // Where each table stood, as the humans saw it: their connections and turns (this showed the
+    // idle limit above: every human "ended").
     const auto tables = [&] {
         std::string out;
         for (std::size_t i = 0; i < humans.size(); ++i) {

@@ -226,6 +226,7 @@ private:
     std::optional<std::string> failing_;       ///< Redis failed at the last refresh (/healthz)
     std::optional<std::string> scan_failing_;  ///< the store failed at the last scan (logged)
     std::uint64_t sent_ = 0, received_ = 0, dropped_ = 0, adopted_ = 0, moves_ = 0;
+    std::uint64_t refreshes_ = 0;  ///< directory refreshes done (/metrics "directory_refreshes")
 };
 
 }  // namespace tarneeb::server
