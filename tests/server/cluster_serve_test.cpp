@@ -168,6 +168,10 @@ TEST(ClusterServe, AnOwnerPausedPastItsLeaseLosesTheTableAndCannotWriteAfterItWa
     ::kill(cl.nodes[0]->pid(), SIGCONT);
     // The woken ex-owner lets the table go (lease lost, or its first write fenced).
     ASSERT_TRUE(poll(m.ioc, [&] { return metrics(cl.port(1))["tables"].get<int>() == 0; }, 60s));
+    // With its table dropped it is a healthy node again, whichever way it let the table go (issue
+    // 26: after a fenced write it stayed 503 storage_fenced, and a load balancer dropped it).
+    EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(1), "/healthz").first == 200; }, 60s))
+        << http_get(cl.port(1), "/healthz").second;
     ASSERT_TRUE(m.play_until([&] { return m.over(); }));
     m.check_record(cl.port(1));
 }
