@@ -86,15 +86,20 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--port", o->config.port, "TCP port (0: any free port, printed on stdout)")->capture_default_str();
     auto* db = cmd->add_option("--db", o->config.db, "SQLite database file")->capture_default_str();
     cmd->add_option("--postgres", o->config.postgres,
-                    "store everything in PostgreSQL instead of --db: a URL postgresql://USER@HOST:PORT/DBNAME"
-                    " (docs/operations.md \"PostgreSQL\")")
+                    "store everything in PostgreSQL instead of --db: a URL postgresql://USER[:PASSWORD]@HOST:PORT/DBNAME"
+                    " (or from the environment variable TARNEEB_POSTGRES, kept out of `ps`; a password may also come from"
+                    " ~/.pgpass or PGPASSWORD: docs/operations.md \"PostgreSQL\")")
+        ->envname("TARNEEB_POSTGRES")
         ->excludes(db)
         ->check([](const std::string& url) {
             return server::is_postgres_url(url) ? std::string() : std::string("--postgres expects a postgresql:// or postgres:// URL");
         });
     auto* redis = cmd->add_option("--redis", o->config.redis,
                                   "cluster mode: the cluster's Redis, redis://[[USER]:PASSWORD@]HOST[:PORT][/DB];"
-                                  " needs --postgres and --node (docs/scaling.md, docs/operations.md \"Cluster\")");
+                                  " needs --postgres and --node (or from the environment variable TARNEEB_REDIS, kept out of `ps`;"
+                                  " docs/scaling.md, docs/operations.md \"Cluster\"). A Redis that refuses the password or cannot"
+                                  " be reached at start: exit status 1")
+                      ->envname("TARNEEB_REDIS");
     auto* node = cmd->add_option("--node", o->config.node, "cluster mode: this node's name, unique in the cluster ([A-Za-z0-9._-], 1-64)")
         ->check([](const std::string& n) {
             const bool ok = !n.empty() && n.size() <= 64 && std::all_of(n.begin(), n.end(), [](unsigned char c) {

@@ -136,6 +136,20 @@ int parse_int(std::string_view s, int lo, int hi, std::string_view what, std::st
 
 }  // namespace
 
+void check_redis(const RedisOptions& options) {
+    try {
+        const redis_detail::ContextPtr ctx = redis_detail::open(options, /*select_db=*/true);
+        const redis_detail::ReplyPtr reply = redis_detail::run(ctx.get(), {"PING"});
+        const RedisReply r = redis_detail::convert(reply.get());  // NOAUTH: redis_auth
+        if (r.kind != RedisReply::Kind::status || r.str != "PONG") throw ClusterError("redis_reply", "redis PING: not PONG");
+    } catch (const ClusterError& e) {
+        // Where, and the hint an operator needs; never the password.
+        const std::string hint = e.code() == "redis_auth" ? " (check the password and database number in --redis)" : "";
+        throw ClusterError(e.code(), "the cluster's Redis at " + options.host + ":" + std::to_string(options.port) +
+                                         " cannot be used: " + e.what() + hint);
+    }
+}
+
 RedisOptions parse_redis_url(std::string_view url) {
     constexpr std::string_view scheme = "redis://";
     const std::string u(url);

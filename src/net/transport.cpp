@@ -671,6 +671,10 @@ int serve(const ServeConfig& config, BotFactory bots) {
     try {
         if (!config.redis.empty() && config.postgres.empty())
             throw ClusterError("invalid_argument", "cluster mode (redis) needs a PostgreSQL store shared by every node");
+        // A node whose Redis refuses its password (or cannot be reached) at start exits here,
+        // before it listens, rather than run with /healthz alone saying so. (A Redis that goes
+        // away later is waited for: the cluster's clients reconnect by themselves.)
+        if (!config.redis.empty()) check_redis(parse_redis_url(config.redis));
         if (config.redis.empty() && n > 1) local = std::make_unique<LocalCluster>(n);
         // One count of the waiting-table limits for every shard: a limit holds for the process.
         const auto waiting_tables = std::make_shared<WaitingTables>();

@@ -61,6 +61,7 @@ void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done don
             if (e) storage_failed(*e, op);
             else if (write) storage_worked();  // a read that works says nothing of writes
             if (done) done(e);
+            fenced_settled();  // e.g. a closed table's close_table, fenced: no table of it is left
             run_pumps();
         });
     };
@@ -104,6 +105,7 @@ void Hall::change_table(const std::string& tid, Change change, Done then) {
             done->busy = false;
             if (done->dropping || (e && e->code() == "storage_fenced")) {
                 // Another node took the table over: this one writes nothing more for it.
+                if (e && e->code() == "storage_fenced") fenced_.insert(tid);
                 drop_table(tid);
                 return;
             }
@@ -188,6 +190,7 @@ void Hall::batch_written(JournalBatch& batch, const std::vector<JournalResult>& 
         else storage_worked();
         if (dones[i].second) dones[i].second(e);
     }
+    fenced_settled();  // a fenced write's table was dropped by its done (change_table)
     run_pumps();
 }
 
@@ -296,7 +299,10 @@ void Hall::park(TableEntry& t, ConnId conn, json msg) {
 void Hall::storage_failed(const StorageError& e, std::string_view op) {
     ++storage_errors_;
     if (storage_failing_ == e.code()) return;  // logged already
-    storage_failing_ = e.code();
+    // A fenced write says nothing of the store (another node owns that table now): it never
+    // hides a fault of the store being reported, and clears once its table is dropped
+    // (fenced_settled).
+    if (e.code() != "storage_fenced" || !storage_failing_) storage_failing_ = e.code();
     if (out_.log) out_.log(true, "event=storage_error code=" + e.code() + " op=" + std::string(op) + " error=\"" + e.what() + "\"");
 }
 
@@ -305,6 +311,12 @@ void Hall::storage_worked() {
     if (out_.log) out_.log(false, "event=storage_recovered after=" + *storage_failing_);
     storage_failing_.reset();
     if (cluster_.storage_recovered) cluster_.storage_recovered();
+}
+
+void Hall::fenced_settled() {
+    if (storage_failing_ != "storage_fenced" || !fenced_.empty()) return;
+    if (out_.log) out_.log(false, "event=storage_recovered after=storage_fenced reason=fenced_tables_dropped");
+    storage_failing_.reset();
 }
 
 void Hall::storage_works_elsewhere() {
@@ -488,6 +500,8 @@ void Hall::drop_table(const std::string& id) {
         }
     auto parked = std::move(t->parked);
     erase_table(id);
+    fenced_.erase(id);
+    fenced_settled();
     lobby_changed();
     if (out_.log) out_.log(false, "event=table_dropped table=" + id);
     if (cluster_.released) cluster_.released(id);

@@ -97,10 +97,13 @@ short PgConnection::wait(short events, Clock::time_point deadline, const char* w
         const int fd = PQsocket(conn_);
         if (fd < 0) throw lost(std::string("no socket while ") + what);
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        if (left <= 0)
-            throw lost(std::string("no answer within ") + std::to_string(timeout_.count()) + " ms while " + what +
-                       " (connection closed)",
-                       /*with_libpq_message=*/false);
+        if (left <= 0) {
+            PgLost e = lost(std::string("no answer within ") + std::to_string(timeout_.count()) + " ms while " + what +
+                                " (connection closed)",
+                            /*with_libpq_message=*/false);
+            e.timed_out = true;
+            throw e;
+        }
         pollfd p{fd, events, 0};
         const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, INT_MAX)));
         if (n > 0) return p.revents;
@@ -108,8 +111,42 @@ short PgConnection::wait(short events, Clock::time_point deadline, const char* w
     }
 }
 
+bool PgConnection::alive() {
+    if (!conn_ || PQstatus(conn_) != CONNECTION_OK) return false;
+    const int fd = PQsocket(conn_);
+    if (fd < 0) return false;
+    // Between calls nothing is due from the server: readable means a message it sent on its own
+    // (a FATAL before it closed, a notice, a parameter change) or the end of the stream. Reading
+    // tells which; libpq reports the end only on a read that gets no bytes, so the socket is read
+    // while it stays readable (a few times at most: a server that keeps sending notices is alive).
+    // What came is dropped (libpq would print the old backend's FATAL on stderr, outside the log's
+    // format): a broken connection is simply replaced.
+    const PQnoticeProcessor printing = PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+    struct Restore {
+        PGconn* c;
+        PQnoticeProcessor p;
+        ~Restore() { PQsetNoticeProcessor(c, p, nullptr); }
+    } restore{conn_, printing};
+    for (int reads = 0; reads < 8; ++reads) {
+        pollfd p{fd, POLLIN, 0};
+        int n;
+        while ((n = ::poll(&p, 1, 0)) < 0 && errno == EINTR) {
+        }
+        if (n < 0 || (p.revents & (POLLERR | POLLNVAL))) return false;
+        if (n == 0) break;
+        if (PQconsumeInput(conn_) != 1 || PQstatus(conn_) != CONNECTION_OK) return false;
+        (void)PQisBusy(conn_);  // parses what came (a FATAL while idle goes to the notice processor)
+        if (PQstatus(conn_) != CONNECTION_OK) return false;
+    }
+    return true;
+}
+
 void PgConnection::open(Clock::time_point deadline) {
-    if (conn_ && PQstatus(conn_) == CONNECTION_OK) return;
+    if (alive()) {
+        reused_ = true;
+        return;
+    }
+    reused_ = false;  // (also when connecting fails)
     close();
     conn_ = PQconnectStart(conninfo_.c_str());
     if (!conn_) throw PgLost("postgresql: out of memory");
@@ -123,6 +160,7 @@ void PgConnection::open(Clock::time_point deadline) {
     // CREATE ... IF NOT EXISTS and the like send NOTICEs, which libpq prints on stderr.
     exec("SET client_min_messages TO WARNING", {}, deadline);
     exec("SET statement_timeout = " + std::to_string(timeout_.count()), {}, deadline);
+    reused_ = false;  // (the two exec calls above found it open)
 }
 
 PgResult PgConnection::exec(std::string_view sql, const PgParams& params, Clock::time_point deadline) {
@@ -131,14 +169,21 @@ PgResult PgConnection::exec(std::string_view sql, const PgParams& params, Clock:
     std::vector<const char*> values;
     values.reserve(params.size());
     for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+    // Until the statement is flushed whole, a failure means the server cannot have run it (it
+    // runs a message only once it has all of it).
+    auto unsent = [this](const std::string& why) {
+        PgLost e = lost(why);
+        e.maybe_sent = false;
+        return e;
+    };
     if (PQsendQueryParams(conn_, text.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0) != 1)
-        throw lost("cannot send a statement");
+        throw unsent("cannot send a statement");
     // Send it all (a large parameter may not fit the socket's buffer at once); input that
     // arrives meanwhile is read, as libpq asks of a non-blocking sender.
     for (int left; (left = PQflush(conn_)) != 0;) {
-        if (left < 0) throw lost("cannot send a statement");
+        if (left < 0) throw unsent("cannot send a statement");
         if (wait(POLLIN | POLLOUT, deadline, "sending a statement") & POLLIN)
-            if (PQconsumeInput(conn_) != 1) throw lost("connection lost");
+            if (PQconsumeInput(conn_) != 1) throw unsent("connection lost");
     }
     // Every result until PQgetResult says there are no more; the first error wins.
     std::unique_ptr<PGresult, ResultFree> out, error;

@@ -40,6 +40,11 @@ using Clock = std::chrono::steady_clock;
 /// unreachable): it has been closed. Maps to StorageError `storage_unavailable`.
 struct PgLost : std::runtime_error {
     using std::runtime_error::runtime_error;
+    /// The caller's deadline passed (as opposed to a connection found broken or refused).
+    bool timed_out = false;
+    /// The statement may have reached the server whole (false: it failed while being handed to
+    /// libpq or written to the socket, so the server cannot have run it).
+    bool maybe_sent = true;
 };
 
 /// The server answered a statement with an error: its SQLSTATE (e.g. "53100") and message.
@@ -134,8 +139,11 @@ public:
     PgConnection(const PgConnection&) = delete;
     PgConnection& operator=(const PgConnection&) = delete;
 
-    /// Connects when there is no connection, waiting at most until `deadline`. PgLost when the
-    /// server cannot be reached, refuses or does not answer in time.
+    /// Connects when there is no connection, or when the open one is found broken: a connection
+    /// that sat idle since the last call is checked without waiting (its socket is read when
+    /// readable: after a server restart it holds the old backend's FATAL message and EOF), so
+    /// the first call after a restart uses a new connection. Waits at most until `deadline`.
+    /// PgLost when the server cannot be reached, refuses or does not answer in time.
     void open(Clock::time_point deadline);
     /// Runs one statement (no `;`-separated lists) with `params` and returns its rows, waiting
     /// at most until `deadline`. PgError when the server answers with an error (the connection
@@ -145,12 +153,17 @@ public:
     /// Closes the connection (nothing when there is none); the next open() connects again.
     void close() noexcept;
     bool is_open() const { return conn_ != nullptr; }
+    /// Whether the last open() (every exec() opens) kept a connection made by an earlier call,
+    /// rather than connecting: only such a connection can have broken unseen while idle.
+    bool reused() const { return reused_; }
     std::chrono::milliseconds timeout() const { return timeout_; }
 
 private:
     /// Waits until the socket has one of poll()'s `events` and returns those it has, or throws
     /// PgLost at `deadline` (closing the connection). `what` names the step in the message.
     short wait(short events, Clock::time_point deadline, const char* what);
+    /// Whether the open connection is still usable, found without waiting (open()).
+    bool alive();
     /// Closes the connection and returns PgLost saying `why`, with libpq's message after it
     /// when `with_libpq_message`.
     PgLost lost(const std::string& why, bool with_libpq_message = true);
@@ -158,6 +171,7 @@ private:
     std::string conninfo_;
     std::chrono::milliseconds timeout_;
     PGconn* conn_ = nullptr;
+    bool reused_ = false;
 };
 
 }  // namespace tarneeb::server::pg_detail

@@ -63,21 +63,66 @@ std::optional<std::string> param(T v) {
     return std::to_string(v);
 }
 
+/// A call's first statement found its connection broken before the server can have done
+/// anything of the call: `bounded` runs the call again once, on a new connection.
+struct BrokenBeforeStart {
+    std::string why;
+};
+
+/// Whether SQLSTATE `s` says the connection is going or gone (connection exception, shutdown).
+bool connection_broken(const std::string& s) {
+    return s.starts_with("08") || s == "57P01" || s == "57P02" || s == "57P03";
+}
+
 /// One transaction's statements, all bounded by its call's deadline (what `transact` gives a
 /// method's body).
+///
+/// The retry rule (issue 26): a call is run again once, on a new connection and within the same
+/// deadline, when its FIRST statement failed on a connection kept from an earlier call (one
+/// that can have broken unseen while idle, e.g. the server restarted or cut it) because the
+/// connection was broken, not because the deadline passed or the server refused the statement:
+///   - in a transaction (`transact`) the first statement is BEGIN, which changes nothing, and
+///     the body has not run: any such failure of BEGIN, whether libpq lost the connection or
+///     the server answered with a connection error (class 08, 57P01-57P03), is retried;
+///   - a statement on its own (`statement`, autocommit) is retried only when it failed before
+///     libpq had written it whole to the socket (the server runs a message only once it has
+///     all of it); once sent it may have been committed, and it is never sent again.
+/// A failure after that (a body's statement, the COMMIT) is never retried: the caller gets
+/// storage_unavailable, as before. A connection that was made by this call is not retried
+/// either: the server is away, and the next call connects again.
 class Tx {
 public:
-    Tx(PostgresStorage::Connection& conn, Clock::time_point deadline) : conn_(conn), deadline_(deadline) {}
-    PgResult exec(std::string_view sql) { return conn_.exec(sql, {}, deadline_); }
+    Tx(PostgresStorage::Connection& conn, Clock::time_point deadline, bool begins)
+        : conn_(conn), deadline_(deadline), begins_(begins) {}
+    PgResult exec(std::string_view sql) { return run(sql, {}); }
     /// `sql` with $1, $2, ... bound to `args` (std::string, integers, doubles, booleans).
     template <class... A>
     PgResult exec_params(std::string_view sql, const A&... args) {
-        return conn_.exec(sql, {param(args)...}, deadline_);
+        return run(sql, {param(args)...});
     }
 
 private:
+    PgResult run(std::string_view sql, const pg_detail::PgParams& params) {
+        const bool first = !started_;
+        started_ = true;
+        try {
+            return conn_.exec(sql, params, deadline_);
+        } catch (const pg_detail::PgLost& e) {
+            if (first && conn_.reused() && !e.timed_out && (begins_ || !e.maybe_sent)) throw BrokenBeforeStart{e.what()};
+            throw;
+        } catch (const pg_detail::PgError& e) {
+            if (first && begins_ && conn_.reused() && connection_broken(e.sqlstate)) {
+                conn_.close();
+                throw BrokenBeforeStart{e.what()};
+            }
+            throw;
+        }
+    }
+
     PostgresStorage::Connection& conn_;
     Clock::time_point deadline_;
+    bool begins_;  // the first statement is BEGIN (transact)
+    bool started_ = false;
 };
 
 /// What `run` returns: the result of `body` (a call on a Tx).
@@ -85,22 +130,32 @@ template <class F>
 using TxResult = decltype(std::declval<F>()(std::declval<Tx&>()));
 
 /// Runs `run(tx)` within the connection's timeout, PostgreSQL's errors turned into StorageError
-/// as transact says (transact and statement).
+/// as transact says (transact and statement); `begins`: run's first statement is BEGIN. Runs it
+/// once more on a new connection when Tx says so (BrokenBeforeStart: the retry rule above).
 template <class F>
-auto bounded(PostgresStorage::Connection& conn, F&& run) -> TxResult<F> {
-    try {
-        Tx w(conn, Clock::now() + conn.timeout());
-        return run(w);
-    } catch (const StorageError&) {
-        throw;
-    } catch (const pg_detail::PgLost& e) {
-        throw StorageError("storage_unavailable", e.what());
-    } catch (const pg_detail::PgError& e) {
-        std::string code = code_of(e.sqlstate);
-        if (code == "storage_unavailable") conn.close();
-        throw StorageError(code, e.what());
-    } catch (const pg_detail::PgConversionError& e) {
-        throw StorageError("storage_io", e.what());
+auto bounded(PostgresStorage::Connection& conn, bool begins, F&& run) -> TxResult<F> {
+    const Clock::time_point deadline = Clock::now() + conn.timeout();
+    for (int attempt = 1;; ++attempt) {
+        try {
+            // On the second attempt the connection is new (reused() is false), so Tx never asks
+            // for a third.
+            Tx w(conn, deadline, begins);
+            return run(w);
+        } catch (const BrokenBeforeStart& e) {
+            conn.close();
+            if (attempt == 1) continue;
+            throw StorageError("storage_unavailable", e.why);  // (not reached: see above)
+        } catch (const StorageError&) {
+            throw;
+        } catch (const pg_detail::PgLost& e) {
+            throw StorageError("storage_unavailable", e.what());
+        } catch (const pg_detail::PgError& e) {
+            std::string code = code_of(e.sqlstate);
+            if (code == "storage_unavailable") conn.close();
+            throw StorageError(code, e.what());
+        } catch (const pg_detail::PgConversionError& e) {
+            throw StorageError("storage_io", e.what());
+        }
     }
 }
 
@@ -109,17 +164,18 @@ auto bounded(PostgresStorage::Connection& conn, F&& run) -> TxResult<F> {
 /// `storage_unavailable`: its outcome is unknown, as a COMMIT's.
 template <class F>
 auto statement(PostgresStorage::Connection& conn, F&& body) -> TxResult<F> {
-    return bounded(conn, std::forward<F>(body));
+    return bounded(conn, /*begins=*/false, std::forward<F>(body));
 }
 
 /// Runs `body` in one transaction on `conn` and commits it, all within the connection's
 /// timeout; returns what `body` returns. A StorageError thrown by `body` (storage_fenced) rolls
 /// back and passes through; PostgreSQL's errors become StorageError, and a connection that
-/// broke or did not answer in time is closed (the next call connects again: one attempt per
-/// call). A COMMIT that got no answer is `storage_unavailable` too: its outcome is unknown.
+/// broke or did not answer in time is closed (the next call connects again). A BEGIN that finds
+/// an idle connection broken is run again once on a new one (Tx: the retry rule); nothing else
+/// is. A COMMIT that got no answer is `storage_unavailable` too: its outcome is unknown.
 template <class F>
 auto transact(PostgresStorage::Connection& conn, F&& body) -> TxResult<F> {
-    return bounded(conn, [&](Tx& w) -> TxResult<F> {
+    return bounded(conn, /*begins=*/true, [&](Tx& w) -> TxResult<F> {
         w.exec("BEGIN");
         try {
             if constexpr (std::is_void_v<decltype(body(w))>) {

@@ -1160,6 +1160,47 @@ TEST(Hall, AFailedJournalWriteRefusesTheActionChangesNothingAndRecovers) {
     std::filesystem::remove_all(dir);
 }
 
+// Issue 26: a cluster node whose write was fenced (another node claimed the table) drops the
+// table; once no fenced table is left it is healthy again (/healthz stayed 503 storage_fenced
+// for good, with nothing left to write that could clear it, and a load balancer dropped it).
+TEST(Hall, AFencedWriteDropsTheTableAndHealthIsOkOnceNoFencedTableIsLeft) {
+    const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-fenced-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "t.db").string();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+    {
+        Harness h(db);
+        ClusterHooks hooks;  // what a cluster node's hall gets: a new table is claimed, writes carry its fence
+        hooks.take = [](Storage& st, const std::string& table) { return st.claim_table(table, "n1"); };
+        h.hall.set_cluster(std::move(hooks));
+        const ConnId a = h.connect();
+        h.sign_in(a, "Layla");
+        h.send(a, {{"type", "create"}, {"turn_seconds", 0}});
+        const std::string tid = h.last(a, "created")["table"];
+        h.send(a, {{"type", "join"}, {"id", 1}, {"table", tid}, {"seat", 0}});
+        ASSERT_EQ(h.last_reply(a)["type"], "table") << h.last_reply(a);
+        EXPECT_EQ(h.get("/healthz")->status, 200);
+        // Another node takes the table over: this hall's next write of it is fenced.
+        EXPECT_EQ(open_storage(db)->claim_table(tid, "n2"), 2);
+        h.send(a, {{"type", "add_bot"}, {"id", 2}, {"seat", 1}});
+        const auto refused = h.last(a, "error");
+        EXPECT_EQ(refused["code"], "storage_unavailable") << refused;
+        EXPECT_EQ(json::parse(h.get("/metrics")->body)["tables"], 0) << "the fenced table is dropped";
+        const auto health = h.get("/healthz");
+        EXPECT_EQ(health->status, 200) << health->body;
+        EXPECT_EQ(json::parse(health->body)["status"], "ok");
+        const std::string logs = [&] {
+            std::string all;
+            for (const auto& l : h.logs) all += l + "\n";
+            return all;
+        }();
+        EXPECT_NE(logs.find("event=storage_error code=storage_fenced"), std::string::npos) << logs;
+        EXPECT_NE(logs.find("event=table_dropped table=" + tid), std::string::npos) << logs;
+        EXPECT_NE(logs.find("event=storage_recovered after=storage_fenced"), std::string::npos) << logs;
+    }
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Hall, ABotActionThatCannotBeWrittenWaitsForTheDisk) {
     const auto dir = std::filesystem::temp_directory_path() / ("tarneeb-hall-bot-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);

@@ -28,6 +28,7 @@
 #include <gtest/gtest.h>
 #include <pqxx/pqxx>
 
+#include "breaking_proxy.hpp"
 #include "../server/hall_harness.hpp"
 #include "pg_fixture.hpp"
 #include "tarneeb/store/postgres_storage.hpp"
@@ -722,6 +723,63 @@ TEST(PostgresStorage, AStoppedServerIsUnavailableAndTheFirstCallAfterItsRestartW
     const auto live = s->live_tables();
     ASSERT_EQ(live.size(), 1u);
     EXPECT_EQ(entries_of(live[0]), std::vector<std::string>{R"({"n":2})"}) << "the refused entry was never written";
+}
+
+// Issue 26: the server restarted while the connection sat idle (no call in between). The old
+// connection holds the old backend's FATAL message and EOF; the first call after the restart
+// must notice that and use a new connection, not fail with storage_unavailable. Each kind of
+// call: a transaction (name_for_token, ping), a single-statement batch of appends, and a write
+// whose fence is checked.
+TEST(PostgresStorage, TheFirstCallOfEachKindAfterARestartWhileIdleWorks) {
+    const std::string url = pg().fresh_url();
+    auto s = open_storage(url);
+    ASSERT_TRUE(s->register_name("Layla", "tok"));
+    const std::string t = s->create_table(json::object());
+    const std::int64_t fence = s->claim_table(t, "n1");
+    auto restart = [] {
+        pg().stop_fast();
+        pg().start();
+    };
+    restart();
+    EXPECT_EQ(s->name_for_token("tok"), std::optional<std::string>("Layla"));
+    restart();
+    EXPECT_NO_THROW(s->ping());
+    restart();
+    EXPECT_EQ(codes(s->write_journal(std::vector<JournalWrite>{add(t, {{"n", 1}}, fence)})), (std::vector<std::string>{"ok"}));
+    restart();
+    EXPECT_NO_THROW(s->append(t, {{"n", 2}}, fence));
+    EXPECT_EQ(journal_of(*s, t), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"})) << "each write once";
+}
+
+// Issue 26, the retry rule (postgres_storage.cpp, Tx): a connection that broke unseen (no end
+// of stream reached the client, so the check of an idle connection cannot tell) fails the
+// call's first statement. A transaction's BEGIN is run again on a new connection, whether or
+// not it reached the server; a statement on its own that was sent is never sent again (it may
+// have committed: here it did).
+TEST(PostgresStorage, ACallWhoseConnectionBrokeUnseenIsRetriedOnlyWhereNothingCanHaveBeenWritten) {
+    using testing::BreakingProxy;
+    const std::string direct = pg().fresh_url();
+    BreakingProxy proxy(pg().port());
+    std::string url = direct;
+    const std::string port = ":" + std::to_string(pg().port()) + "/";
+    url.replace(url.find(port), port.size(), ":" + std::to_string(proxy.port()) + "/");
+    auto s = open_storage(url);
+    ASSERT_TRUE(s->register_name("Layla", "tok"));
+    const std::string t = s->create_table(json::object());
+    // BEGIN never reaches the server, then its answer is lost: the call works either way.
+    proxy.cut(BreakingProxy::Cut::before_server);
+    EXPECT_EQ(s->name_for_token("tok"), std::optional<std::string>("Layla"));
+    proxy.cut(BreakingProxy::Cut::after_server);
+    EXPECT_NO_THROW(s->append(t, {{"n", 1}}));
+    // A batch of appends is one statement: sent, then its answer lost. Not sent again.
+    proxy.cut(BreakingProxy::Cut::after_server);
+    EXPECT_EQ(codes(s->write_journal(std::vector<JournalWrite>{add(t, {{"n", 2}})})), (std::vector<std::string>{"storage_unavailable"}));
+    ASSERT_TRUE(proxy.answered(std::chrono::seconds(30))) << "the server never answered the delivered statements";
+    EXPECT_EQ(journal_of(*s, t), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"})) << "each write once";
+    // Sent, and dropped before the server: the client cannot tell it from the case above.
+    proxy.cut(BreakingProxy::Cut::before_server);
+    EXPECT_EQ(codes(s->write_journal(std::vector<JournalWrite>{add(t, {{"n", 3}})})), (std::vector<std::string>{"storage_unavailable"}));
+    EXPECT_EQ(journal_of(*s, t), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"}));
 }
 
 TEST(PostgresStorage, WriteJournalToAStoppedServerGivesEveryWriteUnavailableAndWritesNothing) {

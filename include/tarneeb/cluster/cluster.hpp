@@ -85,6 +85,14 @@ struct RedisOptions {
 /// a missing host, or a port or database that is not a number in range.
 RedisOptions parse_redis_url(std::string_view url);
 
+/// Connects to Redis once on the caller's thread (TCP within connect_timeout, AUTH and SELECT
+/// as `options` say), sends PING and closes: what `tarneeb serve` checks before it starts a
+/// cluster node, so that a node that cannot reach or authenticate to its Redis exits at once
+/// instead of running broken (issue 26). Throws ClusterError redis_unavailable (refused,
+/// unreachable, no answer in time), redis_auth (the password or database refused, or NOAUTH
+/// to the PING: Redis wants a password the URL lacks) or redis_reply.
+void check_redis(const RedisOptions& options);
+
 /// One reply of Redis (RESP2). Error replies are never values: they are thrown (redis_error).
 struct RedisReply {
     enum class Kind { nil, integer, string, status, array };

@@ -470,6 +470,10 @@ private:
     /// Notes a storage failure (logged once until the next successful write).
     void storage_failed(const StorageError& e, std::string_view op);
     void storage_worked();
+    /// `storage_fenced` is not a fault of the store but of this node's claim on some tables:
+    /// once every table whose write was fenced is dropped (fenced_ empty), the state clears
+    /// (issue 26: an ex-owner with no tables left stayed 503 on /healthz with nothing to write).
+    void fenced_settled();
     void store_match(MatchRow row);
     void close_table_in_storage(const std::string& id);
     /// The /api/... answers for `path` with its `query` (after '?', may be empty): reads the
@@ -602,6 +606,7 @@ private:
     std::size_t journal_batch_last_ = 0;    ///< writes in the last batch
     std::size_t journal_batch_max_ = 0;     ///< writes in the largest batch
     std::optional<std::string> storage_failing_;  ///< the error code while writes fail
+    std::set<std::string> fenced_;                ///< tables whose write was fenced, not dropped yet
     std::vector<MatchRow> pending_matches_;       ///< finished matches not stored yet
 
     // ---- accounts (hall_accounts.cpp; docs/protocol.md "Accounts") ---------------------
