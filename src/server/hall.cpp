@@ -22,7 +22,9 @@ Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
       rng_state_(config_.seed) {
     waiting_tables_ = config_.waiting_tables ? config_.waiting_tables : std::make_shared<WaitingTables>();
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    writer_ = std::make_unique<WorkQueue>("writer", 1, config_.write_queue);
+    writer_ = std::make_unique<StoreWriter>(
+        storage_, [this](std::function<void()> job) { out_.post(std::move(job)); }, config_.write_queue,
+        config_.journal_batch, [this] { run_pumps(); });
     thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);
     // The analysis queue's own bound is analyses_ (hall_analysis.cpp); the WorkQueue never refuses.
     analysts_ = std::make_unique<WorkQueue>("analysis", std::max(1u, config_.analysis_threads), SIZE_MAX);
@@ -53,38 +55,14 @@ std::uint64_t Hall::next_seed() {
 
 void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write) {
     ++outstanding_;
-    auto alive = std::weak_ptr<bool>(alive_);
-    auto finish = [this, alive, op = std::move(op), done = std::move(done), write](std::optional<StorageError> e) mutable {
-        out_.post([this, alive, op, done = std::move(done), e = std::move(e), write] {
-            if (alive.expired()) return;
-            --outstanding_;
-            if (e) storage_failed(*e, op);
-            else if (write) storage_worked();  // a read that works says nothing of writes
-            if (done) done(e);
-            fenced_settled();  // e.g. a closed table's close_table, fenced: no table of it is left
-            run_pumps();
-        });
-    };
-    auto run = [this, job = std::move(job), finish]() mutable {
-        std::optional<StorageError> e;
-        try {
-            job(storage_);
-        } catch (const StorageError& x) {
-            e = x;
-        } catch (const std::exception& x) {
-            e = StorageError("storage_io", x.what());
-        }
-        finish(std::move(e));
-    };
-    if (!writer_->submit(std::move(run))) {
-        // The database is far behind (locked or slow): refuse rather than wait.
-        finish(StorageError("storage_busy", "the database queue is full"));
-        return;
-    }
-    // This job runs after the open batch's: a journal write from now on must not join that
-    // batch (it would be written before this job), so it opens a new one. (A refused job runs
-    // never, so it closes nothing.)
-    open_batch_.reset();
+    writer_->run(std::move(job), [this, op = std::move(op), done = std::move(done), write](const StoreWriter::Result& e) {
+        --outstanding_;
+        if (e) storage_failed(*e, op);
+        else if (write) storage_worked();  // a read that works says nothing of writes
+        if (done) done(e);
+        fenced_settled();  // e.g. a closed table's close_table, fenced: no table of it is left
+        run_pumps();
+    });
 }
 
 void Hall::change_table(const std::string& tid, Change change, Done then) {
@@ -115,83 +93,15 @@ void Hall::change_table(const std::string& tid, Change change, Done then) {
         });
 }
 
-// ---- group commit ---------------------------------------------------------------------------
-
-struct Hall::JournalBatch {
-    std::mutex mutex;
-    bool started = false;             ///< the writer took the writes: none may join (under mutex)
-    std::vector<JournalWrite> writes;  ///< under mutex; moved out by the writer when it starts
-    /// Hall's thread only: each write's log name and what runs with its result.
-    std::vector<std::pair<std::string, Done>> dones;
-};
-
 void Hall::write_journal(std::string op, JournalWrite w, Done done) {
     ++outstanding_;
-    if (open_batch_) {
-        // Its job is the last one submitted: joining it keeps the writer's order. It may have
-        // started meanwhile, or be full: then a new batch.
-        std::lock_guard lock(open_batch_->mutex);
-        if (!open_batch_->started && open_batch_->writes.size() < std::max<std::size_t>(1, config_.journal_batch)) {
-            open_batch_->writes.push_back(std::move(w));
-            open_batch_->dones.emplace_back(std::move(op), std::move(done));
-            return;
-        }
-    }
-    auto batch = std::make_shared<JournalBatch>();
-    batch->writes.push_back(std::move(w));
-    batch->dones.emplace_back(std::move(op), std::move(done));
-    auto alive = std::weak_ptr<bool>(alive_);
-    auto run = [this, alive, batch] {
-        std::vector<JournalWrite> writes;
-        {
-            std::lock_guard lock(batch->mutex);
-            batch->started = true;
-            writes = std::move(batch->writes);
-        }
-        std::vector<JournalResult> results;
-        try {
-            results = storage_.write_journal(writes);
-        } catch (const StorageError& x) {
-            results.assign(writes.size(), x);
-        } catch (const std::exception& x) {
-            results.assign(writes.size(), StorageError("storage_io", x.what()));
-        }
-        if (results.size() != writes.size()) results.assign(writes.size(), StorageError("storage_io", "write_journal: wrong result count"));
-        out_.post([this, alive, batch, results = std::move(results)] {
-            if (alive.expired()) return;
-            batch_written(*batch, results, true);
-        });
-    };
-    if (!writer_->submit(std::move(run))) {
-        // The database is far behind (locked or slow): refuse rather than wait (the result on
-        // the hall's thread later, as every result).
-        open_batch_.reset();
-        out_.post([this, alive, batch] {
-            if (alive.expired()) return;
-            batch_written(*batch, {StorageError("storage_busy", "the database queue is full")}, false);
-        });
-        return;
-    }
-    open_batch_ = std::move(batch);
-}
-
-void Hall::batch_written(JournalBatch& batch, const std::vector<JournalResult>& results, bool written) {
-    if (written) {
-        ++journal_batches_;
-        journal_writes_ += results.size();
-        journal_batch_last_ = results.size();
-        journal_batch_max_ = std::max(journal_batch_max_, results.size());
-    }
-    auto dones = std::move(batch.dones);
-    for (std::size_t i = 0; i < dones.size(); ++i) {
+    // The writer runs run_pumps() after each batch's results (its after_batch).
+    writer_->append(std::move(w), [this, op = std::move(op), done = std::move(done)](const StoreWriter::Result& e) {
         --outstanding_;
-        const JournalResult& e = results[i];
-        if (e) storage_failed(*e, dones[i].first);
+        if (e) storage_failed(*e, op);
         else storage_worked();
-        if (dones[i].second) dones[i].second(e);
-    }
-    fenced_settled();  // a fenced write's table was dropped by its done (change_table)
-    run_pumps();
+        if (done) done(e);
+    });
 }
 
 void Hall::advance(const std::string& tid) {

@@ -36,6 +36,7 @@ json Hall::metrics_json(Millis now) {
     for (const auto& [id, c] : conns_) signed_in += !c.name.empty();
     const std::vector<double> lat(latencies_ms_.begin(), latencies_ms_.end());
     const double window = std::max<double>(1.0, std::min<double>(10.0, static_cast<double>(now - started_) / 1000.0));
+    const StoreWriter::Counts& w = writer_->counts();
     json m = {{"tables", tables_.size()}, {"tables_playing", playing}, {"connections", conns_.size()},
             {"signed_in", signed_in}, {"actions_total", actions_total_},
             {"actions_per_second", static_cast<double>(recent_actions_.size()) / window},
@@ -46,10 +47,10 @@ json Hall::metrics_json(Millis now) {
             {"write_queue", writer_ ? writer_->waiting() : 0},
             // The tables' timers (hall.hpp "touch"): heap entries, and overdue tables the sweep found.
             {"timers", {{"pending", wakeups_.size()}, {"late", late_wakeups_}}},
-            // Group commit (hall.cpp): transactions of table changes and the changes in them.
-            {"journal", {{"batches", journal_batches_}, {"writes", journal_writes_},
-                         {"writes_per_batch", journal_batches_ ? static_cast<double>(journal_writes_) / static_cast<double>(journal_batches_) : 0.0},
-                         {"last_batch", journal_batch_last_}, {"max_batch", journal_batch_max_}}},
+            // Group commit (StoreWriter): transactions of table changes and the changes in them.
+            {"journal", {{"batches", w.batches}, {"writes", w.writes},
+                         {"writes_per_batch", w.batches ? static_cast<double>(w.writes) / static_cast<double>(w.batches) : 0.0},
+                         {"last_batch", w.last_batch}, {"max_batch", w.max_batch}}},
             {"analysis", analysis_metrics()},
             {"passwords", {{"queued", passwords_ ? passwords_->waiting() : 0}, {"refused", password_refusals_}}}};
     if (cluster_.metrics) m["cluster"] = cluster_.metrics();  // a cluster node's own figures

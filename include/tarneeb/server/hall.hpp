@@ -12,14 +12,14 @@
 // results come back to the hall's thread through Outbox::post. A change of a table is journaled
 // before it is made and acknowledged after (Table's prepare/commit): while its write is in
 // flight the table is busy, and requests for it, its timers and its bots wait their turn.
-// Group commit: the journal writes of changes made while the writer is busy with earlier jobs
-// share one writer job and one transaction (Storage::write_journal), at most
-// HallConfig::journal_batch; the writer still runs every job in the order it was submitted
-// (change_table), and each change is acknowledged only after its own write committed. A
+// Group commit (StoreWriter, store_writer.hpp): the journal writes of changes made while the
+// writer is busy with earlier jobs share one writer job and one transaction, at most
+// HallConfig::journal_batch; the writer still runs every job in the order it was submitted, and
+// each change is acknowledged only after its own write committed. A
 // guest's own messages are handled in order, one at a time (`ping` is answered at once).
 // Connections are opaque ids chosen by the transport; the hall answers through the Outbox.
 //
-// One role per file: src/server/hall.cpp (the writer and bot threads, tables' changes, fan-out,
+// One role per file: src/server/hall.cpp (the bot threads, tables' changes, fan-out,
 // timers), hall_admission.cpp (connections and limits), hall_lobby.cpp (sign-in, the dispatcher
 // and the lobby's requests), hall_http.cpp (the HTTP API), hall_metrics.cpp (metrics),
 // hall_analysis.cpp (the analysis queue: finished deals analysed on their own threads),
@@ -63,12 +63,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tarneeb/room/protocol.hpp"
+#include "tarneeb/room/table.hpp"
 #include "tarneeb/server/accounts.hpp"
 #include "tarneeb/server/chat.hpp"
-#include "tarneeb/room/protocol.hpp"
-#include "tarneeb/store/storage.hpp"
-#include "tarneeb/room/table.hpp"
+#include "tarneeb/server/store_writer.hpp"
 #include "tarneeb/server/tournament.hpp"
+#include "tarneeb/store/storage.hpp"
 #include "tarneeb/support/workers.hpp"
 
 namespace tarneeb::server {
@@ -435,22 +436,11 @@ private:
     void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true);
     /// Writes `change` to table `tid`'s journal, commits it, then runs `then(error)`; the
     /// table is busy meanwhile. Then publishes and lets the table's waiting requests in.
-    /// Group commit: the write joins the open batch (open_batch_) when there is one, else it
-    /// opens a new batch with its own writer job (storage_busy when the queue is full).
+    /// Group commit (StoreWriter): the write may share a transaction with others.
     void change_table(const std::string& tid, Change change, Done then);
-    /// Queues journal write `w` on the writer thread, in a batch; `done` runs on the hall's
-    /// thread with its result, as on_writer's does. `op` names it in logs.
+    /// Queues journal write `w` on the writer, in a batch (StoreWriter::append); `done` runs
+    /// on the hall's thread with its result, as on_writer's does. `op` names it in logs.
     void write_journal(std::string op, JournalWrite w, Done done);
-    /// The journal writes of one writer job (group commit), shared by the hall's thread, which
-    /// adds writes while the job has not started, and the writer thread, which takes them all
-    /// when it starts (hall.cpp).
-    struct JournalBatch;
-    /// On the hall's thread: the results of `batch`'s writes, in order; `written`: the writer
-    /// ran it (counted in /metrics), else it was refused before (storage_busy).
-    void batch_written(JournalBatch& batch, const std::vector<JournalResult>& results, bool written);
-    /// The batch the next journal write may join: its job is the last one submitted to the
-    /// writer. Null when none (no batch yet, or another job was submitted since).
-    std::shared_ptr<JournalBatch> open_batch_;
     /// Runs what the table may do next when not busy: parked requests, a due action, a bot turn.
     void advance(const std::string& tid);
     void think(const std::string& tid, BotTurn turn);
@@ -586,7 +576,7 @@ private:
     std::uint64_t rng_state_;             ///< the test-only deterministic seed stream (config.seed != 0)
     Millis now_ = 0;                      ///< the latest time the transport gave (for posted results)
     std::size_t outstanding_ = 0;         ///< jobs off the hall's thread whose result has not run yet
-    std::unique_ptr<WorkQueue> writer_;   ///< the database: one thread, in order
+    std::unique_ptr<StoreWriter> writer_; ///< the database: one thread, in order, group commit
     std::unique_ptr<WorkQueue> thinkers_; ///< bots
     /// Shared with the posted results: false once the hall is gone (they then do nothing).
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
@@ -601,10 +591,6 @@ private:
     std::deque<Millis> recent_actions_;     ///< times of actions in the last 10 s
     std::deque<double> latencies_ms_;       ///< last 10,000 act latencies
     std::uint64_t storage_errors_ = 0;      ///< failed writes since start
-    std::uint64_t journal_batches_ = 0;     ///< group commit: batches written (transactions) since start
-    std::uint64_t journal_writes_ = 0;      ///< journal writes in them
-    std::size_t journal_batch_last_ = 0;    ///< writes in the last batch
-    std::size_t journal_batch_max_ = 0;     ///< writes in the largest batch
     std::optional<std::string> storage_failing_;  ///< the error code while writes fail
     std::set<std::string> fenced_;                ///< tables whose write was fenced, not dropped yet
     std::vector<MatchRow> pending_matches_;       ///< finished matches not stored yet
