@@ -482,6 +482,41 @@ TEST(Hall, DisconnectBotTakesOverReconnectReclaims) {
     }
 }
 
+// `version` counts the game's changes, not who is connected (docs/protocol.md "version"): a
+// seat that drops or comes back is told to the table at the same version, and an action sent
+// at that version is taken, so nobody's move is refused as stale because another player's
+// connection blinked (issue 26: the document said every change increased it).
+TEST(Hall, ASeatDroppingOrComingBackKeepsTheVersionAndAnActAtItIsTaken) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    seat_four(h, cs, {{"turn_seconds", 0}});
+    h.send(cs[0], {{"type", "start"}});
+    const json before = h.last(cs[0], "table");
+    ASSERT_EQ(before["state"], "playing");
+    const int p = before["round"]["to_act"];
+    const int q = (p + 1) % 4;
+    const std::string token = h.last(cs[q], "welcome")["token"];
+    const std::uint64_t v = before["version"];
+
+    h.hall.closed(cs[q], h.now);
+    json t = h.last(cs[p], "table");
+    ASSERT_EQ(t["events"].size(), 1u);
+    EXPECT_EQ(t["events"][0]["event"], "disconnected");
+    EXPECT_EQ(t["version"], v);
+
+    const ConnId back = h.connect();
+    h.send(back, {{"type", "hello"}, {"token", token}});
+    EXPECT_EQ(h.last(back, "welcome")["seat"], q);
+    t = h.last(cs[p], "table");
+    EXPECT_EQ(t["events"][0]["event"], "reclaimed");
+    EXPECT_EQ(t["version"], v);
+    EXPECT_EQ(h.last(back, "table")["version"], v);
+
+    const json ok = h.request(cs[p], {{"type", "act"}, {"version", v}, {"action", h.last(cs[p], "table")["legal"][0]}});
+    EXPECT_EQ(ok["type"], "ok") << ok.dump();
+    EXPECT_GT(ok["version"].get<std::uint64_t>(), v);
+}
+
 // A finished table can be watched (the lobby lists it as finished): a spectator who comes
 // after the match gets its result and its whole score sheet (`history`), not an empty table.
 TEST(Hall, ASpectatorOfAFinishedTableGetsItsResultAndEveryRound) {
