@@ -146,6 +146,9 @@ TEST(ClusterServe, KillingTheOwnerMidMatchAnotherNodeResumesItAndTheMatchIsStore
     // Layla was connected to n1: she reconnects to n2 with her token, as a client does.
     m.reconnect(0, cl.port(2));
     ASSERT_TRUE(m.play_until([&] { return m.over(); }));
+    // Her hello was answered (issue 26: a welcome lost during failover in 7 of 12 kills; here it
+    // comes, though still with "table": null while no live node has adopted her table yet).
+    EXPECT_TRUE(m.welcomed_back(0));
     m.check_record(cl.port(3));
     const int adopted = metrics(cl.port(2))["cluster"]["tables_adopted"].get<int>() + metrics(cl.port(3))["cluster"]["tables_adopted"].get<int>();
     EXPECT_EQ(adopted, 1);

@@ -118,7 +118,15 @@ struct Match {
         p->close();
         retired.push_back(std::move(p));
         p = std::make_unique<Client>(ioc, port);
-        p->send({{"type", "hello"}, {"token", tokens[static_cast<std::size_t>(s)]}});
+        p->send({{"type", "hello"}, {"token", tokens[static_cast<std::size_t>(s)]}, {"id", "back"}});
+    }
+    /// Whether seat `s`'s client got the answer to its reconnect's hello (a welcome with its id).
+    bool welcomed_back(int s) const {
+        for (const auto& f : players[static_cast<std::size_t>(s)]->frames) {
+            const json j = json::parse(f);
+            if (j.value("type", "") == "welcome" && j.value("id", json()) == "back") return true;
+        }
+        return false;
     }
     std::vector<Client*> all() {
         std::vector<Client*> v;
