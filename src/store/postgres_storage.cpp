@@ -210,10 +210,10 @@ nlohmann::json winner_json(std::int64_t winner) { return winner < 0 ? nlohmann::
 
 /// Schema version 1: the tables of SQLite's newest schema (storage.cpp and its migrations),
 /// with the fence of issue 16. A later version appends its statements as a new entry.
-const std::vector<std::vector<const char*>>& migrations() {
-    static const std::vector<std::vector<const char*>> all = {{
+const std::vector<std::vector<std::string>>& migrations() {
+    static const std::vector<std::vector<std::string>> all = {{
         "CREATE TABLE players(name TEXT PRIMARY KEY, name_key TEXT UNIQUE, token_hash TEXT UNIQUE NOT NULL,"
-        " rating DOUBLE PRECISION NOT NULL DEFAULT 1500, matches BIGINT NOT NULL DEFAULT 0,"
+        " rating DOUBLE PRECISION NOT NULL DEFAULT " + start_rating_sql() + ", matches BIGINT NOT NULL DEFAULT 0,"
         " wins BIGINT NOT NULL DEFAULT 0, password_hash TEXT)",
         "CREATE TABLE tables(n BIGSERIAL PRIMARY KEY, settings TEXT NOT NULL, live BOOLEAN NOT NULL DEFAULT TRUE,"
         " fence BIGINT NOT NULL DEFAULT 0, owner TEXT)",
@@ -281,7 +281,7 @@ void PostgresStorage::migrate() {
                 throw StorageError("storage_io", "postgresql: the database's schema version " + std::to_string(current) +
                                                      " is newer than this server's " + std::to_string(kPostgresSchemaVersion));
             if (current >= target) return;
-            for (const char* sql : all[static_cast<std::size_t>(target - 1)]) w.exec(sql);
+            for (const std::string& sql : all[static_cast<std::size_t>(target - 1)]) w.exec(sql);
             if (r.empty()) w.exec_params("INSERT INTO schema_version(version) VALUES($1)", target);
             else w.exec_params("UPDATE schema_version SET version = $1", target);
         });
@@ -522,7 +522,7 @@ std::optional<LiveTable> PostgresStorage::live_table(const std::string& id) {
 double PostgresStorage::rating(const std::string& name) {
     return transact(*conn_, [&](Tx& w) {
         const auto r = w.exec_params("SELECT rating FROM players WHERE name = $1", name);
-        return r.empty() ? 1500.0 : r[0][0].as<double>();
+        return r.empty() ? kStartRating : r[0][0].as<double>();
     });
 }
 
@@ -541,13 +541,13 @@ bool PostgresStorage::store_match(const MatchRow& row) {
         // nodes cannot deadlock), so that each rating change starts from the current rating.
         std::map<std::string, double> ratings;
         for (std::size_t s = 0; s < 4; ++s)
-            if (!row.bots[s]) ratings.emplace(row.names[s], 1500.0);
+            if (!row.bots[s]) ratings.emplace(row.names[s], kStartRating);
         for (auto& [name, r] : ratings) {
             const auto got = w.exec_params("SELECT rating FROM players WHERE name = $1 FOR UPDATE", name);
             if (!got.empty()) r = got[0][0].as<double>();
         }
         std::array<double, 4> before{};
-        for (std::size_t s = 0; s < 4; ++s) before[s] = row.bots[s] ? 1500.0 : ratings[row.names[s]];
+        for (std::size_t s = 0; s < 4; ++s) before[s] = row.bots[s] ? kBotRating : ratings[row.names[s]];
         const auto change = seat_ratings(row, before);
         for (std::size_t s = 0; s < 4; ++s)
             if (change[s].rated)
@@ -559,7 +559,7 @@ bool PostgresStorage::store_match(const MatchRow& row) {
             if (row.bots[seat]) continue;
             const SeatStats& s = stats[seat];
             const auto now = w.exec_params("SELECT rating FROM players WHERE name = $1", row.names[seat]);
-            const double rating_after = now.empty() ? 1500.0 : now[0][0].as<double>();
+            const double rating_after = now.empty() ? kStartRating : now[0][0].as<double>();
             w.exec_params("INSERT INTO player_match_stats(match_id, seat, name, bids, bid_sum, contracts, made, rating)"
                           " VALUES($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
                           row.id, static_cast<int>(seat), row.names[seat], s.bids, s.bid_sum, s.contracts, s.made, rating_after);

@@ -33,26 +33,6 @@ std::string hash_token(std::string_view token) {
 
 std::string unheld_token_hash() { return hash_token("revoked:" + secure_random_string(32, "0123456789abcdef")); }
 
-double elo_delta(double rating0, double rating1, double score0, double k) {
-    const double expected0 = 1.0 / (1.0 + std::pow(10.0, (rating1 - rating0) / 400.0));
-    return k * (score0 - expected0);
-}
-
-std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings) {
-    std::array<SeatRating, 4> out{};
-    if (row.status == "closed") return out;
-    std::array<double, 4> r{};
-    for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? 1500.0 : ratings[s];
-    const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);
-    const double d0 = elo_delta((r[0] + r[2]) / 2, (r[1] + r[3]) / 2, score0);
-    for (std::size_t s = 0; s < 4; ++s) {
-        if (row.bots[s]) continue;
-        const bool team0 = s % 2 == 0;
-        out[s] = {true, team0 ? d0 : -d0, row.status == "won" && row.winner == (team0 ? 0 : 1)};
-    }
-    return out;
-}
-
 bool is_postgres_url(std::string_view spec) {
     return spec.starts_with("postgresql://") || spec.starts_with("postgres://");
 }
@@ -77,8 +57,9 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
             throw StorageError("storage_read_only", "database " + path + " is read-only");
         exec("PRAGMA journal_mode=WAL");
         exec(full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
-    exec("CREATE TABLE IF NOT EXISTS players(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,"
-         " rating REAL NOT NULL DEFAULT 1500, matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)");
+    exec(("CREATE TABLE IF NOT EXISTS players(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,"
+          " rating REAL NOT NULL DEFAULT " + start_rating_sql() +
+          ", matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)").c_str());
     exec("CREATE TABLE IF NOT EXISTS tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL,"
          " live INTEGER NOT NULL DEFAULT 1)");
     exec("CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n INTEGER NOT NULL,"
@@ -417,7 +398,7 @@ std::vector<LiveTable> SqliteStorage::live_tables() {
 double SqliteStorage::rating(const std::string& name) {
     Stmt s(db_, "SELECT rating FROM players WHERE name = ?");
     s.bind(1, name);
-    return s.step() ? s.real(0) : 1500.0;
+    return s.step() ? s.real(0) : kStartRating;
 }
 
 bool SqliteStorage::store_match(const MatchRow& row) {
@@ -440,7 +421,7 @@ bool SqliteStorage::store_match(const MatchRow& row) {
             p.step();
         }
         std::array<double, 4> before{};
-        for (std::size_t s = 0; s < 4; ++s) before[s] = row.bots[s] ? 1500.0 : rating(row.names[s]);
+        for (std::size_t s = 0; s < 4; ++s) before[s] = row.bots[s] ? kBotRating : rating(row.names[s]);
         const auto change = seat_ratings(row, before);
         for (std::size_t s = 0; s < 4; ++s) {
             if (!change[s].rated) continue;
