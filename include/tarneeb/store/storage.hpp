@@ -251,7 +251,7 @@ public:
     /// A player's rating (kStartRating, rating.hpp, when unrated or unknown).
     virtual double rating(const std::string& name) = 0;
 
-    // ---- accounts (src/store/storage_accounts.cpp; docs/protocol.md "Accounts") ------
+    // ---- accounts (src/store/*_accounts.cpp; docs/protocol.md "Accounts") ----------
     // A registered player is a players row with a password hash (the `$argon2id$...` string
     // of accounts.hpp, never the password). Its devices hold session tokens, kept only as
     // hash_token(token) in table `sessions`, each with its expiry (Unix ms). A guest's token
@@ -280,7 +280,7 @@ public:
     virtual void revoke_session(const std::string& token_hash) = 0;
     /// True when `name` is a registered player (it has a password).
     virtual bool is_registered(const std::string& name) = 0;
-    // ---- profiles (issue 15; storage_profiles.cpp) ----------------------------------
+    // ---- profiles (issue 15; *_profiles.cpp) ----------------------------------------
     /// GET /api/players/{name} (docs/protocol.md "Profiles"): {"name", "registered", "rating",
     /// "matches", "wins", "contracts": {"bid", "made"}, "bids", "average_bid" (null before the
     /// first bid), "rating_history": [{"match", "finished", "rating"}…] (oldest first, at most
@@ -301,7 +301,7 @@ public:
 
 };
 
-/// The SQLite backend (storage.cpp, storage_accounts.cpp, storage_profiles.cpp): one file in
+/// The SQLite backend (src/store/sqlite_*.cpp, one file per role): one file in
 /// WAL mode, created and migrated in place when opened (older databases gain the newer
 /// tables and columns).
 /// Not final: a test may subclass it to make a real database fail on demand.
@@ -356,7 +356,7 @@ private:
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
     void migrate_name_keys();
     /// Adds players.password_hash and the `sessions` table to a database that lacks them
-    /// (storage_accounts.cpp): every player of an older database is a guest.
+    /// (sqlite_accounts.cpp): every player of an older database is a guest.
     void migrate_accounts();
     /// Adds matches.private and matches.rules to a database that lacks them and fills them in
     /// for the matches already stored (from their table's settings and their record).
