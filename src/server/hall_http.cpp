@@ -177,7 +177,7 @@ std::optional<HttpReply> Hall::api_get(Storage& storage, std::string_view path, 
         return HttpReply{200, "application/json", storage.player_matches(name, viewer() == name).dump()};
     }
     if (path.starts_with(kPlayers) && path.find('/', kPlayers.size()) == std::string_view::npos) {
-        // A player's profile (issue 15, docs/protocol.md "Profiles"; storage_profiles.cpp).
+        // A player's profile (issue 15, docs/protocol.md "Profiles"; sqlite_profiles.cpp, postgres_profiles.cpp).
         std::string name = url_decode(path.substr(kPlayers.size()));
         if (const NameResult n = normalize_name(name); n.name) name = n.name->text;
         if (auto profile = storage.player_profile(name)) return json_reply(200, *profile);

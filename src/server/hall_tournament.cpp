@@ -11,9 +11,12 @@
 // and the tournament counts the result once (Tournament::finished ignores a match already done).
 // Team seats: side 0 of a match sits at seats 0 and 2 (its players in order), side 1 at 1 and 3.
 #include <algorithm>
+#include <array>
+#include <span>
 #include <utility>
 
 #include "tarneeb/server/hall.hpp"
+#include "tarneeb/store/rating.hpp"
 #include "tarneeb/support/names.hpp"
 
 namespace tarneeb::server {
@@ -161,11 +164,12 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
         if (!organiser && players[0] != name && players[1] != name)
             return error(conn, id, "not_organiser", "only the organiser enters other players");
         op = [players](Storage& s, Tournament& t) {
-            double sum = 0;
-            int n = 0;
+            // The team's rating: its players' mean, a bot counting kBotRating (rating.hpp).
+            std::array<double, 2> ratings{};
+            std::size_t n = 0;
             for (const auto& p : players)
-                if (!p.empty()) sum += is_bot_player(p) ? 1500.0 : s.rating(p), ++n;
-            return t.enter(players, n ? sum / n : 1500.0);
+                if (!p.empty()) ratings[n++] = is_bot_player(p) ? kBotRating : s.rating(p);
+            return t.enter(players, mean_rating(std::span<const double>(ratings.data(), n)));
         };
     } else if (type == "tournament_withdraw") {
         std::string player = name;

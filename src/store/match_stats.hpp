@@ -1,5 +1,5 @@
 // What both storage backends derive from a stored match or tournament for players' profiles
-// (storage.hpp "profiles"; docs/protocol.md "Profiles"), defined in storage_profiles.cpp.
+// (storage.hpp "profiles"; docs/protocol.md "Profiles"), defined in match_stats.cpp.
 // Internal to the server library (not a public header).
 #pragma once
 

@@ -1,5 +1,5 @@
 // One PostgreSQL connection driven through libpq's asynchronous API under a deadline, for
-// PostgresStorage (postgres_storage.cpp; docs/operations.md "PostgreSQL"): the only code that
+// PostgresStorage (postgres_*.cpp; docs/operations.md "PostgreSQL"): the only code that
 // calls libpq (pg_connection.cpp). Internal to the server library.
 //
 // Why not libpq's blocking calls (or libpqxx, which makes them): a server that hangs (stopped

@@ -1,4 +1,4 @@
-// SQLite helpers shared by the Storage's source files (storage.cpp, storage_accounts.cpp):
+// SQLite helpers shared by SqliteStorage's source files (sqlite_*.cpp, one per role):
 // the StorageError code of a failed call, a prepared statement that finalizes itself, and
 // SqliteStorage::transaction.
 // Internal to the server library (not a public header).

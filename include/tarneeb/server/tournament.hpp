@@ -42,6 +42,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tarneeb/core/rules.hpp"
+#include "tarneeb/store/rating.hpp"
 
 namespace tarneeb::server {
 
@@ -82,10 +83,10 @@ struct TournamentSettings {
 };
 
 /// One team: two players (a bot is "bot:KIND", e.g. "bot:heuristic") and its rating (the
-/// mean of its players' ratings when entered).
+/// mean of its players' ratings when entered: store/rating.hpp's mean_rating).
 struct TournamentTeam {
     std::array<std::string, 2> players;
-    double rating = 1500;
+    double rating = kStartRating;
     int seed = 0;                     ///< 1-based once the tournament starts, 0 before
 };
 

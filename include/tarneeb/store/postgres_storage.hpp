@@ -1,6 +1,6 @@
 // The PostgreSQL backend of Storage (storage.hpp; issue 16): the same tables and contracts as
 // SqliteStorage on a PostgreSQL 15 server, reached through libpq's asynchronous API over one
-// connection (src/store/postgres_storage.cpp, src/store/pg_connection.hpp;
+// connection (src/store/postgres_*.cpp, one file per role; src/store/pg_connection.hpp;
 // docs/operations.md "PostgreSQL").
 //
 // URL: any libpq URL, `postgresql://USER@HOST:PORT/DBNAME?...` (or `postgres://`); TCP
@@ -102,7 +102,7 @@ public:
     void save_tournament(const std::string& id, const nlohmann::json& state) override;
     std::vector<nlohmann::json> tournaments() override;
 
-    struct Connection;  ///< the libpq connection (postgres_storage.cpp), kept out of this header
+    struct Connection;  ///< the libpq connection (postgres_tx.hpp), kept out of this header
 
 private:
     /// write_journal of appends only, in one statement (see write_journal).

@@ -24,7 +24,7 @@
 // (the single-node server). The check and the write are one atomic statement or transaction.
 //
 // Tokens are never stored: only a 128-bit hash of each (hash_token), which is what a sign-in
-// looks up. Ratings: Elo (docs/protocol.md "Ratings").
+// looks up. Ratings: Elo (docs/protocol.md "Ratings"), the one rule of rating.hpp.
 //
 // Errors: every method of both backends throws StorageError on a database error (disk full,
 // read-only or corrupt file, I/O error, lost connection), with a stable code. A failed write
@@ -45,6 +45,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "tarneeb/store/rating.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -87,17 +89,13 @@ std::string unheld_token_hash();
 /// table id.
 std::int64_t table_number(const std::string& id);
 
-/// Elo for two teams: returns the change of team 0's rating (team 1 gets the opposite).
-/// `score0` is 1 (team 0 won), 0.5 (draw) or 0; k = 32.
-double elo_delta(double rating0, double rating1, double score0, double k = 32.0);
-
 /// One finished match, as stored.
 struct MatchRow {
     std::string id;                      ///< "<table>-<match number>", e.g. "t3-2"
     std::string table;                   ///< table id
     std::int64_t finished_ms = 0;        ///< Unix time in ms
     std::array<std::string, 4> names;    ///< seat names (bots: the bot's name)
-    std::array<bool, 4> bots{};          ///< seat played by a bot at the end (not rated)
+    std::array<bool, 4> bots{};          ///< seat played by a bot at the end (not rated: kBotRating)
     std::string status;                  ///< won, drawn, closed
     int winner = -1;                     ///< team 0/1, -1 for none
     std::array<int, 2> scores{};
@@ -106,17 +104,7 @@ struct MatchRow {
     bool is_private = true;              ///< played at a private table: never in public_matches
 };
 
-/// What storing `row` does to each seat's numbers (docs/protocol.md "Ratings"): `rating` is
-/// the change of that seat's rating — Elo (elo_delta) between the teams' average ratings
-/// before the match, `ratings` (a bot seat counts as 1500) — and `won` whether its team won.
-/// A bot seat, and every seat of a closed match, is not rated (`rated` false). Both backends
-/// apply these numbers (one rule, two SQL dialects).
-struct SeatRating {
-    bool rated = false;
-    double rating = 0;
-    bool won = false;
-};
-std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings);
+// What storing a MatchRow does to its seats' ratings: seat_ratings (rating.hpp).
 
 /// Who holds a token (Storage::token_owner).
 struct TokenOwner {
@@ -260,10 +248,10 @@ public:
     virtual std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before) = 0;
     /// {"players": [{"name","rating","matches","wins"}...]} best first, at most `limit`.
     virtual nlohmann::json leaderboard(int limit = 100) = 0;
-    /// A player's rating (1500 when unrated or unknown).
+    /// A player's rating (kStartRating, rating.hpp, when unrated or unknown).
     virtual double rating(const std::string& name) = 0;
 
-    // ---- accounts (src/store/storage_accounts.cpp; docs/protocol.md "Accounts") ------
+    // ---- accounts (src/store/*_accounts.cpp; docs/protocol.md "Accounts") ----------
     // A registered player is a players row with a password hash (the `$argon2id$...` string
     // of accounts.hpp, never the password). Its devices hold session tokens, kept only as
     // hash_token(token) in table `sessions`, each with its expiry (Unix ms). A guest's token
@@ -292,7 +280,7 @@ public:
     virtual void revoke_session(const std::string& token_hash) = 0;
     /// True when `name` is a registered player (it has a password).
     virtual bool is_registered(const std::string& name) = 0;
-    // ---- profiles (issue 15; storage_profiles.cpp) ----------------------------------
+    // ---- profiles (issue 15; *_profiles.cpp) ----------------------------------------
     /// GET /api/players/{name} (docs/protocol.md "Profiles"): {"name", "registered", "rating",
     /// "matches", "wins", "contracts": {"bid", "made"}, "bids", "average_bid" (null before the
     /// first bid), "rating_history": [{"match", "finished", "rating"}…] (oldest first, at most
@@ -313,7 +301,7 @@ public:
 
 };
 
-/// The SQLite backend (storage.cpp, storage_accounts.cpp, storage_profiles.cpp): one file in
+/// The SQLite backend (src/store/sqlite_*.cpp, one file per role): one file in
 /// WAL mode, created and migrated in place when opened (older databases gain the newer
 /// tables and columns).
 /// Not final: a test may subclass it to make a real database fail on demand.
@@ -368,7 +356,7 @@ private:
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
     void migrate_name_keys();
     /// Adds players.password_hash and the `sessions` table to a database that lacks them
-    /// (storage_accounts.cpp): every player of an older database is a guest.
+    /// (sqlite_accounts.cpp): every player of an older database is a guest.
     void migrate_accounts();
     /// Adds matches.private and matches.rules to a database that lacks them and fills them in
     /// for the matches already stored (from their table's settings and their record).

@@ -1,58 +1,16 @@
-// Storage, players' profiles (issue 15; storage.hpp "profiles"; docs/protocol.md "Profiles"):
-// each human seat's bids, contracts and rating after a stored match, kept as one row when the
-// match is stored (on the writer thread, in store_match's transaction), and the profile read
-// from them. A match's numbers come from its record, replayed by the records library (the
-// rules engine decides the declarer, the bid and whether it was made; nothing is re-derived).
+// SqliteStorage, players' profiles (issue 15; storage.hpp "profiles"; docs/protocol.md
+// "Profiles"): each human seat's bids, contracts and rating after a stored match, kept as one
+// row when the match is stored (on the writer thread, in store_match's transaction), and the
+// profile read from them. A match's numbers come from its record (match_stats.cpp).
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "match_stats.hpp"
 #include "sqlite_util.hpp"
-#include "tarneeb/records/record.hpp"
 #include "tarneeb/store/storage.hpp"
 
 namespace tarneeb::server {
-
-std::array<SeatStats, 4> seat_stats(const std::string& record) {
-    std::array<SeatStats, 4> out{};
-    const nlohmann::json result = records::result_json(records::replay(record));
-    if (!result.contains("deals") || !result["deals"].is_array()) return out;
-    for (const auto& deal : result["deals"]) {
-        const int dealer = deal.value("dealer", 0);
-        if (const auto a = deal.find("auction"); a != deal.end() && a->is_array())
-            for (std::size_t i = 0; i < a->size(); ++i)
-                if ((*a)[i].is_number_integer()) {
-                    auto& s = out[static_cast<std::size_t>((dealer + 1 + static_cast<int>(i)) % 4)];
-                    ++s.bids;
-                    s.bid_sum += (*a)[i].get<std::int64_t>();
-                }
-        const auto declarer = deal.find("declarer");
-        const auto made = deal.find("made");
-        if (declarer == deal.end() || !declarer->is_number_integer() || made == deal.end() || !made->is_boolean()) continue;
-        auto& s = out[static_cast<std::size_t>(declarer->get<int>() & 3)];
-        ++s.contracts;
-        if (made->get<bool>()) ++s.made;
-    }
-    return out;
-}
-
-std::optional<nlohmann::json> profile_tournament(const std::string& name, const nlohmann::json& state) {
-    using nlohmann::json;
-    if (!state.is_object() || !state.contains("teams") || !state["teams"].is_array()) return std::nullopt;
-    const auto& teams = state["teams"];
-    for (std::size_t i = 0; i < teams.size(); ++i) {
-        const json players = teams[i].value("players", json::array());
-        if (std::find(players.begin(), players.end(), json(name)) == players.end()) continue;
-        const json settings = state.value("settings", json::object());
-        const json champion = state.value("champion", json());
-        return json{{"id", state.value("id", "")}, {"name", settings.value("name", "")},
-                    {"format", settings.value("format", "")}, {"state", state.value("state", "")},
-                    {"partner", players.size() == 2 ? players[players[0] == name ? 1 : 0] : json(nullptr)},
-                    {"champion", champion.is_number() && champion.get<std::size_t>() == i}};
-    }
-    return std::nullopt;
-}
 
 void SqliteStorage::migrate_profiles() {
     {

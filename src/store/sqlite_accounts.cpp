@@ -1,4 +1,4 @@
-// Storage, accounts (include/tarneeb/store/storage.hpp "accounts"): players' password hashes
+// SqliteStorage, accounts (include/tarneeb/store/storage.hpp "accounts"): players' password hashes
 // and the sessions table. Only hashes are stored: the password's `$argon2id$...` string
 // (accounts.hpp) and hash_token of each session token.
 #include <string>

@@ -1,0 +1,100 @@
+// The rating rule (include/tarneeb/store/rating.hpp; docs/protocol.md "Ratings"): Elo values
+// computed by hand, bots at the start rating, and the two teams' changes opposite.
+#include <array>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tarneeb/store/rating.hpp"
+#include "tarneeb/store/storage.hpp"
+
+namespace tarneeb::server {
+namespace {
+
+MatchRow finished(const std::string& status, int winner, std::array<bool, 4> bots = {}) {
+    MatchRow row;
+    row.id = "t1-1";
+    row.table = "t1";
+    row.names = {"a", "b", "c", "d"};
+    row.bots = bots;
+    row.status = status;
+    row.winner = winner;
+    return row;
+}
+
+TEST(Rating, StartAndBotRatingsAre1500) {
+    EXPECT_EQ(kStartRating, 1500.0);
+    EXPECT_EQ(kBotRating, 1500.0);
+    EXPECT_EQ(kRatingK, 32.0);
+    EXPECT_EQ(start_rating_sql(), "1500");
+}
+
+TEST(Rating, EloOfAWinAndALoss) {
+    // Equal teams: E0 = 0.5, so a win is 32 * 0.5 = +16 and a loss -16, a draw 0.
+    EXPECT_DOUBLE_EQ(elo_delta(1500, 1500, 1.0), 16.0);
+    EXPECT_DOUBLE_EQ(elo_delta(1500, 1500, 0.0), -16.0);
+    EXPECT_DOUBLE_EQ(elo_delta(1500, 1500, 0.5), 0.0);
+    // 1600 against 1400: E0 = 1 / (1 + 10^(-0.5)) = 0.7597469266...
+    EXPECT_NEAR(elo_delta(1600, 1400, 1.0), 7.688098347, 1e-9);
+    EXPECT_NEAR(elo_delta(1600, 1400, 0.0), -24.311901653, 1e-9);
+    EXPECT_NEAR(elo_delta(1600, 1400, 0.5), -8.311901653, 1e-9);
+    // The underdog's side of the same match: the opposite change.
+    EXPECT_NEAR(elo_delta(1400, 1600, 0.0), -7.688098347, 1e-9);
+    EXPECT_NEAR(elo_delta(1400, 1600, 1.0), 24.311901653, 1e-9);
+    // K scales the change.
+    EXPECT_DOUBLE_EQ(elo_delta(1500, 1500, 1.0, 10.0), 5.0);
+}
+
+TEST(Rating, TeamsGetOppositeChangesFromTheirMeanRatings) {
+    // Team 0 (seats 0, 2): mean (1700 + 1500) / 2 = 1600; team 1 (seats 1, 3): (1300 + 1500) / 2 = 1400.
+    const auto change = seat_ratings(finished("won", 0), {1700, 1300, 1500, 1500});
+    for (std::size_t s = 0; s < 4; ++s) EXPECT_TRUE(change[s].rated) << s;
+    EXPECT_NEAR(change[0].rating, 7.688098347, 1e-9);
+    EXPECT_EQ(change[0].rating, change[2].rating);
+    EXPECT_EQ(change[1].rating, -change[0].rating);
+    EXPECT_EQ(change[3].rating, -change[0].rating);
+    EXPECT_TRUE(change[0].won && change[2].won);
+    EXPECT_FALSE(change[1].won || change[3].won);
+
+    const auto lost = seat_ratings(finished("won", 1), {1700, 1300, 1500, 1500});
+    EXPECT_NEAR(lost[0].rating, -24.311901653, 1e-9);
+    EXPECT_NEAR(lost[1].rating, 24.311901653, 1e-9);
+    EXPECT_TRUE(lost[1].won && lost[3].won);
+    EXPECT_FALSE(lost[0].won || lost[2].won);
+}
+
+TEST(Rating, BotSeatsCountTheStartRatingAndAreNotRated) {
+    // Seat 1 and 3 are bots: whatever their entries say, team 1 is rated kBotRating (1500).
+    const auto change = seat_ratings(finished("won", 0, {false, true, false, true}), {1500, 9999, 1500, -40});
+    EXPECT_DOUBLE_EQ(change[0].rating, 16.0);
+    EXPECT_DOUBLE_EQ(change[2].rating, 16.0);
+    EXPECT_FALSE(change[1].rated);
+    EXPECT_FALSE(change[3].rated);
+    EXPECT_EQ(change[1].rating, 0.0);
+    // One bot in a team: the team's mean is its human's rating and the bot's 1500.
+    const auto mixed = seat_ratings(finished("won", 1, {false, false, true, false}), {1700, 1500, 0, 1500});
+    EXPECT_TRUE(mixed[0].rated);
+    EXPECT_FALSE(mixed[2].rated);
+    EXPECT_DOUBLE_EQ(mixed[0].rating, elo_delta(1600, 1500, 0.0));
+    EXPECT_DOUBLE_EQ(mixed[1].rating, -elo_delta(1600, 1500, 0.0));
+}
+
+TEST(Rating, DrawsAndClosedMatches) {
+    const auto drawn = seat_ratings(finished("drawn", -1), {1600, 1400, 1600, 1400});
+    EXPECT_NEAR(drawn[0].rating, -8.311901653, 1e-9);
+    EXPECT_NEAR(drawn[1].rating, 8.311901653, 1e-9);
+    for (std::size_t s = 0; s < 4; ++s) EXPECT_FALSE(drawn[s].won) << s;
+    const auto closed = seat_ratings(finished("closed", -1), {1600, 1400, 1600, 1400});
+    for (std::size_t s = 0; s < 4; ++s) EXPECT_FALSE(closed[s].rated) << s;
+}
+
+TEST(Rating, MeanRating) {
+    EXPECT_EQ(mean_rating({}), kStartRating);
+    const std::vector<double> one{1620};
+    EXPECT_EQ(mean_rating(one), 1620.0);
+    const std::array<double, 2> team{1600, kBotRating};
+    EXPECT_EQ(mean_rating(team), 1550.0);
+}
+
+}  // namespace
+}  // namespace tarneeb::server
