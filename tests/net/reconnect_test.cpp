@@ -31,7 +31,7 @@ TEST_P(Reconnect, EverySeatComingBackWithItsTokenGetsItsSeat) {
     ServerProcess server(temp_db("reconnect"), {"--threads", std::to_string(p.threads)});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
-    std::vector<std::unique_ptr<Client>> players;
+    std::vector<std::unique_ptr<Client>> players, retired;
     std::vector<std::string> tokens;
     for (int s = 0; s < 4; ++s) {
         players.push_back(std::make_unique<Client>(ioc, server.port()));
@@ -102,6 +102,7 @@ TEST_P(Reconnect, EverySeatComingBackWithItsTokenGetsItsSeat) {
         EXPECT_EQ(t["you"], s);
         EXPECT_GE(t["version"].get<std::uint64_t>(), version);
         EXPECT_FALSE(t["seats"][s].contains("standin")) << t["seats"][s].dump();
+        retired.push_back(std::move(players[s]));  // still open, or cut: its read ends with the io_context
         players[s] = std::move(back);
     }
     // And the match goes on with the four new connections: each plays its own turns.
