@@ -5,7 +5,7 @@
 // stores finished matches in Storage, and answers the JSON HTTP endpoints.
 //
 // Threading: a Hall is not thread-safe; the transport calls it from one thread, the hall's
-// thread (one io_context thread: see src/net/transport.cpp for why). Nothing slow runs
+// thread (one io_context thread: see src/net/shard.hpp for why). Nothing slow runs
 // there (docs/architecture.md "Server threads"): every database access runs on the hall's
 // writer thread (a bounded queue: when it is full a change is refused with
 // `storage_unavailable`, code storage_busy) and bots think on a pool of worker threads; their
