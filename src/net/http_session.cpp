@@ -79,7 +79,7 @@ void HttpSession::on_read(beast::error_code ec) {
     if (req.method() != http::verb::get && req.method() != http::verb::head)
         return respond(req, 405, "application/json", R"({"error":"method"})");
     const std::string target(req.target());
-    if (Hall::http_path(target)) {
+    if (Shared::api_path(target)) {
         // Answered later (a database read on the writer thread); this session waits for it.
         // `Authorization: Bearer <token>`: who asks (a private table's matches are its
         // players'); anything else there counts as no token. Never logged.

@@ -1,12 +1,15 @@
 // A shard's shared state (shard.hpp): the hall's sockets (send, close), the shard's hall and
 // cluster node built, and the HTTP API requests routed to the halls — with several shards
-// /healthz and /metrics gathered from every shard's hall and combined into one reply.
+// /healthz and /metrics.json gathered from every shard's hall and combined into one reply, and
+// /metrics written from that in the Prometheus text format.
 #include "shard.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
 #include <spdlog/spdlog.h>
+
+#include "tarneeb/net/prometheus.hpp"
 
 #include "ws_session.hpp"
 
@@ -30,9 +33,9 @@ void log_line(bool error, const std::string& line) {
     else spdlog::warn("{}", line);
 }
 
-/// One reply for the process from every shard's reply to /healthz or /metrics (replies[0]:
+/// One reply for the process from every shard's reply to /healthz or /metrics.json (replies[0]:
 /// the home shard's). /healthz: the home's when every shard answers 200, else the first other.
-/// /metrics: the home's (its connections are every client's: each is opened there first),
+/// /metrics.json: the home's (its connections are every client's: each is opened there first),
 /// with the shards' tables, actions, storage errors, write queues, timers and journal batches
 /// added up, the highest of
 /// their latency percentiles, the first storage error, and every shard's own in "shards".
@@ -121,15 +124,26 @@ Shared::Shared(net::io_context& io, const ServeConfig& cfg, AddressBook& book, B
                [this](std::function<void()> job) { net::post(ioc, std::move(job)); }});
 }
 
+bool Shared::api_path(std::string_view target) {
+    return target.substr(0, target.find('?')) == "/metrics" || Hall::http_path(target);
+}
+
 void Shared::http_get(const std::string& target, const std::string& address, const std::string& token,
                       std::function<void(HttpReply)> done) {
-    if (shards.size() <= 1) return hall.http_get(target, unix_ms(), std::move(done), address, token);
     const std::string path = target.substr(0, target.find('?'));
+    if (path == "/metrics")
+        return http_get("/metrics.json", address, token, [done = std::move(done)](HttpReply r) {
+            if (r.status == 200)
+                if (const auto m = nlohmann::json::parse(r.body, nullptr, false); !m.is_discarded())
+                    r = HttpReply{200, std::string(kPrometheusContentType), prometheus_text(m)};
+            done(std::move(r));
+        });
+    if (shards.size() <= 1) return hall.http_get(target, unix_ms(), std::move(done), address, token);
     // Each reply comes back to this shard's loop, where the session lives.
     auto here = [this, done = std::move(done)](HttpReply r) mutable {
         net::post(ioc, [done = std::move(done), r = std::move(r)]() mutable { done(std::move(r)); });
     };
-    if (path != "/healthz" && path != "/metrics") {
+    if (path != "/healthz" && path != "/metrics.json") {
         Shared* home = shards.front();
         return net::post(home->ioc, [home, target, address, token, here = std::move(here)]() mutable {
             home->hall.http_get(target, unix_ms(), std::move(here), address, token);

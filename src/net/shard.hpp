@@ -106,9 +106,12 @@ struct Shared {
         if (cluster) cluster->closed(id, unix_ms());
         else hall.closed(id, unix_ms());
     }
-    /// Answers an HTTP API request (Hall::http_path) on this shard's loop. With several
-    /// shards: /healthz and /metrics from every shard's hall (combine_replies), the rest from
-    /// the home shard's (its analysis queue and per-address shares are the process's).
+    /// True for the API paths http_get answers: the hall's (Hall::http_path) and /metrics.
+    static bool api_path(std::string_view target);
+    /// Answers an HTTP API request (api_path) on this shard's loop. With several shards:
+    /// /healthz and /metrics.json from every shard's hall (combine_replies), the rest from the
+    /// home shard's (its analysis queue and per-address shares are the process's). /metrics:
+    /// the /metrics.json document in the Prometheus text format (prometheus_text).
     void http_get(const std::string& target, const std::string& address, const std::string& token,
                   std::function<void(HttpReply)> done);
     /// The sockets: the hall's answers (through the cluster node in cluster mode).
