@@ -2,7 +2,7 @@
 # A throwaway local cluster under load (docs/scaling.md "Measured"): a PostgreSQL 15 and a
 # redis-server in a temp directory, NODES `tarneeb serve` nodes on loopback, then
 # tarneeb-loadtest against all of them (seats of each table spread over the nodes), then each
-# node's /metrics; everything is stopped and removed at the end.
+# node's /metrics.json; everything is stopped and removed at the end.
 #
 #   bench/cluster_loadtest.sh [NODES] [LOADTEST ARGS...]
 #   bench/cluster_loadtest.sh 3 --tables 2500 --interval-ms 2000 --duration 30 --ramp-ms 20000
@@ -55,7 +55,7 @@ echo "nodes: ${ports[*]} (load average: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
 for p in "${ports[@]}"; do
   python3 - "$p" <<'PY'
 import json, sys, urllib.request
-m = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics"))
+m = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics.json"))
 c = m.get("cluster", {})
 print(json.dumps({"node": c.get("node"), "tables": m["tables"], "connections": m["connections"],
                   "actions_total": m["actions_total"], "server_p99_ms": m["latency_ms"]["p99"],

@@ -1,4 +1,4 @@
-// The hall, its HTTP API (docs/protocol.md "HTTP endpoints"): /healthz, /metrics and the
+// The hall, its HTTP API (docs/protocol.md "HTTP endpoints"): /healthz, /metrics.json and the
 // /api/... reads, which run on the writer thread, never on the hall's: the database reads and
 // the replay of a record for its result (the hall's other roles: hall.cpp, hall_admission.cpp,
 // hall_lobby.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
@@ -91,7 +91,7 @@ std::optional<HttpReply> match_with_result(Storage& storage, const std::string& 
 
 bool Hall::http_path(std::string_view target) {
     const std::string_view path = target.substr(0, target.find('?'));
-    return path == "/healthz" || path == "/metrics" || path.starts_with("/api/");
+    return path == "/healthz" || path == "/metrics.json" || path.starts_with("/api/");
 }
 
 void Hall::http_get(std::string_view target, Millis now, std::function<void(HttpReply)> done, const std::string& address,
@@ -129,7 +129,7 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
                          },
                          /*write=*/false);
     }
-    if (path == "/metrics") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
+    if (path == "/metrics.json") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
     if (path == "/api/tournaments" || path.starts_with("/api/tournaments/"))  // from memory (hall_tournament.cpp)
         return done(tournament_http(path));
     if (analysis_path(path))  // hall_analysis.cpp

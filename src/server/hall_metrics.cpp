@@ -1,7 +1,8 @@
-// The hall, its metrics (GET /metrics, docs/protocol.md "HTTP endpoints"): actions per second
-// over the last 10 s and the latency of `act` (receive → every update written to the send
-// queues) over the last 10,000 actions (the hall's other roles: hall.cpp, hall_admission.cpp,
-// hall_lobby.cpp, hall_http.cpp).
+// The hall, its metrics (GET /metrics.json, from which the transport writes /metrics in the
+// Prometheus text format: net/prometheus.hpp; docs/protocol.md "HTTP endpoints"): actions per
+// second over the last 10 s and the latency of `act` (receive → every update written to the
+// send queues) over the last 10,000 actions (the hall's other roles: hall.cpp,
+// hall_admission.cpp, hall_lobby.cpp, hall_http.cpp).
 #include <algorithm>
 
 #include "tarneeb/core/stats.hpp"

@@ -126,6 +126,12 @@ TEST(ClusterServe, FourPlayersOnThreeNodesPlayAWholeMatchAndNoFrameShowsAHiddenC
     EXPECT_GE(metrics(cl.port(1))["cluster"]["relayed_in"].get<int>(), 3);
     EXPECT_EQ(metrics(cl.port(2))["cluster"]["relayed_out"].get<int>(), 1);
     EXPECT_EQ(metrics(cl.port(3))["cluster"]["relayed_out"].get<int>(), 2);
+    // The same figures for Prometheus (GET /metrics): the node's name a label, Redis healthy.
+    const HttpAnswer text = http_fetch(cl.port(3), "/metrics");
+    EXPECT_NE(text.body.find("\ntarneeb_cluster_relayed_out 2\n"), std::string::npos) << text.body;
+    EXPECT_NE(text.body.find("\ntarneeb_cluster_redis_healthy{status=\"ok\"} 1\n"), std::string::npos) << text.body;
+    EXPECT_NE(text.body.find("\ntarneeb_cluster_info{node=\""), std::string::npos) << text.body;
+    EXPECT_NE(text.body.find("\ntarneeb_cluster_leases "), std::string::npos) << text.body;
     ASSERT_TRUE(m.play_until([&] { return m.over(); }));
     m.check_record(cl.port(2));
     // The relays were used.

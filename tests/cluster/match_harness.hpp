@@ -16,7 +16,7 @@
 
 namespace tarneeb::server::testing {
 
-inline json metrics(unsigned short port) { return json::parse(http_get(port, "/metrics").second); }
+inline json metrics(unsigned short port) { return json::parse(http_get(port, "/metrics.json").second); }
 
 /// Runs the clients' io_context, asking `done()` (HTTP reads of the nodes) every 200 ms until it
 /// holds or the liveness bound `timeout` passed (ws_harness.hpp eventually()).

@@ -17,7 +17,7 @@
 namespace tarneeb::server::testing {
 namespace {
 
-/// Each shard's own /metrics (the process's "shards" array).
+/// Each shard's own /metrics.json (the process's "shards" array).
 std::vector<json> shard_metrics(unsigned short port) {
     const json m = metrics(port);
     return m.contains("shards") ? m["shards"].get<std::vector<json>>() : std::vector<json>{m};

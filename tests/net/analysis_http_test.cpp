@@ -135,11 +135,11 @@ TEST(AnalysisHttp, QueuedThenDoneThenCachedAndKeptAcrossARestart) {
             }
         }
         // Two requests, one job; a third request is served from the database.
-        EXPECT_EQ(json::parse(http_get(server.port(), "/metrics").second)["analysis"]["done"], 1);
+        EXPECT_EQ(json::parse(http_get(server.port(), "/metrics.json").second)["analysis"]["done"], 1);
         const auto cached = http_get(server.port(), analysis_target(m.id, deal));
         EXPECT_EQ(cached.first, 200);
         EXPECT_EQ(cached.second, first_body);
-        EXPECT_EQ(json::parse(http_get(server.port(), "/metrics").second)["analysis"]["done"], 1);
+        EXPECT_EQ(json::parse(http_get(server.port(), "/metrics.json").second)["analysis"]["done"], 1);
     }
     // A restarted server answers from the database at once.
     ServerProcess server(db);
@@ -163,7 +163,7 @@ TEST(AnalysisHttp, UnknownMatchesAndBadDeals) {
         EXPECT_EQ(json::parse(body)["error"], "bad_deal") << q;
     }
     // Nothing was queued by any of them.
-    EXPECT_EQ(json::parse(http_get(server.port(), "/metrics").second)["analysis"],
+    EXPECT_EQ(json::parse(http_get(server.port(), "/metrics.json").second)["analysis"],
               (json{{"queued", 0}, {"running", 0}, {"done", 0}, {"failed", 0}}));
 }
 
@@ -231,7 +231,7 @@ TEST(AnalysisHttp, AJobOverItsCpuBudgetFailsAndIsNotRetried) {
         EXPECT_EQ(status, 422) << body;
         EXPECT_EQ(json::parse(body), (json{{"status", "failed"}, {"error", "too_slow"}}));
         EXPECT_EQ(http_get(server.port(), analysis_target(m.id, deal)).first, 422);  // no new job
-        const json metrics = json::parse(http_get(server.port(), "/metrics").second)["analysis"];
+        const json metrics = json::parse(http_get(server.port(), "/metrics.json").second)["analysis"];
         EXPECT_EQ(metrics["failed"], 1);
         EXPECT_EQ(metrics["queued"], 0);
     }

@@ -323,7 +323,7 @@ TEST(Fault, DiskFullRefusesChangesKeepsTheTablesAndRecovers) {
     const auto [hs, hbody] = http_get(server->port(), "/healthz");
     EXPECT_EQ(hs, 503);
     EXPECT_EQ(json::parse(hbody)["code"], "storage_full");
-    const auto metrics = json::parse(http_get(server->port(), "/metrics").second);
+    const auto metrics = json::parse(http_get(server->port(), "/metrics.json").second);
     EXPECT_GE(metrics["storage_errors"].get<int>(), 1);
     EXPECT_EQ(metrics["storage"], "storage_full");
     EXPECT_EQ(http_get(server->port(), "/api/leaderboard").first, 200);  // reads still work
@@ -355,7 +355,7 @@ TEST(Fault, DiskFullRefusesChangesKeepsTheTablesAndRecovers) {
         return went_on = t["version"].get<std::uint64_t>() > frozen;  // a stuck bot went on by itself
     }, 20s)) << "last table: " << c.last("table").dump().substr(0, 400) << "\nlast answer: " << answer(c, id).dump()
              << "\nhealthz: " << http_get(server->port(), "/healthz").second << "\nlog: " << read_file(server->log_path());
-    EXPECT_EQ(http_get(server->port(), "/healthz").first, 200) << http_get(server->port(), "/metrics").second;
+    EXPECT_EQ(http_get(server->port(), "/healthz").first, 200) << http_get(server->port(), "/metrics.json").second;
     EXPECT_NE(read_file(server->log_path()).find("event=storage_recovered"), std::string::npos);
     const json before_stop = c.last("table");
     server->stop(SIGTERM);
@@ -655,7 +655,7 @@ TEST(Fault, PingsAreAnsweredWhilePimcBotsThinkAndWhileWritesWaitForTheDatabaseLo
     // commit opens a new batch behind it) until writes are waiting in the writer's queue
     // (/metrics "write_queue"). Then a ping sent while writes wait, the lock still held, is
     // answered while they still wait (it did not wait for them): ten times.
-    const auto write_queue = [&] { return json::parse(http_get(server.port(), "/metrics").second)["write_queue"].get<int>(); };
+    const auto write_queue = [&] { return json::parse(http_get(server.port(), "/metrics.json").second)["write_queue"].get<int>(); };
     int while_locked = 0;
     const bool answered = eventually(ioc, [&] {
         step();

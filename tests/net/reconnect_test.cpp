@@ -68,7 +68,7 @@ TEST_P(Reconnect, EverySeatComingBackWithItsTokenGetsItsSeat) {
     if (p.threads > 1) {
         const auto refreshes = [&] {
             std::vector<std::uint64_t> n;
-            const json metrics = json::parse(http_get(server.port(), "/metrics").second);
+            const json metrics = json::parse(http_get(server.port(), "/metrics.json").second);
             for (const auto& shard : metrics["shards"])
                 n.push_back(shard["cluster"]["directory_refreshes"].get<std::uint64_t>());
             return n;

@@ -61,9 +61,9 @@ TEST(Security, StaticFilesStayInsideTheRootAndNeverServeTheDatabase) {
     fs::remove_all(root);
 }
 
-/// `connections` of GET /metrics.
+/// `connections` of GET /metrics.json.
 int open_connections(unsigned short port) {
-    return json::parse(http_get(port, "/metrics").second)["connections"].get<int>();
+    return json::parse(http_get(port, "/metrics.json").second)["connections"].get<int>();
 }
 
 /// Polls until the server has `n` WebSocket connections or `timeout` passed; returns whether it has.
@@ -170,7 +170,7 @@ TEST(Security, ASlowReaderIsClosedAtOnceAndGetsOnlyWholeFrames) {
     }
     ASSERT_TRUE(wait_for([&] { return read_file(server.log_path()).find("event=send_queue_full") != std::string::npos; }))
         << "sent " << sent << "\nserver log (end):\n" << log_tail(server.log_path(), 30)
-        << "\nmetrics: " << http_get(server.port(), "/metrics").second;
+        << "\nmetrics: " << http_get(server.port(), "/metrics.json").second;
     // Now the client reads everything it can: only whole JSON messages (the old server went on
     // writing the frame in flight from freed memory), and no close handshake (the old server
     // queued a graceful close behind the data the client could not take, and kept it open).

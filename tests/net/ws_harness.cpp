@@ -242,6 +242,19 @@ std::pair<int, std::string> http_get(unsigned short port, const std::string& tar
     return {static_cast<int>(res.result_int()), res.body()};
 }
 
+HttpAnswer http_fetch(unsigned short port, const std::string& target) {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    http::request<http::string_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, "127.0.0.1");
+    http::write(stream, req);
+    beast::flat_buffer buf;
+    http::response<http::string_body> res;
+    http::read(stream, buf, res);
+    return {static_cast<int>(res.result_int()), std::string(res[http::field::content_type]), res.body()};
+}
+
 std::pair<int, std::string> raw_get(unsigned short port, const std::string& target) {
     net::io_context ioc;
     tcp::socket s(ioc);

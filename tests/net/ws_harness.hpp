@@ -164,6 +164,15 @@ bool eventually(net::io_context& ioc, const std::function<bool()>& done, std::ch
 /// (a private table's match is its players').
 std::pair<int, std::string> http_get(unsigned short port, const std::string& target, const std::string& token = {});
 
+/// An HTTP answer with its Content-Type.
+struct HttpAnswer {
+    int status = 0;
+    std::string content_type;
+    std::string body;
+};
+/// GET over plain HTTP: status, Content-Type and body.
+HttpAnswer http_fetch(unsigned short port, const std::string& target);
+
 /// One raw HTTP/1.1 GET with `target` sent byte for byte (no normalisation, as
 /// `curl --path-as-is`): the status (0 when the server answered nothing) and the whole response.
 std::pair<int, std::string> raw_get(unsigned short port, const std::string& target);

@@ -1,8 +1,12 @@
 // `tarneeb serve` over real WebSockets on 127.0.0.1: the real executable is started (and killed
 // with SIGKILL for the crash test), and a small Beast client plays through docs/protocol.md.
 // The helpers (server process, client) are in ws_harness.hpp, shared with fault_test.cpp.
+#include <cctype>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include "../room/hidden_check.hpp"
 #include "tarneeb/records/record.hpp"
@@ -16,11 +20,163 @@ using namespace testing;
 TEST(Serve, HealthMetricsAndNotFound) {
     ServerProcess server(temp_db("health"));
     EXPECT_EQ(http_get(server.port(), "/healthz"), (std::pair<int, std::string>{200, R"({"status":"ok","storage":"sqlite"})"}));
-    const auto [status, body] = http_get(server.port(), "/metrics");
+    const auto [status, body] = http_get(server.port(), "/metrics.json");
     EXPECT_EQ(status, 200);
     EXPECT_TRUE(json::parse(body).contains("latency_ms"));
     EXPECT_EQ(http_get(server.port(), "/api/matches/none").first, 404);
     EXPECT_EQ(http_get(server.port(), "/index.html").first, 404);
+}
+
+/// One sample line of the Prometheus text format: `name{label="value",...} number`.
+struct PromSample {
+    std::string name;
+    std::map<std::string, std::string> labels;
+    double value = 0;
+};
+
+/// Parses `line` per the text format (version 0.0.4): a metric name, optional labels whose
+/// values are escaped (\\, \", \n), one space, a number (or NaN, +Inf, -Inf). Nothing else.
+std::optional<PromSample> parse_sample(const std::string& line) {
+    const auto name_char = [](char c, bool first) {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':' || (!first && std::isdigit(static_cast<unsigned char>(c)));
+    };
+    PromSample s;
+    std::size_t i = 0;
+    while (i < line.size() && name_char(line[i], i == 0)) s.name += line[i++];
+    if (s.name.empty()) return std::nullopt;
+    if (i < line.size() && line[i] == '{') {
+        ++i;
+        while (i < line.size() && line[i] != '}') {
+            std::string label;
+            while (i < line.size() && name_char(line[i], label.empty())) label += line[i++];
+            if (label.empty() || i + 1 >= line.size() || line[i] != '=' || line[i + 1] != '"') return std::nullopt;
+            i += 2;
+            std::string value;
+            for (;; ++i) {
+                if (i >= line.size()) return std::nullopt;
+                if (line[i] == '"') break;
+                if (line[i] == '\\') {
+                    if (++i >= line.size()) return std::nullopt;
+                    if (line[i] == 'n') value += '\n';
+                    else if (line[i] == '\\' || line[i] == '"') value += line[i];
+                    else return std::nullopt;
+                } else {
+                    value += line[i];
+                }
+            }
+            ++i;  // the closing quote
+            if (!s.labels.emplace(label, value).second) return std::nullopt;
+            if (i < line.size() && line[i] == ',') ++i;
+        }
+        if (i >= line.size()) return std::nullopt;
+        ++i;  // '}'
+    }
+    if (i >= line.size() || line[i] != ' ') return std::nullopt;
+    const std::string number = line.substr(i + 1);
+    if (number == "NaN" || number == "+Inf" || number == "-Inf") return s;
+    std::size_t used = 0;
+    try {
+        s.value = std::stod(number, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (used != number.size() || number.empty()) return std::nullopt;
+    return s;
+}
+
+/// GET /metrics of a server with `threads` event loops, one guest at a new table: checked line
+/// by line per the format, and against /metrics.json read right after.
+void check_prometheus_metrics(const std::string& threads) {
+    SCOPED_TRACE("--threads " + threads);
+    ServerProcess server(temp_db("prometheus" + threads), {"--threads", threads});
+    net::io_context ioc;
+    Client c(ioc, server.port());
+    sign_in(ioc, c, "Layla");
+    c.send({{"type", "create"}, {"turn_seconds", 0}});
+    ASSERT_TRUE(pump(ioc, [&] { return !c.last("created").is_null(); }));
+
+    const HttpAnswer text = http_fetch(server.port(), "/metrics");
+    const json doc = json::parse(http_get(server.port(), "/metrics.json").second);  // right after: nothing moves meanwhile
+    EXPECT_EQ(text.status, 200);
+    EXPECT_TRUE(text.content_type.starts_with("text/plain; version=0.0.4")) << text.content_type;
+    ASSERT_FALSE(text.body.empty());
+    EXPECT_EQ(text.body.back(), '\n');
+
+    std::map<std::string, std::string> types;  // metric -> TYPE, once each
+    std::set<std::string> helps;
+    std::map<std::string, std::vector<PromSample>> samples;
+    std::istringstream lines(text.body);
+    for (std::string line; std::getline(lines, line);) {
+        ASSERT_FALSE(line.empty());
+        if (line.starts_with("# HELP ")) {
+            const std::string name = line.substr(7, line.find(' ', 7) - 7);
+            EXPECT_TRUE(helps.insert(name).second) << "one HELP per metric: " << line;
+            EXPECT_FALSE(samples.contains(name)) << "HELP before the samples: " << line;
+            continue;
+        }
+        if (line.starts_with("# TYPE ")) {
+            std::istringstream in(line.substr(7));
+            std::string name, type, rest;
+            in >> name >> type;
+            EXPECT_FALSE(in >> rest) << line;
+            EXPECT_TRUE(type == "gauge" || type == "counter" || type == "summary") << line;
+            EXPECT_TRUE(types.emplace(name, type).second) << "one TYPE per metric: " << line;
+            EXPECT_FALSE(samples.contains(name)) << "TYPE before the samples: " << line;
+            continue;
+        }
+        ASSERT_NE(line.front(), '#') << line;
+        const auto s = parse_sample(line);
+        ASSERT_TRUE(s.has_value()) << "not a sample line: " << line;
+        EXPECT_TRUE(s->name.starts_with("tarneeb_")) << line;
+        EXPECT_TRUE(types.contains(s->name)) << "a TYPE line before: " << line;
+        EXPECT_TRUE(helps.contains(s->name)) << "a HELP line before: " << line;
+        if (types[s->name] == "counter") {
+            EXPECT_TRUE(s->name.ends_with("_total")) << line;
+        }
+        samples[s->name].push_back(*s);
+    }
+    for (const auto& [name, type] : types) EXPECT_TRUE(samples.contains(name)) << "a metric without samples: " << name;
+
+    const auto value = [&](const std::string& name) {
+        EXPECT_EQ(samples[name].size(), 1u) << name;
+        return samples[name].empty() ? -1.0 : samples[name].front().value;
+    };
+    EXPECT_EQ(value("tarneeb_tables"), doc["tables"].get<double>());
+    EXPECT_EQ(value("tarneeb_tables"), 1);
+    EXPECT_EQ(value("tarneeb_tables_playing"), doc["tables_playing"].get<double>());
+    EXPECT_EQ(value("tarneeb_connections"), doc["connections"].get<double>());
+    EXPECT_EQ(value("tarneeb_signed_in"), doc["signed_in"].get<double>());
+    EXPECT_EQ(value("tarneeb_actions_total"), doc["actions_total"].get<double>());
+    if (threads == "1") {  // (with shards the process's count is the home shard's: see operations.md)
+        EXPECT_EQ(value("tarneeb_connections"), 1) << doc.dump();
+        EXPECT_EQ(value("tarneeb_signed_in"), 1) << doc.dump();
+    }
+    EXPECT_EQ(value("tarneeb_storage_healthy"), 1);
+    ASSERT_FALSE(samples["tarneeb_storage_healthy"].empty());
+    EXPECT_EQ(samples["tarneeb_storage_healthy"].front().labels["status"], "ok");
+    EXPECT_EQ(samples["tarneeb_act_latency_seconds"].size(), 3u);
+    for (const char* name : {"tarneeb_actions_total", "tarneeb_storage_errors_total", "tarneeb_write_queue_jobs",
+                             "tarneeb_journal_batches_total", "tarneeb_journal_writes_total", "tarneeb_timers_pending",
+                             "tarneeb_uptime_seconds", "tarneeb_tables_playing"})
+        EXPECT_TRUE(samples.contains(name)) << name;
+    // With several shards: each shard's own, labelled, and the shards' relays.
+    EXPECT_EQ(doc.contains("shards"), threads != "1");
+    if (doc.contains("shards")) {
+        ASSERT_EQ(samples["tarneeb_shard_tables"].size(), doc["shards"].size());
+        for (std::size_t i = 0; i < doc["shards"].size(); ++i) {
+            EXPECT_EQ(samples["tarneeb_shard_tables"][i].labels["shard"], std::to_string(i));
+            EXPECT_EQ(samples["tarneeb_shard_tables"][i].value, doc["shards"][i]["tables"].get<double>());
+        }
+        EXPECT_EQ(value("tarneeb_cluster_shards"), doc["cluster"]["shards"].get<double>());
+        EXPECT_EQ(value("tarneeb_cluster_moves_total"), doc["cluster"]["moves"].get<double>());
+        ASSERT_EQ(samples["tarneeb_cluster_info"].size(), 1u);
+        EXPECT_EQ(samples["tarneeb_cluster_info"].front().labels["node"], doc["cluster"]["node"].get<std::string>());
+    }
+}
+
+TEST(Serve, MetricsInThePrometheusTextFormatAgreeWithTheJson) {
+    check_prometheus_metrics("1");
+    check_prometheus_metrics("2");
 }
 
 /// Sends n pings with ids at once and waits for their n answers; returns the rate_limited ones

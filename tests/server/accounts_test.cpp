@@ -337,7 +337,7 @@ TEST(Accounts, AFullPasswordQueueAnswersBusy) {
     EXPECT_EQ(h.sign_in(h.connect(), "Layla", kPassword)["code"], "busy");
     EXPECT_FALSE(h.storage.is_registered("Layla"));
     // operators see the refusals in /metrics
-    const auto metrics = h.get("/metrics");
+    const auto metrics = h.get("/metrics.json");
     ASSERT_TRUE(metrics && metrics->status == 200);
     const auto passwords = nlohmann::json::parse(metrics->body)["passwords"];
     EXPECT_EQ(passwords["refused"], 2);

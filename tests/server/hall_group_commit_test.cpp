@@ -112,7 +112,7 @@ TEST(HallGroupCommit, TablesActingAtOnceShareOneTransactionAndEveryPlayerSeesEac
         journals.push_back(journal_size(h.storage, t.table));
         for (ConnId c : t.players) heard[c] = h.frames[c].size();
     }
-    const json before = json::parse(h.get("/metrics")->body)["journal"];
+    const json before = json::parse(h.get("/metrics.json")->body)["journal"];
     const auto done_before = f.store->done().size();
 
     // The writer takes table 0's write and waits at the gate; the other tables act meanwhile.
@@ -144,7 +144,7 @@ TEST(HallGroupCommit, TablesActingAtOnceShareOneTransactionAndEveryPlayerSeesEac
             EXPECT_EQ(seen[0]["version"], versions[i] + 1);
         }
     }
-    const json after = json::parse(h.get("/metrics")->body)["journal"];
+    const json after = json::parse(h.get("/metrics.json")->body)["journal"];
     EXPECT_EQ(after["batches"].get<int>() - before["batches"].get<int>(), 2);
     EXPECT_EQ(after["writes"].get<int>() - before["writes"].get<int>(), kTables);
     EXPECT_EQ(after["last_batch"], kTables - 1);
@@ -246,7 +246,7 @@ TEST(HallGroupCommit, ABatchThatFailsChangesNoTableAndPlayResumesWhenTheStoreWor
         for (ConnId c : tables[i].players) EXPECT_TRUE(tables_since(h, c, heard[c]).empty()) << "nobody told of a change";
     }
     EXPECT_EQ(h.hall.snapshot(), snapshot) << "every table exactly as it was";
-    EXPECT_EQ(json::parse(h.get("/metrics")->body)["storage"], "storage_full");
+    EXPECT_EQ(json::parse(h.get("/metrics.json")->body)["storage"], "storage_full");
     EXPECT_EQ(h.get("/healthz")->status, 503);
 
     // The store works again: the same requests go through, and play goes on.

@@ -650,7 +650,7 @@ TEST(Hall, AnalysisOfAFinishedDealIsOneJobOffTheHallsThreadThenServedFromTheData
     EXPECT_EQ(second->status, 202) << second->body;
     const json pending = json::parse(first->body)["status"];
     EXPECT_TRUE(pending == "queued" || pending == "running") << pending;  // its thread may have started it
-    const json metrics = json::parse(h.get("/metrics")->body)["analysis"];
+    const json metrics = json::parse(h.get("/metrics.json")->body)["analysis"];
     EXPECT_EQ(metrics, (json{{"queued", 0}, {"running", 0}, {"done", 1}, {"failed", 0}}));
 
     const auto done = h.get(target);
@@ -1175,7 +1175,7 @@ TEST(Hall, AFailedJournalWriteRefusesTheActionChangesNothingAndRecovers) {
         EXPECT_EQ(h.hall.snapshot(), before);
         for (ConnId c : cs) EXPECT_EQ(h.frames[c].size(), heard[c] + (c == actor ? 1 : 0));
         EXPECT_EQ(h.get("/healthz")->status, 503);
-        EXPECT_EQ(json::parse(h.get("/metrics")->body)["storage"], "storage_full");
+        EXPECT_EQ(json::parse(h.get("/metrics.json")->body)["storage"], "storage_full");
         // Reads still work, and a read that works does not say the disk takes writes again.
         EXPECT_EQ(h.get("/api/leaderboard")->status, 200);
         EXPECT_EQ(h.get("/healthz")->status, 503);
@@ -1220,7 +1220,7 @@ TEST(Hall, AFencedWriteDropsTheTableAndHealthIsOkOnceNoFencedTableIsLeft) {
         h.send(a, {{"type", "add_bot"}, {"id", 2}, {"seat", 1}});
         const auto refused = h.last(a, "error");
         EXPECT_EQ(refused["code"], "storage_unavailable") << refused;
-        EXPECT_EQ(json::parse(h.get("/metrics")->body)["tables"], 0) << "the fenced table is dropped";
+        EXPECT_EQ(json::parse(h.get("/metrics.json")->body)["tables"], 0) << "the fenced table is dropped";
         const auto health = h.get("/healthz");
         EXPECT_EQ(health->status, 200) << health->body;
         EXPECT_EQ(json::parse(health->body)["status"], "ok");

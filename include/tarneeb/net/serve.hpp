@@ -1,5 +1,6 @@
 // `tarneeb serve`: HTTP + WebSocket on one port (docs/protocol.md). This header is free of
-// Boost; the Beast transport lives in src/net/transport.cpp only.
+// Boost; the Beast transport lives in src/net/ only (serve.cpp, listener, http_session,
+// ws_session, shard).
 #pragma once
 
 #include <cstddef>

@@ -5,7 +5,7 @@
 // stores finished matches in Storage, and answers the JSON HTTP endpoints.
 //
 // Threading: a Hall is not thread-safe; the transport calls it from one thread, the hall's
-// thread (one io_context thread: see src/net/transport.cpp for why). Nothing slow runs
+// thread (one io_context thread: see src/net/shard.hpp for why). Nothing slow runs
 // there (docs/architecture.md "Server threads"): every database access runs on the hall's
 // writer thread (a bounded queue: when it is full a change is refused with
 // `storage_unavailable`, code storage_busy) and bots think on a pool of worker threads; their
@@ -275,10 +275,11 @@ public:
     /// The earliest time a table needs tick().
     std::optional<Millis> next_wakeup() const;
 
-    /// True for the paths http_get answers: /healthz, /metrics and /api/...
+    /// True for the paths http_get answers: /healthz, /metrics.json and /api/... (the transport
+    /// answers GET /metrics in the Prometheus text format from /metrics.json: net/prometheus.hpp).
     static bool http_path(std::string_view target);
     /// Answers GET `target` (an http_path) through `done`, on the hall's thread: at once for
-    /// /metrics and for /healthz on SQLite, after a job on the writer thread for /api/... and
+    /// /metrics.json and for /healthz on SQLite, after a job on the writer thread for /api/... and
     /// for /healthz on a remote store (its ping; never blocks the hall's thread).
     /// `address`: the client's IP address (the analysis queue's per-address share); `token`:
     /// the sign-in token of its `Authorization: Bearer` header, or empty (a private table's
@@ -531,7 +532,7 @@ private:
     std::uint64_t next_seed();
     TableEntry* find_table(const std::string& id);
     void record_latency(double ms, Millis now);
-    /// The GET /metrics answer (hall_metrics.cpp).
+    /// The GET /metrics.json answer (hall_metrics.cpp).
     nlohmann::json metrics_json(Millis now);
     /// /metrics "analysis": {"queued", "running", "done" (stored since the start), "failed"}.
     nlohmann::json analysis_metrics() const;
