@@ -30,8 +30,23 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
         // A file that cannot be written is refused now rather than at the first action.
         if (path != ":memory:" && sqlite3_db_readonly(db_, "main") == 1)
             throw StorageError("storage_read_only", "database " + path + " is read-only");
-        exec("PRAGMA journal_mode=WAL");
+        // SQLite's busy handler does not cover a change of journal mode: while another connection
+        // holds the new file (its schema transaction, below) it is tried again, for at most the
+        // busy timeout (5 s; at start, never on an event loop).
+        for (int waited_ms = 0;; waited_ms += 10) {
+            const int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+            if (rc == SQLITE_OK) break;
+            if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= 5000)
+                throw StorageError(error_code(db_), std::string("sqlite: ") + sqlite3_errmsg(db_));
+            sqlite3_sleep(10);
+        }
         exec(full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+        // The schema and every migration in one write transaction: connections opening one new
+        // file at once (the shards of `serve --threads N`) each wait for the one before (the busy
+        // timeout) and then find every column there. Apart, two of them both read "no name_key"
+        // and the second ALTER failed: "duplicate column name" (TSan's timing, in CI). It also
+        // checks, at start, that the file can be written.
+        exec("BEGIN IMMEDIATE");
     exec(("CREATE TABLE IF NOT EXISTS players(name TEXT PRIMARY KEY, token_hash TEXT UNIQUE NOT NULL,"
           " rating REAL NOT NULL DEFAULT " + start_rating_sql() +
           ", matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)").c_str());
@@ -58,10 +73,9 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
         migrate_tournaments();  // sqlite_tournaments.cpp
         migrate_fences();
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
-        // Writes the schema now, so that a file that cannot be written fails here, at start.
-        exec("BEGIN IMMEDIATE");
         exec("COMMIT");
     } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
         sqlite3_close(db_);
         db_ = nullptr;
         throw;

@@ -76,6 +76,8 @@ private:
 
 template <class F>
 void SqliteStorage::transaction(F&& body) {
+    // Inside a transaction already (the schema's, when the store opens): the body is part of it.
+    if (sqlite3_get_autocommit(db_) == 0) return body();
     exec("BEGIN");
     try {
         body();

@@ -22,6 +22,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -622,6 +623,37 @@ public:
     DefaultJournalStorage() : SqliteStorage(":memory:") {}
     std::vector<JournalResult> write_journal(std::span<const JournalWrite> writes) override { return Storage::write_journal(writes); }
 };
+
+// Shards open one new SQLite file at once (`serve --threads N`): each connection waits for the
+// schema and migrations of the one before and finds every column there (CI under TSan once
+// failed with "duplicate column name: name_key": two connections both read "no name_key").
+TEST(SqliteStorage, ConnectionsOpeningOneNewFileAtOnceEachGetTheWholeSchema) {
+    for (int round = 0; round < 5; ++round) {
+        const std::string path = ::testing::TempDir() + "tarneeb-open-at-once-" + std::to_string(::getpid()) + "-" +
+                                 std::to_string(round) + ".db";
+        for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+        std::vector<std::thread> threads;
+        std::vector<std::string> errors(8);
+        std::vector<std::unique_ptr<Storage>> stores(8);
+        for (std::size_t i = 0; i < 8; ++i)
+            threads.emplace_back([&, i] {
+                try {
+                    stores[i] = open_storage(path);
+                } catch (const std::exception& e) {
+                    errors[i] = e.what();
+                }
+            });
+        for (auto& t : threads) t.join();
+        for (std::size_t i = 0; i < 8; ++i) {
+            EXPECT_EQ(errors[i], "") << "connection " << i;
+            if (stores[i]) {
+                EXPECT_TRUE(stores[i]->register_name("Player" + std::to_string(i), "token" + std::to_string(i)));
+            }
+        }
+        stores.clear();
+        for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+    }
+}
 
 TEST(StorageDefault, WriteJournalIsOneAppendOrRewritePerWriteInOrder) {
     DefaultJournalStorage s;
