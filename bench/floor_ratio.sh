@@ -2,7 +2,7 @@
 # The server's CPU per action against the floor, on this machine (issue 26; docs/performance.md
 # "The floor"): `tarneeb serve` played as fast as it answers by tarneeb-loadtest (20 tables of
 # four clients, no bots, SQLite in a temporary directory), its process CPU time (utime + stime
-# from /proc) divided by the actions it applied (/metrics.json or /metrics "actions_total");
+# from /proc) divided by the actions it applied (/metrics.json "actions_total");
 # then tarneeb-fanout-floor, a bare Beast fan-out of a frame of the same size to the same
 # clients. Prints one line per measure and the ratio.
 #
@@ -30,9 +30,8 @@ done
 port=$(sed -n 's/^listening on .*:\([0-9]*\).*/\1/p' "$dir/out")
 [[ -n $port ]] || { echo "floor_ratio: the server did not start: $(cat "$dir/log")" >&2; exit 1; }
 
-metrics() {  # actions_total, whichever path serves the JSON
-  { curl -sf "http://127.0.0.1:$port/metrics.json" || curl -sf "http://127.0.0.1:$port/metrics"; } |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["actions_total"])'
+metrics() {  # actions_total
+  curl -sf "http://127.0.0.1:$port/metrics.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["actions_total"])'
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 
