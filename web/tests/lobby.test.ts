@@ -1,22 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { App as AppClass, listMessage as listMessageFn } from '../src/app';
 import type { ServerMessage, TableSummary, TableView } from '../src/protocol';
+import { memoryStorage } from './memory_storage';
 
 // The App runs in a browser: give it the little of one it reads (storage, location, the
 // document's root element) and a fake connection that records what is sent.
-const memory = (): Storage => {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k: string) => m.get(k) ?? null,
-    key: (i: number) => [...m.keys()][i] ?? null,
-    removeItem: (k: string) => void m.delete(k),
-    setItem: (k: string, v: string) => void m.set(k, String(v)),
-  };
-};
 
 class FakeConn {
   sent: Record<string, unknown>[] = [];
@@ -40,8 +28,8 @@ let App: typeof AppClass;
 let listMessage: typeof listMessageFn;
 
 beforeAll(async () => {
-  vi.stubGlobal('localStorage', memory());
-  vi.stubGlobal('sessionStorage', memory());
+  vi.stubGlobal('localStorage', memoryStorage());
+  vi.stubGlobal('sessionStorage', memoryStorage());
   vi.stubGlobal('location', { search: '', protocol: 'http:', host: 'localhost' });
   vi.stubGlobal('navigator', { language: 'en' });
   vi.stubGlobal('document', { documentElement: {} });

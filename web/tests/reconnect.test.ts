@@ -3,30 +3,18 @@ import type { App as AppClass } from '../src/app';
 import { CONN_LIMITS } from '../src/conn';
 import type { TableView } from '../src/protocol';
 import { FakeSocket } from './fake_socket';
+import { memoryStorage } from './memory_storage';
 
 // The App with its real Connection on a fake WebSocket (fake_socket.ts): the test plays a server
 // that falls silent, and checks that the page gets back to the server's state by itself
 // (issue 26). The page's limits (CONN_LIMITS) run on fake timers: no test waits for real time.
 
-const memory = (): Storage => {
-  const m = new Map<string, string>();
-  return {
-    get length() {
-      return m.size;
-    },
-    clear: () => m.clear(),
-    getItem: (k: string) => m.get(k) ?? null,
-    key: (i: number) => [...m.keys()][i] ?? null,
-    removeItem: (k: string) => void m.delete(k),
-    setItem: (k: string, v: string) => void m.set(k, String(v)),
-  };
-};
 
 let App: typeof AppClass;
 
 beforeAll(async () => {
-  vi.stubGlobal('localStorage', memory());
-  vi.stubGlobal('sessionStorage', memory());
+  vi.stubGlobal('localStorage', memoryStorage());
+  vi.stubGlobal('sessionStorage', memoryStorage());
   vi.stubGlobal('location', { search: '', protocol: 'http:', host: 'localhost' });
   vi.stubGlobal('navigator', { language: 'en' });
   vi.stubGlobal('document', { documentElement: {} });
