@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "overloaded.hpp"
+#include "tarneeb/support/overloaded.hpp"
 
 namespace tarneeb::server {
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <variant>
 
-#include "overloaded.hpp"
+#include "tarneeb/support/overloaded.hpp"
 #include "tarneeb/records/record.hpp"
 
 namespace tarneeb::server {

@@ -108,10 +108,10 @@ void Hall::advance(const std::string& tid) {
     TableEntry* t = find_table(tid);
     // Requests that waited for the table come first, in order.
     while (t && !t->busy && !t->parked.empty()) {
-        auto [conn, msg] = std::move(t->parked.front());
+        auto [conn, request] = std::move(t->parked.front());
         t->parked.pop_front();
         release(conn);
-        handle(conn, std::move(msg));
+        handle(conn, std::move(request));
         t = find_table(tid);
     }
     if (!t || t->busy) return;
@@ -185,9 +185,9 @@ void Hall::pump(ConnId conn) {
     for (;;) {
         auto it = conns_.find(conn);
         if (it == conns_.end() || busy(it->second) || it->second.waiting.empty()) return;
-        json msg = std::move(it->second.waiting.front());
+        ClientRequest request = std::move(it->second.waiting.front());
         it->second.waiting.pop_front();
-        handle(conn, std::move(msg));
+        handle(conn, std::move(request));
     }
 }
 
@@ -199,9 +199,9 @@ void Hall::run_pumps() {
     }
 }
 
-void Hall::park(TableEntry& t, ConnId conn, json msg) {
+void Hall::park(TableEntry& t, ConnId conn, ClientRequest r) {
     hold(conn);
-    t.parked.emplace_back(conn, std::move(msg));
+    t.parked.emplace_back(conn, std::move(r));
 }
 
 // ---- storage ------------------------------------------------------------------------------
@@ -415,9 +415,9 @@ void Hall::drop_table(const std::string& id) {
     lobby_changed();
     if (out_.log) out_.log(false, "event=table_dropped table=" + id);
     if (cluster_.released) cluster_.released(id);
-    for (auto& [conn, msg] : parked) {
+    for (auto& [conn, request] : parked) {
         release(conn);
-        error(conn, request_id(msg), to_string(ProtocolError::storage_unavailable),
+        error(conn, request.id, to_string(ProtocolError::storage_unavailable),
               "the table moved to another server; try again");
     }
     run_pumps();
@@ -464,10 +464,10 @@ void Hall::storage_error(ConnId conn, const json& id, const StorageError& e) {
           "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
 }
 
-void Hall::handle(ConnId conn, json msg) {
+void Hall::handle(ConnId conn, ClientRequest r) {
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;
-    dispatch(conn, it->second, msg);
+    dispatch(conn, it->second, r);
 }
 
 void Hall::send_table(const std::string& name, TableEntry& t) {

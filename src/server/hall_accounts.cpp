@@ -17,13 +17,6 @@ using nlohmann::json;
 
 namespace {
 constexpr std::string_view kHex = "0123456789abcdef";
-
-/// The string field `key` of `msg`, or nullopt when absent or not a string.
-std::optional<std::string> string_field(const json& msg, const char* key) {
-    auto it = msg.find(key);
-    if (it == msg.end() || !it->is_string()) return std::nullopt;
-    return it->get<std::string>();
-}
 }  // namespace
 
 bool Hall::on_passwords(std::function<void()> work, std::function<void()> done) {
@@ -80,9 +73,9 @@ void Hall::sign_out_here(const std::string& name, const std::string& only_token_
     close_sessions_here(name, ConnId(-1), only_token_hash, keep_token_hash);
 }
 
-void Hall::sign_in(ConnId conn, Conn& c, const json& msg, const json& id) {
-    const auto name = string_field(msg, "name");
-    const auto password = string_field(msg, "password");
+void Hall::sign_in(ConnId conn, Conn& c, const HelloRequest& h, const json& id) {
+    const auto& name = h.name;
+    const auto& password = h.password;
     if (!name || !password) return error(conn, id, to_string(ProtocolError::bad_message), "hello with a password needs a name");
     // No stored name or password has these lengths: refused at once (the same answer either way).
     if (name->size() > kMaxNameBytes || !password_length_ok(*password)) return error(conn, id, kBadCredentials);
@@ -141,9 +134,9 @@ void Hall::sign_in(ConnId conn, Conn& c, const json& msg, const json& id) {
               /*write=*/false);
 }
 
-void Hall::on_register(ConnId conn, Conn& c, const json& msg, const json& id) {
+void Hall::on_register(ConnId conn, Conn& c, const RegisterRequest& reg, const json& id) {
     if (c.registered) return error(conn, id, kAlreadyRegistered);
-    const auto password = string_field(msg, "password");
+    const auto& password = reg.password;
     if (!password) return error(conn, id, to_string(ProtocolError::bad_message), "register needs a password");
     if (!password_length_ok(*password))
         return error(conn, id, kBadPassword,
@@ -187,10 +180,10 @@ void Hall::on_register(ConnId conn, Conn& c, const json& msg, const json& id) {
     }
 }
 
-void Hall::on_change_password(ConnId conn, Conn& c, const json& msg, const json& id) {
+void Hall::on_change_password(ConnId conn, Conn& c, const ChangePasswordRequest& cp, const json& id) {
     if (!c.registered) return error(conn, id, kNotRegistered);
-    const auto current = string_field(msg, "current");
-    const auto password = string_field(msg, "password");
+    const auto& current = cp.current;
+    const auto& password = cp.password;
     if (!current || !password) return error(conn, id, to_string(ProtocolError::bad_message), "change_password needs current and password");
     if (!password_length_ok(*password))
         return error(conn, id, kBadPassword,
@@ -251,7 +244,7 @@ void Hall::on_change_password(ConnId conn, Conn& c, const json& msg, const json&
               /*write=*/false);
 }
 
-void Hall::on_sign_out(ConnId conn, Conn& c, const json&, const json& id) {
+void Hall::on_sign_out(ConnId conn, Conn& c, const json& id) {
     if (!c.registered) return error(conn, id, kNotRegistered, "a guest's token is its only key to its name; register first");
     hold(conn);
     on_writer("sign_out", [token_hash = c.token_hash](Storage& s) { s.revoke_session(token_hash); },
@@ -264,7 +257,7 @@ void Hall::on_sign_out(ConnId conn, Conn& c, const json&, const json& id) {
               });
 }
 
-void Hall::on_sign_out_everywhere(ConnId conn, Conn& c, const json&, const json& id) {
+void Hall::on_sign_out_everywhere(ConnId conn, Conn& c, const json& id) {
     if (!c.registered) return error(conn, id, kNotRegistered, "a guest's token is its only key to its name; register first");
     hold(conn);
     on_writer("sign_out_everywhere", [name = c.name](Storage& s) { s.revoke_sessions(name); },

@@ -92,17 +92,19 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
         error(conn, nullptr, to_string(ProtocolError::bad_message), "expected a JSON object with a string \"type\"");
         return;
     }
+    // Read once, here: the hall handles typed requests only (client_request.hpp).
+    ClientRequest request = parse_client_request(msg);
     // A ping never waits; everything else is handled in order, after the guest's request in flight.
-    if (msg["type"] == "ping") return reply(conn, request_id(msg), pong_json());
+    if (std::holds_alternative<PingRequest>(request.body)) return reply(conn, request.id, pong_json());
     if (busy(c) || !c.waiting.empty()) {
         if (c.waiting.size() >= config_.max_waiting_messages) {
             out_.close(conn, 1008, "too many messages waiting");
             return;
         }
-        c.waiting.push_back(std::move(msg));
+        c.waiting.push_back(std::move(request));
         return;
     }
-    handle(conn, std::move(msg));
+    handle(conn, std::move(request));
     run_pumps();
 }
 

@@ -17,27 +17,15 @@ std::int64_t unix_ms() {
 }
 }  // namespace
 
-void Hall::on_chat(ConnId conn, Conn& c, const json& msg, const json& id) {
+void Hall::on_chat(ConnId conn, Conn& c, const ChatRequest& request, const json& id) {
     const std::string name = c.name;
     Guest& g = guests_[name];
     TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
     if (!t) return error(conn, id, to_string(ProtocolError::not_at_table));
-    const auto text = msg.find("text");
-    const auto phrase = msg.find("phrase");
-    const bool has_text = text != msg.end() && !text->is_null();
-    const bool has_phrase = phrase != msg.end() && !phrase->is_null();
-    if (has_text == has_phrase) return error(conn, id, "bad_chat", "a chat line has either a text or a phrase");
+    if (request.bad) return error(conn, id, request.bad->code, request.bad->message);
     ChatLine line;
-    if (has_text) {
-        if (!text->is_string()) return error(conn, id, "bad_chat", "text must be a string");
-        ChatText checked = normalize_chat(text->get_ref<const std::string&>());
-        if (!checked.text) return error(conn, id, "bad_chat", std::string(describe(checked.problem)));
-        line.text = std::move(*checked.text);
-    } else {
-        if (!phrase->is_string() || !is_quick_phrase(phrase->get_ref<const std::string&>()))
-            return error(conn, id, "unknown_phrase");
-        line.phrase = phrase->get<std::string>();
-    }
+    line.text = request.text;
+    line.phrase = request.phrase;
     // Counted only once the line is well formed: a refused line costs nothing.
     if (!g.chat_rate.allow(now_))
         return error(conn, id, "chat_rate_limited", "at most 5 chat lines in 10 seconds");

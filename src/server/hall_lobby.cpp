@@ -1,6 +1,6 @@
-// The hall, signing in and the lobby: hello, the
-// message dispatcher (a table of handlers, one per client message), list, create, join, leave
-// and the requests of a seated player (add_bot, remove_bot, start, act) (the hall's other roles: hall.cpp, hall_admission.cpp, hall_lobby.cpp,
+// The hall, signing in and the lobby: hello, the dispatcher (a visit of the typed request
+// read at the edge, client_request.hpp), list, create, join, leave and the requests of a seated
+// player (add_bot, remove_bot, start, act) (the hall's other roles: hall.cpp, hall_admission.cpp, hall_lobby.cpp,
 // hall_http.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
 #include <algorithm>
 #include <chrono>
@@ -10,20 +10,22 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "tarneeb/bots/loop.hpp"
 #include "tarneeb/server/hall.hpp"
 #include "tarneeb/support/names.hpp"
+#include "tarneeb/support/overloaded.hpp"
 
 namespace tarneeb::server {
 
 using nlohmann::json;
 
-void Hall::hello(ConnId conn, Conn& c, const json& msg, const json& id) {
+void Hall::hello(ConnId conn, Conn& c, const HelloRequest& h, const json& id) {
     if (!c.name.empty()) return error(conn, id, to_string(ProtocolError::bad_message), "already signed in");
-    if (msg.contains("password")) return sign_in(conn, c, msg, id);  // a registered player (hall_accounts.cpp)
-    if (auto t = msg.find("token"); t != msg.end() && t->is_string()) {
-        const std::string token = t->get<std::string>();
+    if (h.kind == HelloRequest::Kind::password) return sign_in(conn, c, h, id);  // a registered player (hall_accounts.cpp)
+    if (h.kind == HelloRequest::Kind::token) {
+        const std::string token = h.token;
         auto found = std::make_shared<std::optional<TokenOwner>>();
         hold(conn);
         on_writer("hello", [token, found, now = now_](Storage& s) { *found = s.token_owner(token, now); },
@@ -36,9 +38,9 @@ void Hall::hello(ConnId conn, Conn& c, const json& msg, const json& id) {
                   /*write=*/false);
         return;
     }
-    if (auto n = msg.find("name"); n != msg.end() && n->is_string()) {
+    if (h.kind == HelloRequest::Kind::name) {
         // Any script, NFC; unique by confusable skeleton and case (names.hpp, docs/protocol.md).
-        const NameResult checked = normalize_name(n->get_ref<const std::string&>(), config_.reserved_names);
+        const NameResult checked = normalize_name(*h.name, config_.reserved_names);
         if (!checked.name) return error(conn, id, to_string(ProtocolError::bad_name), std::string(describe(checked.problem)));
         const std::string name = checked.name->text;
         const std::string token = secure_random_string(32, "0123456789abcdef");
@@ -144,52 +146,45 @@ void Hall::leave_table(ConnId conn, const std::string& name, Done then) {
     });
 }
 
-void Hall::dispatch(ConnId conn, Conn& c, const json& msg) {
+void Hall::dispatch(ConnId conn, Conn& c, const ClientRequest& r) {
     // The client messages (docs/protocol.md), each with its handler; all but ping and hello
-    // need the guest to be signed in.
-    struct Route {
-        std::string_view type;
-        bool signed_in;
-        void (Hall::*handle)(ConnId, Conn&, const json& msg, const json& id);
-    };
-    static constexpr Route kRoutes[] = {
-        {"ping", false, &Hall::on_ping},          {"hello", false, &Hall::hello},
-        {"list", true, &Hall::on_list},           {"create", true, &Hall::on_create},
-        {"join", true, &Hall::on_join},           {"leave", true, &Hall::on_leave},
-        {"add_bot", true, &Hall::on_seat_request}, {"remove_bot", true, &Hall::on_seat_request},
-        {"start", true, &Hall::on_seat_request},  {"act", true, &Hall::on_seat_request},
-        {"hint", true, &Hall::on_hint},
-        // Accounts (hall_accounts.cpp).
-        {"register", true, &Hall::on_register},   {"change_password", true, &Hall::on_change_password},
-        {"sign_out", true, &Hall::on_sign_out},   {"sign_out_everywhere", true, &Hall::on_sign_out_everywhere},
-        // Chat (hall_chat.cpp).
-        {"chat", true, &Hall::on_chat},
-        // Tournaments (hall_tournament.cpp).
-        {"tournament_create", true, &Hall::on_tournament}, {"tournament_open", true, &Hall::on_tournament},
-        {"tournament_close", true, &Hall::on_tournament},  {"tournament_start", true, &Hall::on_tournament},
-        {"tournament_cancel", true, &Hall::on_tournament}, {"tournament_enter", true, &Hall::on_tournament},
-        {"tournament_withdraw", true, &Hall::on_tournament},
-    };
-    const std::string& type = msg["type"].get_ref<const std::string&>();
-    const json id = request_id(msg);
-    const auto route = std::find_if(std::begin(kRoutes), std::end(kRoutes), [&](const Route& r) { return r.type == type; });
-    // An unknown type is `unknown_type` wherever the guest is (before hello, at no table...).
-    if (route == std::end(kRoutes)) {
-        // At most 32 bytes of the type, cut at a character boundary (the answer must stay UTF-8).
-        std::size_t n = std::min<std::size_t>(type.size(), 32);
-        while (n > 0 && n < type.size() && (static_cast<unsigned char>(type[n]) & 0xC0) == 0x80) --n;
-        return error(conn, id, to_string(ProtocolError::unknown_type), "unknown message type " + type.substr(0, n));
-    }
-    if (route->signed_in) {
-        if (c.name.empty()) return error(conn, id, to_string(ProtocolError::not_signed_in));
+    // (and an unknown type, refused wherever the guest is) need the guest to be signed in.
+    if (r.signed_in) {
+        if (c.name.empty()) return error(conn, r.id, to_string(ProtocolError::not_signed_in));
         guests_[c.name];  // the guest's entry (every signed-in guest has one)
     }
-    (this->*route->handle)(conn, c, msg, id);
+    const json& id = r.id;
+    std::visit(Overloaded{
+                   [&](const BadRequest& bad) { error(conn, id, bad.code, bad.message); },
+                   [&](const PingRequest&) { reply(conn, id, pong_json()); },
+                   [&](const HelloRequest& h) { hello(conn, c, h, id); },
+                   [&](const ListRequest& l) { list_tables(conn, id, l); },
+                   [&](const CreateRequest& cr) { on_create(conn, c, cr, id); },
+                   [&](const TableRequest& t) { on_table_request(conn, c, t, r); },
+                   // Accounts (hall_accounts.cpp).
+                   [&](const RegisterRequest& reg) { on_register(conn, c, reg, id); },
+                   [&](const ChangePasswordRequest& cp) { on_change_password(conn, c, cp, id); },
+                   [&](const SignOutRequest&) { on_sign_out(conn, c, id); },
+                   [&](const SignOutEverywhereRequest&) { on_sign_out_everywhere(conn, c, id); },
+                   // Tournaments (hall_tournament.cpp).
+                   [&](const TournamentCreateRequest& tc) { on_tournament_create(conn, c, tc, id); },
+                   [&](const TournamentRequest& tr) { on_tournament(conn, c, tr, r); },
+               },
+               r.body);
 }
 
-void Hall::on_ping(ConnId conn, Conn&, const json&, const json& id) { reply(conn, id, pong_json()); }
+void Hall::on_table_request(ConnId conn, Conn& c, const TableRequest& t, const ClientRequest& r) {
+    std::visit(Overloaded{
+                   [&](const JoinRequest& j) { on_join(conn, c, j, r); },
+                   [&](const LeaveRequest&) { on_leave(conn, c, r); },
+                   [&](const HintRequest&) { on_hint(conn, c, r.id); },
+                   [&](const ChatRequest& line) { on_chat(conn, c, line, r.id); },  // hall_chat.cpp
+                   [&](const auto&) { on_seat_request(conn, c, t, r); },  // add_bot, remove_bot, start, act
+               },
+               t);
+}
 
-void Hall::on_hint(ConnId conn, Conn& c, const json&, const json& id) {
+void Hall::on_hint(ConnId conn, Conn& c, const json& id) {
     Guest& g = guests_[c.name];
     TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
     if (!t) return error(conn, id, to_string(ProtocolError::not_at_table));
@@ -226,8 +221,6 @@ void Hall::on_hint(ConnId conn, Conn& c, const json&, const json& id) {
     }
 }
 
-void Hall::on_list(ConnId conn, Conn&, const json& msg, const json& id) { list_tables(conn, id, msg); }
-
 namespace {
 /// One table counted in a WaitingTables before its create is written. It is counted out again
 /// when the table is not made: on a write error, and also when the hall goes before the write's
@@ -252,40 +245,32 @@ private:
     std::string guest_, address_;
 };
 
-/// A seat number field clamped to -1..4 (out of range either way: bad_seat), nullopt when absent
-/// or not an integer.
-std::optional<int> seat_field(const json& msg, const char* key) {
-    auto it = msg.find(key);
-    if (it == msg.end() || !it->is_number_integer()) return std::nullopt;
-    return static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), -1, 4));
-}
 }  // namespace
 
-void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
+void Hall::on_create(ConnId conn, Conn& c, const CreateRequest& cr, const json& id) {
     const std::string name = c.name;
-    auto settings = parse_settings(msg);
-    if (!settings) return error(conn, id, to_string(ProtocolError::bad_settings));
+    TableSettings settings = cr.settings;
     if (static_cast<int>(tables_.size()) >= config_.max_tables) return error(conn, id, to_string(ProtocolError::too_many_tables));
     // Counted before the write, so that two creates in flight (or on two shards) cannot both pass.
     if (!waiting_tables_->reserve(name, c.address, config_.max_waiting_tables_per_guest, config_.max_waiting_tables_per_address))
         return error(conn, id, to_string(ProtocolError::too_many_waiting_tables), "start or leave your waiting table first");
     auto reserved = std::make_shared<WaitingReservation>(waiting_tables_, name, c.address);
-    settings->code.clear();
-    settings->code_hash.clear();
-    settings->bracket_tiebreak = false;  // only a tournament's tables (hall_tournament.cpp)
-    if (settings->is_private) {
-        settings->code = secure_random_string(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
-        settings->code_hash = hash_token(settings->code);  // the database keeps only this
+    settings.code.clear();
+    settings.code_hash.clear();
+    settings.bracket_tiebreak = false;  // only a tournament's tables (hall_tournament.cpp)
+    if (settings.is_private) {
+        settings.code = secure_random_string(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+        settings.code_hash = hash_token(settings.code);  // the database keeps only this
     }
     auto tid = std::make_shared<std::string>();
     auto fence = std::make_shared<std::int64_t>(0);
     hold(conn);
     on_writer("create",
-              [s = settings_json(*settings), tid, fence, take = cluster_.take](Storage& st) {
+              [s = settings_json(settings), tid, fence, take = cluster_.take](Storage& st) {
                   *tid = st.create_table(s);
                   if (take) *fence = take(st, *tid);  // a cluster node: its lease and fence first
               },
-              [this, conn, id, settings = *settings, tid, fence, creator = name, address = c.address, reserved](const std::optional<StorageError>& e) {
+              [this, conn, id, settings, tid, fence, creator = name, address = c.address, reserved](const std::optional<StorageError>& e) {
                   release(conn);
                   if (e) {
                       reserved->give_back();
@@ -305,40 +290,36 @@ void Hall::on_create(ConnId conn, Conn& c, const json& msg, const json& id) {
               });
 }
 
-void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
+void Hall::on_join(ConnId conn, Conn& c, const JoinRequest& j, const ClientRequest& r) {
+    const json& id = r.id;
     const std::string name = c.name;
     Guest& g = guests_[name];
-    auto tf = msg.find("table");
-    if (tf == msg.end() || !tf->is_string()) return error(conn, id, to_string(ProtocolError::bad_message), "join needs a table");
-    const std::string tid = tf->get<std::string>();
+    const std::string tid = j.table;
     TableEntry* t = find_table(tid);
     if (!t) return error(conn, id, to_string(ProtocolError::no_such_table));
     if (t->table->settings().is_private) {
-        auto code = msg.find("code");
         const TableSettings& ts = t->table->settings();
-        const bool good = code != msg.end() && code->is_string() &&
-                          (ts.code_hash.empty() ? code->get<std::string>() == ts.code
-                                                : hash_token(code->get<std::string>()) == ts.code_hash);
+        const bool good = j.code && (ts.code_hash.empty() ? *j.code == ts.code : hash_token(*j.code) == ts.code_hash);
         if (!good) return error(conn, id, to_string(ProtocolError::bad_code));
     }
-    if (t->busy) return park(*t, conn, msg);
+    if (t->busy) return park(*t, conn, r);
     if (TableEntry* old = g.table.empty() || g.table == tid ? nullptr : find_table(g.table); old && old->busy)
-        return park(*old, conn, msg);
-    if (msg.contains("seat") && !msg["seat"].is_null()) {
-        const auto s = seat_field(msg, "seat");
-        if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
-        if (auto why = tournament_refuses(tid, "join", *s, name)) return error(conn, id, *why, std::string(tournament_error_text(*why)));
+        return park(*old, conn, r);
+    if (j.sit) {
+        if (!j.seat) return error(conn, id, to_string(ProtocolError::bad_seat));
+        const Seat s = *j.seat;
+        if (auto why = tournament_refuses(tid, "join", index(s), name)) return error(conn, id, *why, std::string(tournament_error_text(*why)));
         const bool here = g.table == tid;
-        if (here && g.seat && index(*g.seat) == *s) return reply(conn, id, ok_json());
-        auto change = t->table->prepare_sit(seat(*s), name);
+        if (here && g.seat == s) return reply(conn, id, ok_json());
+        auto change = t->table->prepare_sit(s, name);
         if (!change.ok()) return error(conn, id, to_string(*change.error));
         if (!here && !g.table.empty()) {
             // Leave the other table first (a journal write), then sit here (another one),
             // by handling this join again. Each write comes before its change, so when the
             // database fails the guest is at one table or at none.
-            return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
-                if (e) return storage_error(conn, id, *e);
-                handle(conn, msg);
+            return leave_table(conn, name, [this, conn, r](const std::optional<StorageError>& e) {
+                if (e) return storage_error(conn, r.id, *e);
+                handle(conn, r);
             });
         }
         hold(conn);
@@ -349,7 +330,7 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
             TableEntry* at = find_table(tid);
             if (here && !sat.seat) --at->spectators;
             sat.table = tid;
-            sat.seat = seat(*s);
+            sat.seat = s;
             at->watchers.insert(name);
             // Closed while the write was in flight: the grace period starts now.
             if (sat.conns.empty()) at->table->disconnected(name, now_);
@@ -376,9 +357,9 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
         return;
     }
     if (!g.table.empty()) {
-        return leave_table(conn, name, [this, conn, id, msg](const std::optional<StorageError>& e) {
-            if (e) return storage_error(conn, id, *e);
-            handle(conn, msg);
+        return leave_table(conn, name, [this, conn, r](const std::optional<StorageError>& e) {
+            if (e) return storage_error(conn, r.id, *e);
+            handle(conn, r);
         });
     }
     g.table = tid;
@@ -390,55 +371,50 @@ void Hall::on_join(ConnId conn, Conn& c, const json& msg, const json& id) {
     send_chat_history(name, *t);
 }
 
-void Hall::on_leave(ConnId conn, Conn& c, const json& msg, const json& id) {
+void Hall::on_leave(ConnId conn, Conn& c, const ClientRequest& r) {
     const std::string name = c.name;
     Guest& g = guests_[name];
-    if (g.table.empty()) return error(conn, id, to_string(ProtocolError::not_at_table));
-    if (TableEntry* t = find_table(g.table); t && t->busy) return park(*t, conn, msg);
-    return leave_table(conn, name, [this, conn, id](const std::optional<StorageError>& e) {
+    if (g.table.empty()) return error(conn, r.id, to_string(ProtocolError::not_at_table));
+    if (TableEntry* t = find_table(g.table); t && t->busy) return park(*t, conn, r);
+    return leave_table(conn, name, [this, conn, id = r.id](const std::optional<StorageError>& e) {
         if (e) return storage_error(conn, id, *e);
         reply(conn, id, ok_json());
     });
 }
 
-void Hall::on_seat_request(ConnId conn, Conn& c, const json& msg, const json& id) {
-    const std::string& type = msg["type"].get_ref<const std::string&>();
+void Hall::on_seat_request(ConnId conn, Conn& c, const TableRequest& request, const ClientRequest& r) {
+    const json& id = r.id;
+    const std::string_view type = request_type(request);
     const std::string name = c.name;
     Guest& g = guests_[name];
     TableEntry* t = g.table.empty() ? nullptr : find_table(g.table);
     if (!t) return error(conn, id, to_string(ProtocolError::not_at_table));
     if (!g.seat) return error(conn, id, to_string(type == "act" ? ProtocolError::spectator : ProtocolError::not_seated));
-    if (t->busy) return park(*t, conn, msg);
+    if (t->busy) return park(*t, conn, r);
     const std::string tid = g.table;
     if (type != "act")
         if (auto why = tournament_refuses(tid, type, std::nullopt, name)) return error(conn, id, *why, std::string(tournament_error_text(*why)));
     const auto t0 = std::chrono::steady_clock::now();
     Change change;
     std::vector<MatchRow> pending;
-    if (type == "start") {
+    if (std::holds_alternative<StartRequest>(request)) {
         change = t->table->prepare_start(next_seed(), next_seed());
         // The journal of a finished match is dropped by the start: its record is stored first.
         for (const auto& row : pending_matches_)
             if (row.table == tid) pending.push_back(row);
-    } else if (type == "act") {
-        auto v = msg.find("version");
-        if (v == msg.end() || !v->is_number_unsigned()) return error(conn, id, to_string(ProtocolError::bad_message), "act needs a version");
-        auto a = msg.find("action");
-        const auto action = a == msg.end() ? std::nullopt : parse_action(*a);
-        if (!action) return error(conn, id, to_string(ProtocolError::bad_action));
-        change = t->table->prepare_act(*g.seat, *action, v->get<std::uint64_t>(), next_seed());
+    } else if (const auto* act = std::get_if<ActRequest>(&request)) {
+        if (!act->version) return error(conn, id, to_string(ProtocolError::bad_message), "act needs a version");
+        if (!act->action) return error(conn, id, to_string(ProtocolError::bad_action));
+        change = t->table->prepare_act(*g.seat, *act->action, *act->version, next_seed());
         if (change.error == Refusal{ProtocolError::stale})
             return error(conn, id, to_string(*change.error), "table is at version " + std::to_string(t->table->version()));
+    } else if (const auto* add = std::get_if<AddBotRequest>(&request)) {
+        if (!add->seat) return error(conn, id, to_string(ProtocolError::bad_seat));
+        change = t->table->prepare_add_bot(*add->seat, add->bot.value_or(config_.default_bot), next_seed());
     } else {
-        const auto s = seat_field(msg, "seat");
-        if (!s || *s < 0 || *s > 3) return error(conn, id, to_string(ProtocolError::bad_seat));
-        if (type == "add_bot") {
-            std::string bot = config_.default_bot;
-            if (auto b = msg.find("bot"); b != msg.end() && b->is_string()) bot = b->get<std::string>();
-            change = t->table->prepare_add_bot(seat(*s), bot, next_seed());
-        } else {
-            change = t->table->prepare_remove_bot(seat(*s));
-        }
+        const auto& remove = std::get<RemoveBotRequest>(request);
+        if (!remove.seat) return error(conn, id, to_string(ProtocolError::bad_seat));
+        change = t->table->prepare_remove_bot(*remove.seat);
     }
     if (!change.ok()) return error(conn, id, to_string(*change.error));
     if (!pending.empty()) {
@@ -447,15 +423,15 @@ void Hall::on_seat_request(ConnId conn, Conn& c, const json& msg, const json& id
         on_writer("store_match", [pending](Storage& s) {
                       for (const auto& row : pending) s.store_match(row);
                   },
-                  [this, conn, id, tid, msg](const std::optional<StorageError>& e) {
+                  [this, conn, tid, r](const std::optional<StorageError>& e) {
                       release(conn);
-                      if (e) return storage_error(conn, id, *e);
-                      std::erase_if(pending_matches_, [&](const MatchRow& r) { return r.table == tid; });
-                      handle(conn, msg);
+                      if (e) return storage_error(conn, r.id, *e);
+                      std::erase_if(pending_matches_, [&](const MatchRow& row) { return row.table == tid; });
+                      handle(conn, r);
                   });
         return;
     }
-    const bool is_act = type == "act";
+    const bool is_act = std::holds_alternative<ActRequest>(request);
     hold(conn);
     change_table(tid, std::move(change), [this, conn, id, tid, is_act, t0](const std::optional<StorageError>& e) {
         release(conn);
@@ -469,30 +445,17 @@ void Hall::on_seat_request(ConnId conn, Conn& c, const json& msg, const json& id
     });
 }
 
-void Hall::list_tables(ConnId conn, const json& id, const json& msg) {
+void Hall::list_tables(ConnId conn, const json& id, const ListRequest& l) {
     // One page of public tables in id order after `cursor` (docs/protocol.md "list").
-    const auto cursor = msg.find("cursor");
-    if (cursor != msg.end() && !cursor->is_null() && !cursor->is_string())
-        return error(conn, id, to_string(ProtocolError::bad_message), "cursor must be a string or null");
-    const auto limit_field = msg.find("limit");
     const std::int64_t max = static_cast<std::int64_t>(std::max<std::size_t>(1, config_.list_page_max));
-    std::int64_t limit = max;
-    if (limit_field != msg.end() && !limit_field->is_null()) {
-        if (!limit_field->is_number_integer() || limit_field->get<std::int64_t>() < 1)
-            return error(conn, id, to_string(ProtocolError::bad_message), "limit must be an integer of at least 1");
-        limit = std::min(max, limit_field->get<std::int64_t>());
-    }
-    const auto watch = msg.find("watch");
-    if (watch != msg.end() && !watch->is_null() && !watch->is_boolean())
-        return error(conn, id, to_string(ProtocolError::bad_message), "watch must be a boolean");
-    std::optional<std::string> from;
-    if (cursor != msg.end() && cursor->is_string()) from = cursor->get<std::string>();
+    const std::int64_t limit = std::min(max, l.limit.value_or(max));
+    const std::optional<std::string>& from = l.cursor;
     json page = lobby_page(from, limit);
     // Every list replaces the connection's subscription: with `watch`, this page is pushed again
     // whenever it changes (push_lobby); without it, nothing more is pushed.
     Conn& c = conns_.at(conn);
     c.lobby.reset();
-    if (watch != msg.end() && watch->is_boolean() && watch->get<bool>()) {
+    if (l.watch) {
         c.lobby.emplace(from, limit);
         c.lobby_sent = std::hash<std::string>{}(page.dump());
     }

@@ -82,73 +82,72 @@ void Hall::change_tournament(const std::string& tid, TournamentOp op, Tournament
             if (done) done(*refused, e);
             // Requests that waited for the tournament, in order.
             while (!at->second.busy && !at->second.parked.empty()) {
-                auto [conn, msg] = std::move(at->second.parked.front());
+                auto [conn, request] = std::move(at->second.parked.front());
                 at->second.parked.pop_front();
                 release(conn);
-                handle(conn, std::move(msg));
+                handle(conn, std::move(request));
             }
         });
 }
 
-void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) {
-    const std::string& type = msg["type"].get_ref<const std::string&>();
+void Hall::on_tournament_create(ConnId conn, Conn& c, const TournamentCreateRequest& tc, const json& id) {
     const std::string name = c.name;
-    if (type == "tournament_create") {
-        // A tournament lives in one hall's memory; a cluster's nodes would each run it.
-        if (clustered_ && !cluster_.tournaments)
-            return error(conn, id, "tournament_unavailable", "tournaments are not available on a server cluster yet");
-        auto settings = parse_tournament_settings(msg);
-        if (!settings) return error(conn, id, "bad_settings", "see docs/protocol.md \"tournament_create\"");
-        int live = 0, mine = 0, from_address = 0;
-        for (const auto& [tid, e] : tournaments_)
-            if (e.t.state() != TournamentState::finished && e.t.state() != TournamentState::cancelled) {
-                ++live;
-                mine += e.t.organiser() == name;
-                from_address += !e.organiser_address.empty() && e.organiser_address == c.address;
-            }
-        if (live >= kMaxLiveTournaments || mine >= kMaxToursPerOrganiser || from_address >= kMaxToursPerAddress)
-            return error(conn, id, "too_many_tournaments", std::string(tournament_error_text("too_many_tournaments")));
-        auto made = std::make_shared<std::optional<Tournament>>();
-        hold(conn);
-        on_writer(
-            "tournament_create",
-            [made, name, settings = *settings](Storage& s) {
-                s.create_tournament([&](const std::string& tid) {
-                    made->emplace(tid, name, settings);
-                    return (*made)->to_json();
-                });
-            },
-            [this, conn, id, made, address = c.address](const std::optional<StorageError>& e) {
-                release(conn);
-                if (e) return storage_error(conn, id, *e);
-                const std::string tid = (*made)->id();
-                tournaments_.emplace(tid, TournamentEntry{std::move(**made), false, {}, address});
-                reply(conn, id, {{"type", "tournament_created"}, {"tournament", tid}});
+    // A tournament lives in one hall's memory; a cluster's nodes would each run it.
+    if (clustered_ && !cluster_.tournaments)
+        return error(conn, id, "tournament_unavailable", "tournaments are not available on a server cluster yet");
+    const auto& settings = tc.settings;
+    if (!settings) return error(conn, id, "bad_settings", "see docs/protocol.md \"tournament_create\"");
+    int live = 0, mine = 0, from_address = 0;
+    for (const auto& [tid, e] : tournaments_)
+        if (e.t.state() != TournamentState::finished && e.t.state() != TournamentState::cancelled) {
+            ++live;
+            mine += e.t.organiser() == name;
+            from_address += !e.organiser_address.empty() && e.organiser_address == c.address;
+        }
+    if (live >= kMaxLiveTournaments || mine >= kMaxToursPerOrganiser || from_address >= kMaxToursPerAddress)
+        return error(conn, id, "too_many_tournaments", std::string(tournament_error_text("too_many_tournaments")));
+    auto made = std::make_shared<std::optional<Tournament>>();
+    hold(conn);
+    on_writer(
+        "tournament_create",
+        [made, name, settings = *settings](Storage& s) {
+            s.create_tournament([&](const std::string& tid) {
+                made->emplace(tid, name, settings);
+                return (*made)->to_json();
             });
-        return;
-    }
-    auto field = msg.find("tournament");
-    if (field == msg.end() || !field->is_string()) return error(conn, id, "bad_message", "needs a tournament");
-    const std::string tid = field->get<std::string>();
+        },
+        [this, conn, id, made, address = c.address](const std::optional<StorageError>& e) {
+            release(conn);
+            if (e) return storage_error(conn, id, *e);
+            const std::string tid = (*made)->id();
+            tournaments_.emplace(tid, TournamentEntry{std::move(**made), false, {}, address});
+            reply(conn, id, {{"type", "tournament_created"}, {"tournament", tid}});
+        });
+}
+
+void Hall::on_tournament(ConnId conn, Conn& c, const TournamentRequest& tr, const ClientRequest& r) {
+    using Kind = TournamentRequest::Kind;
+    const json& id = r.id;
+    const std::string name = c.name;
+    const std::string& tid = tr.tournament;
     auto it = tournaments_.find(tid);
     if (it == tournaments_.end()) return error(conn, id, "no_such_tournament", std::string(tournament_error_text("no_such_tournament")));
     TournamentEntry& entry = it->second;
     if (entry.busy) {
         hold(conn);
-        entry.parked.emplace_back(conn, msg);
+        entry.parked.emplace_back(conn, r);
         return;
     }
     const bool organiser = entry.t.organiser() == name;
     TournamentOp op;
-    if (type == "tournament_enter") {
+    if (tr.kind == Kind::enter) {
+        if (tr.bad_team) return error(conn, id, "bad_team", "players must be two names");
         std::array<std::string, 2> players;
-        if (auto ps = msg.find("players"); ps != msg.end()) {
-            if (!ps->is_array() || ps->size() != 2 || !(*ps)[0].is_string() || !(*ps)[1].is_string())
-                return error(conn, id, "bad_team", "players must be two names");
-            players = {(*ps)[0].get<std::string>(), (*ps)[1].get<std::string>()};
+        if (tr.players) {
+            players = *tr.players;
         } else {
             players[0] = name;
-            if (auto p = msg.find("partner"); p != msg.end() && p->is_string()) players[1] = p->get<std::string>();
+            players[1] = tr.other.value_or("");
         }
         // Each name as a guest name is checked (names.hpp); a bot is "bot:KIND" of a known kind.
         for (auto& p : players) {
@@ -171,19 +170,19 @@ void Hall::on_tournament(ConnId conn, Conn& c, const json& msg, const json& id) 
                 if (!p.empty()) ratings[n++] = is_bot_player(p) ? kBotRating : s.rating(p);
             return t.enter(players, mean_rating(std::span<const double>(ratings.data(), n)));
         };
-    } else if (type == "tournament_withdraw") {
+    } else if (tr.kind == Kind::withdraw) {
         std::string player = name;
-        if (auto p = msg.find("player"); p != msg.end() && p->is_string()) {
-            if (!organiser && p->get<std::string>() != name)
+        if (tr.other) {
+            if (!organiser && *tr.other != name)
                 return error(conn, id, "not_organiser", std::string(tournament_error_text("not_organiser")));
-            player = p->get<std::string>();
+            player = *tr.other;
         }
         op = [player](Storage&, Tournament& t) { return t.withdraw(player); };
     } else {
         if (!organiser) return error(conn, id, "not_organiser", std::string(tournament_error_text("not_organiser")));
-        if (type == "tournament_open") op = [](Storage&, Tournament& t) { return t.set_registration(true); };
-        else if (type == "tournament_close") op = [](Storage&, Tournament& t) { return t.set_registration(false); };
-        else if (type == "tournament_start") op = [](Storage&, Tournament& t) { return t.start(); };
+        if (tr.kind == Kind::open) op = [](Storage&, Tournament& t) { return t.set_registration(true); };
+        else if (tr.kind == Kind::close) op = [](Storage&, Tournament& t) { return t.set_registration(false); };
+        else if (tr.kind == Kind::start) op = [](Storage&, Tournament& t) { return t.start(); };
         else op = [](Storage&, Tournament& t) { return t.cancel(); };  // tournament_cancel
     }
     hold(conn);

@@ -67,6 +67,7 @@
 #include "tarneeb/room/table.hpp"
 #include "tarneeb/server/accounts.hpp"
 #include "tarneeb/server/chat.hpp"
+#include "tarneeb/server/client_request.hpp"
 #include "tarneeb/server/store_writer.hpp"
 #include "tarneeb/server/tournament.hpp"
 #include "tarneeb/store/storage.hpp"
@@ -358,7 +359,7 @@ private:
         MessageRate rate{0, 0};    ///< its rate limit (filled at open)
         int bad = 0;
         bool busy = false;         ///< a hello is in flight (before sign-in)
-        std::deque<nlohmann::json> waiting;  ///< messages to handle once the guest is free
+        std::deque<ClientRequest> waiting;  ///< requests to handle once the guest is free
         /// The lobby page this connection watches (`list` with `watch`: its cursor and limit).
         std::optional<std::pair<std::optional<std::string>, std::int64_t>> lobby;
         std::size_t lobby_sent = 0;  ///< hash of the last page it got (a page is pushed only when it differs)
@@ -383,7 +384,7 @@ private:
         std::optional<Millis> abandoned_since;
         bool busy = false;               ///< a journal write is in flight
         bool due_failed = false;         ///< a due action's write failed: retried at the next tick
-        std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
+        std::deque<std::pair<ConnId, ClientRequest>> parked;  ///< requests waiting for it
         std::string creator;          ///< the guest that created it ("" after a restart)
         std::string creator_address;  ///< that guest's connection's address
         bool counted_waiting = false; ///< counted in waiting_tables_ (created here, not started yet)
@@ -445,8 +446,8 @@ private:
     /// Runs what the table may do next when not busy: parked requests, a due action, a bot turn.
     void advance(const std::string& tid);
     void think(const std::string& tid, BotTurn turn);
-    /// Handles a message now or queues it behind the guest's request in flight.
-    void handle(ConnId conn, nlohmann::json msg);
+    /// Handles a request now (its connection is not busy: pump, message).
+    void handle(ConnId conn, ClientRequest r);
     void hold(ConnId conn);
     void release(ConnId conn);
     /// Handles the queued messages of a connection while it (and its guest) is not busy.
@@ -456,7 +457,7 @@ private:
     std::unordered_map<ConnId, std::string> holders_;  ///< a signed-in guest's request in flight, by connection
     bool busy(const Conn& c) const;
     /// Queues the request for when table `t` is free.
-    void park(TableEntry& t, ConnId conn, nlohmann::json msg);
+    void park(TableEntry& t, ConnId conn, ClientRequest r);
 
     /// Notes a storage failure (logged once until the next successful write).
     void storage_failed(const StorageError& e, std::string_view op);
@@ -480,22 +481,23 @@ private:
     void error(ConnId conn, const nlohmann::json& id, std::string_view code, std::string message = {});
     /// Answers a request whose database job failed: `storage_unavailable`, nothing changed.
     void storage_error(ConnId conn, const nlohmann::json& id, const StorageError& e);
-    /// Routes a client message to its handler (a table: type → handler, in hall_lobby.cpp).
-    void dispatch(ConnId conn, Conn& c, const nlohmann::json& msg);
-    // The handlers: the message and its request id (to echo).
-    void on_ping(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
-    void hello(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
-    void on_list(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
-    void on_create(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
-    void on_join(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
-    void on_leave(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// Hands a typed client request to its handler (hall_lobby.cpp), after the sign-in check.
+    void dispatch(ConnId conn, Conn& c, const ClientRequest& r);
+    // The handlers: the typed request and its request id (to echo); `r`, the whole request, is
+    // for those that park it or handle it again.
+    void hello(ConnId conn, Conn& c, const HelloRequest& h, const nlohmann::json& id);
+    void on_create(ConnId conn, Conn& c, const CreateRequest& cr, const nlohmann::json& id);
+    /// A guest's request of its table (join, leave, add_bot, remove_bot, start, act, hint, chat).
+    void on_table_request(ConnId conn, Conn& c, const TableRequest& t, const ClientRequest& r);
+    void on_join(ConnId conn, Conn& c, const JoinRequest& j, const ClientRequest& r);
+    void on_leave(ConnId conn, Conn& c, const ClientRequest& r);
     /// add_bot, remove_bot, start and act: requests of a player seated at its table.
-    void on_seat_request(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_seat_request(ConnId conn, Conn& c, const TableRequest& t, const ClientRequest& r);
     /// `hint`: the heuristic bot's choice for the guest's own seat, worked out on a bot thread
     /// from the seat's view (docs/protocol.md "hint").
-    void on_hint(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_hint(ConnId conn, Conn& c, const nlohmann::json& id);
     /// `chat`: a line to the guest's table, delivered to whoever may read it (hall_chat.cpp).
-    void on_chat(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_chat(ConnId conn, Conn& c, const ChatRequest& line, const nlohmann::json& id);
     /// Sends guest `name` the recent chat of table `t` it may read (`chat_history`, only when
     /// there is a line; hall_chat.cpp).
     void send_chat_history(const std::string& name, TableEntry& t);
@@ -510,7 +512,7 @@ private:
     void forget_watcher(const std::string& name);
     void close_if_empty(const std::string& tid);
     /// `list`: one page of public tables (docs/protocol.md "list"); `watch` subscribes the connection.
-    void list_tables(ConnId conn, const nlohmann::json& id, const nlohmann::json& msg);
+    void list_tables(ConnId conn, const nlohmann::json& id, const ListRequest& l);
     /// The `tables` message of the public tables after `cursor` (none: from the first), at most `limit`.
     nlohmann::json lobby_page(const std::optional<std::string>& cursor, std::int64_t limit) const;
     /// Something a lobby summary shows may have changed: watchers get a page at the next push.
@@ -598,15 +600,15 @@ private:
 
     // ---- accounts (hall_accounts.cpp; docs/protocol.md "Accounts") ---------------------
     /// `hello` with `name` and `password`: a registered player signs in (a new session).
-    void sign_in(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void sign_in(ConnId conn, Conn& c, const HelloRequest& h, const nlohmann::json& id);
     /// `register`: the signed-in guest gets a password (keeps its name, history and rating).
-    void on_register(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_register(ConnId conn, Conn& c, const RegisterRequest& reg, const nlohmann::json& id);
     /// `change_password`: checks `current`, stores `password`, revokes the other sessions.
-    void on_change_password(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_change_password(ConnId conn, Conn& c, const ChangePasswordRequest& cp, const nlohmann::json& id);
     /// `sign_out`: revokes this connection's session.
-    void on_sign_out(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_sign_out(ConnId conn, Conn& c, const nlohmann::json& id);
     /// `sign_out_everywhere`: revokes every session of the player and closes its other connections.
-    void on_sign_out_everywhere(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    void on_sign_out_everywhere(ConnId conn, Conn& c, const nlohmann::json& id);
     /// Runs `work` on a password thread, then `done` on the hall's thread. False (nothing runs)
     /// when password_queue jobs are waiting. `work` must not throw.
     bool on_passwords(std::function<void()> work, std::function<void()> done);
@@ -627,7 +629,7 @@ private:
     struct TournamentEntry {
         Tournament t;
         bool busy = false;  ///< a write of its state is in flight
-        std::deque<std::pair<ConnId, nlohmann::json>> parked;  ///< requests waiting for it
+        std::deque<std::pair<ConnId, ClientRequest>> parked;  ///< requests waiting for it
         std::string organiser_address;  ///< the creating connection's address ("" after a restart)
     };
     /// A change of a tournament: made on a copy on the writer thread (it may read and write
@@ -636,8 +638,10 @@ private:
     using TournamentOp = std::function<std::optional<std::string>(Storage&, Tournament&)>;
     using TournamentDone = std::function<void(const std::optional<std::string>& refused, const std::optional<StorageError>& e)>;
     void change_tournament(const std::string& id, TournamentOp op, TournamentDone done);
-    /// tournament_create, _open, _close, _start, _cancel, _enter, _withdraw.
-    void on_tournament(ConnId conn, Conn& c, const nlohmann::json& msg, const nlohmann::json& id);
+    /// tournament_create.
+    void on_tournament_create(ConnId conn, Conn& c, const TournamentCreateRequest& tc, const nlohmann::json& id);
+    /// tournament_open, _close, _start, _cancel, _enter, _withdraw.
+    void on_tournament(ConnId conn, Conn& c, const TournamentRequest& tr, const ClientRequest& r);
     /// Each tick: opens tables for ready matches, seats teams' bots, starts full tables, applies
     /// the seat time (forfeit or bots), and records finished matches.
     void run_tournaments(Millis now);

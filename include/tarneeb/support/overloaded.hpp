@@ -1,5 +1,5 @@
 // Overloaded: a visitor made of lambdas, for std::visit over the server's variants (journal
-// entries, table events). Private to src/server.
+// entries, table events, client requests).
 #pragma once
 
 namespace tarneeb::server {
