@@ -6,6 +6,7 @@
 
 #include "tarneeb/support/overloaded.hpp"
 #include "tarneeb/records/record.hpp"
+#include "message_rules.hpp"
 
 namespace tarneeb::server {
 
@@ -299,8 +300,6 @@ nlohmann::json summary_json(const Table& t, int spectators) {
 
 namespace {
 
-bool has_round(const Table& t) { return t.match_number() != 0 && t.match().has_round(); }
-
 /// The keys of a table message that differ between recipients, but the hand: "legal",
 /// "timeout_action" (with a turn timer), "default_action" (the rules' default: what the
 /// timer would play; docs/rules.md "Turn timer") and "you". Only from `seat`'s SeatView.
@@ -365,15 +364,6 @@ nlohmann::json shared_json(const Table& t, int spectators, const std::vector<Tab
 
 }  // namespace
 
-namespace {
-/// The join code a table message may carry: only to the private table's creator, only while the
-/// code is in memory (a table reloaded after a restart has only its hash).
-std::optional<std::string> creator_code(const Table& t, bool creator) {
-    const TableSettings& s = t.settings();
-    if (!creator || !s.is_private || s.code.empty()) return std::nullopt;
-    return s.code;
-}
-}  // namespace
 
 nlohmann::json table_message_json(const Table& t, std::optional<Seat> seat, int spectators,
                                   const std::vector<TableEvent>& events, Millis now, bool creator) {
@@ -386,54 +376,6 @@ nlohmann::json table_message_json(const Table& t, std::optional<Seat> seat, int 
     j["you"] = std::move(k.you);
     if (seat && j["round"].is_object()) j["round"]["hand"] = hand_json(t, *seat);
     return j;
-}
-
-TableMessage::TableMessage(const Table& table, int spectators, const std::vector<TableEvent>& events, Millis now,
-                           HistoryCache* history)
-    : table_(table) {
-    // Serialised key by key exactly as dump() does (compact, keys in order), noting where the
-    // round object's members start: a seat's hand goes there. Found while writing, never searched.
-    // "history" is the cache's text when there is a cache (rebuilt only when a round ended).
-    const nlohmann::json shared = shared_json(table, spectators, events, now, history == nullptr);
-    for (Shared* part : {&shared_, &without_history_}) {
-        const bool with_history = part == &shared_;
-        part->text = "{";
-        bool first = true;
-        for (auto it = shared.begin(); it != shared.end(); ++it) {
-            if (it.key() == "history" && !with_history) continue;
-            if (!first) part->text += ',';
-            first = false;
-            part->text += nlohmann::json(it.key()).dump();
-            part->text += ':';
-            if (it.key() == "history" && history) {
-                part->text += history->text(table);
-            } else if (it.key() == "round" && it->is_object() && !it->empty()) {
-                part->text += '{';
-                part->round_at = part->text.size();
-                part->text.append(it->dump(), 1);
-            } else {
-                part->text += it->dump();
-            }
-        }
-        part->text += '}';
-    }
-}
-
-std::string TableMessage::to(std::optional<Seat> seat, bool creator, bool with_history) const {
-    const Shared& shared = with_history ? shared_ : without_history_;
-    const SeatKeys k = seat_keys(table_, seat);
-    const auto code = creator_code(table_, creator);
-    std::string out = "{\"default_action\":" + k.default_action.dump() +
-                      (code ? ",\"join_code\":" + nlohmann::json(*code).dump() : std::string()) + ",\"legal\":" + k.legal.dump() +
-                      ",\"timeout_action\":" + k.timeout_action.dump() + ",\"you\":" + k.you.dump() + ",";
-    if (seat && shared.round_at != std::string::npos) {
-        out.append(shared.text, 1, shared.round_at - 1);
-        out += "\"hand\":" + hand_json(table_, *seat).dump() + ",";
-        out.append(shared.text, shared.round_at);
-    } else {
-        out.append(shared.text, 1);
-    }
-    return out;
 }
 
 nlohmann::json ok_json(std::optional<std::uint64_t> version) {

@@ -22,6 +22,26 @@ Change prepare_start(const Table& t, Rng& rng) {
     return t.prepare_start(seed, deal_seed);
 }
 
+/// The bytes of a recipient's table message, from its plain encoding, as the hall has always
+/// sent them: the recipient's own keys first (default_action, join_code, legal, timeout_action,
+/// you), then the shared keys as dump() writes them (sorted), the hand first in "round".
+std::string expected_bytes(json plain) {
+    std::string out = "{";
+    for (const char* k : {"default_action", "join_code", "legal", "timeout_action", "you"}) {
+        if (!plain.contains(k)) continue;
+        out += json(k).dump() + ":" + plain[k].dump() + ",";
+        plain.erase(k);
+    }
+    std::optional<json> hand;
+    if (plain["round"].is_object() && plain["round"].contains("hand")) {
+        hand = plain["round"]["hand"];
+        plain["round"].erase("hand");
+    }
+    std::string shared = plain.dump();
+    if (hand) shared.insert(shared.find("\"round\":{") + 9, "\"hand\":" + hand->dump() + ",");
+    return out + shared.substr(1);
+}
+
 /// Checks every recipient's message of the table's current change (the events just taken)
 /// against the plain encoding: seats 0..3 and a spectator.
 /// `history` is the table's HistoryCache, kept across its changes as the hall keeps it: the
@@ -36,6 +56,7 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
         const std::string text = message.to(seat);
         const json plain = table_message_json(t, seat, 2, events, now);
         ASSERT_EQ(json::parse(text), plain) << "seat " << s << " version " << t.version() << "\n" << text;
+        ASSERT_EQ(text, expected_bytes(plain)) << "seat " << s << " version " << t.version();
         if (cached) {
             ASSERT_EQ(cached->to(seat), text) << "seat " << s << " version " << t.version();
         }
@@ -44,6 +65,7 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
             json no_history = plain;
             no_history.erase("history");
             ASSERT_EQ(json::parse(message.to(seat, false, false)), no_history) << "seat " << s;
+            ASSERT_EQ(message.to(seat, false, false), expected_bytes(no_history)) << "seat " << s;
         }
         if (plain["round"].is_object()) {
             EXPECT_EQ(plain["round"].contains("hand"), seat.has_value());
@@ -66,6 +88,7 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
         const std::string creators = message.to(seat, /*creator=*/true);
         const json creators_plain = table_message_json(t, seat, 2, events, now, /*creator=*/true);
         ASSERT_EQ(json::parse(creators), creators_plain);
+        ASSERT_EQ(creators, expected_bytes(creators_plain));
         EXPECT_FALSE(plain.contains("join_code"));
         if (t.settings().is_private) {
             EXPECT_EQ(creators_plain["join_code"], t.settings().code);
@@ -94,7 +117,8 @@ TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
         Millis now = 1'767'225'600'000;
         int checked = 0;
         HistoryCache history;
-        const std::array<std::string, 4> names{"Layla", "Omar", "Dina", "Eli"};
+        // A name with every character the writer escapes or passes through as it is.
+        const std::array<std::string, 4> names{"Layla", "Omar \"O\" \\ \t\x01", "دينا", "Eli"};
         for (Seat s : kSeats) {
             const Change c = t.prepare_sit(s, names[static_cast<std::size_t>(index(s))]);
             ASSERT_TRUE(c.ok());

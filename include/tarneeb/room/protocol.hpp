@@ -84,8 +84,10 @@ nlohmann::json summary_json(const Table& table, int spectators);
 
 /// The `table` message of one change of `table` (docs/protocol.md "table"), for every recipient.
 /// Build it once per change; to(seat) gives each recipient its bytes: the part every recipient
-/// shares is serialised once, and a seat's own parts (its legal actions, default actions, seat
-/// number and hand, all from its SeatView) are added to it. A spectator (nullopt) gets no hand.
+/// shares is written once, as text with no JSON tree (table_message.cpp: the server's hottest
+/// path), and a seat's own parts (its legal actions, default actions, seat number and hand, all
+/// from its SeatView) are added to it. A spectator (nullopt) gets no hand. The table must
+/// outlive the message and not change while it is used.
 class TableMessage {
 public:
     /// `history`: the table's cache of its "history" text (nullptr: built for this message).
@@ -99,14 +101,12 @@ public:
     std::string to(std::optional<Seat> seat, bool creator = false, bool with_history = true) const;
 
 private:
-    /// A serialised shared part: the spectator's message without its per-seat keys.
-    struct Shared {
-        std::string text;
-        std::size_t round_at = std::string::npos;  ///< just after `"round":{` in text (npos: no round)
-    };
     const Table& table_;
-    Shared shared_;          ///< with "history"
-    Shared without_history_; ///< the same without it
+    std::string head_;                          ///< `{` and the shared keys before "history"
+    const std::string* history_ = nullptr;      ///< the "history" text (the cache's, or own_history_)
+    std::string own_history_;                   ///< built here when there is no cache
+    std::string tail_;                          ///< `,"match":…}`: the shared keys after "history"
+    std::size_t round_at_ = std::string::npos;  ///< in tail_, just after `"round":{` (npos: no round)
 };
 
 /// The plain encoding of the same message (one JSON value built for that recipient): the
