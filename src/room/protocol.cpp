@@ -132,40 +132,52 @@ std::size_t finished_rounds(const Match& m) {
 }
 }  // namespace
 
+namespace {
+/// One finished round of history_json: round `i` (0-based) of `m`.
+nlohmann::json history_round_json(const Match& m, std::size_t i) {
+    // A view of the finished round (seat 0's, whose hand is never written: empty anyway once
+    // the round is over). Only what was public is read: calls, contract, played cards, scores.
+    const SeatView v(m.rounds()[i], Seat::s0);
+    auto tricks = nlohmann::json::array();
+    for (int t = 0; t < v.tricks_played(); ++t) tricks.push_back(records::trick_json(v.trick(t), v.trick_winner(t)));
+    const auto contract = v.contract();
+    const auto totals = m.totals_after(static_cast<int>(i));
+    return {{"number", i + 1},
+            {"dealer", index(v.dealer())},
+            {"calls", calls_json(v)},
+            {"contract", contract ? nlohmann::json{{"seat", index(contract->declarer)}, {"bid", contract->bid}, {"made", v.made()}}
+                                  : nlohmann::json(nullptr)},
+            {"trump", v.trump_named() ? nlohmann::json(suit_text(v.trump())) : nlohmann::json(nullptr)},
+            {"tricks", std::move(tricks)},
+            {"taken", {v.tricks(Team::t0), v.tricks(Team::t1)}},
+            {"points", {v.points(Team::t0), v.points(Team::t1)}},
+            {"totals", {totals[0], totals[1]}},
+            {"passed_out", v.phase() == Phase::passed_out}};
+}
+}  // namespace
+
 nlohmann::json history_json(const Match& m) {
     auto history = nlohmann::json::array();
     const std::size_t n = finished_rounds(m);
-    for (std::size_t i = 0; i < n; ++i) {
-        // A view of the finished round (seat 0's, whose hand is never written: empty anyway once
-        // the round is over). Only what was public is read: calls, contract, played cards, scores.
-        const SeatView v(m.rounds()[i], Seat::s0);
-        auto tricks = nlohmann::json::array();
-        for (int t = 0; t < v.tricks_played(); ++t) tricks.push_back(records::trick_json(v.trick(t), v.trick_winner(t)));
-        const auto contract = v.contract();
-        const auto totals = m.totals_after(static_cast<int>(i));
-        history.push_back({{"number", i + 1},
-                           {"dealer", index(v.dealer())},
-                           {"calls", calls_json(v)},
-                           {"contract", contract ? nlohmann::json{{"seat", index(contract->declarer)}, {"bid", contract->bid},
-                                                                  {"made", v.made()}}
-                                                 : nlohmann::json(nullptr)},
-                           {"trump", v.trump_named() ? nlohmann::json(suit_text(v.trump())) : nlohmann::json(nullptr)},
-                           {"tricks", std::move(tricks)},
-                           {"taken", {v.tricks(Team::t0), v.tricks(Team::t1)}},
-                           {"points", {v.points(Team::t0), v.points(Team::t1)}},
-                           {"totals", {totals[0], totals[1]}},
-                           {"passed_out", v.phase() == Phase::passed_out}});
-    }
+    for (std::size_t i = 0; i < n; ++i) history.push_back(history_round_json(m, i));
     return history;
 }
 
 const std::string& HistoryCache::text(const Table& table) {
     const Match& m = table.match();
     const std::size_t n = table.match_number() == 0 ? 0 : finished_rounds(m);
-    if (table.match_number() != match_ || n != rounds_ || text_.empty()) {
+    if (table.match_number() != match_ || n < rounds_ || text_.empty()) {
         match_ = table.match_number();
-        rounds_ = n;
-        text_ = (table.match_number() == 0 ? nlohmann::json::array() : history_json(m)).dump();
+        rounds_ = 0;
+        text_ = "[]";
+    }
+    // A finished round never changes: only the rounds finished since are written, each as
+    // history_json would write it (history_json(m).dump() is the same text).
+    for (; rounds_ < n; ++rounds_) {
+        text_.pop_back();  // ']'
+        if (rounds_ > 0) text_ += ',';
+        text_ += history_round_json(m, rounds_).dump();
+        text_ += ']';
     }
     return text_;
 }

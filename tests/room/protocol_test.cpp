@@ -158,6 +158,22 @@ TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
         ASSERT_TRUE(spectator["result"].is_object());
         EXPECT_EQ(spectator["result"]["status"], std::string(to_string(t.match().status())));
         EXPECT_GT(checked, 500);
+        // The next match starts the cached history again ([] until its first round ends), and
+        // its rounds are appended to it as they end.
+        const Change again = prepare_start(t, rng);
+        ASSERT_TRUE(again.ok()) << to_string(*again.error);
+        t.commit(again.entry(), now);
+        check_messages(t, t.take_events(), now, checked, &history);
+        EXPECT_EQ(history.text(t), "[]");
+        while (t.state() == TableState::playing && t.match().rounds().size() < 3) {
+            const SeatView view = SeatView::of(t.match(), t.match().round().to_act());
+            const Action a = view.legal_actions()[0];
+            const Change c = t.prepare_act(view.seat(), a, t.version(), rng.next());
+            ASSERT_TRUE(c.ok()) << to_string(*c.error);
+            t.commit(c.entry(), ++now);
+            check_messages(t, t.take_events(), now, checked, &history);
+        }
+        EXPECT_EQ(history.text(t), history_json(t.match()).dump());
     }
 }
 

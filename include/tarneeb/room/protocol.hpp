@@ -55,9 +55,10 @@ nlohmann::json round_json(const SeatView& view, int number, bool with_hand);
 /// never a card still held (a scored round has none left; a passed-out round shows no card).
 nlohmann::json history_json(const Match& match);
 
-/// One table's serialised history_json, rebuilt only when it changes (a round ended, a match
-/// started): a late round's history is 13 rounds of 13 tricks, and a table message is built at
-/// every change. Kept by the hall beside its table; used on the hall's thread only.
+/// One table's serialised history_json, changed only when the history does: a round that ends
+/// is appended to the text (a finished round never changes), a new match starts it again. A late
+/// round's history is 13 rounds of 13 tricks, and a table message is built at every change.
+/// Kept by the hall beside its table; used on the hall's thread only.
 class HistoryCache {
 public:
     /// The text of history_json(table.match()) ([] before the table's first match).
