@@ -473,20 +473,19 @@ void Hall::handle(ConnId conn, ClientRequest r) {
 void Hall::send_table(const std::string& name, TableEntry& t) {
     auto g = guests_.find(name);
     if (g == guests_.end() || g->second.conns.empty()) return;
-    send_to_guest(name, t, TableMessage(*t.table, t.spectators, {}, now_, &t.history));
+    const TableMessage message(*t.table, t.spectators, {}, now_, &t.history);
+    send_to_guest(name, g->second, t, message, t.table->id() + "@" + t.history.key());
 }
 
-void Hall::send_to_guest(const std::string& name, TableEntry& t, const TableMessage& message) {
-    auto g = guests_.find(name);
-    if (g == guests_.end() || g->second.conns.empty()) return;
-    const std::string key = t.table->id() + "@" + t.history.key();
+void Hall::send_to_guest(const std::string& name, Guest& g, TableEntry& t, const TableMessage& message,
+                         const std::string& history_key) {
     std::string with, without;  // each built at most once for the guest's connections
-    for (ConnId c : g->second.conns) {
+    for (ConnId c : g.conns) {
         auto conn = conns_.find(c);
-        const bool has = conn != conns_.end() && conn->second.history_sent == key;
+        const bool has = conn != conns_.end() && conn->second.history_sent == history_key;
         std::string& text = has ? without : with;
-        if (text.empty()) text = message.to(g->second.seat, is_creator(t, name), !has);
-        if (conn != conns_.end()) conn->second.history_sent = key;
+        if (text.empty()) text = message.to(g.seat, is_creator(t, name), !has);
+        if (conn != conns_.end() && !has) conn->second.history_sent = history_key;
         out_.send(c, text);
     }
 }
@@ -501,10 +500,11 @@ void Hall::publish(TableEntry& t) {
     }
     // One message per change, serialised once; each connection gets its seat's version of it.
     const TableMessage message(*t.table, t.spectators, events, now_, &t.history);
+    const std::string history_key = t.table->id() + "@" + t.history.key();
     for (const auto& name : t.watchers) {
         auto g = guests_.find(name);
         if (g == guests_.end() || g->second.conns.empty()) continue;
-        send_to_guest(name, t, message);
+        send_to_guest(name, g->second, t, message, history_key);
     }
 }
 

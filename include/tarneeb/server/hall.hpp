@@ -528,9 +528,11 @@ private:
     static bool is_creator(const TableEntry& t, const std::string& name) { return !t.creator.empty() && t.creator == name; }
     /// Sends one guest its table's message (no events: it just arrived).
     void send_table(const std::string& name, TableEntry& t);
-    /// Sends `message` of table `t` to each connection of guest `name`: with the table's
-    /// "history" to a connection that does not have this history yet, without it to the others.
-    void send_to_guest(const std::string& name, TableEntry& t, const TableMessage& message);
+    /// Sends `message` of table `t` to each connection of guest `name` (`g`): with the table's
+    /// "history" to a connection that does not have this history yet (`history_key`: the table
+    /// id, "@" and HistoryCache::key), without it to the others.
+    void send_to_guest(const std::string& name, Guest& g, TableEntry& t, const TableMessage& message,
+                       const std::string& history_key);
     std::uint64_t next_seed();
     TableEntry* find_table(const std::string& id);
     void record_latency(double ms, Millis now);
