@@ -771,7 +771,7 @@ TEST(PostgresStorage, TheFirstCallOfEachKindAfterARestartWhileIdleWorks) {
     EXPECT_EQ(journal_of(*s, t), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"})) << "each write once";
 }
 
-// Issue 26, the retry rule (postgres_storage.cpp, Tx): a connection that broke unseen (no end
+// Issue 26, the retry rule (src/store/postgres_tx.hpp, Tx): a connection that broke unseen (no end
 // of stream reached the client, so the check of an idle connection cannot tell) fails the
 // call's first statement. A transaction's BEGIN is run again on a new connection, whether or
 // not it reached the server; a statement on its own that was sent is never sent again (it may
