@@ -329,6 +329,7 @@ void Table::finish_match() {
     f.status = std::string(to_string(match_.status()));
     f.winner = match_.winner() ? index(*match_.winner()) : -1;
     f.scores = match_.totals();
+    f.match = match_;
     events_.push_back(event::MatchOver{match_.status(), match_.winner(), f.scores, f.id});
     finished_ = std::move(f);
 }

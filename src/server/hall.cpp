@@ -240,11 +240,12 @@ std::int64_t unix_now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-/// The stored row of a match that finished at `table` at `finished_ms` (Unix ms).
+/// The stored row of a match that finished at `table` at `finished_ms` (Unix ms), with its
+/// seats' profile numbers counted from the match itself (seat_stats), not from its record.
 MatchRow match_row(const FinishedMatch& f, const Table& table, std::int64_t finished_ms) {
     const TableSettings& st = table.settings();
     return MatchRow{f.id, table.id(), finished_ms, f.names, f.bots, f.status, f.winner, f.scores, f.record.dump(),
-                    std::string(to_string(st.preset)), st.is_private};
+                    std::string(to_string(st.preset)), st.is_private, seat_stats(f.match)};
 }
 }  // namespace
 

@@ -1,35 +1,30 @@
-// What both storage backends derive from a stored match or tournament for players' profiles
-// (match_stats.hpp; docs/protocol.md "Profiles"). A match's numbers come from its record,
-// replayed by the records library (the rules engine decides the declarer, the bid and whether
-// it was made; nothing is re-derived).
+// What both storage backends derive for players' profiles (match_stats.hpp, seat_stats.hpp;
+// docs/protocol.md "Profiles"): a match's numbers for each seat, from its Match (the rules
+// engine decides the declarer, the bid and whether it was made; nothing is re-derived), and a
+// tournament's entry on a profile.
 #include "match_stats.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
-#include "tarneeb/records/record.hpp"
-
 namespace tarneeb::server {
 
-std::array<SeatStats, 4> seat_stats(const std::string& record) {
+std::array<SeatStats, 4> seat_stats(const Match& match) {
     std::array<SeatStats, 4> out{};
-    const nlohmann::json result = records::result_json(records::replay(record));
-    if (!result.contains("deals") || !result["deals"].is_array()) return out;
-    for (const auto& deal : result["deals"]) {
-        const int dealer = deal.value("dealer", 0);
-        if (const auto a = deal.find("auction"); a != deal.end() && a->is_array())
-            for (std::size_t i = 0; i < a->size(); ++i)
-                if ((*a)[i].is_number_integer()) {
-                    auto& s = out[static_cast<std::size_t>((dealer + 1 + static_cast<int>(i)) % 4)];
-                    ++s.bids;
-                    s.bid_sum += (*a)[i].get<std::int64_t>();
-                }
-        const auto declarer = deal.find("declarer");
-        const auto made = deal.find("made");
-        if (declarer == deal.end() || !declarer->is_number_integer() || made == deal.end() || !made->is_boolean()) continue;
-        auto& s = out[static_cast<std::size_t>(declarer->get<int>() & 3)];
+    for (const Round& r : match.rounds()) {
+        const auto calls = r.calls();
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            if (calls[i] == 0) continue;  // a pass
+            // Call i's seat: the auction starts after the dealer (as SeatView::caller).
+            auto& s = out[static_cast<std::size_t>(index(next(r.dealer(), 1 + static_cast<int>(i))))];
+            ++s.bids;
+            s.bid_sum += calls[i];
+        }
+        if (!r.has_contract() || r.phase() != Phase::scored) continue;
+        auto& s = out[static_cast<std::size_t>(index(r.contract()->declarer))];
         ++s.contracts;
-        if (made->get<bool>()) ++s.made;
+        if (r.made()) ++s.made;
     }
     return out;
 }

@@ -1,6 +1,6 @@
 // PostgresStorage, finished matches and ratings (include/tarneeb/store/storage.hpp "matches and
 // ratings"): store_match applies the rating rule (rating.hpp) in its transaction, and writes
-// each human seat's profile numbers (match_stats.hpp); the match lists, analyses and the
+// each human seat's profile numbers (the row's: seat_stats.hpp); the match lists, analyses and the
 // leaderboard.
 #include <algorithm>
 #include <array>
@@ -9,7 +9,6 @@
 #include <map>
 #include <string>
 
-#include "match_stats.hpp"
 #include "postgres_tx.hpp"
 #include "tarneeb/store/rating.hpp"
 
@@ -53,11 +52,11 @@ bool PostgresStorage::store_match(const MatchRow& row) {
             if (change[s].rated)
                 w.exec_params("UPDATE players SET rating = rating + $1, matches = matches + 1, wins = wins + $2 WHERE name = $3",
                               change[s].rating, change[s].won ? 1 : 0, row.names[s]);
-        // Profiles (match_stats.hpp, sqlite_profiles.cpp): each human seat's numbers and its rating after the match.
-        const auto stats = seat_stats(row.record);
+        // Profiles (seat_stats.hpp, sqlite_profiles.cpp): each human seat's numbers (the row's) and
+        // its rating after the match.
         for (std::size_t seat = 0; seat < 4; ++seat) {
             if (row.bots[seat]) continue;
-            const SeatStats& s = stats[seat];
+            const SeatStats& s = row.stats[seat];
             const auto now = w.exec_params("SELECT rating FROM players WHERE name = $1", row.names[seat]);
             const double rating_after = now.empty() ? kStartRating : now[0][0].as<double>();
             w.exec_params("INSERT INTO player_match_stats(match_id, seat, name, bids, bid_sum, contracts, made, rating)"

@@ -1,13 +1,14 @@
 // SqliteStorage, players' profiles (issue 15; storage.hpp "profiles"; docs/protocol.md
 // "Profiles"): each human seat's bids, contracts and rating after a stored match, kept as one
 // row when the match is stored (on the writer thread, in store_match's transaction), and the
-// profile read from them. A match's numbers come from its record (match_stats.cpp).
+// profile read from them. A match's numbers come in its row (MatchRow::stats: seat_stats.hpp).
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "match_stats.hpp"
 #include "sqlite_util.hpp"
+#include "tarneeb/records/record.hpp"
 #include "tarneeb/store/storage.hpp"
 
 namespace tarneeb::server {
@@ -38,7 +39,7 @@ void SqliteStorage::backfill_match_stats() {
     Stmt ins(db_, "INSERT OR IGNORE INTO player_match_stats(match_id, seat, name, bids, bid_sum, contracts, made, rating)"
                   " VALUES(?,?,?,?,?,?,?,NULL)");
     for (const auto& [id, record] : matches) {
-        const auto stats = seat_stats(record);
+        const auto stats = seat_stats(records::replay(record).match);  // what the record reached
         seats.bind(1, id);
         while (seats.step()) {
             const auto seat = seats.integer(0);
@@ -53,12 +54,11 @@ void SqliteStorage::backfill_match_stats() {
 }
 
 void SqliteStorage::store_match_stats(const MatchRow& row) {
-    const auto stats = seat_stats(row.record);
     Stmt ins(db_, "INSERT OR IGNORE INTO player_match_stats(match_id, seat, name, bids, bid_sum, contracts, made, rating)"
                   " VALUES(?,?,?,?,?,?,?,?)");
     for (std::size_t seat = 0; seat < 4; ++seat) {
         if (row.bots[seat]) continue;
-        const SeatStats& s = stats[seat];
+        const SeatStats& s = row.stats[seat];
         ins.bind(1, row.id).bind(2, static_cast<std::int64_t>(seat)).bind(3, row.names[seat]).bind(4, s.bids)
             .bind(5, s.bid_sum).bind(6, s.contracts).bind(7, s.made).bind(8, rating(row.names[seat]));
         ins.step();

@@ -15,6 +15,7 @@
 
 #include "hall_harness.hpp"
 #include "../room/hidden_check.hpp"
+#include "../store/match_rows.hpp"
 #include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/server/hall.hpp"
@@ -25,6 +26,7 @@ namespace tarneeb::server {
 namespace {
 
 using nlohmann::json;
+using testing::match_row;
 
 struct Harness : testing::HallHarness {
     using HallHarness::HallHarness;
@@ -146,23 +148,6 @@ TEST(Hall, OldDatabasesGetNameKeysAndOlderNameWinsACollision) {
     std::filesystem::remove(path);
     std::filesystem::remove(path.string() + "-wal");
     std::filesystem::remove(path.string() + "-shm");
-}
-
-/// A stored match row (its record is not read by the list).
-MatchRow match_row(const std::string& id, std::int64_t finished, bool is_private, const std::string& rules = "levantine") {
-    MatchRow row;
-    row.id = id;
-    row.table = id.substr(0, id.find('-'));
-    row.finished_ms = finished;
-    row.names = {id + "-a", id + "-b", id + "-c", id + "-d"};
-    row.bots = {true, true, true, true};
-    row.status = "won";
-    row.winner = 1;
-    row.scores = {12, 31};
-    row.record = "{}";
-    row.rules = rules;
-    row.is_private = is_private;
-    return row;
 }
 
 // The list's paging, privacy and cursors on both backends: storage_test.cpp.

@@ -31,7 +31,9 @@
 
 #include "breaking_proxy.hpp"
 #include "../server/hall_harness.hpp"
+#include "match_rows.hpp"
 #include "pg_fixture.hpp"
+#include "tarneeb/records/record.hpp"
 #include "tarneeb/store/postgres_storage.hpp"
 #include "tarneeb/store/storage.hpp"
 
@@ -39,6 +41,7 @@ namespace tarneeb::server {
 namespace {
 
 using nlohmann::json;
+using testing::match_row;
 using testing::pg;
 
 /// The StorageError code `f` throws ("none" when it returns).
@@ -51,22 +54,6 @@ std::string error_of(const std::function<void()>& f) {
     return "none";
 }
 
-/// A stored match row whose four seats are bots unless `humans` (names: id-a, id-b, ...).
-MatchRow match_row(const std::string& id, std::int64_t finished, bool is_private, const std::string& rules = "levantine") {
-    MatchRow row;
-    row.id = id;
-    row.table = id.substr(0, id.find('-'));
-    row.finished_ms = finished;
-    row.names = {id + "-a", id + "-b", id + "-c", id + "-d"};
-    row.bots = {true, true, true, true};
-    row.status = "won";
-    row.winner = 1;
-    row.scores = {12, 31};
-    row.record = "{}";
-    row.rules = rules;
-    row.is_private = is_private;
-    return row;
-}
 
 /// A match of four human players (who must be registered to be rated).
 MatchRow humans_match(const std::string& id, std::int64_t finished, const std::array<std::string, 4>& names, int winner,
@@ -510,6 +497,7 @@ MatchRow stored_row(const std::string& id, std::int64_t finished, bool is_privat
     row.record = read_file(std::string(TARNEEB_TEST_DATA) + "/records/rec0020.json");
     row.rules = "levantine";
     row.is_private = is_private;
+    row.stats = seat_stats(records::replay(row.record).match);  // as the hall counts its Match
     return row;
 }
 
@@ -783,7 +771,7 @@ TEST(PostgresStorage, TheFirstCallOfEachKindAfterARestartWhileIdleWorks) {
     EXPECT_EQ(journal_of(*s, t), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"})) << "each write once";
 }
 
-// Issue 26, the retry rule (postgres_storage.cpp, Tx): a connection that broke unseen (no end
+// Issue 26, the retry rule (src/store/postgres_tx.hpp, Tx): a connection that broke unseen (no end
 // of stream reached the client, so the check of an idle connection cannot tell) fails the
 // call's first statement. A transaction's BEGIN is run again on a new connection, whether or
 // not it reached the server; a statement on its own that was sent is never sent again (it may

@@ -4,7 +4,8 @@
 // (hashed assets, public/wasm, the manifest and icons) and VERSION with a hash of that list.
 //
 // Never from the cache: anything but a same-origin GET, the WebSocket (/ws), the HTTP API
-// (/api/…), /healthz and /metrics: the online game always talks to the server itself.
+// (/api/…), /healthz, and the metrics (/metrics, the Prometheus text, and /metrics.json: LIVE's
+// "metrics" matches both): the online game always talks to the server itself.
 // The hashed files (assets/…: their names change with their content) are served from the cache
 // first; everything else (pages, the engine's wasm/ files, the manifest and icons, whose names
 // stay the same across builds) from the network first, the cache answering only when the network

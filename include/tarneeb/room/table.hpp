@@ -132,6 +132,7 @@ struct FinishedMatch {
     std::string status;                    ///< won, drawn, closed
     int winner = -1;
     std::array<int, 2> scores{};
+    Match match;                           ///< the match as it ended (its seats' numbers: seat_stats)
 };
 
 class Table {

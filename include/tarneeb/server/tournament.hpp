@@ -30,6 +30,9 @@
 // reported again after a restart is not counted twice).
 //
 // Hidden information: a tournament knows names, ratings, scores and record ids, never a card.
+//
+// The code: src/server/tournament.cpp (the state changes), tournament_bracket.cpp (pairing,
+// seeding, the schedule and the standings), tournament_json.cpp (the JSON).
 #pragma once
 
 #include <array>
@@ -191,7 +194,15 @@ public:
     static std::optional<Tournament> from_json(const nlohmann::json& j);
 
 private:
+    // The pairing, seeding and schedule rules (src/server/tournament_bracket.cpp).
+    /// Pairing::by_rating: the single players, sorted by rating (equal ratings keep the order
+    /// of entry), paired 1st with 2nd, 3rd with 4th...; each team's rating is the pair's mean.
+    void pair_singles();
+    /// Sorts the teams by rating (equal ratings keep the order of entry): team index = seed − 1.
+    void seed_teams();
+    /// The knockout bracket (every round's matches, the first round's sides and byes).
     void schedule_knockout();
+    /// Every round of the round-robin (the circle method).
     void schedule_round_robin();
     /// Decides byes, moves winners on, opens the next round-robin round, finishes the tournament.
     void settle();

@@ -47,6 +47,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tarneeb/store/rating.hpp"
+#include "tarneeb/store/seat_stats.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -102,6 +103,7 @@ struct MatchRow {
     std::string record;                  ///< the tarneeb-record/1 text (with "players")
     std::string rules;                   ///< the preset's name: levantine, classic
     bool is_private = true;              ///< played at a private table: never in public_matches
+    std::array<SeatStats, 4> stats{};    ///< each seat's profile numbers: seat_stats of the match
 };
 
 // What storing a MatchRow does to its seats' ratings: seat_ratings (rating.hpp).
@@ -365,10 +367,11 @@ private:
     /// contracts and rating after each stored match) when missing; a new stats table is filled
     /// from the matches already stored (their ratings then are unknown: no history point).
     void migrate_profiles();
-    /// Fills player_match_stats from the matches already stored (migrate_profiles).
+    /// Fills player_match_stats from the matches already stored (migrate_profiles): each
+    /// record replayed into its Match, counted by seat_stats.
     void backfill_match_stats();
-    /// Writes row's player_match_stats, read from its record (inside store_match's transaction,
-    /// after the ratings changed).
+    /// Writes row's player_match_stats from row.stats (inside store_match's transaction, after
+    /// the ratings changed).
     void store_match_stats(const MatchRow& row);
     /// Adds the tournaments table (issue 15) to a database that lacks it.
     void migrate_tournaments();
