@@ -1,6 +1,6 @@
-// The hall, signing in and the lobby: hello, the dispatcher (a visit of the typed request
-// read at the edge, client_request.hpp), list, create, join, leave and the requests of a seated
-// player (add_bot, remove_bot, start, act) (the hall's other roles: hall.cpp, hall_admission.cpp, hall_lobby.cpp,
+// The hall, the lobby: the dispatcher (a visit of the typed request read at the edge,
+// client_request.hpp), list, create, join, leave and the requests of a seated player (add_bot,
+// remove_bot, start, act, hint) (the hall's other roles: hall.cpp, hall_admission.cpp, hall_lobby.cpp,
 // hall_http.cpp, hall_metrics.cpp; include/tarneeb/server/hall.hpp says what the hall is).
 #include <algorithm>
 #include <chrono>
@@ -20,76 +20,6 @@
 namespace tarneeb::server {
 
 using nlohmann::json;
-
-void Hall::hello(ConnId conn, Conn& c, const HelloRequest& h, const json& id) {
-    if (!c.name.empty()) return error(conn, id, to_string(ProtocolError::bad_message), "already signed in");
-    if (h.kind == HelloRequest::Kind::password) return sign_in(conn, c, h, id);  // a registered player (hall_accounts.cpp)
-    if (h.kind == HelloRequest::Kind::token) {
-        const std::string token = h.token;
-        auto found = std::make_shared<std::optional<TokenOwner>>();
-        hold(conn);
-        on_writer("hello", [token, found, now = now_](Storage& s) { *found = s.token_owner(token, now); },
-                  [this, conn, id, token, found](const std::optional<StorageError>& e) {
-                      release(conn);
-                      if (e) storage_error(conn, id, *e);
-                      else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
-                      else signed_in(conn, id, (*found)->name, token, (*found)->registered);
-                  },
-                  /*write=*/false);
-        return;
-    }
-    if (h.kind == HelloRequest::Kind::name) {
-        // Any script, NFC; unique by confusable skeleton and case (names.hpp, docs/protocol.md).
-        const NameResult checked = normalize_name(*h.name, config_.reserved_names);
-        if (!checked.name) return error(conn, id, to_string(ProtocolError::bad_name), std::string(describe(checked.problem)));
-        const std::string name = checked.name->text;
-        const std::string token = secure_random_string(32, "0123456789abcdef");
-        auto registered = std::make_shared<bool>(false);
-        hold(conn);
-        on_writer("hello", [name, token, registered](Storage& s) { *registered = s.register_name(name, token); },
-                  [this, conn, id, name, token, registered](const std::optional<StorageError>& e) {
-                      release(conn);
-                      if (e) storage_error(conn, id, *e);
-                      else if (!*registered) error(conn, id, to_string(ProtocolError::name_taken));
-                      else signed_in(conn, id, name, token);
-                  });
-        return;
-    }
-    error(conn, id, to_string(ProtocolError::bad_message), "hello needs a name or a token");
-}
-
-void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token, bool registered) {
-    auto it = conns_.find(conn);
-    if (it == conns_.end()) return;  // closed meanwhile
-    if (auto known = guests_.find(name);
-        known != guests_.end() && static_cast<int>(known->second.conns.size()) >= config_.max_connections_per_guest)
-        return error(conn, id, to_string(ProtocolError::too_many_connections),
-                     "too many connections with this token (at most " + std::to_string(config_.max_connections_per_guest) + ")");
-    it->second.name = name;
-    it->second.token_hash = hash_token(token);
-    it->second.registered = registered;
-    Guest& g = guests_[name];
-    g.conns.insert(conn);
-    if (g.table.empty()) {
-        // After a restart the guest's seat is known only to its table.
-        for (auto& [tid, t] : tables_)
-            if (auto s = t.table->seat_of(name)) {
-                g.table = tid;
-                g.seat = s;
-                t.watchers.insert(name);
-                break;
-            }
-    }
-    json welcome = welcome_json(name, token, g.table, g.table.empty() ? std::nullopt : g.seat);
-    welcome["registered"] = registered;  // accounts (docs/protocol.md "Accounts")
-    reply(conn, id, std::move(welcome));
-    if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
-        t->table->connected(name, now_);
-        publish(*t);
-        send_chat_history(name, *t);
-        advance(g.table);
-    }
-}
 
 void Hall::forget_watcher(const std::string& name) {
     Guest& g = guests_[name];
