@@ -179,6 +179,34 @@ TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
 
 // "history" (docs/protocol.md "table"): after each round ends, the finished rounds of the
 // match, each with the engine's tricks (exactly the round's plays), calls, contract, scores.
+// The table message writes its events straight to text: the same bytes as the plain encoding
+// for every kind of event, with names that need escapes.
+TEST(Protocol, EventsTextEqualsThePlainEncodingForEveryKindOfEvent) {
+    const std::string odd = "Omar \"O\" \\ \t\x01 دينا";
+    const std::vector<TableEvent> events{
+        event::Seated{Seat::s1, odd, false, ""},
+        event::Seated{Seat::s2, "heuristic 2", true, "heuristic"},
+        event::Left{Seat::s3, odd},
+        event::MatchStarted{4},
+        event::Deal{3, Seat::s2},
+        event::Acted{Seat::s0, Action::pass(), false},
+        event::Acted{Seat::s1, Action::bid(9), true},
+        event::Acted{Seat::s2, Action::name_trump(Suit::hearts), false},
+        event::Acted{Seat::s3, Action::play(*parse_card("QS")), true},
+        event::TrickWon{Seat::s1, 7, ByTeam<int>{3, 4}},
+        event::RoundScored{Seat::s2, 8, false, ByTeam<int>{5, 8}, ByTeam<int>{-8, 5}, ByTeam<int>{12, 30}},
+        event::PassedOut{2},
+        event::MatchOver{MatchStatus::won, Team::t1, ByTeam<int>{12, 31}, "m-123"},
+        event::MatchOver{MatchStatus::drawn, std::nullopt, ByTeam<int>{31, 31}, "m-124"},
+        event::Disconnected{Seat::s0},
+        event::BotTookOver{Seat::s1},
+        event::Reclaimed{Seat::s2},
+    };
+    EXPECT_EQ(events_text(events), events_json(events).dump());
+    for (const auto& e : events) EXPECT_EQ(events_text({e}), events_json({e}).dump());
+    EXPECT_EQ(events_text({}), "[]");
+}
+
 TEST(Protocol, HistoryHasEveryFinishedRoundAndOnlyPlayedCards) {
     TableSettings settings;
     settings.turn_seconds = 0;

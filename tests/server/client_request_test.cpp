@@ -13,8 +13,9 @@ using nlohmann::json;
 
 ClientRequest read(const char* text) { return parse_client_request(json::parse(text)); }
 
+// A copy: the request read by read() is a temporary that ends with the full expression.
 template <class T>
-const T& table_request(const ClientRequest& r) {
+T table_request(const ClientRequest& r) {
     return std::get<T>(std::get<TableRequest>(r.body));
 }
 
@@ -62,10 +63,10 @@ TEST(ClientRequest, ListFieldsAreCheckedWhenRead) {
 }
 
 TEST(ClientRequest, ASeatOutOfRangeIsKeptForTheTableToRefuseAfterItsOwnChecks) {
-    const auto& sit = table_request<JoinRequest>(read(R"({"type":"join","table":"t1","seat":4})"));
+    const auto sit = table_request<JoinRequest>(read(R"({"type":"join","table":"t1","seat":4})"));
     EXPECT_TRUE(sit.sit);
     EXPECT_EQ(sit.seat, std::nullopt);  // bad_seat, answered after no_such_table and bad_code
-    const auto& watch = table_request<JoinRequest>(read(R"({"type":"join","table":"t1","seat":null,"code":7})"));
+    const auto watch = table_request<JoinRequest>(read(R"({"type":"join","table":"t1","seat":null,"code":7})"));
     EXPECT_FALSE(watch.sit);
     EXPECT_EQ(watch.code, std::nullopt);
     EXPECT_EQ(table_request<JoinRequest>(read(R"({"type":"join","table":"t1","seat":2})")).seat, Seat::s2);
@@ -76,10 +77,10 @@ TEST(ClientRequest, ASeatOutOfRangeIsKeptForTheTableToRefuseAfterItsOwnChecks) {
 }
 
 TEST(ClientRequest, AnActWithoutAVersionOrAnActionIsKeptForTheTableToRefuse) {
-    const auto& none = table_request<ActRequest>(read(R"({"type":"act","version":-1,"action":{"call":"double"}})"));
+    const auto none = table_request<ActRequest>(read(R"({"type":"act","version":-1,"action":{"call":"double"}})"));
     EXPECT_EQ(none.version, std::nullopt);
     EXPECT_EQ(none.action, std::nullopt);
-    const auto& card = table_request<ActRequest>(read(R"({"type":"act","version":12,"action":{"card":"QS"}})"));
+    const auto card = table_request<ActRequest>(read(R"({"type":"act","version":12,"action":{"card":"QS"}})"));
     EXPECT_EQ(card.version, 12u);
     ASSERT_TRUE(card.action.has_value());
 }
@@ -88,7 +89,7 @@ TEST(ClientRequest, AChatLineIsCheckedWhenReadAndItsRefusalWaitsForTheTable) {
     EXPECT_EQ(table_request<ChatRequest>(read(R"({"type":"chat","text":"hi","phrase":"gg"})")).bad->code, "bad_chat");
     EXPECT_EQ(table_request<ChatRequest>(read(R"({"type":"chat","text":5})")).bad->message, "text must be a string");
     EXPECT_EQ(table_request<ChatRequest>(read(R"({"type":"chat","phrase":"no-such-phrase"})")).bad->code, "unknown_phrase");
-    const auto& line = table_request<ChatRequest>(read(R"({"type":"chat","text":"  hello  "})"));
+    const auto line = table_request<ChatRequest>(read(R"({"type":"chat","text":"  hello  "})"));
     EXPECT_FALSE(line.bad.has_value());
     EXPECT_FALSE(line.text.empty());
     EXPECT_TRUE(line.phrase.empty());

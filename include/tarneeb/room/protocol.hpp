@@ -76,6 +76,9 @@ private:
 /// An event object (docs/protocol.md "Events"), e.g. {"event":"call","seat":1,"call":8,"timeout":false}.
 nlohmann::json event_json(const TableEvent& e);
 nlohmann::json events_json(const std::vector<TableEvent>& events);
+/// events_json(events).dump(), written straight to text (the table message's fast path,
+/// table_message.cpp; tests check the two are equal for every kind of event).
+std::string events_text(const std::vector<TableEvent>& events);
 
 /// A seat of a table summary: null (free) or {"name","bot","connected"[,"standin":true]}, and a
 /// bot's "kind" ("heuristic", "pimc", an engine's name) beside its display name ("heuristic 2").
