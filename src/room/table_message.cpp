@@ -252,6 +252,15 @@ void put_seat_event(std::string& out, std::string_view name, Seat seat) {
     out += '}';
 }
 
+/// `,"name":NAME,"seat":N}`: the end of the events that name a seat's player (seated, left).
+void put_name_and_seat(std::string& out, const std::string& name, Seat seat) {
+    out += ",\"name\":";
+    put(out, name);
+    out += ",\"seat\":";
+    put(out, index(seat));
+    out += '}';
+}
+
 /// event_json (protocol.cpp), keys sorted as dump() writes them.
 void put_event(std::string& out, const TableEvent& event) {
     std::visit(
@@ -264,18 +273,11 @@ void put_event(std::string& out, const TableEvent& event) {
                     out += ",\"kind\":";
                     put(out, e.kind);
                 }
-                out += ",\"name\":";
-                put(out, e.name);
-                out += ",\"seat\":";
-                put(out, index(e.seat));
-                out += '}';
+                put_name_and_seat(out, e.name, e.seat);
             },
             [&](const event::Left& e) {
-                out += "{\"event\":\"left\",\"name\":";
-                put(out, e.name);
-                out += ",\"seat\":";
-                put(out, index(e.seat));
-                out += '}';
+                out += "{\"event\":\"left\"";
+                put_name_and_seat(out, e.name, e.seat);
             },
             [&](const event::MatchStarted& e) {
                 out += "{\"event\":\"match_started\",\"match\":";
@@ -368,15 +370,21 @@ void put_event(std::string& out, const TableEvent& event) {
         event);
 }
 
-}  // namespace
-
-std::string events_text(const std::vector<TableEvent>& events) {
-    std::string out = "[";
+/// The events as a JSON array, appended to `out`.
+void put_events(std::string& out, const std::vector<TableEvent>& events) {
+    out += '[';
     for (std::size_t i = 0; i < events.size(); ++i) {
         if (i) out += ',';
         put_event(out, events[i]);
     }
     out += ']';
+}
+
+}  // namespace
+
+std::string events_text(const std::vector<TableEvent>& events) {
+    std::string out;
+    put_events(out, events);
     return out;
 }
 
@@ -394,7 +402,7 @@ TableMessage::TableMessage(const Table& table, int spectators, const std::vector
     key(h, "deadline_ms");
     put_or_null(h, table.deadline());
     key(h, "events");
-    h += events_text(events);
+    put_events(h, events);
 
     // "history": the finished rounds of the match (its played cards are public), [] before one.
     if (history) history_ = &history->text(table);
