@@ -1,8 +1,8 @@
-// The hall, its core (include/tarneeb/server/hall.hpp): the writer and bot threads, a table's
-// changes (journal, commit), a guest's queued messages, storage failures, resuming after a
-// restart and the cluster's calls. Its other roles: hall_tables.cpp (fan-out and timers),
-// hall_admission.cpp, hall_lobby.cpp, hall_accounts.cpp, hall_chat.cpp, hall_tournament.cpp,
-// hall_http.cpp, hall_metrics.cpp, hall_analysis.cpp.
+// The hall, its core (include/tarneeb/server/hall.hpp): the writer, a guest's queued messages,
+// storage failures, resuming after a restart, the cluster's calls and what the table host asks
+// of its front (TableFront: frames to a guest's connections). Its other roles:
+// hall_admission.cpp, hall_lobby.cpp, hall_accounts.cpp, hall_tournament.cpp, hall_http.cpp,
+// hall_metrics.cpp, hall_analysis.cpp; the tables are the table host's (table_host.hpp).
 #include "tarneeb/server/hall.hpp"
 
 #include <algorithm>
@@ -21,12 +21,10 @@ using nlohmann::json;
 Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
     : storage_(storage), bots_(std::move(bots)), config_(std::move(config)), out_(std::move(outbox)),
       rng_state_(config_.seed) {
-    waiting_tables_ = config_.waiting_tables ? config_.waiting_tables : std::make_shared<WaitingTables>();
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     writer_ = std::make_unique<StoreWriter>(
         storage_, [this](std::function<void()> job) { out_.post(std::move(job)); }, config_.write_queue,
         config_.journal_batch, [this] { run_pumps(); });
-    thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);
+    host_ = std::make_unique<TableHost>(static_cast<TableFront&>(*this), bots_, config_, out_.post);
     // The analysis queue's own bound is analyses_ (hall_analysis.cpp); the WorkQueue never refuses.
     analysts_ = std::make_unique<WorkQueue>("analysis", std::max(1u, config_.analysis_threads), SIZE_MAX);
     passwords_ = std::make_unique<WorkQueue>("passwords", std::max(1u, config_.password_threads), config_.password_queue);
@@ -35,13 +33,12 @@ Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
 Hall::~Hall() {
     *alive_ = false;
     stop();
-    for (auto& [tid, t] : tables_) uncount_waiting(t);  // a count shared with other halls outlives this one
 }
 
 void Hall::stop() {
     *analysis_stop_ = true;  // queued and running analyses end at once
     if (analysts_) analysts_->stop();
-    if (thinkers_) thinkers_->stop();
+    if (host_) host_->stop();
     if (writer_) writer_->stop();
     if (passwords_) passwords_->stop();
 }
@@ -66,34 +63,6 @@ void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done don
     });
 }
 
-void Hall::change_table(const std::string& tid, Change change, Done then) {
-    TableEntry* t = find_table(tid);
-    t->busy = true;
-    const JournalEntry entry = change.entry();
-    JournalWrite w{tid, change.rewrite, {}, t->fence};
-    if (change.rewrite) {
-        for (const auto& e : change.entries) w.entries.push_back(journal_json(e));
-    } else {
-        w.entries.push_back(journal_json(change.entries.back()));
-    }
-    write_journal(
-        std::string(journal_op(entry)), std::move(w), [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
-            TableEntry* done = find_table(tid);  // a busy table is never closed
-            if (!e) done->table->commit(entry, now_);
-            if (then) then(e);
-            done->busy = false;
-            if (done->dropping || (e && e->code() == "storage_fenced")) {
-                // Another node took the table over: this one writes nothing more for it.
-                if (e && e->code() == "storage_fenced") fenced_.insert(tid);
-                drop_table(tid);
-                return;
-            }
-            if (!e || done->table->has_events()) publish(*done);  // a failed write changed nothing
-            advance(tid);
-            close_if_empty(tid);  // e.g. its last player left
-        });
-}
-
 void Hall::write_journal(std::string op, JournalWrite w, Done done) {
     ++outstanding_;
     // The writer runs run_pumps() after each batch's results (its after_batch).
@@ -103,51 +72,6 @@ void Hall::write_journal(std::string op, JournalWrite w, Done done) {
         else storage_worked();
         if (done) done(e);
     });
-}
-
-void Hall::advance(const std::string& tid) {
-    TableEntry* t = find_table(tid);
-    // Requests that waited for the table come first, in order.
-    while (t && !t->busy && !t->parked.empty()) {
-        auto [conn, request] = std::move(t->parked.front());
-        t->parked.pop_front();
-        release(conn);
-        handle(conn, std::move(request));
-        t = find_table(tid);
-    }
-    if (!t || t->busy) return;
-    if (auto due = t->due_failed ? std::nullopt : t->table->prepare_due(now_, [this] { return next_seed(); })) {
-        change_table(tid, std::move(*due), [this, tid](const std::optional<StorageError>& e) {
-            // A bot or timer action that cannot be written is tried again at the next tick.
-            if (e) find_table(tid)->due_failed = true;
-            else record_latency(-1, now_);
-        });
-        return;
-    }
-    if (auto turn = t->table->bot_turn()) think(tid, std::move(*turn));
-}
-
-void Hall::think(const std::string& tid, BotTurn turn) {
-    ++outstanding_;
-    auto alive = std::weak_ptr<bool>(alive_);
-    const bool queued = thinkers_->submit([this, alive, tid, turn = std::move(turn)]() mutable {
-        // The one bot loop's checked decision (bots/loop.hpp): a bot that throws or answers an
-        // illegal action plays the rules' default action. Table::prepare_due checks it again
-        // when it is applied (the turn may have moved on meanwhile).
-        const Action a = bots::decide_or_default(*turn.bot, turn.view);
-        const std::uint64_t request = turn.request;
-        turn.bot.reset();  // the worker lets go of the bot before the table may use it again
-        out_.post([this, alive, tid, request, a] {
-            if (alive.expired()) return;
-            --outstanding_;
-            TableEntry* t = find_table(tid);
-            if (!t) return;  // the table closed meanwhile
-            t->table->decided(request, a);
-            advance(tid);
-            run_pumps();
-        });
-    });
-    if (!queued) --outstanding_;  // stopping: the table waits for the next start
 }
 
 bool Hall::busy(const Conn& c) const {
@@ -178,6 +102,7 @@ void Hall::release(ConnId conn) {
     if (auto g = guests_.find(h->second); g != guests_.end()) {
         g->second.busy = false;
         for (ConnId c : g->second.conns) pumps_.push_back(c);  // its other connections may have waited
+        if (g->second.conns.empty()) guests_.erase(g);       // closed meanwhile
     }
     holders_.erase(h);
 }
@@ -198,11 +123,6 @@ void Hall::run_pumps() {
         pumps_.pop_front();
         pump(conn);
     }
-}
-
-void Hall::park(TableEntry& t, ConnId conn, ClientRequest r) {
-    hold(conn);
-    t.parked.emplace_back(conn, std::move(r));
 }
 
 // ---- storage ------------------------------------------------------------------------------
@@ -235,56 +155,27 @@ void Hall::storage_works_elsewhere() {
     storage_failing_.reset();
 }
 
-namespace {
-/// Now, in Unix milliseconds (a finished match's time).
-std::int64_t unix_now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+void Hall::released(const std::string& table, bool dropped) {
+    fenced_.erase(table);
+    fenced_settled();
+    if (dropped && out_.log) out_.log(false, "event=table_dropped table=" + table);
+    if (cluster_.released) cluster_.released(table);
 }
 
-/// The stored row of a match that finished at `table` at `finished_ms` (Unix ms), with its
-/// seats' profile numbers counted from the match itself (seat_stats), not from its record.
-MatchRow match_row(const FinishedMatch& f, const Table& table, std::int64_t finished_ms) {
-    const TableSettings& st = table.settings();
-    return MatchRow{f.id, table.id(), finished_ms, f.names, f.bots, f.status, f.winner, f.scores, f.record.dump(),
-                    std::string(to_string(st.preset)), st.is_private, seat_stats(f.match)};
-}
-}  // namespace
-
-void Hall::store_finished(const FinishedMatch& f, const Table& table) { store_match(match_row(f, table, unix_now_ms())); }
-
-void Hall::store_match(MatchRow row) {
-    on_writer("store_match", [row](Storage& s) { s.store_match(row); },
-              [this, row](const std::optional<StorageError>& e) {
-                  if (e) pending_matches_.push_back(row);  // stored again at the next sweep or start
-              });
-}
-
-void Hall::close_table_in_storage(const std::string& id) {
-    // A table closed in memory but still live in the database is resumed after a restart and
-    // closed again there (no humans) or swept as abandoned: nothing is lost.
-    const TableEntry* t = find_table(id);
-    on_writer("close_table", [id, fence = t ? t->fence : 0](Storage& s) { s.close_table(id, fence); }, nullptr);
-    if (cluster_.released) cluster_.released(id);
-}
-
-const Table* Hall::table(const std::string& id) const {
-    auto it = tables_.find(id);
-    return it == tables_.end() ? nullptr : it->second.table.get();
-}
+const Table* Hall::table(const std::string& id) const { return host_->table(id); }
 
 std::optional<std::pair<std::string, std::optional<Seat>>> Hall::where(ConnId conn) const {
     auto c = conns_.find(conn);
     if (c == conns_.end() || c->second.name.empty()) return std::nullopt;
-    auto g = guests_.find(c->second.name);
-    if (g == guests_.end()) return std::pair<std::string, std::optional<Seat>>{"", std::nullopt};
-    return std::pair<std::string, std::optional<Seat>>{g->second.table, g->second.seat};
+    const auto place = host_->where(c->second.name);
+    if (!place) return std::pair<std::string, std::optional<Seat>>{"", std::nullopt};
+    return std::pair<std::string, std::optional<Seat>>{place->table, place->seat};
 }
 
 bool Hall::settled(ConnId conn) const {
     auto c = conns_.find(conn);
     if (c == conns_.end() || c->second.name.empty() || busy(c->second) || !c->second.waiting.empty()) return false;
-    auto g = guests_.find(c->second.name);
-    return g == guests_.end() || g->second.table.empty();
+    return !host_->where(c->second.name);
 }
 
 bool Hall::answering(ConnId conn) const {
@@ -294,57 +185,20 @@ bool Hall::answering(ConnId conn) const {
 
 json Hall::snapshot() const {
     json tables = json::object();
-    for (const auto& [tid, t] : tables_) {
+    for (const auto& [tid, t] : host_->tables()) {
         // Every change of the match increases the version; seats and connections are in the summary.
         tables[tid] = {{"summary", summary_json(*t.table, t.spectators)}, {"version", t.table->version()},
                        {"watchers", t.watchers}};
     }
-    json guests = json::object();
-    for (const auto& [name, g] : guests_)
-        guests[name] = {{"table", g.table}, {"seat", g.seat ? json(index(*g.seat)) : json(nullptr)},
-                        {"connections", g.conns.size()}};
+    json guests = host_->guests_json();
+    for (const auto& [name, g] : guests_) {
+        json& at = guests[name];
+        if (at.is_null()) at = {{"table", ""}, {"seat", nullptr}};
+        at["connections"] = g.conns.size();
+    }
+    for (auto& [name, g] : guests.items())
+        if (!g.contains("connections")) g["connections"] = 0;
     return {{"tables", std::move(tables)}, {"guests", std::move(guests)}};
-}
-
-Hall::TableEntry* Hall::find_table(const std::string& id) {
-    auto it = tables_.find(id);
-    if (it == tables_.end()) return nullptr;
-    touch(it->first, it->second);  // the caller may change it
-    return &it->second;
-}
-
-Hall::TableEntry& Hall::add_table(const std::string& id, TableEntry entry) {
-    auto [it, added] = tables_.emplace(id, std::move(entry));
-    touch(it->first, it->second);
-    return it->second;
-}
-
-void Hall::touch(const std::string& tid, TableEntry& t) {
-    if (t.touched) return;
-    t.touched = true;
-    touched_.push_back(tid);
-}
-
-std::unique_ptr<Table> Hall::rebuild(const LiveTable& live, Millis now) {
-    auto settings = parse_settings(live.settings);
-    if (!settings) return nullptr;
-    auto table = std::make_unique<Table>(live.id, *settings, config_.timing, bots_);
-    for (const auto& e : live.entries)
-        if (auto entry = parse_journal_entry(e)) table->replay(*entry, now);
-    // Every player starts disconnected: the grace period runs from now.
-    for (Seat s : kSeats)
-        if (const SeatInfo h = table->seat_info(s); h.kind == SeatInfo::Kind::human) table->disconnected(h.name, now);
-    return table;
-}
-
-void Hall::install(std::unique_ptr<Table> table, std::int64_t fence) {
-    TableEntry entry;
-    entry.table = std::move(table);
-    entry.table->take_events();
-    entry.fence = fence;
-    const std::string id = entry.table->id();
-    add_table(id, std::move(entry));
-    lobby_changed();
 }
 
 int Hall::resume(Millis now) {
@@ -352,18 +206,7 @@ int Hall::resume(Millis now) {
     started_ = now;
     now_ = now;
     resume_tournaments();  // first: a tournament's tables are kept below even with bots only
-    int n = 0;
-    for (auto& live : storage_.live_tables()) {
-        auto table = rebuild(live, now);
-        if (!table || (table->no_humans() && !tournament_holds(live.id))) {
-            storage_.close_table(live.id);
-            continue;
-        }
-        if (auto f = table->take_finished()) storage_.store_match(match_row(*f, *table, now));
-        install(std::move(table), 0);
-        ++n;
-    }
-    return n;
+    return host_->resume(storage_, now);
 }
 
 // ---- cluster mode ---------------------------------------------------------------------------
@@ -376,74 +219,17 @@ void Hall::set_cluster(ClusterHooks hooks) {
 bool Hall::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
     now_ = std::max(now_, now);
     if (!started_) started_ = now;
-    if (tables_.count(live.id)) return false;
-    auto table = rebuild(live, now);
-    if (!table || table->no_humans()) {
-        // Nobody to play it: closed (fenced: only if this node still owns it).
-        on_writer("close_table", [id = live.id, fence](Storage& s) { s.close_table(id, fence); }, nullptr);
-        if (cluster_.released) cluster_.released(live.id);
-        return false;
-    }
-    if (auto f = table->take_finished()) store_finished(*f, *table);  // idempotent by the match's id
-    install(std::move(table), fence);
-    // Guests connected here who sit at it (they reconnected before it arrived) find it.
-    TableEntry& t = tables_.at(live.id);
-    for (auto& [name, g] : guests_)
-        if (g.table.empty() && !g.conns.empty())
-            if (auto s = t.table->seat_of(name)) {
-                g.table = live.id;
-                g.seat = s;
-                t.watchers.insert(name);
-                t.table->connected(name, now_);
-            }
-    advance(live.id);
-    return true;
+    return host_->adopt(live, fence, now);
 }
 
 void Hall::drop_table(const std::string& id) {
-    TableEntry* t = find_table(id);
-    if (!t) return;
-    if (t->busy) {
-        t->dropping = true;  // change_table drops it when its write comes back
-        return;
-    }
-    for (auto& [name, g] : guests_)
-        if (g.table == id) {
-            g.table.clear();
-            g.seat.reset();
-        }
-    auto parked = std::move(t->parked);
-    erase_table(id);
-    fenced_.erase(id);
-    fenced_settled();
-    lobby_changed();
-    if (out_.log) out_.log(false, "event=table_dropped table=" + id);
-    if (cluster_.released) cluster_.released(id);
-    for (auto& [conn, request] : parked) {
-        release(conn);
-        error(conn, request.id, to_string(ProtocolError::storage_unavailable),
-              "the table moved to another server; try again");
-    }
+    host_->drop(id);
     run_pumps();
 }
 
-std::vector<std::pair<std::string, json>> Hall::table_summaries() const {
-    std::vector<std::pair<std::string, json>> out;
-    out.reserve(tables_.size());
-    for (const auto& [tid, t] : tables_) out.emplace_back(tid, summary_json(*t.table, t.spectators));
-    return out;
-}
+std::vector<std::pair<std::string, json>> Hall::table_summaries() const { return host_->summaries(); }
 
-std::vector<std::pair<std::string, std::vector<std::string>>> Hall::table_players() const {
-    std::vector<std::pair<std::string, std::vector<std::string>>> out;
-    out.reserve(tables_.size());
-    for (const auto& [tid, t] : tables_) {
-        auto& [id, names] = out.emplace_back(tid, std::vector<std::string>{});
-        for (Seat s : kSeats)
-            if (SeatInfo h = t.table->seat_info(s); h.kind == SeatInfo::Kind::human) names.push_back(std::move(h.name));
-    }
-    return out;
-}
+std::vector<std::pair<std::string, std::vector<std::string>>> Hall::table_players() const { return host_->players(); }
 
 void Hall::set_remote_lobby(std::map<std::string, std::shared_ptr<const json>> tables) {
     if (tables == remote_lobby_) return;
@@ -466,6 +252,42 @@ void Hall::error(ConnId conn, const json& id, std::string_view code, std::string
 void Hall::storage_error(ConnId conn, const json& id, const StorageError& e) {
     error(conn, id, to_string(ProtocolError::storage_unavailable),
           "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
+}
+
+void Hall::deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
+                   const std::string& history_key) {
+    auto g = guests_.find(guest);
+    if (g == guests_.end()) return;
+    std::string with, without;  // each built at most once for the guest's connections
+    for (ConnId c : g->second.conns) {
+        auto conn = conns_.find(c);
+        const bool has = conn != conns_.end() && conn->second.history_sent == history_key;
+        std::string& text = has ? without : with;
+        if (text.empty()) text = message.to(seat, creator, !has);
+        if (conn != conns_.end() && !has) conn->second.history_sent = history_key;
+        out_.send(c, text);
+    }
+}
+
+void Hall::send(const std::string& guest, const std::string& text) {
+    auto g = guests_.find(guest);
+    if (g == guests_.end()) return;
+    for (ConnId c : g->second.conns) out_.send(c, text);
+}
+
+void Hall::tick(Millis now) {
+    now_ = std::max(now_, now);
+    if (started_ == 0) started_ = now;  // a shard that resumed nothing and saw no client yet
+    host_->tick(now);
+    run_tournaments(now);  // hall_tournament.cpp
+    push_lobby(now);
+    run_pumps();
+}
+
+std::optional<Millis> Hall::next_wakeup() const {
+    std::optional<Millis> w = host_->next_wakeup();
+    if (lobby_changed_ && (!w || lobby_pushed_ + config_.lobby_push_ms < *w)) w = lobby_pushed_ + config_.lobby_push_ms;
+    return w;
 }
 
 void Hall::handle(ConnId conn, ClientRequest r) {

@@ -66,27 +66,12 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
     it->second.name = name;
     it->second.token_hash = hash_token(token);
     it->second.registered = registered;
-    Guest& g = guests_[name];
-    g.conns.insert(conn);
-    if (g.table.empty()) {
-        // After a restart the guest's seat is known only to its table.
-        for (auto& [tid, t] : tables_)
-            if (auto s = t.table->seat_of(name)) {
-                g.table = tid;
-                g.seat = s;
-                t.watchers.insert(name);
-                break;
-            }
-    }
-    json welcome = welcome_json(name, token, g.table, g.table.empty() ? std::nullopt : g.seat);
+    guests_[name].conns.insert(conn);
+    const auto place = host_->place(name);
+    json welcome = welcome_json(name, token, place ? place->table : "", place ? place->seat : std::nullopt);
     welcome["registered"] = registered;  // accounts (docs/protocol.md "Accounts")
     reply(conn, id, std::move(welcome));
-    if (TableEntry* t = g.table.empty() ? nullptr : find_table(g.table)) {
-        t->table->connected(name, now_);
-        publish(*t);
-        send_chat_history(name, *t);
-        advance(g.table);
-    }
+    host_->connected(name);  // its table's message and chat, after the welcome
 }
 
 bool Hall::on_passwords(std::function<void()> work, std::function<void()> done) {

@@ -47,19 +47,8 @@ void Hall::closed(ConnId conn, Millis now) {
     if (g == guests_.end()) return;
     g->second.conns.erase(conn);
     if (!g->second.conns.empty()) return;
-    TableEntry* t = g->second.table.empty() ? nullptr : find_table(g->second.table);
-    if (t && g->second.seat) {
-        t->table->disconnected(name, now);
-        publish(*t);
-        return;  // the guest keeps its seat (and its entry) for a reconnect
-    }
-    if (t) {
-        // A spectator with no connection left stops watching.
-        t->watchers.erase(name);
-        --t->spectators;
-        lobby_changed();
-    }
-    guests_.erase(g);  // nothing to keep: a later hello with the token starts afresh
+    guests_.erase(g);  // its request in flight, if any, is released by name (holders_)
+    host_->disconnected(name);
 }
 
 void Hall::message(ConnId conn, std::string_view text, Millis now) {
@@ -98,18 +87,6 @@ void Hall::message(ConnId conn, std::string_view text, Millis now) {
     }
     handle(conn, std::move(request));
     run_pumps();
-}
-
-void Hall::uncount_waiting(TableEntry& t) {
-    if (!std::exchange(t.counted_waiting, false)) return;
-    waiting_tables_->release(t.creator, t.creator_address);
-}
-
-void Hall::erase_table(const std::string& tid) {
-    if (auto it = tables_.find(tid); it != tables_.end()) {
-        uncount_waiting(it->second);
-        tables_.erase(it);
-    }
 }
 
 }  // namespace tarneeb::server

@@ -32,13 +32,13 @@ json Hall::analysis_metrics() const {
 json Hall::metrics_json(Millis now) {
     while (!recent_actions_.empty() && recent_actions_.front() < now - 10000) recent_actions_.pop_front();
     int playing = 0;
-    for (const auto& [tid, t] : tables_) playing += t.table->state() == TableState::playing;
+    for (const auto& [tid, t] : host_->tables()) playing += t.table->state() == TableState::playing;
     int signed_in = 0;
     for (const auto& [id, c] : conns_) signed_in += !c.name.empty();
     const std::vector<double> lat(latencies_ms_.begin(), latencies_ms_.end());
     const double window = std::max<double>(1.0, std::min<double>(10.0, static_cast<double>(now - started_) / 1000.0));
     const StoreWriter::Counts& w = writer_->counts();
-    json m = {{"tables", tables_.size()}, {"tables_playing", playing}, {"connections", conns_.size()},
+    json m = {{"tables", host_->tables().size()}, {"tables_playing", playing}, {"connections", conns_.size()},
             {"signed_in", signed_in}, {"actions_total", actions_total_},
             {"actions_per_second", static_cast<double>(recent_actions_.size()) / window},
             {"latency_ms", {{"p50", percentile(lat, 0.5)}, {"p90", percentile(lat, 0.9)}, {"p99", percentile(lat, 0.99)},
@@ -47,7 +47,7 @@ json Hall::metrics_json(Millis now) {
             {"storage", storage_failing_ ? json(*storage_failing_) : json("ok")},
             {"write_queue", writer_ ? writer_->waiting() : 0},
             // The tables' timers (hall.hpp "touch"): heap entries, and overdue tables the sweep found.
-            {"timers", {{"pending", wakeups_.size()}, {"late", late_wakeups_}}},
+            {"timers", {{"pending", host_->timers_pending()}, {"late", host_->late_timers()}}},
             // Group commit (StoreWriter): transactions of table changes and the changes in them.
             {"journal", {{"batches", w.batches}, {"writes", w.writes},
                          {"writes_per_batch", w.batches ? static_cast<double>(w.writes) / static_cast<double>(w.batches) : 0.0},

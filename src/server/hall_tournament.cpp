@@ -241,15 +241,15 @@ void Hall::run_tournaments(Millis now) {
             const TournamentMatch& m = t.matches()[mi];
             if (m.state != TournamentMatch::State::playing) continue;
             const int match = static_cast<int>(mi);
-            TableEntry* te = find_table(m.table);
-            if (!te) {
+            const Table* at = host_->table(m.table);
+            if (!at) {
                 // Its table could not be resumed (unreadable settings): the match is played again.
                 if (std::exchange(changing, true)) continue;
                 change_tournament(tid, [=](Storage&, Tournament& x) -> std::optional<std::string> { x.reopen(match); return std::nullopt; }, nullptr);
                 continue;
             }
-            if (te->busy) continue;
-            Table& table = *te->table;
+            if (host_->busy(m.table)) continue;
+            const Table& table = *at;
             if (table.state() == TableState::finished) {
                 // The result, until the tournament's state with it is written.
                 if (std::exchange(changing, true)) continue;
@@ -276,7 +276,7 @@ void Hall::run_tournaments(Millis now) {
                 const std::string who = reserved_player(t, m, s);
                 if (is_bot_player(who)) {
                     auto change = table.prepare_add_bot(s, std::string(bot_kind(who)), next_seed());
-                    if (change.ok()) change_table(m.table, std::move(change), nullptr);
+                    host_->apply(m.table, std::move(change));
                     bot_seated = true;
                     break;
                 }
@@ -285,14 +285,14 @@ void Hall::run_tournaments(Millis now) {
             if (bot_seated) continue;
             if (!empty) {
                 auto change = table.prepare_start(next_seed(), next_seed());
-                if (change.ok()) change_table(m.table, std::move(change), nullptr);
+                host_->apply(m.table, std::move(change));
                 continue;
             }
             if (now < m.seats_by_ms) continue;
             if (t.settings().no_show == NoShow::bots) {
                 // The organiser's choice: bots take the seats nobody took.
                 auto change = table.prepare_add_bot(*empty, config_.default_bot, next_seed());
-                if (change.ok()) change_table(m.table, std::move(change), nullptr);
+                host_->apply(m.table, std::move(change));
                 continue;
             }
             if (std::exchange(changing, true)) continue;
@@ -310,7 +310,7 @@ void Hall::run_tournaments(Millis now) {
         // Ready matches: a table each (its settings stored, then the tournament's state).
         const auto ready = t.ready();
         if (ready.empty()) continue;
-        if (static_cast<int>(tables_.size()) + static_cast<int>(ready.size()) > config_.max_tables) continue;
+        if (static_cast<int>(host_->tables().size()) + static_cast<int>(ready.size()) > config_.max_tables) continue;
         const TableSettings settings = match_settings(t);
         auto opened = std::make_shared<std::vector<std::string>>();
         change_tournament(
@@ -324,12 +324,7 @@ void Hall::run_tournaments(Millis now) {
             },
             [this, settings, opened](const std::optional<std::string>&, const std::optional<StorageError>& e) {
                 if (e) return;  // tried again at the next tick (a stored table without a match is closed at the next start)
-                for (const auto& id : *opened) {
-                    TableEntry table;
-                    table.table = std::make_unique<Table>(id, settings, config_.timing, bots_);
-                    add_table(id, std::move(table));
-                }
-                lobby_changed();
+                for (const auto& id : *opened) host_->open(id, settings);
             });
     }
 }

@@ -70,13 +70,14 @@
 #include "tarneeb/server/client_request.hpp"
 #include "tarneeb/server/hall_config.hpp"
 #include "tarneeb/server/store_writer.hpp"
+#include "tarneeb/server/table_host.hpp"
 #include "tarneeb/server/tournament.hpp"
 #include "tarneeb/store/storage.hpp"
 #include "tarneeb/support/workers.hpp"
 
 namespace tarneeb::server {
 
-class Hall {
+class Hall : private TableFront {
 public:
     /// Starts the writer and bot threads. `storage` is used by the writer thread only (and by
     /// resume(), before any other call).
@@ -90,7 +91,7 @@ public:
     void stop();
     /// True when no database job, bot decision or posted result is outstanding (tests: run
     /// posted jobs until idle).
-    bool idle() const { return outstanding_ == 0; }
+    bool idle() const { return outstanding_ == 0 && host_->idle(); }
 
     /// Reloads every live table from the journal (after a restart). Their players count as
     /// disconnected from `now` (the grace period starts). Returns the number of tables.
@@ -163,12 +164,12 @@ public:
     void set_remote_lobby(std::map<std::string, std::shared_ptr<const nlohmann::json>> tables);
 
     int connections() const { return static_cast<int>(conns_.size()); }
-    int tables() const { return static_cast<int>(tables_.size()); }
+    int tables() const { return static_cast<int>(host_->tables().size()); }
 
     // ---- inspection (tests, fuzzing) -------------------------------------------------
     /// Due tables the wakeup heap missed and the once-a-second check ran (0 unless a table was
     /// changed without find_table or add_table; /metrics "timers" "late").
-    std::uint64_t late_timers() const { return late_wakeups_; }
+    std::uint64_t late_timers() const { return host_->late_timers(); }
     /// The live table `id`, or nullptr.
     const Table* table(const std::string& id) const;
     /// Each connection's message rate limit (HallConfig::rate; a cluster node's fronts keep it too).
@@ -201,89 +202,29 @@ private:
         /// The lobby page this connection watches (`list` with `watch`: its cursor and limit).
         std::optional<std::pair<std::optional<std::string>, std::int64_t>> lobby;
         std::size_t lobby_sent = 0;  ///< hash of the last page it got (a page is pushed only when it differs)
-        bool hinting = false;        ///< a `hint` of this connection is being worked out
         /// The table history this connection last got ("TABLE@MATCH:ROUNDS"): a table message
         /// carries "history" only when it differs (docs/protocol.md "table").
         std::string history_sent;
         std::string token_hash;      ///< hash_token of the token it signed in with (accounts)
         bool registered = false;     ///< signed in as a registered player (accounts)
     };
+    /// A signed-in guest's connections here (where it sits: TableHost::place).
     struct Guest {
         std::set<ConnId> conns;
-        std::string table;         ///< "" when at no table
-        std::optional<Seat> seat;  ///< nullopt: spectator (when table is set)
         bool busy = false;         ///< one of its requests is in flight
-        ChatRate chat_rate;        ///< its chat lines (chat.hpp: 5 per 10 s over all its connections)
     };
-    struct TableEntry {
-        std::unique_ptr<Table> table;
-        std::set<std::string> watchers;  ///< guests at the table (players and spectators)
-        int spectators = 0;
-        std::optional<Millis> abandoned_since;
-        bool busy = false;               ///< a journal write is in flight
-        bool due_failed = false;         ///< a due action's write failed: retried at the next tick
-        std::deque<std::pair<ConnId, ClientRequest>> parked;  ///< requests waiting for it
-        std::string creator;          ///< the guest that created it ("" after a restart)
-        std::string creator_address;  ///< that guest's connection's address
-        bool counted_waiting = false; ///< counted in waiting_tables_ (created here, not started yet)
-        HistoryCache history;         ///< its table messages' "history" text
-        ChatLog chat;                 ///< its chat (chat.hpp; hall_chat.cpp)
-        std::int64_t fence = 0;       ///< the fencing token of its writes (0: a single node)
-        bool dropping = false;        ///< drop_table() waits for its write in flight
-        bool touched = false;         ///< in touched_: its wakeup is read again at the next tick
-        std::optional<Millis> queued; ///< its live entry in wakeups_ (others of it there are stale)
-    };
-    /// A table rebuilt from its journal (players disconnected from `now`), or nullptr when its
-    /// settings do not parse.
-    std::unique_ptr<Table> rebuild(const LiveTable& live, Millis now);
-    /// Runs rebuilt table `table` from now, with `fence`.
-    void install(std::unique_ptr<Table> table, std::int64_t fence);
     ClusterHooks cluster_;
     bool clustered_ = false;
     std::map<std::string, std::shared_ptr<const nlohmann::json>> remote_lobby_;  ///< the other nodes' public tables
-    /// The waiting-table limits' count (HallConfig::waiting_tables, or the hall's own).
-    std::shared_ptr<WaitingTables> waiting_tables_;
-    /// Counts `t` out of waiting_tables_ once it started or goes (publish, erase_table).
-    void uncount_waiting(TableEntry& t);
-    /// Removes table `tid` from the hall's map (not from storage), uncounting it first.
-    void erase_table(const std::string& tid);
-    /// Adds table `id` to the hall's map (its timers are read at the next tick).
-    TableEntry& add_table(const std::string& id, TableEntry entry);
-
-    // The tables' timers without a scan of every table at each tick: a table's wakeup
-    // (Table::next_wakeup) changes only when the table does, and every change goes through
-    // find_table or add_table, which mark the table touched. A tick reads the touched tables'
-    // wakeups into a min-heap (only a wakeup that changed: the heap grows with the tables'
-    // changes, not with requests) and runs the tables whose wakeup came; an entry that is not
-    // its table's live one (TableEntry::queued) is dropped when popped. Once a second the tick still checks every
-    // table: one due that the heap missed runs then, and is counted (metrics "timers" "late").
-    void touch(const std::string& tid, TableEntry& t);
-    /// The tables whose wakeup came (at `now`) and that are not busy, each once.
-    std::vector<std::string> due_tables(Millis now);
-    Millis last_timer_check_ = 0;
-    std::vector<std::string> touched_;
-    std::priority_queue<std::pair<Millis, std::string>, std::vector<std::pair<Millis, std::string>>, std::greater<>> wakeups_;
-    std::uint64_t late_wakeups_ = 0;  ///< due tables the heap missed (0 unless a change bypassed touch)
-    using Done = std::function<void(const std::optional<StorageError>&)>;
-
-    void sweep(Millis now);
-    Millis last_sweep_ = 0;
 
     // ---- off the hall's thread --------------------------------------------------------
     /// Runs `job` on the writer thread, then `done` (the error, if the job threw one) on the
     /// hall's thread. When the queue is full, `done` gets storage_busy. `op` names it in logs.
     /// `write`: a job that writes (its success ends a storage failure; a read's does not).
-    void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true);
-    /// Writes `change` to table `tid`'s journal, commits it, then runs `then(error)`; the
-    /// table is busy meanwhile. Then publishes and lets the table's waiting requests in.
-    /// Group commit (StoreWriter): the write may share a transaction with others.
-    void change_table(const std::string& tid, Change change, Done then);
+    void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true) override;
     /// Queues journal write `w` on the writer, in a batch (StoreWriter::append); `done` runs
     /// on the hall's thread with its result, as on_writer's does. `op` names it in logs.
-    void write_journal(std::string op, JournalWrite w, Done done);
-    /// Runs what the table may do next when not busy: parked requests, a due action, a bot turn.
-    void advance(const std::string& tid);
-    void think(const std::string& tid, BotTurn turn);
+    void write_journal(std::string op, JournalWrite w, Done done) override;
     /// Handles a request now (its connection is not busy: pump, message).
     void handle(ConnId conn, ClientRequest r);
     void hold(ConnId conn);
@@ -294,8 +235,6 @@ private:
     std::deque<ConnId> pumps_;  ///< connections released since, to pump
     std::unordered_map<ConnId, std::string> holders_;  ///< a signed-in guest's request in flight, by connection
     bool busy(const Conn& c) const;
-    /// Queues the request for when table `t` is free.
-    void park(TableEntry& t, ConnId conn, ClientRequest r);
 
     /// Notes a storage failure (logged once until the next successful write).
     void storage_failed(const StorageError& e, std::string_view op);
@@ -304,11 +243,6 @@ private:
     /// once every table whose write was fenced is dropped (fenced_ empty), the state clears
     /// (issue 26: an ex-owner with no tables left stayed 503 on /healthz with nothing to write).
     void fenced_settled();
-    /// Stores a match that just finished at `table` (its row: match_row in hall.cpp), through store_match.
-    void store_finished(const FinishedMatch& f, const Table& table);
-    /// Stores `row` on the writer; kept in pending_matches_ and stored again when that fails.
-    void store_match(MatchRow row);
-    void close_table_in_storage(const std::string& id);
     /// The /api/... answers for `path` with its `query` (after '?', may be empty): reads the
     /// database and replays records, on the writer thread; throws StorageError. `token`: the
     /// asker's sign-in token or empty (who may read a private table's matches), checked at `now`.
@@ -327,55 +261,40 @@ private:
     // The handlers: the typed request and its request id (to echo); `r`, the whole request, is
     // for those that park it or handle it again.
     void hello(ConnId conn, Conn& c, const HelloRequest& h, const nlohmann::json& id);
+    /// create and the requests of a guest's table (join, leave, add_bot, remove_bot, start,
+    /// act, hint, chat): handed to the table host; the guest is held until its answer (hint
+    /// and chat excepted: a hint takes a while, and neither changes a table).
     void on_create(ConnId conn, Conn& c, const CreateRequest& cr, const nlohmann::json& id);
-    /// A guest's request of its table (join, leave, add_bot, remove_bot, start, act, hint, chat).
     void on_table_request(ConnId conn, Conn& c, const TableRequest& t, const ClientRequest& r);
-    void on_join(ConnId conn, Conn& c, const JoinRequest& j, const ClientRequest& r);
-    void on_leave(ConnId conn, Conn& c, const ClientRequest& r);
-    /// add_bot, remove_bot, start and act: requests of a player seated at its table.
-    void on_seat_request(ConnId conn, Conn& c, const TableRequest& t, const ClientRequest& r);
-    /// `hint`: the heuristic bot's choice for the guest's own seat, worked out on a bot thread
-    /// from the seat's view (docs/protocol.md "hint").
-    void on_hint(ConnId conn, Conn& c, const nlohmann::json& id);
-    /// `chat`: a line to the guest's table, delivered to whoever may read it (hall_chat.cpp).
-    void on_chat(ConnId conn, Conn& c, const ChatRequest& line, const nlohmann::json& id);
-    /// Sends guest `name` the recent chat of table `t` it may read (`chat_history`, only when
-    /// there is a line; hall_chat.cpp).
-    void send_chat_history(const std::string& name, TableEntry& t);
-    /// Adds the chat of the match that just finished at `t` to its record (hall_chat.cpp).
-    void attach_chat(FinishedMatch& f, TableEntry& t);
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token,
                    bool registered = false);
-    /// Leaves the guest's table (a journal write when seated), then runs `then` (the error when
-    /// the write failed: the guest is still at its table).
-    void leave_table(ConnId conn, const std::string& name, Done then);
-    /// A spectator stops watching its table (published; the table closes when nobody is left).
-    void forget_watcher(const std::string& name);
-    void close_if_empty(const std::string& tid);
     /// `list`: one page of public tables (docs/protocol.md "list"); `watch` subscribes the connection.
     void list_tables(ConnId conn, const nlohmann::json& id, const ListRequest& l);
     /// The `tables` message of the public tables after `cursor` (none: from the first), at most `limit`.
     nlohmann::json lobby_page(const std::optional<std::string>& cursor, std::int64_t limit) const;
     /// Something a lobby summary shows may have changed: watchers get a page at the next push.
-    void lobby_changed() { lobby_changed_ = true; }
+    void lobby_changed() override { lobby_changed_ = true; }
     /// Sends each watching connection its page, when the lobby changed and lobby_push_ms has
     /// passed since the last push, and only when its page differs from the last one it got.
     void push_lobby(Millis now);
     bool lobby_changed_ = false;
     Millis lobby_pushed_ = 0;           ///< when watchers last got pages
-    /// Sends each watcher its table message with the pending events; stores a finished match.
-    void publish(TableEntry& t);
-    /// True when guest `name` created table `t` (it alone is shown a private table's join code).
-    static bool is_creator(const TableEntry& t, const std::string& name) { return !t.creator.empty() && t.creator == name; }
-    /// Sends one guest its table's message (no events: it just arrived).
-    void send_table(const std::string& name, TableEntry& t);
-    /// Sends `message` of table `t` to each connection of guest `name` (`g`): with the table's
-    /// "history" to a connection that does not have this history yet (`history_key`: the table
-    /// id, "@" and HistoryCache::key), without it to the others.
-    void send_to_guest(const std::string& name, Guest& g, TableEntry& t, const TableMessage& message,
-                       const std::string& history_key);
-    std::uint64_t next_seed();
-    TableEntry* find_table(const std::string& id);
+    // ---- TableFront: what the table host asks of this hall (table_host.hpp) ----------------
+    void deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
+                 const std::string& history_key) override;
+    void send(const std::string& guest, const std::string& text) override;
+    void acted(double ms) override { record_latency(ms, now_); }
+    bool holds(const std::string& table) const override { return tournament_holds(table); }
+    std::optional<std::string> refuses(const std::string& table, std::string_view type, std::optional<int> seat,
+                                       const std::string& guest) const override {
+        return tournament_refuses(table, type, seat, guest);
+    }
+    void fenced(const std::string& table) override { fenced_.insert(table); }
+    void released(const std::string& table, bool dropped) override;
+    std::int64_t take(Storage& storage, const std::string& table) override { return cluster_.take ? cluster_.take(storage, table) : 0; }
+    void settle() override { run_pumps(); }
+    Millis now() const override { return now_; }
+    std::uint64_t next_seed() override;
     void record_latency(double ms, Millis now);
     /// The GET /metrics.json answer (hall_metrics.cpp).
     nlohmann::json metrics_json(Millis now);
@@ -423,13 +342,13 @@ private:
     Millis now_ = 0;                      ///< the latest time the transport gave (for posted results)
     std::size_t outstanding_ = 0;         ///< jobs off the hall's thread whose result has not run yet
     std::unique_ptr<StoreWriter> writer_; ///< the database: one thread, in order, group commit
-    std::unique_ptr<WorkQueue> thinkers_; ///< bots
     /// Shared with the posted results: false once the hall is gone (they then do nothing).
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     std::unordered_map<ConnId, Conn> conns_;
     std::unordered_map<std::string, int> conns_per_address_;  ///< open connections by address
     std::unordered_map<std::string, Guest> guests_;
-    std::map<std::string, TableEntry> tables_;
+    /// The tables, their guests' places, bots and timers (table_host.hpp).
+    std::unique_ptr<TableHost> host_;
 
     // metrics
     Millis started_ = 0;
@@ -439,7 +358,6 @@ private:
     std::uint64_t storage_errors_ = 0;      ///< failed writes since start
     std::optional<std::string> storage_failing_;  ///< the error code while writes fail
     std::set<std::string> fenced_;                ///< tables whose write was fenced, not dropped yet
-    std::vector<MatchRow> pending_matches_;       ///< finished matches not stored yet
 
     // ---- accounts (hall_accounts.cpp; docs/protocol.md "Accounts") ---------------------
     /// `hello` with `name` and `password`: a registered player signs in (a new session).

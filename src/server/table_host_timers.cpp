@@ -1,66 +1,52 @@
-// The hall, running tables: each change's table message fanned out to every player and
-// spectator (each built from that recipient's seat: TableMessage), the timers (due tables from
-// the wakeup heap, bots and turn clocks through advance) and the once-a-second sweep of
-// abandoned tables (the hall's other roles: hall.cpp; include/tarneeb/server/hall.hpp says what
-// the hall is).
+// The table host, running tables: each change's table message fanned out to every player and
+// spectator (each built from that recipient's seat: TableMessage, sent by the front), the timers
+// (due tables from the wakeup heap, bots and turn clocks through advance) and the once-a-second
+// sweep of abandoned tables (include/tarneeb/server/table_host.hpp says what the host is).
 #include <algorithm>
 #include <chrono>
 
-#include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/table_host.hpp"
 
 namespace tarneeb::server {
 
 using nlohmann::json;
 
-void Hall::send_table(const std::string& name, TableEntry& t) {
-    auto g = guests_.find(name);
-    if (g == guests_.end() || g->second.conns.empty()) return;
-    const TableMessage message(*t.table, t.spectators, {}, now_, &t.history);
-    send_to_guest(name, g->second, t, message, t.table->id() + "@" + t.history.key());
+void TableHost::send_table(const std::string& guest, Hosted& t) {
+    auto g = guests_.find(guest);
+    if (g == guests_.end() || !g->second.present) return;
+    const TableMessage message(*t.table, t.spectators, {}, front_.now(), &t.history);
+    front_.deliver(guest, g->second.seat, is_creator(t, guest), message, t.table->id() + "@" + t.history.key());
 }
 
-void Hall::send_to_guest(const std::string& name, Guest& g, TableEntry& t, const TableMessage& message,
-                         const std::string& history_key) {
-    std::string with, without;  // each built at most once for the guest's connections
-    for (ConnId c : g.conns) {
-        auto conn = conns_.find(c);
-        const bool has = conn != conns_.end() && conn->second.history_sent == history_key;
-        std::string& text = has ? without : with;
-        if (text.empty()) text = message.to(g.seat, is_creator(t, name), !has);
-        if (conn != conns_.end() && !has) conn->second.history_sent = history_key;
-        out_.send(c, text);
-    }
-}
-
-void Hall::publish(TableEntry& t) {
+void TableHost::publish(Hosted& t) {
     if (t.table->state() != TableState::waiting) uncount_waiting(t);  // it started
-    if (!t.table->settings().is_private) lobby_changed();  // seats, state, spectators... may have changed
+    if (!t.table->settings().is_private) front_.lobby_changed();  // seats, state, spectators... may have changed
     const auto events = t.table->take_events();
     if (auto f = t.table->take_finished()) {
-        attach_chat(*f, t);  // the match's chat lines, under the record's "chat" (hall_chat.cpp)
+        attach_chat(*f, t);  // the match's chat lines, under the record's "chat" (table_host_chat.cpp)
         store_finished(*f, *t.table);
     }
     // One message per change, serialised once; each connection gets its seat's version of it.
-    const TableMessage message(*t.table, t.spectators, events, now_, &t.history);
+    const TableMessage message(*t.table, t.spectators, events, front_.now(), &t.history);
     const std::string history_key = t.table->id() + "@" + t.history.key();
     for (const auto& name : t.watchers) {
         auto g = guests_.find(name);
-        if (g == guests_.end() || g->second.conns.empty()) continue;
-        send_to_guest(name, g->second, t, message, history_key);
+        if (g == guests_.end() || !g->second.present) continue;
+        front_.deliver(name, g->second.seat, is_creator(t, name), message, history_key);
     }
 }
 
-void Hall::sweep(Millis now) {
+void TableHost::sweep(Millis now) {
     last_sweep_ = now;
     std::vector<std::string> gone;
     for (auto& [tid, t] : tables_) {
         bool watched = false;
         for (const auto& name : t.watchers) {
             auto g = guests_.find(name);
-            watched |= g != guests_.end() && !g->second.conns.empty();
+            watched |= g != guests_.end() && g->second.present;
         }
         if (t.busy || !t.parked.empty() || t.table->state() == TableState::playing || t.table->humans_connected() || watched ||
-            tournament_holds(tid)) {
+            front_.holds(tid)) {
             t.abandoned_since.reset();
         } else if (!t.abandoned_since) {
             t.abandoned_since = now;
@@ -74,36 +60,38 @@ void Hall::sweep(Millis now) {
                 g.table.clear();
                 g.seat.reset();
             }
-        close_table_in_storage(tid);
-        erase_table(tid);
-        lobby_changed();
+        close_in_storage(tid);
+        erase(tid);
+        front_.lobby_changed();
     }
+    std::erase_if(guests_, [](const auto& g) { return !g.second.present && g.second.table.empty(); });
     if (!pending_matches_.empty()) {
         auto rows = std::exchange(pending_matches_, {});
         for (auto& row : rows) store_match(std::move(row));
     }
 }
 
-void Hall::tick(Millis now) {
-    now_ = std::max(now_, now);
-    if (started_ == 0) started_ = now;  // a shard that resumed nothing and saw no client yet
-    if (now - last_sweep_ >= 1000) sweep(now);
+void TableHost::tick(Millis now) {
+        if (now - last_sweep_ >= 1000) sweep(now);
     for (const auto& tid : due_tables(now)) {
-        TableEntry* t = find_table(tid);
+        Hosted* t = find(tid);
         if (!t) continue;
         t->due_failed = false;
         t->table->tick(now);  // stand-ins after the grace period (not journaled)
         if (t->table->has_events()) publish(*t);
         advance(tid);
     }
-    run_tournaments(now);  // hall_tournament.cpp
-    push_lobby(now);
-    run_pumps();
 }
 
-std::vector<std::string> Hall::due_tables(Millis now) {
+void TableHost::touch(const std::string& tid, Hosted& t) {
+    if (t.touched) return;
+    t.touched = true;
+    touched_.push_back(tid);
+}
+
+std::vector<std::string> TableHost::due_tables(Millis now) {
     std::vector<std::string> due;
-    auto queue = [this](const std::string& tid, TableEntry& t, std::optional<Millis> w) {
+    auto queue = [this](const std::string& tid, Hosted& t, std::optional<Millis> w) {
         if (w && w != t.queued) wakeups_.emplace(*w, tid);  // the entry of the old one is stale now
         t.queued = w;
     };
@@ -119,7 +107,7 @@ std::vector<std::string> Hall::due_tables(Millis now) {
         wakeups_.pop();
         auto it = tables_.find(tid);
         if (it == tables_.end() || it->second.queued != at) continue;  // gone, or stale
-        TableEntry& t = it->second;
+        Hosted& t = it->second;
         t.queued.reset();
         const auto w = t.table->next_wakeup();
         if (!w) continue;
@@ -146,13 +134,12 @@ std::vector<std::string> Hall::due_tables(Millis now) {
     return due;
 }
 
-std::optional<Millis> Hall::next_wakeup() const {
+std::optional<Millis> TableHost::next_wakeup() const {
     std::optional<Millis> w;
     for (const auto& [tid, t] : tables_) {
         const auto x = t.table->next_wakeup();
         if (x && (!w || *x < *w)) w = x;
     }
-    if (lobby_changed_ && (!w || lobby_pushed_ + config_.lobby_push_ms < *w)) w = lobby_pushed_ + config_.lobby_push_ms;
     return w;
 }
 

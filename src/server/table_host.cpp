@@ -1,0 +1,375 @@
+// The table host, its core (include/tarneeb/server/table_host.hpp): a table's changes (journal,
+// commit, publish), bots, guests coming and going, resuming and adopting tables, dropping them.
+// Its other roles: table_host_timers.cpp (timers, the sweep, fan-out),
+// table_host_requests.cpp (the guests' requests), table_host_chat.cpp (chat).
+#include "tarneeb/server/table_host.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "tarneeb/bots/loop.hpp"
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+TableHost::TableHost(TableFront& front, BotFactory bots, const HallConfig& config, std::function<void(std::function<void()>)> post)
+    : front_(front), bots_(std::move(bots)), config_(config), post_(std::move(post)) {
+    waiting_tables_ = config_.waiting_tables ? config_.waiting_tables : std::make_shared<WaitingTables>();
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);
+}
+
+TableHost::~TableHost() {
+    *alive_ = false;
+    stop();
+    for (auto& [tid, t] : tables_) uncount_waiting(t);  // a count shared with other halls outlives this one
+}
+
+void TableHost::stop() {
+    if (thinkers_) thinkers_->stop();
+}
+
+// ---- the map of tables ----------------------------------------------------------------------
+
+TableHost::Hosted* TableHost::find(const std::string& id) {
+    auto it = tables_.find(id);
+    if (it == tables_.end()) return nullptr;
+    touch(it->first, it->second);  // the caller may change it
+    return &it->second;
+}
+
+TableHost::Hosted& TableHost::add(const std::string& id, Hosted entry) {
+    auto [it, added] = tables_.emplace(id, std::move(entry));
+    touch(it->first, it->second);
+    return it->second;
+}
+
+void TableHost::uncount_waiting(Hosted& t) {
+    if (!std::exchange(t.counted_waiting, false)) return;
+    waiting_tables_->release(t.creator, t.creator_address);
+}
+
+void TableHost::erase(const std::string& tid) {
+    if (auto it = tables_.find(tid); it != tables_.end()) {
+        uncount_waiting(it->second);
+        tables_.erase(it);
+    }
+}
+
+const Table* TableHost::table(const std::string& id) const {
+    auto it = tables_.find(id);
+    return it == tables_.end() ? nullptr : it->second.table.get();
+}
+
+bool TableHost::busy(const std::string& id) const {
+    auto it = tables_.find(id);
+    return it != tables_.end() && it->second.busy;
+}
+
+// ---- changes ----------------------------------------------------------------------------------
+
+void TableHost::change_table(const std::string& tid, Change change, Then then) {
+    Hosted* t = find(tid);
+    t->busy = true;
+    const JournalEntry entry = change.entry();
+    JournalWrite w{tid, change.rewrite, {}, t->fence};
+    if (change.rewrite) {
+        for (const auto& e : change.entries) w.entries.push_back(journal_json(e));
+    } else {
+        w.entries.push_back(journal_json(change.entries.back()));
+    }
+    front_.write_journal(
+        std::string(journal_op(entry)), std::move(w), [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
+            Hosted* done = find(tid);  // a busy table is never closed
+            if (!e) done->table->commit(entry, front_.now());
+            if (then) then(e);
+            done->busy = false;
+            if (done->dropping || (e && e->code() == "storage_fenced")) {
+                // Another node took the table over: this one writes nothing more for it.
+                if (e && e->code() == "storage_fenced") front_.fenced(tid);
+                drop(tid);
+                return;
+            }
+            if (!e || done->table->has_events()) publish(*done);  // a failed write changed nothing
+            advance(tid);
+            close_if_empty(tid);  // e.g. its last player left
+        });
+}
+
+void TableHost::apply(const std::string& id, Change change) {
+    if (change.ok()) change_table(id, std::move(change), nullptr);
+}
+
+void TableHost::advance(const std::string& tid) {
+    Hosted* t = find(tid);
+    // Requests that waited for the table come first, in order.
+    while (t && !t->busy && !t->parked.empty()) {
+        auto [guest, request, done] = std::move(t->parked.front());
+        t->parked.pop_front();
+        this->request(guest, request, std::move(done));
+        t = find(tid);
+    }
+    if (!t || t->busy) return;
+    if (auto due = t->due_failed ? std::nullopt : t->table->prepare_due(front_.now(), [this] { return front_.next_seed(); })) {
+        change_table(tid, std::move(*due), [this, tid](const std::optional<StorageError>& e) {
+            // A bot or timer action that cannot be written is tried again at the next tick.
+            if (e) find(tid)->due_failed = true;
+            else front_.acted(-1);
+        });
+        return;
+    }
+    if (auto turn = t->table->bot_turn()) think(tid, std::move(*turn));
+}
+
+void TableHost::think(const std::string& tid, BotTurn turn) {
+    ++outstanding_;
+    auto alive = std::weak_ptr<bool>(alive_);
+    const bool queued = thinkers_->submit([this, alive, tid, turn = std::move(turn)]() mutable {
+        // The one bot loop's checked decision (bots/loop.hpp): a bot that throws or answers an
+        // illegal action plays the rules' default action. Table::prepare_due checks it again
+        // when it is applied (the turn may have moved on meanwhile).
+        const Action a = bots::decide_or_default(*turn.bot, turn.view);
+        const std::uint64_t request = turn.request;
+        turn.bot.reset();  // the worker lets go of the bot before the table may use it again
+        post_([this, alive, tid, request, a] {
+            if (alive.expired()) return;
+            --outstanding_;
+            Hosted* t = find(tid);
+            if (!t) return;  // the table closed meanwhile
+            t->table->decided(request, a);
+            advance(tid);
+            front_.settle();
+        });
+    });
+    if (!queued) --outstanding_;  // stopping: the table waits for the next start
+}
+
+void TableHost::park(Hosted& t, const std::string& guest, const TableRequest& r, Answer done) {
+    t.parked.emplace_back(guest, r, std::move(done));
+}
+
+// ---- storage ------------------------------------------------------------------------------
+
+namespace {
+/// Now, in Unix milliseconds (a finished match's time).
+std::int64_t unix_now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+/// The stored row of a match that finished at `table` at `finished_ms` (Unix ms), with its
+/// seats' profile numbers counted from the match itself (seat_stats), not from its record.
+MatchRow match_row(const FinishedMatch& f, const Table& table, std::int64_t finished_ms) {
+    const TableSettings& st = table.settings();
+    return MatchRow{f.id, table.id(), finished_ms, f.names, f.bots, f.status, f.winner, f.scores, f.record.dump(),
+                    std::string(to_string(st.preset)), st.is_private, seat_stats(f.match)};
+}
+}  // namespace
+
+void TableHost::store_finished(const FinishedMatch& f, const Table& table) { store_match(match_row(f, table, unix_now_ms())); }
+
+void TableHost::store_match(MatchRow row) {
+    front_.on_writer("store_match", [row](Storage& s) { s.store_match(row); },
+                     [this, row](const std::optional<StorageError>& e) {
+                         if (e) pending_matches_.push_back(row);  // stored again at the next sweep or start
+                     });
+}
+
+void TableHost::close_in_storage(const std::string& id) {
+    // A table closed in memory but still live in the database is resumed after a restart and
+    // closed again there (no humans) or swept as abandoned: nothing is lost.
+    const Hosted* t = find(id);
+    front_.on_writer("close_table", [id, fence = t ? t->fence : 0](Storage& s) { s.close_table(id, fence); }, nullptr);
+    front_.released(id, false);
+}
+
+void TableHost::close_if_empty(const std::string& tid) {
+    Hosted* t = find(tid);
+    if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
+    if (front_.holds(tid)) return;  // a tournament's match, bots only maybe
+    close_in_storage(tid);
+    erase(tid);
+    front_.lobby_changed();
+}
+
+// ---- guests ---------------------------------------------------------------------------------
+
+std::optional<Place> TableHost::place(const std::string& guest) {
+    auto g = guests_.find(guest);
+    if (g == guests_.end() || g->second.table.empty()) {
+        // After a restart the guest's seat is known only to its table.
+        for (auto& [tid, t] : tables_)
+            if (auto s = t.table->seat_of(guest)) {
+                Guest& found = guests_[guest];
+                found.table = tid;
+                found.seat = s;
+                t.watchers.insert(guest);
+                return Place{tid, s};
+            }
+        return std::nullopt;
+    }
+    return Place{g->second.table, g->second.seat};
+}
+
+std::optional<Place> TableHost::where(const std::string& guest) const {
+    auto g = guests_.find(guest);
+    if (g == guests_.end() || g->second.table.empty()) return std::nullopt;
+    return Place{g->second.table, g->second.seat};
+}
+
+void TableHost::connected(const std::string& guest) {
+    place(guest);
+    Guest& g = guests_[guest];
+    g.present = true;
+    if (Hosted* t = g.table.empty() ? nullptr : find(g.table)) {
+        const std::string tid = g.table;
+        t->table->connected(guest, front_.now());
+        publish(*t);
+        send_chat_history(guest, *t);
+        advance(tid);
+    }
+}
+
+void TableHost::disconnected(const std::string& guest) {
+    auto g = guests_.find(guest);
+    if (g == guests_.end()) return;
+    g->second.present = false;
+    Hosted* t = g->second.table.empty() ? nullptr : find(g->second.table);
+    if (t && g->second.seat) {
+        t->table->disconnected(guest, front_.now());
+        publish(*t);
+        return;  // the guest keeps its seat for a reconnect
+    }
+    if (t) {
+        // A spectator with no connection left stops watching.
+        t->watchers.erase(guest);
+        --t->spectators;
+        front_.lobby_changed();
+    }
+    guests_.erase(g);  // nothing to keep: a later hello with the token starts afresh
+}
+
+void TableHost::forget_if_gone(const std::string& guest) {
+    auto g = guests_.find(guest);
+    if (g != guests_.end() && !g->second.present && g->second.table.empty()) guests_.erase(g);
+}
+
+json TableHost::guests_json() const {
+    json guests = json::object();
+    for (const auto& [name, g] : guests_)
+        if (!g.table.empty()) guests[name] = {{"table", g.table}, {"seat", g.seat ? json(index(*g.seat)) : json(nullptr)}};
+    return guests;
+}
+
+// ---- resuming, adopting, dropping -------------------------------------------------------------
+
+std::unique_ptr<Table> TableHost::rebuild(const LiveTable& live, Millis now) {
+    auto settings = parse_settings(live.settings);
+    if (!settings) return nullptr;
+    auto table = std::make_unique<Table>(live.id, *settings, config_.timing, bots_);
+    for (const auto& e : live.entries)
+        if (auto entry = parse_journal_entry(e)) table->replay(*entry, now);
+    // Every player starts disconnected: the grace period runs from now.
+    for (Seat s : kSeats)
+        if (const SeatInfo h = table->seat_info(s); h.kind == SeatInfo::Kind::human) table->disconnected(h.name, now);
+    return table;
+}
+
+void TableHost::install(std::unique_ptr<Table> table, std::int64_t fence) {
+    Hosted entry;
+    entry.table = std::move(table);
+    entry.table->take_events();
+    entry.fence = fence;
+    const std::string id = entry.table->id();
+    add(id, std::move(entry));
+    front_.lobby_changed();
+}
+
+void TableHost::open(const std::string& id, const TableSettings& settings) {
+    Hosted entry;
+    entry.table = std::make_unique<Table>(id, settings, config_.timing, bots_);
+    add(id, std::move(entry));
+    front_.lobby_changed();
+}
+
+int TableHost::resume(Storage& storage, Millis now) {
+        int n = 0;
+    for (auto& live : storage.live_tables()) {
+        auto table = rebuild(live, now);
+        if (!table || (table->no_humans() && !front_.holds(live.id))) {
+            storage.close_table(live.id);
+            continue;
+        }
+        if (auto f = table->take_finished()) storage.store_match(match_row(*f, *table, now));
+        install(std::move(table), 0);
+        ++n;
+    }
+    return n;
+}
+
+bool TableHost::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
+        if (tables_.count(live.id)) return false;
+    auto table = rebuild(live, now);
+    if (!table || table->no_humans()) {
+        // Nobody to play it: closed (fenced: only if this node still owns it).
+        front_.on_writer("close_table", [id = live.id, fence](Storage& s) { s.close_table(id, fence); }, nullptr);
+        front_.released(live.id, false);
+        return false;
+    }
+    if (auto f = table->take_finished()) store_finished(*f, *table);  // idempotent by the match's id
+    install(std::move(table), fence);
+    // Guests connected here who sit at it (they reconnected before it arrived) find it.
+    Hosted& t = tables_.at(live.id);
+    for (auto& [name, g] : guests_)
+        if (g.table.empty() && g.present)
+            if (auto s = t.table->seat_of(name)) {
+                g.table = live.id;
+                g.seat = s;
+                t.watchers.insert(name);
+                t.table->connected(name, front_.now());
+            }
+    advance(live.id);
+    return true;
+}
+
+void TableHost::drop(const std::string& id) {
+    Hosted* t = find(id);
+    if (!t) return;
+    if (t->busy) {
+        t->dropping = true;  // change_table drops it when its write comes back
+        return;
+    }
+    for (auto& [name, g] : guests_)
+        if (g.table == id) {
+            g.table.clear();
+            g.seat.reset();
+        }
+    auto parked = std::move(t->parked);
+    erase(id);
+    front_.lobby_changed();
+    front_.released(id, /*dropped=*/true);
+    for (auto& [guest, request, done] : parked)
+        done(error_json(to_string(ProtocolError::storage_unavailable), "the table moved to another server; try again"));
+    std::erase_if(guests_, [](const auto& g) { return !g.second.present && g.second.table.empty(); });
+}
+
+std::vector<std::pair<std::string, json>> TableHost::summaries() const {
+    std::vector<std::pair<std::string, json>> out;
+    out.reserve(tables_.size());
+    for (const auto& [tid, t] : tables_) out.emplace_back(tid, summary_json(*t.table, t.spectators));
+    return out;
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> TableHost::players() const {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    out.reserve(tables_.size());
+    for (const auto& [tid, t] : tables_) {
+        auto& [id, names] = out.emplace_back(tid, std::vector<std::string>{});
+        for (Seat s : kSeats)
+            if (SeatInfo h = t.table->seat_info(s); h.kind == SeatInfo::Kind::human) names.push_back(std::move(h.name));
+    }
+    return out;
+}
+
+}  // namespace tarneeb::server
