@@ -1,5 +1,5 @@
 // Table chat (issue 15, docs/protocol.md "Chat"): the lines people at a table send each other,
-// with no sockets and no JSON transport (the hall's `chat` handler is src/server/hall_chat.cpp).
+// with no sockets and no JSON transport (the table host's `chat` handler is src/server/table_host_chat.cpp).
 //
 // Two channels. A seated player writes to `players` (everyone at the table reads it, players
 // and spectators); a spectator writes to `spectators`. A spectator's line sent while a match is

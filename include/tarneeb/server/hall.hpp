@@ -1,29 +1,30 @@
-// The hall: everything the server does between the sockets and the tables, with no sockets
-// (docs/protocol.md). It signs guests in, runs the lobby, routes each client message to its
-// table, fans every table change out to the table's players and spectators (each message
-// built for that connection's seat), drives timers through tick(), journals live tables and
-// stores finished matches in Storage, and answers the JSON HTTP endpoints.
+// The hall: the front of one event loop, everything the server does between the sockets and
+// the tables, with no sockets (docs/protocol.md). It signs guests in, keeps each guest's
+// requests in order (one at a time; `ping` is answered at once), runs the lobby, accounts,
+// tournaments and the JSON HTTP endpoints, and owns the writer thread. The tables are its
+// TableHost's (table_host.hpp): `create` and every table request go to the host as typed
+// requests, the host answers each once, and the hall delivers the host's frames (each built for
+// the recipient's seat) to every connection of the guest: the hall is the host's TableFront.
 //
 // Threading: a Hall is not thread-safe; the transport calls it from one thread, the hall's
 // thread (one io_context thread: see src/net/shard.hpp for why). Nothing slow runs
 // there (docs/architecture.md "Server threads"): every database access runs on the hall's
 // writer thread (a bounded queue: when it is full a change is refused with
-// `storage_unavailable`, code storage_busy) and bots think on a pool of worker threads; their
+// `storage_unavailable`, code storage_busy) and bots think on the host's worker threads; their
 // results come back to the hall's thread through Outbox::post. A change of a table is journaled
 // before it is made and acknowledged after (Table's prepare/commit): while its write is in
 // flight the table is busy, and requests for it, its timers and its bots wait their turn.
 // Group commit (StoreWriter, store_writer.hpp): the journal writes of changes made while the
 // writer is busy with earlier jobs share one writer job and one transaction, at most
 // HallConfig::journal_batch; the writer still runs every job in the order it was submitted, and
-// each change is acknowledged only after its own write committed. A
-// guest's own messages are handled in order, one at a time (`ping` is answered at once).
+// each change is acknowledged only after its own write committed.
 // Connections are opaque ids chosen by the transport; the hall answers through the Outbox.
 //
-// One role per file: src/server/hall.cpp (the bot threads, tables' changes, fan-out,
-// timers), hall_admission.cpp (connections and limits), hall_lobby.cpp (sign-in, the dispatcher
-// and the lobby's requests), hall_http.cpp (the HTTP API), hall_metrics.cpp (metrics),
-// hall_analysis.cpp (the analysis queue: finished deals analysed on their own threads),
-// hall_accounts.cpp (accounts: passwords checked and hashed on their own threads). Every
+// One role per file: src/server/hall.cpp (the writer, a guest's queue, storage failures, the
+// cluster's calls, delivery), hall_admission.cpp (connections and limits), hall_lobby.cpp (the
+// dispatcher, the lobby, the hand-over to the host), hall_accounts.cpp (hello, accounts:
+// passwords checked and hashed on their own threads), hall_tournament.cpp, hall_http.cpp (the
+// HTTP API), hall_metrics.cpp (metrics), hall_analysis.cpp (the analysis queue). Every
 // message's JSON is built by protocol.hpp.
 //
 // Limits enforced here (so that they are tested without sockets): message size, per-connection
