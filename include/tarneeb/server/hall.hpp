@@ -169,7 +169,7 @@ public:
 
     // ---- inspection (tests, fuzzing) -------------------------------------------------
     /// Due tables the wakeup heap missed and the once-a-second check ran (0 unless a table was
-    /// changed without find_table or add_table; /metrics "timers" "late").
+    /// changed without TableHost::find or add; /metrics "timers" "late").
     std::uint64_t late_timers() const { return host_->late_timers(); }
     /// The live table `id`, or nullptr.
     const Table* table(const std::string& id) const;
