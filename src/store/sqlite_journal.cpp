@@ -94,7 +94,7 @@ std::vector<JournalResult> SqliteStorage::write_journal(std::span<const JournalW
     try {
         // IMMEDIATE: the write lock from the start, so no fence read below can go stale before
         // the writes that follow it (another connection's claim_table waits for the COMMIT).
-        exec("BEGIN IMMEDIATE");
+        run_kept(begin_, "BEGIN IMMEDIATE");
         try {
             for (std::size_t i = 0; i < writes.size(); ++i) {
                 const JournalWrite& w = writes[i];
@@ -119,10 +119,13 @@ std::vector<JournalResult> SqliteStorage::write_journal(std::span<const JournalW
                 d.step();
                 for (const auto& e : w.entries) insert_entry(w.table, e, 0);
             }
-            exec("COMMIT");
+            run_kept(commit_, "COMMIT");
         } catch (...) {
             // SQLite may have rolled back already (e.g. SQLITE_FULL): ignore "no transaction".
-            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+            try {
+                run_kept(rollback_, "ROLLBACK");
+            } catch (const StorageError&) {
+            }
             throw;
         }
     } catch (const StorageError& e) {

@@ -52,7 +52,10 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
           ", matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)").c_str());
     exec("CREATE TABLE IF NOT EXISTS tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL,"
          " live INTEGER NOT NULL DEFAULT 1)");
-    exec("CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n INTEGER NOT NULL,"
+    // seq without AUTOINCREMENT (a database from before keeps its AUTOINCREMENT, which works
+    // the same): a new row's seq is the largest one's + 1, so a table's entries keep their
+    // order (all that is read), and no commit writes sqlite_sequence (a page more per batch).
+    exec("CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, table_n INTEGER NOT NULL,"
          " entry TEXT NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS journal_table ON journal(table_n, seq)");
     // A new database has every column; an older one gains private and rules in migrate_match_columns.
@@ -83,7 +86,7 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
 }
 
 SqliteStorage::~SqliteStorage() {
-    sqlite3_finalize(append_);
+    for (sqlite3_stmt* s : {append_, begin_, commit_, rollback_}) sqlite3_finalize(s);
     sqlite3_close(db_);
 }
 
@@ -98,6 +101,17 @@ void SqliteStorage::exec(const char* sql) {
         sqlite3_free(err);
         throw StorageError(error_code(db_), std::string("sqlite: ") + msg);
     }
+}
+
+void SqliteStorage::run_kept(sqlite3_stmt*& stmt, const char* sql) {
+    if (!stmt && sqlite3_prepare_v2(db_, sql, -1, &stmt, nullptr) != SQLITE_OK) fail("sqlite prepare");
+    const int rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        const StorageError e(error_code(db_), std::string("sqlite: ") + sqlite3_errmsg(db_));
+        sqlite3_reset(stmt);
+        throw e;
+    }
+    sqlite3_reset(stmt);
 }
 
 std::optional<std::string> SqliteStorage::name_for_token(std::string_view token) {
