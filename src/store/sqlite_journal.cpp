@@ -46,15 +46,15 @@ void SqliteStorage::close_table(const std::string& id, std::int64_t fence) {
     });
 }
 
-bool SqliteStorage::insert_entry(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
+bool SqliteStorage::insert_entry(const std::string& table, std::string_view entry, std::int64_t fence) {
     // One statement: the fence check and the insert (a stale fence inserts no row).
     if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) SELECT ?1, ?2"
                                             " WHERE ?3 = 0 OR EXISTS (SELECT 1 FROM tables WHERE n = ?1 AND fence = ?3)",
                                        -1, &append_, nullptr) != SQLITE_OK)
         fail("sqlite prepare");
-    const std::string text = entry.dump();
     sqlite3_bind_int64(append_, 1, table_number(table));
-    sqlite3_bind_text(append_, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    // STATIC: the text outlives the statement's run (cleared below, whatever its result).
+    sqlite3_bind_text(append_, 2, entry.data(), static_cast<int>(entry.size()), SQLITE_STATIC);
     sqlite3_bind_int64(append_, 3, fence);
     const int rc = sqlite3_step(append_);
     if (rc != SQLITE_DONE) {
@@ -75,7 +75,7 @@ StorageError fenced_error(const std::string& table, std::int64_t fence) {
 }  // namespace
 
 void SqliteStorage::append(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
-    if (!insert_entry(table, entry, fence)) throw fenced_error(table, fence);
+    if (!insert_entry(table, entry.dump(), fence)) throw fenced_error(table, fence);
 }
 
 void SqliteStorage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence) {
@@ -84,7 +84,7 @@ void SqliteStorage::rewrite(const std::string& table, const std::vector<nlohmann
         Stmt d(db_, "DELETE FROM journal WHERE table_n = ?");
         d.bind(1, table_number(table));
         d.step();
-        for (const auto& e : entries) insert_entry(table, e, 0);
+        for (const auto& e : entries) insert_entry(table, e.dump(), 0);
     });
 }
 

@@ -27,7 +27,7 @@ std::vector<std::string> codes(const std::vector<JournalResult>& results) {
     return out;
 }
 
-JournalWrite add(const std::string& table, const json& entry) { return {table, false, {entry}, 0}; }
+JournalWrite add(const std::string& table, const json& entry) { return {table, false, {entry.dump()}, 0}; }
 
 std::vector<std::string> entries_of(Storage& s, const std::string& table) {
     std::vector<std::string> out;
@@ -85,7 +85,7 @@ TEST(SqliteJournal, ANewFilesJournalKeepsEachTablesOrderThroughRewritesAndCloses
                                                                add(b, {{"n", 2}})})),
               (std::vector<std::string>{"ok", "ok", "ok", "ok"}));
     s.close_table(b);
-    ASSERT_EQ(codes(s.write_journal(std::vector<JournalWrite>{{a, true, {json{{"n", "r"}}}, 0}, add(a, {{"n", 3}})})),
+    ASSERT_EQ(codes(s.write_journal(std::vector<JournalWrite>{{a, true, {R"({"n":"r"})"}, 0}, add(a, {{"n", 3}})})),
               (std::vector<std::string>{"ok", "ok"}));
     const std::string c = s.create_table(json::object());
     ASSERT_EQ(codes(s.write_journal(std::vector<JournalWrite>{add(c, {{"n", 1}}), add(a, {{"n", 4}}), add(c, {{"n", 2}})})),

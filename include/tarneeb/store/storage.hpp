@@ -141,11 +141,13 @@ struct LiveTable {
 
 /// One write of a live table's journal, as Storage::write_journal takes it: an append (one
 /// entry) or a rewrite (the table's whole new journal, a compaction), with the writer's fence
-/// (0: not fenced; see Storage::append).
+/// (0: not fenced; see Storage::append). Each entry is its stored text already, one compact
+/// JSON object (journal_text, room/journal.hpp), stored as it is: the writer thread serialises
+/// nothing.
 struct JournalWrite {
-    std::string table;                    ///< live table id ("t7")
-    bool rewrite = false;                 ///< true: `entries` replace the journal; false: append
-    std::vector<nlohmann::json> entries;  ///< the entry to append (exactly one), or the new journal
+    std::string table;                 ///< live table id ("t7")
+    bool rewrite = false;              ///< true: `entries` replace the journal; false: append
+    std::vector<std::string> entries;  ///< the entry to append (exactly one), or the new journal
     std::int64_t fence = 0;
 };
 
@@ -359,8 +361,9 @@ private:
     /// refused with SQLITE_FULL: the transaction is then still open, for the caller's ROLLBACK).
     void run_kept(sqlite3_stmt*& stmt, const char* sql);
     /// Inserts one journal entry of `table` if `fence` is 0 or the table's current one, in one
-    /// statement; false (nothing inserted) when the fence is stale. Throws StorageError.
-    bool insert_entry(const std::string& table, const nlohmann::json& entry, std::int64_t fence);
+    /// statement; false (nothing inserted) when the fence is stale. `entry`: its stored text.
+    /// Throws StorageError.
+    bool insert_entry(const std::string& table, std::string_view entry, std::int64_t fence);
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
     void migrate_name_keys();
     /// Adds players.password_hash and the `sessions` table to a database that lacks them
