@@ -52,12 +52,10 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
           ", matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)").c_str());
     exec("CREATE TABLE IF NOT EXISTS tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL,"
          " live INTEGER NOT NULL DEFAULT 1)");
-    // seq without AUTOINCREMENT (a database from before keeps its AUTOINCREMENT, which works
-    // the same): a new row's seq is the largest one's + 1, so a table's entries keep their
-    // order (all that is read), and no commit writes sqlite_sequence (a page more per batch).
-    exec("CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, table_n INTEGER NOT NULL,"
-         " entry TEXT NOT NULL)");
-    exec("CREATE INDEX IF NOT EXISTS journal_table ON journal(table_n, seq)");
+    // The journal is kept in the order of (table_n, seq): each table's entries together, one
+    // b-tree and no index (migrate_journal says why).
+    exec("CREATE TABLE IF NOT EXISTS journal(table_n INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,"
+         " PRIMARY KEY(table_n, seq)) WITHOUT ROWID");
     // A new database has every column; an older one gains private and rules in migrate_match_columns.
     exec("CREATE TABLE IF NOT EXISTS matches(id TEXT PRIMARY KEY, table_id TEXT NOT NULL, finished INTEGER NOT NULL,"
          " status TEXT NOT NULL, winner INTEGER NOT NULL, score0 INTEGER NOT NULL, score1 INTEGER NOT NULL,"
@@ -75,6 +73,7 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
         migrate_profiles();  // issue 15: sqlite_profiles.cpp
         migrate_tournaments();  // sqlite_tournaments.cpp
         migrate_fences();
+        migrate_journal();
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
         exec("COMMIT");
     } catch (...) {
@@ -86,7 +85,7 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
 }
 
 SqliteStorage::~SqliteStorage() {
-    for (sqlite3_stmt* s : {append_, begin_, commit_, rollback_}) sqlite3_finalize(s);
+    for (sqlite3_stmt* s : {append_, next_seq_, begin_, commit_, rollback_}) sqlite3_finalize(s);
     sqlite3_close(db_);
 }
 
@@ -213,6 +212,27 @@ void SqliteStorage::migrate_fences() {
     transaction([&] {
         exec("ALTER TABLE tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0");
         exec("ALTER TABLE tables ADD COLUMN owner TEXT");
+    });
+}
+
+void SqliteStorage::migrate_journal() {
+    bool clustered = false;  // table_n is part of the primary key: the journal of today
+    {
+        Stmt info(db_, "PRAGMA table_info(journal)");
+        while (info.step()) clustered = clustered || (info.text(1) == "table_n" && info.integer(5) != 0);
+    }
+    if (clustered) return;
+    // A database from before: journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n, entry) and
+    // the index journal_table(table_n, seq), so that each append wrote a page of both b-trees
+    // (and one of sqlite_sequence) at every commit; the journal of today is one b-tree in the
+    // order of (table_n, seq). The rows are copied with their seq (unique over the whole
+    // journal, so within each table too): every table keeps its entries in their order.
+    transaction([&] {
+        exec("CREATE TABLE journal_clustered(table_n INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,"
+             " PRIMARY KEY(table_n, seq)) WITHOUT ROWID");
+        exec("INSERT INTO journal_clustered(table_n, seq, entry) SELECT table_n, seq, entry FROM journal");
+        exec("DROP TABLE journal");  // and its index journal_table
+        exec("ALTER TABLE journal_clustered RENAME TO journal");
     });
 }
 

@@ -1,8 +1,9 @@
-// SqliteStorage's group commit (src/store/sqlite_journal.cpp) where only SQLite can be made to
-// fail: its kept transaction statements (BEGIN IMMEDIATE, COMMIT, ROLLBACK, prepared once) after
-// a COMMIT refused for space, and the journal of a new file (seq without AUTOINCREMENT) keeping
-// each table's order through rewrites and closes. The contracts both backends share are in
-// storage_test.cpp.
+// SqliteStorage's journal (src/store/sqlite_journal.cpp) where only SQLite can be made to fail
+// or be found older: its kept transaction statements (BEGIN IMMEDIATE, COMMIT, ROLLBACK,
+// prepared once) after a COMMIT refused for space; the journal of a new file (one b-tree keyed
+// by table and seq) keeping each table's order through rewrites and closes; an older file's
+// journal (rowid, AUTOINCREMENT, an index) migrated with its rows in order. The contracts both
+// backends share are in storage_test.cpp.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "tarneeb/store/storage.hpp"
 
@@ -75,12 +77,55 @@ TEST(SqliteJournal, AGroupCommitRefusedForSpaceWritesNothingAndTheNextOneWorks) 
     EXPECT_EQ(entries_of(again, t), (std::vector<std::string>{R"({"n":1})", R"({"n":3})", R"({"n":4})"}));
 }
 
+/// The statements' result, one line per row, columns joined by '|'.
+std::string query(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    std::string out;
+    sqlite3_exec(db, sql, [](void* o, int n, char** values, char**) {
+        auto& text = *static_cast<std::string*>(o);
+        for (int i = 0; i < n; ++i) text += (i ? "|" : "") + std::string(values[i] ? values[i] : "NULL");
+        text += '\n';
+        return 0;
+    }, &out, nullptr);
+    sqlite3_close(db);
+    return out;
+}
+
+TEST(SqliteJournal, AnOlderFilesJournalIsMigratedWithEachTablesEntriesInOrder) {
+    TempDb db;
+    // The journal as it was: seq INTEGER PRIMARY KEY AUTOINCREMENT over every table, an index.
+    EXPECT_EQ(query(db.path,
+                    "CREATE TABLE tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL, live INTEGER NOT NULL DEFAULT 1);"
+                    "CREATE TABLE journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n INTEGER NOT NULL, entry TEXT NOT NULL);"
+                    "CREATE INDEX journal_table ON journal(table_n, seq);"
+                    "INSERT INTO tables(settings) VALUES('{}'), ('{}');"
+                    "INSERT INTO journal(table_n, entry) VALUES(2, '{\"n\":1}'), (1, '{\"n\":1}'), (2, '{\"n\":2}'),"
+                    " (1, '{\"n\":2}'), (2, '{\"n\":3}');"
+                    "DELETE FROM journal WHERE seq = 1;"
+                    "SELECT count(*) FROM journal;"),
+              "4\n");
+    {
+        SqliteStorage s(db.path);
+        EXPECT_EQ(entries_of(s, "t1"), (std::vector<std::string>{R"({"n":1})", R"({"n":2})"}));
+        EXPECT_EQ(entries_of(s, "t2"), (std::vector<std::string>{R"({"n":2})", R"({"n":3})"}));
+        ASSERT_EQ(codes(s.write_journal(std::vector<JournalWrite>{add("t2", {{"n", 4}}), add("t1", {{"n", 3}})})),
+                  (std::vector<std::string>{"ok", "ok"}));
+    }
+    SqliteStorage again(db.path);  // migrated once: opened again, nothing to do
+    EXPECT_EQ(entries_of(again, "t1"), (std::vector<std::string>{R"({"n":1})", R"({"n":2})", R"({"n":3})"}));
+    EXPECT_EQ(entries_of(again, "t2"), (std::vector<std::string>{R"({"n":2})", R"({"n":3})", R"({"n":4})"}));
+    EXPECT_EQ(query(db.path, "SELECT name FROM sqlite_master WHERE tbl_name = 'journal' ORDER BY name;"
+                             "SELECT table_n, seq FROM journal ORDER BY table_n, seq;"),
+              "journal\n1|2\n1|4\n1|5\n2|3\n2|5\n2|6\n");
+}
+
 TEST(SqliteJournal, ANewFilesJournalKeepsEachTablesOrderThroughRewritesAndCloses) {
     TempDb db;
     SqliteStorage s(db.path);
     const std::string a = s.create_table(json::object()), b = s.create_table(json::object());
-    // The newest row goes (a's rewrite, then b's close): seq values may come again, after every
-    // row still there, so each table's order stays the order of its writes.
+    // Each table's seq goes on from its last row; after a rewrite or a close it starts again,
+    // after every row still there, so each table's order stays the order of its writes.
     ASSERT_EQ(codes(s.write_journal(std::vector<JournalWrite>{add(a, {{"n", 1}}), add(b, {{"n", 1}}), add(a, {{"n", 2}}),
                                                                add(b, {{"n", 2}})})),
               (std::vector<std::string>{"ok", "ok", "ok", "ok"}));

@@ -360,8 +360,9 @@ private:
     /// after each run, whatever its result. Throws StorageError when it fails (e.g. a COMMIT
     /// refused with SQLITE_FULL: the transaction is then still open, for the caller's ROLLBACK).
     void run_kept(sqlite3_stmt*& stmt, const char* sql);
-    /// Inserts one journal entry of `table` if `fence` is 0 or the table's current one, in one
-    /// statement; false (nothing inserted) when the fence is stale. `entry`: its stored text.
+    /// Inserts one journal entry of `table` if `fence` is 0 or the table's current one (the
+    /// check and the insert in one statement, after the read of the entry's seq: inside the
+    /// caller's transaction); false (nothing inserted) when the fence is stale. `entry`: its stored text.
     /// Throws StorageError.
     bool insert_entry(const std::string& table, std::string_view entry, std::int64_t fence);
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
@@ -390,8 +391,14 @@ private:
     [[noreturn]] void fail(const char* what) const;
     /// Adds tables.fence and tables.owner (fencing, issue 16) to a database that lacks them.
     void migrate_fences();
+    /// Turns an older database's journal (a rowid table with an index on (table_n, seq)) into
+    /// the journal of today, one b-tree keyed by (table_n, seq) (WITHOUT ROWID): the same rows,
+    /// each table's entries in the same order. A commit then writes one page per table it
+    /// appends to, not a page of each b-tree.
+    void migrate_journal();
     sqlite3* db_ = nullptr;
     struct sqlite3_stmt* append_ = nullptr;  ///< the journal's INSERT, prepared once
+    struct sqlite3_stmt* next_seq_ = nullptr;  ///< the seq of a table's next entry, prepared once
     struct sqlite3_stmt* begin_ = nullptr;     ///< write_journal's BEGIN IMMEDIATE (run_kept)
     struct sqlite3_stmt* commit_ = nullptr;    ///< write_journal's COMMIT (run_kept)
     struct sqlite3_stmt* rollback_ = nullptr;  ///< write_journal's ROLLBACK (run_kept)
