@@ -1,7 +1,9 @@
 #include "tarneeb/room/journal.hpp"
 
 #include <algorithm>
+#include <utility>
 
+#include "json_text.hpp"
 #include "tarneeb/support/overloaded.hpp"
 
 namespace tarneeb::server {
@@ -32,6 +34,77 @@ json journal_json(const JournalEntry& entry) {
             },
         },
         entry);
+}
+
+namespace {
+using json_text::key;
+using json_text::put;
+
+/// `"op":"<op>","seat":<seat>` (the keys that follow each other in sit, leave, unbot and act).
+void put_op_and_seat(std::string& out, std::string_view op, Seat seat, bool first) {
+    key(out, "op", first);
+    put(out, op);
+    key(out, "seat");
+    put(out, index(seat));
+}
+}  // namespace
+
+std::string journal_text(const JournalEntry& entry) {
+    // Keys in dump()'s order (sorted); an optional key is left out when it has no value.
+    std::string out;
+    out.reserve(64);
+    out += '{';
+    std::visit(Overloaded{
+                   [&](const journal::Sit& e) {
+                       key(out, "name", true);
+                       put(out, e.name);
+                       put_op_and_seat(out, "sit", e.seat, false);
+                   },
+                   [&](const journal::Leave& e) { put_op_and_seat(out, "leave", e.seat, true); },
+                   [&](const journal::AddBot& e) {
+                       key(out, "bot", true);
+                       put(out, e.bot);
+                       put_op_and_seat(out, "bot", e.seat, false);
+                       key(out, "seed");
+                       put(out, e.seed);
+                   },
+                   [&](const journal::RemoveBot& e) { put_op_and_seat(out, "unbot", e.seat, true); },
+                   [&](const journal::Start& e) {
+                       bool first = true;
+                       if (e.deal) {
+                           key(out, "deal", std::exchange(first, false));
+                           put(out, *e.deal);
+                       }
+                       if (e.match) {
+                           key(out, "match", std::exchange(first, false));
+                           put(out, *e.match);
+                       }
+                       key(out, "op", first);
+                       put(out, "start");
+                       key(out, "seed");
+                       put(out, e.seed);
+                       if (e.version) {
+                           key(out, "version");
+                           put(out, *e.version);
+                       }
+                   },
+                   [&](const journal::Act& e) {
+                       key(out, "a", true);
+                       put(out, action_text(e.action));
+                       if (e.deal) {
+                           key(out, "deal");
+                           put(out, *e.deal);
+                       }
+                       put_op_and_seat(out, "act", e.seat, false);
+                       if (e.timeout) {
+                           key(out, "timeout");
+                           put(out, true);
+                       }
+                   },
+               },
+               entry);
+    out += '}';
+    return out;
 }
 
 std::optional<JournalEntry> parse_journal_entry(const json& e) {

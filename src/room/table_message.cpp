@@ -5,11 +5,11 @@
 // and table_message_json (protocol.cpp) stays the plain reference it is checked against, value
 // for value, in tests/room/protocol_test.cpp. Only public facts go into the shared part; a
 // seat's hand and its legal actions come from that seat's SeatView in to().
-#include <charconv>
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "json_text.hpp"
 #include "message_rules.hpp"
 #include "tarneeb/support/overloaded.hpp"
 #include "tarneeb/room/protocol.hpp"
@@ -18,62 +18,10 @@ namespace tarneeb::server {
 
 namespace {
 
-// ---- writing JSON values as dump() does (compact, UTF-8 passed through) ----------------------
-
-void put(std::string& out, std::int64_t v) {
-    char buf[24];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, end);
-}
-void put(std::string& out, int v) { put(out, static_cast<std::int64_t>(v)); }
-void put(std::string& out, std::uint64_t v) {
-    char buf[24];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, end);
-}
-void put(std::string& out, bool v) { out += v ? "true" : "false"; }
-
-/// A string with dump()'s escapes: \" \\ \b \f \n \r \t, other control bytes as \u00xx.
-void put(std::string& out, std::string_view s) {
-    out += '"';
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20) {
-                    static constexpr char kHex[] = "0123456789abcdef";
-                    out += "\\u00";
-                    out += kHex[c >> 4];
-                    out += kHex[c & 15];
-                } else {
-                    out += ch;
-                }
-        }
-    }
-    out += '"';
-}
-void put(std::string& out, const char* s) { put(out, std::string_view(s)); }
-
-template <class T>
-void put_or_null(std::string& out, const std::optional<T>& v) {
-    if (v) put(out, *v);
-    else out += "null";
-}
-
-/// `"key":` after a comma unless it is the object's first key.
-void key(std::string& out, std::string_view k, bool first = false) {
-    if (!first) out += ',';
-    out += '"';
-    out += k;
-    out += "\":";
-}
+// The JSON values themselves: json_text.hpp, written as dump() writes them.
+using json_text::key;
+using json_text::put;
+using json_text::put_or_null;
 
 void put_pair(std::string& out, int a, int b) {
     out += '[';

@@ -76,9 +76,9 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
     const JournalEntry entry = change.entry();
     JournalWrite w{tid, change.rewrite, {}, t->fence};
     if (change.rewrite) {
-        for (const auto& e : change.entries) w.entries.push_back(journal_json(e));
+        for (const auto& e : change.entries) w.entries.push_back(journal_text(e));
     } else {
-        w.entries.push_back(journal_json(change.entries.back()));
+        w.entries.push_back(journal_text(change.entries.back()));
     }
     front_.write_journal(
         std::string(journal_op(entry)), std::move(w), [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {

@@ -123,7 +123,7 @@ std::vector<JournalResult> PostgresStorage::write_journal(std::span<const Journa
                     flush();  // the entries before it, of this table too, go first
                     w.exec_params("DELETE FROM journal WHERE table_n = $1", n);
                 }
-                for (const auto& e : jw.entries) run.push_back({{"ord", run.size()}, {"n", n}, {"entry", e.dump()}});
+                for (const auto& e : jw.entries) run.push_back({{"ord", run.size()}, {"n", n}, {"entry", e}});
             }
             flush();
         });
@@ -153,7 +153,7 @@ std::vector<JournalResult> PostgresStorage::append_journal(std::span<const Journ
         }
         const std::int64_t n = table_number(jw.table);
         if (jw.fence != 0) locked += (locked.size() > 1 ? "," : "") + std::to_string(n);
-        rows.push_back({{"ord", rows.size()}, {"n", n}, {"fence", jw.fence}, {"entry", jw.entries.front().dump()}});
+        rows.push_back({{"ord", rows.size()}, {"n", n}, {"fence", jw.fence}, {"entry", jw.entries.front()}});
     }
     locked += "}";
     try {

@@ -46,16 +46,33 @@ void SqliteStorage::close_table(const std::string& id, std::int64_t fence) {
     });
 }
 
-bool SqliteStorage::insert_entry(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
+bool SqliteStorage::insert_entry(const std::string& table, std::string_view entry, std::int64_t fence) {
+    const std::int64_t n = table_number(table);
+    // The entry's seq: its table's last one + 1 (1 for the first), read apart: an INSERT whose
+    // SELECT reads the journal itself would go through a temporary table (a b-tree opened and
+    // closed per row).
+    if (!next_seq_ && sqlite3_prepare_v2(db_, "SELECT COALESCE(max(seq), 0) + 1 FROM journal WHERE table_n = ?", -1, &next_seq_,
+                                         nullptr) != SQLITE_OK)
+        fail("sqlite prepare");
+    sqlite3_bind_int64(next_seq_, 1, n);
+    const int found = sqlite3_step(next_seq_);
+    const std::int64_t seq = sqlite3_column_int64(next_seq_, 0);
+    if (found != SQLITE_ROW) {
+        const StorageError e(error_code(db_), std::string("sqlite journal: ") + sqlite3_errmsg(db_));
+        sqlite3_reset(next_seq_);
+        throw e;
+    }
+    sqlite3_reset(next_seq_);
     // One statement: the fence check and the insert (a stale fence inserts no row).
-    if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, entry) SELECT ?1, ?2"
+    if (!append_ && sqlite3_prepare_v2(db_, "INSERT INTO journal(table_n, seq, entry) SELECT ?1, ?4, ?2"
                                             " WHERE ?3 = 0 OR EXISTS (SELECT 1 FROM tables WHERE n = ?1 AND fence = ?3)",
                                        -1, &append_, nullptr) != SQLITE_OK)
         fail("sqlite prepare");
-    const std::string text = entry.dump();
-    sqlite3_bind_int64(append_, 1, table_number(table));
-    sqlite3_bind_text(append_, 2, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_int64(append_, 1, n);
+    // STATIC: the text outlives the statement's run (cleared below, whatever its result).
+    sqlite3_bind_text(append_, 2, entry.data(), static_cast<int>(entry.size()), SQLITE_STATIC);
     sqlite3_bind_int64(append_, 3, fence);
+    sqlite3_bind_int64(append_, 4, seq);
     const int rc = sqlite3_step(append_);
     if (rc != SQLITE_DONE) {
         const StorageError e(error_code(db_), std::string("sqlite journal: ") + sqlite3_errmsg(db_));
@@ -75,7 +92,10 @@ StorageError fenced_error(const std::string& table, std::int64_t fence) {
 }  // namespace
 
 void SqliteStorage::append(const std::string& table, const nlohmann::json& entry, std::int64_t fence) {
-    if (!insert_entry(table, entry, fence)) throw fenced_error(table, fence);
+    // One transaction: the entry's seq read and its insert.
+    transaction([&] {
+        if (!insert_entry(table, entry.dump(), fence)) throw fenced_error(table, fence);
+    });
 }
 
 void SqliteStorage::rewrite(const std::string& table, const std::vector<nlohmann::json>& entries, std::int64_t fence) {
@@ -84,7 +104,7 @@ void SqliteStorage::rewrite(const std::string& table, const std::vector<nlohmann
         Stmt d(db_, "DELETE FROM journal WHERE table_n = ?");
         d.bind(1, table_number(table));
         d.step();
-        for (const auto& e : entries) insert_entry(table, e, 0);
+        for (const auto& e : entries) insert_entry(table, e.dump(), 0);
     });
 }
 
@@ -94,7 +114,7 @@ std::vector<JournalResult> SqliteStorage::write_journal(std::span<const JournalW
     try {
         // IMMEDIATE: the write lock from the start, so no fence read below can go stale before
         // the writes that follow it (another connection's claim_table waits for the COMMIT).
-        exec("BEGIN IMMEDIATE");
+        run_kept(begin_, "BEGIN IMMEDIATE");
         try {
             for (std::size_t i = 0; i < writes.size(); ++i) {
                 const JournalWrite& w = writes[i];
@@ -119,10 +139,13 @@ std::vector<JournalResult> SqliteStorage::write_journal(std::span<const JournalW
                 d.step();
                 for (const auto& e : w.entries) insert_entry(w.table, e, 0);
             }
-            exec("COMMIT");
+            run_kept(commit_, "COMMIT");
         } catch (...) {
             // SQLite may have rolled back already (e.g. SQLITE_FULL): ignore "no transaction".
-            sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+            try {
+                run_kept(rollback_, "ROLLBACK");
+            } catch (const StorageError&) {
+            }
             throw;
         }
     } catch (const StorageError& e) {

@@ -18,7 +18,9 @@
 namespace tarneeb::server {
 
 SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
-    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
+    // NOMUTEX: the connection takes no lock of its own around each call (SQLite's multi-thread
+    // mode): a backend is used by one thread at a time (storage.hpp), so they only cost.
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
         const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         const std::string code = db_ ? error_code(db_) : "storage_io";
         sqlite3_close(db_);
@@ -52,9 +54,10 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
           ", matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0)").c_str());
     exec("CREATE TABLE IF NOT EXISTS tables(n INTEGER PRIMARY KEY AUTOINCREMENT, settings TEXT NOT NULL,"
          " live INTEGER NOT NULL DEFAULT 1)");
-    exec("CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n INTEGER NOT NULL,"
-         " entry TEXT NOT NULL)");
-    exec("CREATE INDEX IF NOT EXISTS journal_table ON journal(table_n, seq)");
+    // The journal is kept in the order of (table_n, seq): each table's entries together, one
+    // b-tree and no index (migrate_journal says why).
+    exec("CREATE TABLE IF NOT EXISTS journal(table_n INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,"
+         " PRIMARY KEY(table_n, seq)) WITHOUT ROWID");
     // A new database has every column; an older one gains private and rules in migrate_match_columns.
     exec("CREATE TABLE IF NOT EXISTS matches(id TEXT PRIMARY KEY, table_id TEXT NOT NULL, finished INTEGER NOT NULL,"
          " status TEXT NOT NULL, winner INTEGER NOT NULL, score0 INTEGER NOT NULL, score1 INTEGER NOT NULL,"
@@ -72,6 +75,7 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
         migrate_profiles();  // issue 15: sqlite_profiles.cpp
         migrate_tournaments();  // sqlite_tournaments.cpp
         migrate_fences();
+        migrate_journal();
         exec("CREATE INDEX IF NOT EXISTS matches_public ON matches(private, finished)");
         exec("COMMIT");
     } catch (...) {
@@ -83,7 +87,7 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
 }
 
 SqliteStorage::~SqliteStorage() {
-    sqlite3_finalize(append_);
+    for (sqlite3_stmt* s : {append_, next_seq_, begin_, commit_, rollback_}) sqlite3_finalize(s);
     sqlite3_close(db_);
 }
 
@@ -98,6 +102,17 @@ void SqliteStorage::exec(const char* sql) {
         sqlite3_free(err);
         throw StorageError(error_code(db_), std::string("sqlite: ") + msg);
     }
+}
+
+void SqliteStorage::run_kept(sqlite3_stmt*& stmt, const char* sql) {
+    if (!stmt && sqlite3_prepare_v2(db_, sql, -1, &stmt, nullptr) != SQLITE_OK) fail("sqlite prepare");
+    const int rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        const StorageError e(error_code(db_), std::string("sqlite: ") + sqlite3_errmsg(db_));
+        sqlite3_reset(stmt);
+        throw e;
+    }
+    sqlite3_reset(stmt);
 }
 
 std::optional<std::string> SqliteStorage::name_for_token(std::string_view token) {
@@ -199,6 +214,27 @@ void SqliteStorage::migrate_fences() {
     transaction([&] {
         exec("ALTER TABLE tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0");
         exec("ALTER TABLE tables ADD COLUMN owner TEXT");
+    });
+}
+
+void SqliteStorage::migrate_journal() {
+    bool clustered = false;  // table_n is part of the primary key: the journal of today
+    {
+        Stmt info(db_, "PRAGMA table_info(journal)");
+        while (info.step()) clustered = clustered || (info.text(1) == "table_n" && info.integer(5) != 0);
+    }
+    if (clustered) return;
+    // A database from before: journal(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_n, entry) and
+    // the index journal_table(table_n, seq), so that each append wrote a page of both b-trees
+    // (and one of sqlite_sequence) at every commit; the journal of today is one b-tree in the
+    // order of (table_n, seq). The rows are copied with their seq (unique over the whole
+    // journal, so within each table too): every table keeps its entries in their order.
+    transaction([&] {
+        exec("CREATE TABLE journal_clustered(table_n INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL,"
+             " PRIMARY KEY(table_n, seq)) WITHOUT ROWID");
+        exec("INSERT INTO journal_clustered(table_n, seq, entry) SELECT table_n, seq, entry FROM journal");
+        exec("DROP TABLE journal");  // and its index journal_table
+        exec("ALTER TABLE journal_clustered RENAME TO journal");
     });
 }
 

@@ -52,8 +52,11 @@ std::vector<JournalResult> Storage::write_journal(std::span<const JournalWrite> 
     results.reserve(writes.size());
     for (const JournalWrite& w : writes) {
         try {
-            if (w.rewrite) rewrite(w.table, w.entries, w.fence);
-            else if (w.entries.size() == 1) append(w.table, w.entries.front(), w.fence);
+            // The entries' text read back into the trees append and rewrite take.
+            std::vector<nlohmann::json> entries;
+            for (const auto& e : w.entries) entries.push_back(nlohmann::json::parse(e));
+            if (w.rewrite) rewrite(w.table, entries, w.fence);
+            else if (entries.size() == 1) append(w.table, entries.front(), w.fence);
             else throw StorageError("storage_io", "table " + w.table + ": an append takes one entry");
             results.emplace_back();
         } catch (const StorageError& e) {

@@ -174,11 +174,13 @@ TEST_P(StorageTest, FencingRefusesAStaleOwnerAndWritesNothing) {
     EXPECT_EQ(s->claim_table(u, "node-a"), 1);
 }
 
-/// An append of `entry` to `table` with `fence`, as write_journal takes it.
-JournalWrite add(const std::string& table, const json& entry, std::int64_t fence = 0) { return {table, false, {entry}, fence}; }
+/// An append of `entry` to `table` with `fence`, as write_journal takes it (its text).
+JournalWrite add(const std::string& table, const json& entry, std::int64_t fence = 0) { return {table, false, {entry.dump()}, fence}; }
 /// A rewrite of `table`'s journal to `entries`.
-JournalWrite replace(const std::string& table, std::vector<json> entries, std::int64_t fence = 0) {
-    return {table, true, std::move(entries), fence};
+JournalWrite replace(const std::string& table, const std::vector<json>& entries, std::int64_t fence = 0) {
+    JournalWrite w{table, true, {}, fence};
+    for (const auto& e : entries) w.entries.push_back(e.dump());
+    return w;
 }
 /// Each result's error code, "ok" when committed.
 std::vector<std::string> codes(const std::vector<JournalResult>& results) {

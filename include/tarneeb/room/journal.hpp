@@ -43,8 +43,12 @@ struct Act { Seat seat; Action action; std::optional<std::uint64_t> deal; bool t
 using JournalEntry = std::variant<journal::Sit, journal::Leave, journal::AddBot, journal::RemoveBot,
                                   journal::Start, journal::Act>;
 
-/// The stored form (above).
+/// The stored form (above), as a JSON tree: the plain reference journal_text is checked against.
 nlohmann::json journal_json(const JournalEntry& e);
+/// The stored form as text, written straight (no tree): the bytes of journal_json(e).dump()
+/// (keys sorted, compact), checked for every kind of entry in tests/room/protocol_test.cpp.
+/// What the hall hands to the store (JournalWrite::entries).
+std::string journal_text(const JournalEntry& e);
 /// Reads a stored entry; nullopt when it is not one of the shapes above (a seat is taken
 /// modulo 4, as it always was).
 std::optional<JournalEntry> parse_journal_entry(const nlohmann::json& j);

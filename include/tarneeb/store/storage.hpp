@@ -141,11 +141,13 @@ struct LiveTable {
 
 /// One write of a live table's journal, as Storage::write_journal takes it: an append (one
 /// entry) or a rewrite (the table's whole new journal, a compaction), with the writer's fence
-/// (0: not fenced; see Storage::append).
+/// (0: not fenced; see Storage::append). Each entry is its stored text already, one compact
+/// JSON object (journal_text, room/journal.hpp), stored as it is: the writer thread serialises
+/// nothing.
 struct JournalWrite {
-    std::string table;                    ///< live table id ("t7")
-    bool rewrite = false;                 ///< true: `entries` replace the journal; false: append
-    std::vector<nlohmann::json> entries;  ///< the entry to append (exactly one), or the new journal
+    std::string table;                 ///< live table id ("t7")
+    bool rewrite = false;              ///< true: `entries` replace the journal; false: append
+    std::vector<std::string> entries;  ///< the entry to append (exactly one), or the new journal
     std::int64_t fence = 0;
 };
 
@@ -352,9 +354,17 @@ public:
 
 private:
     void exec(const char* sql);
-    /// Inserts one journal entry of `table` if `fence` is 0 or the table's current one, in one
-    /// statement; false (nothing inserted) when the fence is stale. Throws StorageError.
-    bool insert_entry(const std::string& table, const nlohmann::json& entry, std::int64_t fence);
+    /// Runs the transaction statement `sql` (BEGIN IMMEDIATE, COMMIT, ROLLBACK) through `stmt`,
+    /// prepared on its first use and kept: write_journal runs three per batch, and preparing
+    /// them each time (sqlite3_exec) was a tenth of the writer's work. The statement is reset
+    /// after each run, whatever its result. Throws StorageError when it fails (e.g. a COMMIT
+    /// refused with SQLITE_FULL: the transaction is then still open, for the caller's ROLLBACK).
+    void run_kept(sqlite3_stmt*& stmt, const char* sql);
+    /// Inserts one journal entry of `table` if `fence` is 0 or the table's current one (the
+    /// check and the insert in one statement, after the read of the entry's seq: inside the
+    /// caller's transaction); false (nothing inserted) when the fence is stale. `entry`: its stored text.
+    /// Throws StorageError.
+    bool insert_entry(const std::string& table, std::string_view entry, std::int64_t fence);
     /// Adds players.name_key (UNIQUE) to a database that lacks it and keys existing players.
     void migrate_name_keys();
     /// Adds players.password_hash and the `sessions` table to a database that lacks them
@@ -381,8 +391,17 @@ private:
     [[noreturn]] void fail(const char* what) const;
     /// Adds tables.fence and tables.owner (fencing, issue 16) to a database that lacks them.
     void migrate_fences();
+    /// Turns an older database's journal (a rowid table with an index on (table_n, seq)) into
+    /// the journal of today, one b-tree keyed by (table_n, seq) (WITHOUT ROWID): the same rows,
+    /// each table's entries in the same order. A commit then writes one page per table it
+    /// appends to, not a page of each b-tree.
+    void migrate_journal();
     sqlite3* db_ = nullptr;
     struct sqlite3_stmt* append_ = nullptr;  ///< the journal's INSERT, prepared once
+    struct sqlite3_stmt* next_seq_ = nullptr;  ///< the seq of a table's next entry, prepared once
+    struct sqlite3_stmt* begin_ = nullptr;     ///< write_journal's BEGIN IMMEDIATE (run_kept)
+    struct sqlite3_stmt* commit_ = nullptr;    ///< write_journal's COMMIT (run_kept)
+    struct sqlite3_stmt* rollback_ = nullptr;  ///< write_journal's ROLLBACK (run_kept)
 };
 
 /// Opens the store `spec` names: a `postgresql://` or `postgres://` URL opens PostgreSQL
