@@ -250,8 +250,7 @@ void Hall::error(ConnId conn, const json& id, std::string_view code, std::string
 }
 
 void Hall::storage_error(ConnId conn, const json& id, const StorageError& e) {
-    error(conn, id, to_string(ProtocolError::storage_unavailable),
-          "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
+    reply(conn, id, storage_error_json(e));
 }
 
 void Hall::deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,

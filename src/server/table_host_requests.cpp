@@ -15,12 +15,12 @@ namespace tarneeb::server {
 
 using nlohmann::json;
 
-namespace {
 json storage_error_json(const StorageError& e) {
     return error_json(to_string(ProtocolError::storage_unavailable),
                       "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
 }
 
+namespace {
 json refused(std::string_view code, std::string message = {}) { return error_json(code, std::move(message)); }
 }  // namespace
 

@@ -53,6 +53,9 @@ using Answer = std::function<void(nlohmann::json body)>;
 /// A storage job's outcome: nullopt, or the error it threw.
 using Done = std::function<void(const std::optional<StorageError>&)>;
 
+/// The answer to a request whose database job failed: `storage_unavailable`, nothing changed.
+nlohmann::json storage_error_json(const StorageError& e);
+
 /// What a table host needs of the front and the process around it. Every call is on the loop.
 class TableFront {
 public:
