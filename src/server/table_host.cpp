@@ -14,8 +14,8 @@ namespace tarneeb::server {
 
 using nlohmann::json;
 
-TableHost::TableHost(TableFront& front, BotFactory bots, const HallConfig& config, std::function<void(std::function<void()>)> post)
-    : front_(front), bots_(std::move(bots)), config_(config), post_(std::move(post)) {
+TableHost::TableHost(TableFront& front, BotFactory bots, HallConfig config, std::function<void(std::function<void()>)> post)
+    : front_(front), bots_(std::move(bots)), config_(std::move(config)), post_(std::move(post)) {
     waiting_tables_ = config_.waiting_tables ? config_.waiting_tables : std::make_shared<WaitingTables>();
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     thinkers_ = std::make_unique<WorkQueue>("bots", config_.bot_threads ? config_.bot_threads : cores, SIZE_MAX);

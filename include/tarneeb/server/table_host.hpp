@@ -125,7 +125,7 @@ public:
     };
 
     /// `front`: the front it answers through; `post`: runs a job on the loop from any thread.
-    TableHost(TableFront& front, BotFactory bots, const HallConfig& config, std::function<void(std::function<void()>)> post);
+    TableHost(TableFront& front, BotFactory bots, HallConfig config, std::function<void(std::function<void()>)> post);
     /// stop(); tables still counted as waiting are counted out.
     ~TableHost();
     TableHost(const TableHost&) = delete;
@@ -239,7 +239,7 @@ private:
 
     TableFront& front_;
     BotFactory bots_;
-    const HallConfig& config_;
+    HallConfig config_;  ///< its own copy (the caller's may be a temporary)
     std::function<void(std::function<void()>)> post_;
     std::shared_ptr<WaitingTables> waiting_tables_;
     std::unique_ptr<WorkQueue> thinkers_;  ///< bots and hints
