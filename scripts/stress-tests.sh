@@ -29,7 +29,7 @@ load_jobs=${TARNEEB_STRESS_LOAD_JOBS:-$(nproc)}
 
 # The server, cluster, storage and accounts suites (tests/server/*): every test that runs the
 # server, a hall, shards, a cluster, Redis or PostgreSQL.
-cxx_tests='^(Hall|HallTournament|HallGroupCommit|Protocol|Storage|StorageAnalysis|ClusterMessage|Names|StaticFiles|Tournament|ShardRouting|Serve|Fault|Security|AnalysisHttp|TournamentFault|Accounts|Chat|Profiles|ClusterRedisUrl|ClusterNodeId|Cluster|ClusterAuth|ClusterServe|Shards|Threads/Reconnect)\.|^storage_tests$'
+cxx_tests='^(Hall|HallTournament|HallGroupCommit|Protocol|Storage|StorageAnalysis|ClusterMessage|Names|StaticFiles|Tournament|Serve|Fault|Security|AnalysisHttp|TournamentFault|Accounts|Chat|Profiles|ClusterRedisUrl|ClusterNodeId|Cluster|ClusterAuth|ClusterServe|Loops|Threads/Reconnect)\.|^storage_tests$'
 
 load_pid=
 stop_load() {

@@ -95,10 +95,10 @@ wait_background
 # --threads), the server tests (hall, real WebSockets, fault tests, the analysis queue, the
 # storage suite on SQLite and PostgreSQL), the simulate CLI tests and pimc's thread test, and the
 # cluster's Redis layer (its lease keeper and subscriber threads), a real three-node cluster
-# (cluster_serve_tests) and one process's shards (shard_serve_tests, and ShardRouting in-process;
-# every server test runs a shard per core).
+# (cluster_serve_tests) and one process's event loops (loops_serve_tests; every server test runs
+# a loop per core).
 in_background build/tsan.log sanitizer_build build/tsan thread --target tarneeb server_tests server_ws_tests \
-  bots_tests pimc_tests accounts_tests cluster_tests storage_tests cluster_serve_tests shard_serve_tests
+  bots_tests pimc_tests accounts_tests cluster_tests storage_tests cluster_serve_tests loops_serve_tests
 stage "address and undefined-behaviour sanitizers: every test (the TSan build beside them)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1800
@@ -109,7 +109,7 @@ in_background build/fuzz.log bash scripts/fuzz.sh --build-only
 stage "thread sanitizer: the server and the multi-threaded tests (the fuzz build beside them)"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
-    -R '^(Hall|Protocol|Serve|Shards|ShardRouting|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
+    -R '^(Hall|Protocol|Serve|Loops|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"
 wait_background

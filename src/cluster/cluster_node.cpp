@@ -23,9 +23,8 @@ Millis unix_ms() {
 ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link, Hall& hall, std::unique_ptr<Storage> scan,
                          Outbox sockets)
     : config_(std::move(config)), link_(std::move(link)), hall_(hall), scan_(std::move(scan)), sockets_(std::move(sockets)),
-      me_(link_->self()), home_(link_->home().value_or(me_)) {
+      me_(link_->self()) {
     work_ = std::make_unique<WorkQueue>("cluster", 1, 1024);
-    for (auto& n : link_->known_nodes()) nodes_.emplace(n.name, n);
     auto alive = std::weak_ptr<bool>(alive_);
     link_->start(
         [this, alive](json msg) {
@@ -62,13 +61,7 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
             if (link_->uses_redis()) m["redis"] = failing_ ? json(*failing_) : json("ok");
             return m;
         },
-        link_->runs_tournaments(),
-        // Shards share one store: a write that works on one says it works for all.
-        link_->home() ? std::function<void()>([this] {
-            for (const auto& [name, node] : nodes_)
-                if (!(node == me_)) publish(node, {{"k", "store_ok"}, {"c", ConnId{0}}});
-        })
-                      : nullptr,
+        false,  // tournaments live in one hall's memory: not in a cluster
         // A guest's other connections may be served by any node: each closes its own.
         [this](const std::string& name, const std::string& only, const std::string& keep) {
             for (const auto& [node_name, node] : nodes_)
@@ -108,7 +101,6 @@ void ClusterNode::received(const json& msg) {
     const std::string kind = msg.value("k", "");
     const ConnId c = msg["c"].get<ConnId>();
     const Millis now = clock();
-    if (kind == "store_ok") return hall_.storage_works_elsewhere();
     if (kind == "sign_out") return hall_.sign_out_here(msg.value("n", ""), msg.value("o", ""), msg.value("h", ""));
     if (kind == "open" || kind == "frame" || kind == "closed") {  // this node owns what the connection uses
         const auto key = std::make_pair(from->text(), c);
@@ -126,7 +118,6 @@ void ClusterNode::received(const json& msg) {
         } else if (it == remote_ids_.end()) {
             return;
         } else if (kind == "frame") {
-            ++remotes_.at(it->second).received;
             hall_.message(it->second, msg.value("t", ""), now);
         } else {
             const ConnId id = it->second;
@@ -146,9 +137,6 @@ void ClusterNode::received(const json& msg) {
     if (kind == "send") deliver(c, f->second, msg.value("t", ""));
     else if (kind == "close") sockets_.close(c, msg.value("code", 1000), msg.value("r", ""));
     else if (kind == "reset") hand_off(c, *from);  // its node lost messages: open it there again
-    // At no table there any more, with nothing in flight: unless the front relayed a frame there
-    // since (it may be a create or a join, whose answer would be lost by the move).
-    else if (kind == "home" && !f->second.moving && msg.value("n", std::uint64_t{0}) == f->second.sent) hand_off(c, home_);
 }
 
 void ClusterNode::resync() {
@@ -170,10 +158,7 @@ void ClusterNode::open(ConnId conn, const std::string& address, Millis now) {
     Front& f = fronts_[conn];
     f.address = address;
     f.rate = MessageRate(hall_.rate_limit().burst, now);
-    if (home_ == me_) return hall_.open(conn, address, now);
-    // A shard's client: signed in, its lobby and everything but its table on the home shard.
-    f.target = home_;
-    publish(home_, {{"k", "open"}, {"c", conn}, {"a", address}});
+    hall_.open(conn, address, now);
 }
 
 void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
@@ -194,7 +179,7 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
         return;
     }
     if (mentions(text, "\"hello\"")) f.watch_welcome = true;  // its welcome names the guest
-    if ((mentions(text, "\"join\"") || mentions(text, "\"create\"") || mentions(text, "\"tournament_")) && route(conn, f, text)) return;
+    if (mentions(text, "\"join\"") && route(conn, f, text)) return;
     forward(conn, f, text, now);
 }
 
@@ -219,7 +204,6 @@ bool ClusterNode::route(ConnId conn, Front& f, std::string_view text) {
     if (type == "join" && msg.contains("table") && msg["table"].is_string()) {
         // A join of a table another node runs: that node serves this connection from now on.
         const std::string table = msg["table"].get<std::string>();
-        f.unseated = 0;
         if (!f.target && hall_.table(table)) return false;
         auto owner = table_node_.find(table);
         if (owner == table_node_.end()) {
@@ -227,11 +211,6 @@ bool ClusterNode::route(ConnId conn, Front& f, std::string_view text) {
             return true;
         }
         to = live(owner->second);
-    } else if (type == "create") {
-        f.unseated = 0;
-        to = link_->place_table();  // shards: the least busy one; nodes: where it is served
-    } else if (type.starts_with("tournament_") && link_->home()) {
-        to = home_;  // the home shard runs the tournaments
     }
     if (!to || *to == current) return false;
     hand_off(conn, *to);
@@ -323,12 +302,10 @@ void ClusterNode::deliver(ConnId conn, Front& f, std::string text) {
         if (msg.is_object() && msg.value("type", "") == "welcome" && !f.name.empty()) {
             std::optional<NodeId> to;
             if (auto s = seated_.find(f.name); s != seated_.end()) {
-                // Its table may be this node's own while another node serves the connection (a
-                // shard's client is signed in on the home shard): then it moves here.
+                // Its table may be this node's own while another node serves the connection: then
+                // it moves here.
                 if (hall_.table(s->second)) to = me_;
                 else if (auto t = table_node_.find(s->second); t != table_node_.end()) to = live(t->second);
-            } else {
-                to = link_->presence(f.name);  // shards: seated a moment ago, not in the directory yet
             }
             if (to && !(*to == serving(conn))) {
                 // Not from inside the hall's send (the hall is still signing the connection in):
@@ -386,7 +363,6 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
     f.moving = false;
     f.wanted.reset();  // what the directory said before the move counts no more
     f.wanted_times = 0;
-    if (!f.name.empty()) link_->note_presence(f.name, to);
     // A live node it leaves may still answer what it sent there just before (for a moment); a
     // node gone or paused is not heard from again (it may wake with a stale table).
     const bool left_live = f.target && !f.orphan && live(f.target->name) == f.target;
@@ -550,16 +526,6 @@ void ClusterNode::check_routes(Millis now) {
         if (!draining_.erase(id)) remote_ids_.erase({r.front.text(), r.conn});  // (a draining one has no key)
         hall_.closed(id, now);
     }
-    // Shards: a relayed connection whose guest has been settled here (at no table, nothing in
-    // flight) for two refreshes goes home (this shard knows; the front's directory may be a
-    // refresh behind). "n" says how many of its frames arrived here: the front moves it only if
-    // it relayed none since, else it is asked again two refreshes later.
-    if (link_->home() && !(me_ == home_))
-        for (auto& [id, r] : remotes_) {
-            if (draining_.count(id)) continue;  // its front serves it elsewhere already
-            r.idle = hall_.settled(id) ? r.idle + 1 : 0;
-            if (r.idle >= 2 && r.idle % 2 == 0) publish(r.front, {{"k", "home"}, {"c", r.conn}, {"n", r.received}});
-        }
     // Each client to the node that runs its guest's table.
     std::vector<std::pair<ConnId, NodeId>> moves;
     std::vector<ConnId> back;
@@ -577,15 +543,6 @@ void ClusterNode::check_routes(Millis now) {
         if (want && !(*want == current) && f.wanted_times >= 2) {
             moves.emplace_back(conn, *want);
             continue;
-        }
-        // A shard's client served here at no table goes home after two refreshes (the hall says
-        // where it is; a relayed one is sent home by the shard serving it: "home").
-        if (!f.target && link_->home() && !(me_ == home_)) {
-            f.unseated = hall_.settled(conn) ? f.unseated + 1 : 0;
-            if (f.unseated >= 2) {
-                moves.emplace_back(conn, home_);
-                continue;
-            }
         }
         if (!f.target) continue;
         if (auto n = live(f.target->name); n && *n == *f.target) {

@@ -72,7 +72,7 @@ void HttpSession::on_read(beast::error_code ec) {
             return respond(req, 503, "application/json", R"({"error":"too_many_connections","scope":"address"})");
         }
         stream_.expires_never();
-        const ConnId id = shared_.next_id++;
+        const ConnId id = shared_.new_id();
         std::make_shared<WsSession>(stream_.release_socket(), shared_, id, remote_, address_)->start(std::move(req));
         return;
     }

@@ -1,4 +1,4 @@
-// The listener (listener.hpp): accepts on shard 0's loop, hands each socket to the next shard.
+// The listener (listener.hpp): accepts on loop 0, hands each socket to the next loop.
 #include "listener.hpp"
 
 #include <spdlog/spdlog.h>
@@ -11,7 +11,7 @@ void Listener::accept() {
     Shared& shard = *shards_[next_++ % shards_.size()];
     acceptor_.async_accept(shard.ioc, [self = shared_from_this(), &shard](beast::error_code ec, tcp::socket socket) {
         if (!ec) {
-            // On the shard's loop: its sessions and counts are its own.
+            // On the connection's loop: its sessions and counts are its own.
             net::post(shard.ioc, [&shard, socket = std::move(socket)]() mutable { admit(shard, std::move(socket)); });
         } else if (ec == net::error::operation_aborted) {
             return;

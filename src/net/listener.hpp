@@ -1,6 +1,6 @@
-// The listener of `tarneeb serve`: accepts TCP connections on shard 0's loop and gives them to
-// the shards in turn (shard.hpp); each connection lives on its shard's loop from then on, first
-// as an HTTP session (http_session.hpp). A private header of src/net/.
+// The listener of `tarneeb serve`: accepts TCP connections on loop 0 and gives them to the
+// loops in turn (shard.hpp); each connection lives on its loop from then on, first as an HTTP
+// session (http_session.hpp). A private header of src/net/.
 #pragma once
 
 #include <memory>
@@ -10,17 +10,17 @@
 
 namespace tarneeb::server::transport {
 
-/// Accepts TCP connections on shard 0's loop and gives them to the shards in turn; each
-/// connection lives on its shard's loop from then on.
+/// Accepts TCP connections on loop 0 and gives them to the loops in turn; each connection
+/// lives on its loop from then on.
 class Listener : public std::enable_shared_from_this<Listener> {
 public:
-    /// `home`: shard 0, whose `shards` lists every shard.
-    Listener(tcp::acceptor acceptor, const Shared& home) : acceptor_(std::move(acceptor)), shards_(home.shards) {}
+    /// `home`: the process's, whose `loops` lists every loop.
+    Listener(tcp::acceptor acceptor, const Home& home) : acceptor_(std::move(acceptor)), shards_(home.loops) {}
     void run() { accept(); }
 
 private:
     void accept();
-    /// On the shard's loop: counts the connection for its address (AddressBook, http_kind) and
+    /// On the connection's loop: counts the connection for its address (AddressBook, http_kind) and
     /// starts its HTTP session, or closes it when the address has too many.
     static void admit(Shared& shard, tcp::socket socket);
 

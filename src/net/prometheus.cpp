@@ -23,7 +23,7 @@ enum class Kind {
 
 struct Sample {
     std::string_view labels;   ///< fixed labels (`quantile="0.5"`), or (Kind::info) a label name
-    std::string_view pointer;  ///< a JSON pointer into the document (or into one of its "shards")
+    std::string_view pointer;  ///< a JSON pointer into the document
 };
 
 struct Metric {
@@ -32,30 +32,29 @@ struct Metric {
     std::string_view help;
     std::vector<Sample> samples;
     Kind kind = Kind::number;
-    double divisor = 1;      ///< e.g. 1000: milliseconds to seconds (a division rounds exactly once)
-    bool per_shard = false;  ///< also tarneeb_shard_<name>{shard="I"} from each shard's own figures
+    double divisor = 1;  ///< e.g. 1000: milliseconds to seconds (a division rounds exactly once)
 };
 
 const std::vector<Metric>& metrics_table() {
     static const std::vector<Metric> table = {
-        {"tables", "gauge", "Live tables.", {{"", "/tables"}}, Kind::number, 1, true},
-        {"tables_playing", "gauge", "Tables in play.", {{"", "/tables_playing"}}, Kind::number, 1, true},
-        {"connections", "gauge", "Open WebSocket connections.", {{"", "/connections"}}, Kind::number, 1, true},
+        {"tables", "gauge", "Live tables.", {{"", "/tables"}}, Kind::number, 1},
+        {"tables_playing", "gauge", "Tables in play.", {{"", "/tables_playing"}}, Kind::number, 1},
+        {"connections", "gauge", "Open WebSocket connections.", {{"", "/connections"}}, Kind::number, 1},
         {"signed_in", "gauge", "Connections of signed-in guests.", {{"", "/signed_in"}}},
-        {"actions_total", "counter", "Actions played since the start.", {{"", "/actions_total"}}, Kind::number, 1, true},
+        {"actions_total", "counter", "Actions played since the start.", {{"", "/actions_total"}}, Kind::number, 1},
         {"actions_per_second", "gauge", "Actions per second over the last 10 s.", {{"", "/actions_per_second"}}},
         {"act_latency_seconds", "gauge",
          "Latency of act (received to every update queued) over the last 10000 actions, by quantile.",
          {{"quantile=\"0.5\"", "/latency_ms/p50"}, {"quantile=\"0.9\"", "/latency_ms/p90"}, {"quantile=\"0.99\"", "/latency_ms/p99"}},
-         Kind::number, 1000, true},
+         Kind::number, 1000},
         {"act_latency_max_seconds", "gauge", "Highest latency of act over the last 10000 actions.", {{"", "/latency_ms/max"}},
          Kind::number, 1000},
         {"uptime_seconds", "gauge", "Seconds since the server started.", {{"", "/uptime_s"}}},
         {"storage_healthy", "gauge", "1 while database writes work, else 0 (status: ok or the error code).",
          {{"", "/storage"}}, Kind::health},
         {"storage_errors_total", "counter", "Failed database writes since the start.", {{"", "/storage_errors"}},
-         Kind::number, 1, true},
-        {"write_queue_jobs", "gauge", "Jobs waiting for the database writer thread.", {{"", "/write_queue"}}, Kind::number, 1, true},
+         Kind::number, 1},
+        {"write_queue_jobs", "gauge", "Jobs waiting for the database writer thread.", {{"", "/write_queue"}}, Kind::number, 1},
         {"journal_batches_total", "counter", "Group commits: transactions of table changes since the start.",
          {{"", "/journal/batches"}}},
         {"journal_writes_total", "counter", "Table changes written in group commits since the start.", {{"", "/journal/writes"}}},
@@ -71,12 +70,10 @@ const std::vector<Metric>& metrics_table() {
         {"password_jobs_queued", "gauge", "Password jobs waiting.", {{"", "/passwords/queued"}}},
         {"password_refusals_total", "counter", "Sign-ins or registrations answered busy (password queue full) since the start.",
          {{"", "/passwords/refused"}}},
-        // Cluster mode and shards (the cluster node's figures, cluster_node.cpp).
+        // Cluster mode (the cluster node's figures, cluster_node.cpp).
         {"cluster_info", "gauge", "This node of the cluster (value 1).", {{"node", "/cluster/node"}, {"instance", "/cluster/instance"}},
          Kind::info},
         {"cluster_nodes", "gauge", "Nodes alive.", {{"", "/cluster/nodes"}}},
-        {"cluster_shards", "gauge", "Shards of the process.", {{"", "/cluster/shards"}}},
-        {"cluster_tables_placed", "gauge", "Tables placed on this shard.", {{"", "/cluster/tables_placed"}}},
         {"cluster_leases", "gauge", "Table leases held (tables this node owns).", {{"", "/cluster/leases"}}},
         {"cluster_relayed_out", "gauge", "This node's clients served by another node.", {{"", "/cluster/relayed_out"}}},
         {"cluster_relayed_in", "gauge", "Connections other nodes relay to this node.", {{"", "/cluster/relayed_in"}}},
@@ -125,27 +122,27 @@ std::string braces(const std::vector<std::string>& labels) {
     return out.empty() ? out : out + "}";
 }
 
-/// The sample lines of `m` read from `doc`, each labelled with `extra` first (shard="I").
-std::string samples_of(const Metric& m, const std::string& name, const json& doc, const std::string& extra) {
+/// The sample lines of `m` read from `doc`.
+std::string samples_of(const Metric& m, const std::string& name, const json& doc) {
     std::string out;
     switch (m.kind) {
     case Kind::number:
         for (const auto& s : m.samples)
             if (const json* v = at(doc, s.pointer); v && v->is_number())
-                out += name + braces({extra, std::string(s.labels)}) + " " + number_text(*v, m.divisor) + "\n";
+                out += name + braces({std::string(s.labels)}) + " " + number_text(*v, m.divisor) + "\n";
         break;
     case Kind::health:
         if (const json* v = at(doc, m.samples.front().pointer); v && v->is_string()) {
             const std::string status = v->get<std::string>();
-            out += name + braces({extra, "status=\"" + prometheus_label_value(status) + "\""}) + (status == "ok" ? " 1\n" : " 0\n");
+            out += name + braces({"status=\"" + prometheus_label_value(status) + "\""}) + (status == "ok" ? " 1\n" : " 0\n");
         }
         break;
     case Kind::info: {
-        std::vector<std::string> labels{extra};
+        std::vector<std::string> labels;
         for (const auto& s : m.samples)
             if (const json* v = at(doc, s.pointer); v && !v->is_null())
                 labels.push_back(std::string(s.labels) + "=\"" + prometheus_label_value(text_of(*v)) + "\"");
-        if (labels.size() > 1) out += name + braces(labels) + " 1\n";
+        if (!labels.empty()) out += name + braces(labels) + " 1\n";
         break;
     }
     }
@@ -162,9 +159,9 @@ std::string help_text(std::string_view help) {
     return out;
 }
 
-std::string family(const std::string& name, const Metric& m, std::string_view help_suffix, const std::string& samples) {
+std::string family(const std::string& name, const Metric& m, const std::string& samples) {
     if (samples.empty()) return {};
-    return "# HELP " + name + " " + help_text(m.help) + std::string(help_suffix) + "\n# TYPE " + name + " " + std::string(m.type) +
+    return "# HELP " + name + " " + help_text(m.help) + "\n# TYPE " + name + " " + std::string(m.type) +
            "\n" + samples;
 }
 
@@ -185,18 +182,7 @@ std::string prometheus_text(const json& metrics) {
     std::string out;
     for (const Metric& m : metrics_table()) {
         const std::string name = "tarneeb_" + std::string(m.name);
-        out += family(name, m, "", samples_of(m, name, metrics, ""));
-    }
-    // Each shard's own figures (the process's above are their sum, or the home shard's).
-    const json* shards = at(metrics, "/shards");
-    if (!shards || !shards->is_array()) return out;
-    for (const Metric& m : metrics_table()) {
-        if (!m.per_shard) continue;
-        const std::string name = "tarneeb_shard_" + std::string(m.name);
-        std::string samples;
-        for (std::size_t i = 0; i < shards->size(); ++i)
-            samples += samples_of(m, name, (*shards)[i], "shard=\"" + std::to_string(i) + "\"");
-        out += family(name, m, " Each shard's own.", samples);
+        out += family(name, m, samples_of(m, name, metrics));
     }
     return out;
 }

@@ -1,12 +1,13 @@
-// `serve()` (serve.hpp), the composition root of `tarneeb serve`: the shards (one event loop,
-// hall and, with several shards or in cluster mode, cluster node each: shard.hpp), the
-// listener (listener.hpp), each shard's clock, the signals and the shutdown.
+// `serve()` (serve.hpp), the composition root of `tarneeb serve`: the home (the store, the hall,
+// in cluster mode the cluster node) and the event loops (shard.hpp), the listener
+// (listener.hpp), the hall's clock, the signals and the shutdown.
 #include "tarneeb/net/serve.hpp"
 
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <csignal>
+#include <functional>
 #include <iostream>
 #include <thread>
 
@@ -17,23 +18,6 @@
 
 namespace tarneeb::server {
 
-namespace {
-
-/// Shard `i` of `n`'s settings: the process's limits shared out, its own seed.
-ServeConfig shard_config(const ServeConfig& config, unsigned i, unsigned n) {
-    ServeConfig c = config;
-    if (n == 1) return c;
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    c.max_connections = std::max<std::size_t>(1, config.max_connections / n);
-    c.hall.max_tables = std::max(1, (config.hall.max_tables + static_cast<int>(n) - 1) / static_cast<int>(n));
-    if (c.hall.bot_threads == 0) c.hall.bot_threads = std::max(1u, cores / n);
-    if (c.hall.seed != 0) c.hall.seed += i;  // test-only deterministic deals, not the same on every shard
-    if (!c.redis.empty()) c.node = config.node + "." + std::to_string(i);
-    return c;
-}
-
-}  // namespace
-
 int serve(const ServeConfig& config, BotFactory bots) {
     using namespace transport;
     // A peer that vanishes must cost an error code on write, not the process.
@@ -43,16 +27,14 @@ int serve(const ServeConfig& config, BotFactory bots) {
         lim.rlim_cur = lim.rlim_max;
         setrlimit(RLIMIT_NOFILE, &lim);
     }
-    // Shards: one event loop each (docs/scaling.md "Every core"). An in-memory database is one
-    // connection's, so it has one.
-    unsigned n = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
-    if (config.postgres.empty() && config.db == ":memory:") n = 1;
-    // Declared before the io_contexts so that they outlive the sessions the io_contexts own;
-    // the shards' LocalCluster before the shards.
+    // One event loop per core for the sockets (docs/scaling.md "Every core"); the hall on loop 0.
+    const unsigned n = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+    // Declared before the io_contexts so that they outlive the sessions the io_contexts own.
     AddressBook addresses(config.hall.max_connections_per_address);
-    std::unique_ptr<LocalCluster> local;
-    std::vector<std::unique_ptr<Shared>> shards;
+    std::unique_ptr<Home> home_ptr;
+    std::vector<std::unique_ptr<Shared>> loops;
     std::vector<std::unique_ptr<net::io_context>> iocs;
+    for (unsigned i = 0; i < n; ++i) iocs.push_back(std::make_unique<net::io_context>(1));
     // Logged without the URL (it may hold a password).
     const std::string store = config.postgres.empty() ? config.db : std::string("postgresql");
     try {
@@ -61,24 +43,21 @@ int serve(const ServeConfig& config, BotFactory bots) {
         // A node whose Redis refuses its password (or cannot be reached) at start exits here,
         // before it listens, rather than run with /healthz alone saying so. (A Redis that goes
         // away later is waited for: the cluster's clients reconnect by themselves.)
-        if (!config.redis.empty()) check_redis(parse_redis_url(config.redis));
-        if (config.redis.empty() && n > 1) local = std::make_unique<LocalCluster>(n);
-        // One count of the waiting-table limits for every shard: a limit holds for the process.
-        const auto waiting_tables = std::make_shared<WaitingTables>();
-        for (unsigned i = 0; i < n; ++i) {
-            ServeConfig c = shard_config(config, i, n);
-            c.hall.waiting_tables = waiting_tables;
-            std::unique_ptr<ClusterLink> link;
-            if (local) link = local->link(i);
-            else if (!c.redis.empty()) {
-                ClusterConfig cc;
-                cc.redis = parse_redis_url(c.redis);
-                cc.node = c.node;
-                link = redis_link(cc);
-            }
-            iocs.push_back(std::make_unique<net::io_context>(1));
-            shards.push_back(std::make_unique<Shared>(*iocs.back(), c, addresses, bots, std::move(link)));
+        std::unique_ptr<ClusterLink> link;
+        if (!config.redis.empty()) {
+            check_redis(parse_redis_url(config.redis));
+            ClusterConfig cc;
+            cc.redis = parse_redis_url(config.redis);
+            cc.node = config.node;
+            link = redis_link(cc);
         }
+        ServeConfig c = config;
+        if (c.hall.bot_threads == 0) c.hall.bot_threads = std::max(1u, std::thread::hardware_concurrency());
+        home_ptr = std::make_unique<Home>(*iocs.front(), c, std::move(bots), std::move(link));
+        // Each loop's share of the connection limit.
+        c.max_connections = std::max<std::size_t>(1, config.max_connections / n);
+        for (unsigned i = 0; i < n; ++i) loops.push_back(std::make_unique<Shared>(*iocs[i], c, addresses, *home_ptr, i, n));
+        for (auto& l : loops) home_ptr->loops.push_back(l.get());
     } catch (const ClusterError& e) {
         spdlog::error("event=cluster_failed code={} error=\"{}\"", e.code(), e.what());
         return 1;
@@ -89,19 +68,18 @@ int serve(const ServeConfig& config, BotFactory bots) {
         spdlog::error("event=db_open_failed code=storage_io db={} error=\"{}\"", store, e.what());
         return 1;
     }
-    Shared& home = *shards.front();
+    Home& home = *home_ptr;
     net::io_context& ioc = *iocs.front();
     int resumed = 0;
     try {
-        // A cluster node resumes nothing itself: it takes over the tables no node runs (its
-        // scan). Shards: the home shard resumes every table (the shards share one store).
+        // A cluster node resumes nothing itself: it takes over the tables no node runs (its scan).
         if (config.redis.empty()) resumed = home.hall.resume(unix_ms());
     } catch (const std::exception& e) {
         const auto* se = dynamic_cast<const StorageError*>(&e);
         spdlog::error("event=resume_failed code={} error=\"{}\"", se ? se->code() : std::string("storage_io"), e.what());
         return 1;
     }
-    spdlog::info("event=resumed tables={} shards={}", resumed, n);
+    spdlog::info("event=resumed tables={} loops={}", resumed, n);
 
     beast::error_code ec;
     tcp::acceptor acceptor(ioc);
@@ -120,27 +98,20 @@ int serve(const ServeConfig& config, BotFactory bots) {
         return 1;
     }
     const auto bound = acceptor.local_endpoint();
-    std::vector<Shared*> all;
-    for (auto& sh : shards) all.push_back(sh.get());
-    for (auto& sh : shards) sh->shards = all;
-    std::make_shared<Listener>(std::move(acceptor), *shards.front())->run();
+    std::make_shared<Listener>(std::move(acceptor), home)->run();
 
-    // Each shard's clock: turn timers, bot delays, grace periods.
-    std::vector<std::unique_ptr<net::steady_timer>> tickers;
-    std::vector<std::function<void()>> ticks(n);
-    for (unsigned i = 0; i < n; ++i) {
-        tickers.push_back(std::make_unique<net::steady_timer>(*iocs[i]));
-        ticks[i] = [&, i] {
-            tickers[i]->expires_after(std::chrono::milliseconds(10));
-            tickers[i]->async_wait([&, i](beast::error_code e) {
-                if (e) return;
-                shards[i]->hall.tick(unix_ms());
-                if (shards[i]->cluster) shards[i]->cluster->tick(unix_ms());
-                ticks[i]();
-            });
-        };
-        net::post(*iocs[i], ticks[i]);
-    }
+    // The hall's clock: turn timers, bot delays, grace periods.
+    net::steady_timer ticker(ioc);
+    std::function<void()> tick = [&] {
+        ticker.expires_after(std::chrono::milliseconds(10));
+        ticker.async_wait([&](beast::error_code e) {
+            if (e) return;
+            home.hall.tick(unix_ms());
+            if (home.cluster) home.cluster->tick(unix_ms());
+            tick();
+        });
+    };
+    net::post(ioc, tick);
 
     net::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](beast::error_code, int sig) {
@@ -151,14 +122,17 @@ int serve(const ServeConfig& config, BotFactory bots) {
     std::cout << "listening on " << bound.address().to_string() << ":" << bound.port() << std::endl;
     spdlog::info("event=listening address={} port={} db={} static={}", bound.address().to_string(), bound.port(),
                  store, config.static_dir.empty() ? "-" : config.static_dir);
-    std::vector<std::thread> loops;
-    for (unsigned i = 1; i < n; ++i) loops.emplace_back([&io = *iocs[i]] { io.run(); });
+    // Each loop runs until stopped, with or without sockets (a loop with no work would return).
+    std::vector<net::executor_work_guard<net::io_context::executor_type>> guards;
+    for (auto& io : iocs) guards.push_back(net::make_work_guard(*io));
+    std::vector<std::thread> threads;
+    for (unsigned i = 1; i < n; ++i) threads.emplace_back([&io = *iocs[i]] { io.run(); });
     ioc.run();
-    for (auto& io : iocs) io->stop();  // one shard's loop ending ends them all
-    for (auto& t : loops) t.join();
+    for (auto& io : iocs) io->stop();  // one loop ending ends them all
+    for (auto& t : threads) t.join();
     // The worker threads end before the io_contexts they post to (the writes queued are finished).
-    for (auto& sh : shards) sh->hall.stop();
-    for (auto& sh : shards) if (sh->cluster) sh->cluster->stop();
+    home.hall.stop();
+    if (home.cluster) home.cluster->stop();
     return 0;
 }
 

@@ -1,18 +1,23 @@
-// A shard of `tarneeb serve` (Beast's "shared state"): what every session of one event loop
-// shares — its hall, its cluster node, its sessions by connection id, its share of the limits —
-// and what the sessions tell the server (open, message, closed, HTTP API requests) on their way
-// to the hall. A private header of src/net/ (Boost is allowed here only).
+// The event loops of `tarneeb serve` and the one server they share (Beast's "shared state"):
 //
-// Threading: one io_context per shard (`--threads N`, docs/scaling.md "Every core"), each run
-// by one thread with a hall of its own. A connection, and every table, lives on one shard's
-// thread, so no strand or lock is needed (the hall's database writer and bot threads post
-// their results to it: nothing slow runs on it) and the order of actions at a table is the
-// order its thread handles them (which makes the timer race exact: an action and the timeout
-// are two handlers on the same thread; whichever runs first wins and the other one is stale).
-// With several shards a ClusterNode with a LocalLink sits between each shard's sessions and its
-// hall and relays a connection to the shard running its table (cluster_link.hpp), as nodes of a
-// cluster do. Tokens never reach a log line: only connection ids, addresses, names and error
-// codes are logged.
+//   Home    the process's store, its one hall (front and table host, hall.hpp) and, in cluster
+//           mode, its cluster node; everything of it runs on loop 0's thread.
+//   Shared  one event loop (`--threads N`: one per core): its sockets, its sessions by
+//           connection id, its share of the connection limit. What a session tells the server
+//           (open, message, closed, HTTP API requests) goes to the hall on loop 0, and what the
+//           hall sends a connection comes back to the connection's loop; between two loops it
+//           is a handler posted in order, so a connection's frames keep their order both ways.
+//
+// Why (issue 26, docs/scaling.md "Every core"): the sockets (WebSocket framing, system calls:
+// a third of the server's CPU per action) run on every core, and every table, guest and
+// request on one thread, so no connection ever moves and no guest is ever in two places (a
+// process of several halls relayed connections between them, and lost seats doing it). The
+// hall's database writer and bot threads post their results to loop 0; nothing slow runs on
+// it, and the order of actions at a table is the order its thread handles them (which makes
+// the timer race exact: an action and the timeout are two handlers on the same thread;
+// whichever runs first wins and the other one is stale). A private header of src/net/ (Boost
+// is allowed here only). Tokens never reach a log line: only connection ids, addresses, names
+// and error codes are logged.
 #pragma once
 
 #include <chrono>
@@ -74,49 +79,67 @@ private:
     std::unordered_map<std::string, int> counts_[2];
 };
 
-/// What every session shares: the hall, the sessions by connection id, the limits.
-struct Shared {
-    net::io_context& ioc;
-    const ServeConfig config;  ///< this shard's share of the limits (shard_config)
-    AddressBook& addresses;            ///< the process's, shared by every shard
+struct Shared;
+
+/// The process's server, on loop 0: its store, its hall and its cluster node.
+struct Home {
+    net::io_context& ioc;              ///< loop 0's
     std::unique_ptr<Storage> storage;  ///< open_storage: PostgreSQL (--postgres) or SQLite (--db)
     Hall hall;
-    /// Between the sessions and the hall (cluster_node.hpp) in cluster mode (--redis) and when
-    /// the process runs several shards (--threads); else null.
+    /// Between the sessions and the hall in cluster mode (--redis, cluster_node.hpp); else null.
     std::unique_ptr<ClusterNode> cluster;
-    std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
-    ConnId next_id = 1;
-    std::size_t http_sessions = 0;
-    /// Every shard of the process, shard 0 (the home) first; set before the loops run.
-    std::vector<Shared*> shards;
+    /// Every loop, loop 0 first; set before the loops run.
+    std::vector<Shared*> loops;
 
-    /// `link`: the shard's or node's link (cluster_link.hpp), or null for one loop alone.
-    Shared(net::io_context& io, const ServeConfig& cfg, AddressBook& book, BotFactory bots, std::unique_ptr<ClusterLink> link);
+    /// `link`: the node's Redis link (cluster_link.hpp), or null for a process alone.
+    Home(net::io_context& io, const ServeConfig& cfg, BotFactory bots, std::unique_ptr<ClusterLink> link);
 
-    // What a session tells the server: to the cluster node in cluster mode, else to the hall.
-    void open(ConnId id, const std::string& address) {
-        if (cluster) cluster->open(id, address, unix_ms());
-        else hall.open(id, address, unix_ms());
-    }
-    void message(ConnId id, std::string_view text) {
-        if (cluster) cluster->message(id, text, unix_ms());
-        else hall.message(id, text, unix_ms());
-    }
-    void closed(ConnId id) {
-        if (cluster) cluster->closed(id, unix_ms());
-        else hall.closed(id, unix_ms());
-    }
-    /// True for the API paths http_get answers: the hall's (Hall::http_path) and /metrics.
-    static bool api_path(std::string_view target);
-    /// Answers an HTTP API request (api_path) on this shard's loop. With several shards:
-    /// /healthz and /metrics.json from every shard's hall (combine_replies), the rest from the
-    /// home shard's (its analysis queue and per-address shares are the process's). /metrics:
-    /// the /metrics.json document in the Prometheus text format (prometheus_text).
-    void http_get(const std::string& target, const std::string& address, const std::string& token,
-                  std::function<void(HttpReply)> done);
-    /// The sockets: the hall's answers (through the cluster node in cluster mode).
+    // From the sessions, on loop 0: to the cluster node in cluster mode, else to the hall.
+    void open(ConnId id, const std::string& address);
+    void message(ConnId id, std::string_view text);
+    void closed(ConnId id);
+    /// The sockets, from the hall (through the cluster node in cluster mode), on loop 0: to the
+    /// connection's loop.
     void send(ConnId c, std::string text);
     void close(ConnId c, int code, std::string reason);
+    /// The loop of connection `c` (Shared::new_id).
+    Shared& loop_of(ConnId c) const;
+};
+
+/// One event loop: what its sessions share.
+struct Shared {
+    net::io_context& ioc;
+    const ServeConfig config;  ///< its share of the connection limit (serve.cpp)
+    AddressBook& addresses;    ///< the process's, shared by every loop
+    Home& home;
+    const unsigned index;      ///< 0 for loop 0 (the home's)
+    const unsigned count;      ///< how many loops the process runs
+    std::unordered_map<ConnId, std::weak_ptr<WsSession>> sessions;
+    std::size_t http_sessions = 0;
+
+    Shared(net::io_context& io, ServeConfig cfg, AddressBook& book, Home& h, unsigned i, unsigned n)
+        : ioc(io), config(std::move(cfg)), addresses(book), home(h), index(i), count(n) {}
+
+    /// A new connection id, unique in the process: its loop is (id - 1) % count.
+    ConnId new_id() { return next_id_++ * count + index + 1; }
+
+    // What a session tells the server: to the hall on loop 0 (the text copied when it leaves
+    // this loop).
+    void open(ConnId id, const std::string& address);
+    void message(ConnId id, std::string_view text);
+    void closed(ConnId id);
+    /// True for the API paths http_get answers: the hall's (Hall::http_path) and /metrics.
+    static bool api_path(std::string_view target);
+    /// Answers an HTTP API request (api_path): by the hall on loop 0, `done` called on this
+    /// loop. /metrics: the /metrics.json document in the Prometheus text format (prometheus_text).
+    void http_get(const std::string& target, const std::string& address, const std::string& token,
+                  std::function<void(HttpReply)> done);
+    /// This loop's sockets (on this loop): frame `text` to connection `c`, or close it.
+    void send(ConnId c, std::string text);
+    void close(ConnId c, int code, std::string reason);
+
+private:
+    ConnId next_id_ = 0;
 };
 
 }  // namespace tarneeb::server::transport

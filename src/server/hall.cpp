@@ -141,17 +141,11 @@ void Hall::storage_worked() {
     if (!storage_failing_) return;
     if (out_.log) out_.log(false, "event=storage_recovered after=" + *storage_failing_);
     storage_failing_.reset();
-    if (cluster_.storage_recovered) cluster_.storage_recovered();
 }
 
 void Hall::fenced_settled() {
     if (storage_failing_ != "storage_fenced" || !fenced_.empty()) return;
     if (out_.log) out_.log(false, "event=storage_recovered after=storage_fenced reason=fenced_tables_dropped");
-    storage_failing_.reset();
-}
-
-void Hall::storage_works_elsewhere() {
-    if (storage_failing_ && out_.log) out_.log(false, "event=storage_recovered after=" + *storage_failing_ + " by=another_shard");
     storage_failing_.reset();
 }
 
@@ -170,12 +164,6 @@ std::optional<std::pair<std::string, std::optional<Seat>>> Hall::where(ConnId co
     const auto place = host_->where(c->second.name);
     if (!place) return std::pair<std::string, std::optional<Seat>>{"", std::nullopt};
     return std::pair<std::string, std::optional<Seat>>{place->table, place->seat};
-}
-
-bool Hall::settled(ConnId conn) const {
-    auto c = conns_.find(conn);
-    if (c == conns_.end() || c->second.name.empty() || busy(c->second) || !c->second.waiting.empty()) return false;
-    return !host_->where(c->second.name);
 }
 
 bool Hall::answering(ConnId conn) const {
@@ -276,7 +264,7 @@ void Hall::send(const std::string& guest, const std::string& text) {
 
 void Hall::tick(Millis now) {
     now_ = std::max(now_, now);
-    if (started_ == 0) started_ = now;  // a shard that resumed nothing and saw no client yet
+    if (started_ == 0) started_ = now;  // a hall that resumed nothing and saw no client yet
     host_->tick(now);
     run_tournaments(now);  // hall_tournament.cpp
     push_lobby(now);

@@ -108,7 +108,7 @@ private:
 void TableHost::create(const std::string& guest, const std::string& address, const CreateRequest& cr, Answer done) {
     TableSettings settings = cr.settings;
     if (static_cast<int>(tables_.size()) >= config_.max_tables) return done(refused(to_string(ProtocolError::too_many_tables)));
-    // Counted before the write, so that two creates in flight (or on two shards) cannot both pass.
+    // Counted before the write, so that two creates in flight cannot both pass.
     if (!waiting_tables_->reserve(guest, address, config_.max_waiting_tables_per_guest, config_.max_waiting_tables_per_address))
         return done(refused(to_string(ProtocolError::too_many_waiting_tables), "start or leave your waiting table first"));
     auto reserved = std::make_shared<WaitingReservation>(waiting_tables_, guest, address);

@@ -15,8 +15,7 @@ TEST(Prometheus, TextOfAFixedDocument) {
         "latency_ms": {"p50": 1.5, "p90": 2, "p99": 12.25, "max": 40},
         "uptime_s": 61, "storage": "storage_full", "storage_errors": 2,
         "journal": {"batches": 7, "writes": 9, "writes_per_batch": 1.2857142857142858},
-        "cluster": {"node": "a\"b\\c\nd", "instance": 7, "moves": 2, "redis": "ok"},
-        "shards": [{"tables": 2, "connections": 5}, {"tables": 1, "connections": 0, "latency_ms": {"p50": 0.25}}, "not an object"]
+        "cluster": {"node": "a\"b\\c\nd", "instance": 7, "moves": 2, "redis": "ok"}
     })");
     const std::string expected =
         "# HELP tarneeb_tables Live tables.\n"
@@ -62,18 +61,7 @@ TEST(Prometheus, TextOfAFixedDocument) {
         "tarneeb_cluster_moves_total 2\n"
         "# HELP tarneeb_cluster_redis_healthy 1 while Redis answers, else 0 (status: ok or the error code).\n"
         "# TYPE tarneeb_cluster_redis_healthy gauge\n"
-        "tarneeb_cluster_redis_healthy{status=\"ok\"} 1\n"
-        "# HELP tarneeb_shard_tables Live tables. Each shard's own.\n"
-        "# TYPE tarneeb_shard_tables gauge\n"
-        "tarneeb_shard_tables{shard=\"0\"} 2\n"
-        "tarneeb_shard_tables{shard=\"1\"} 1\n"
-        "# HELP tarneeb_shard_connections Open WebSocket connections. Each shard's own.\n"
-        "# TYPE tarneeb_shard_connections gauge\n"
-        "tarneeb_shard_connections{shard=\"0\"} 5\n"
-        "tarneeb_shard_connections{shard=\"1\"} 0\n"
-        "# HELP tarneeb_shard_act_latency_seconds Latency of act (received to every update queued) over the last 10000 actions, by quantile. Each shard's own.\n"
-        "# TYPE tarneeb_shard_act_latency_seconds gauge\n"
-        "tarneeb_shard_act_latency_seconds{shard=\"1\",quantile=\"0.5\"} 0.00025\n";
+        "tarneeb_cluster_redis_healthy{status=\"ok\"} 1\n";
     EXPECT_EQ(prometheus_text(doc), expected);
 }
 

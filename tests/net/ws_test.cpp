@@ -147,10 +147,9 @@ void check_prometheus_metrics(const std::string& threads) {
     EXPECT_EQ(value("tarneeb_connections"), doc["connections"].get<double>());
     EXPECT_EQ(value("tarneeb_signed_in"), doc["signed_in"].get<double>());
     EXPECT_EQ(value("tarneeb_actions_total"), doc["actions_total"].get<double>());
-    if (threads == "1") {  // (with shards the process's count is the home shard's: see operations.md)
-        EXPECT_EQ(value("tarneeb_connections"), 1) << doc.dump();
-        EXPECT_EQ(value("tarneeb_signed_in"), 1) << doc.dump();
-    }
+    // One hall counts every loop's connections.
+    EXPECT_EQ(value("tarneeb_connections"), 1) << doc.dump();
+    EXPECT_EQ(value("tarneeb_signed_in"), 1) << doc.dump();
     EXPECT_EQ(value("tarneeb_storage_healthy"), 1);
     ASSERT_FALSE(samples["tarneeb_storage_healthy"].empty());
     EXPECT_EQ(samples["tarneeb_storage_healthy"].front().labels["status"], "ok");
@@ -159,19 +158,10 @@ void check_prometheus_metrics(const std::string& threads) {
                              "tarneeb_journal_batches_total", "tarneeb_journal_writes_total", "tarneeb_timers_pending",
                              "tarneeb_uptime_seconds", "tarneeb_tables_playing"})
         EXPECT_TRUE(samples.contains(name)) << name;
-    // With several shards: each shard's own, labelled, and the shards' relays.
-    EXPECT_EQ(doc.contains("shards"), threads != "1");
-    if (doc.contains("shards")) {
-        ASSERT_EQ(samples["tarneeb_shard_tables"].size(), doc["shards"].size());
-        for (std::size_t i = 0; i < doc["shards"].size(); ++i) {
-            EXPECT_EQ(samples["tarneeb_shard_tables"][i].labels["shard"], std::to_string(i));
-            EXPECT_EQ(samples["tarneeb_shard_tables"][i].value, doc["shards"][i]["tables"].get<double>());
-        }
-        EXPECT_EQ(value("tarneeb_cluster_shards"), doc["cluster"]["shards"].get<double>());
-        EXPECT_EQ(value("tarneeb_cluster_moves_total"), doc["cluster"]["moves"].get<double>());
-        ASSERT_EQ(samples["tarneeb_cluster_info"].size(), 1u);
-        EXPECT_EQ(samples["tarneeb_cluster_info"].front().labels["node"], doc["cluster"]["node"].get<std::string>());
-    }
+    // One hall whatever the loops: no relay between halls of one process.
+    EXPECT_FALSE(doc.contains("cluster")) << doc.dump();
+    EXPECT_FALSE(samples.contains("tarneeb_cluster_info"));
+    EXPECT_EQ(value("tarneeb_tables"), 1);
 }
 
 TEST(Serve, MetricsInThePrometheusTextFormatAgreeWithTheJson) {

@@ -74,31 +74,6 @@ std::size_t journal_size(Storage& s, const std::string& table) {
 
 constexpr int kTables = 6;
 
-TEST(HallGroupCommit, AGuestIsSettledOnlyAtNoTableWithNothingInFlight) {
-    // Hall::settled: what a shard asks before it sends a connection home (cluster_node.cpp). A
-    // join whose journal write is held makes the guest unsettled until it is written; seated,
-    // the guest is not settled either; after leaving, it is again.
-    Fixture f;
-    testing::HallHarness& h = f.h;
-    const ConnId host = h.connect(), guest = h.connect();
-    h.sign_in(host, "Host");
-    EXPECT_FALSE(h.hall.settled(guest)) << "not signed in";
-    h.sign_in(guest, "Guest");
-    EXPECT_TRUE(h.hall.settled(guest));
-    h.send(host, {{"type", "create"}, {"turn_seconds", 0}});
-    const std::string table = h.last(host, "created")["table"];
-    f.store->close();
-    h.hall.message(guest, json{{"type", "join"}, {"id", 1}, {"table", table}, {"seat", 1}}.dump(), h.now);
-    f.store->wait_held();
-    EXPECT_FALSE(h.hall.settled(guest)) << "its join is being written";
-    f.store->open();
-    h.settle();
-    EXPECT_EQ(answer(h, guest, 1).value("type", ""), "ok");
-    EXPECT_FALSE(h.hall.settled(guest)) << "seated";
-    h.send(guest, {{"type", "leave"}});
-    EXPECT_TRUE(h.hall.settled(guest));
-}
-
 TEST(HallGroupCommit, TablesActingAtOnceShareOneTransactionAndEveryPlayerSeesEachActionOnce) {
     Fixture f;
     auto& h = f.h;

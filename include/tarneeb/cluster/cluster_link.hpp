@@ -1,15 +1,8 @@
-// What a ClusterNode (cluster_node.hpp) needs from the nodes around it, and its two kinds
-// (docs/scaling.md "Wiring"):
-//
-//   RedisLink   the nodes of a cluster, on several machines: messages over Redis pub/sub,
-//               table leases kept alive in Redis (LeaseKeeper) and fenced in PostgreSQL, the
-//               directory in Redis with heartbeats, and the orphan scan that takes over the
-//               tables of a node that died.
-//   LocalLink   the shards of one process (`tarneeb serve --threads N`): one event loop each,
-//               messages handed from loop to loop in memory, the directory and the table owners
-//               in one LocalCluster shared by the shards. They live and die together, so there is
-//               no lease, no fence and no takeover; shard 0 is every client's *home* (it signs
-//               clients in and serves the lobby, accounts and tournaments; docs/scaling.md).
+// What a ClusterNode (cluster_node.hpp) needs from the nodes around it (docs/scaling.md
+// "Wiring"), and its kind: the Redis link of the nodes of a cluster, on several machines —
+// messages over Redis pub/sub, table leases kept alive in Redis (LeaseKeeper) and fenced in
+// PostgreSQL, the directory in Redis with heartbeats, and the orphan scan that takes over the
+// tables of a node that died.
 //
 // Threads: publish runs on the node's loop and never waits; take on the hall's writer thread;
 // owner, exchange and take_orphans on the node's worker thread (they may wait on Redis or the
@@ -79,22 +72,8 @@ public:
     virtual ~ClusterLink() = default;
     /// This node.
     virtual const NodeId& self() const = 0;
-    /// The node that serves a client while it sits at no table (signs it in, its lobby,
-    /// accounts, tournaments), or nullopt: the node the client reached (RedisLink).
-    virtual std::optional<NodeId> home() const { return std::nullopt; }
-    /// The nodes known alive from the start (the shards of a process), before any exchange.
-    virtual std::vector<NodeId> known_nodes() const { return {}; }
-    /// Notes that guest `name`'s connection is served by `node` from now on (the shards of a
-    /// process: where a guest who signs in again is sent before the directory shows its seat).
-    virtual void note_presence(const std::string& name, const NodeId& node) { (void)name, (void)node; }
-    /// The node that served guest `name` last (note_presence), nullopt when none is known.
-    virtual std::optional<NodeId> presence(const std::string& name) const { (void)name; return std::nullopt; }
     /// True when the link depends on Redis (reported by /healthz and /metrics).
     virtual bool uses_redis() const { return false; }
-    /// True when the hall of self() may run tournaments (they live in one hall's memory).
-    virtual bool runs_tournaments() const { return false; }
-    /// The node a new table should be created on, or nullopt: where its creator is served.
-    virtual std::optional<NodeId> place_table() { return std::nullopt; }
     /// Starts delivering this node's messages and lost tables. Call once.
     virtual void start(Deliver deliver, Lost lost) = 0;
     /// Leaves the directory (best effort) and joins the link's threads. Idempotent.
@@ -125,34 +104,5 @@ public:
 /// The Redis link of one node of a cluster (`--redis URL --node NAME`). Throws ClusterError
 /// invalid_argument for a bad node name.
 std::unique_ptr<ClusterLink> redis_link(const ClusterConfig& config);
-
-/// What the shards of one process (`tarneeb serve --threads N`) share: each shard's message
-/// handler, its table summaries, and who runs which table. Outlives its shards' links.
-/// Thread-safe, with one rule: links start before any shard's loop runs and stop after they all
-/// stopped, so the handlers are fixed while frames are relayed and a relayed frame takes no
-/// lock. Placement, presence, ownership and the directory exchange take one mutex.
-class LocalCluster {
-public:
-    /// `shards` NodeIds named "shard0".."shardN-1"; shard 0 is the home.
-    explicit LocalCluster(unsigned shards);
-    unsigned size() const { return static_cast<unsigned>(nodes_.size()); }
-    /// Shard `i`'s link (i < size()); each is made once.
-    std::unique_ptr<ClusterLink> link(unsigned i);
-
-private:
-    friend class LocalLink;
-    std::vector<NodeId> nodes_;
-    mutable std::mutex mutex_;
-    /// Each shard's handler, by index, and whether it is open. Set by start() before any
-    /// shard's loop runs and closed by stop() after they stopped, so that publish() reads them
-    /// without the mutex: a relayed frame takes no lock.
-    std::vector<ClusterLink::Deliver> handlers_;
-    std::unique_ptr<std::atomic<bool>[]> open_;
-    std::map<std::string, std::vector<LobbyEntry>> lobby_;     ///< by node name
-    std::map<std::string, std::string> owners_;                ///< table → node name
-    std::map<std::string, NodeId> presence_;                   ///< guest → node serving it (away from home)
-    std::map<std::string, std::size_t> tables_;                ///< node name → tables it runs
-    unsigned next_ = 0;                                        ///< place_table's round robin
-};
 
 }  // namespace tarneeb::server

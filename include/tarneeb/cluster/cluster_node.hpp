@@ -1,16 +1,14 @@
-// One node of a `tarneeb serve` cluster, or one shard of a process (issue 16; docs/scaling.md):
+// One node of a `tarneeb serve` cluster (issue 16; docs/scaling.md):
 // the layer between the transport and the hall that lets a client connect to any node and play
 // at a table another node runs, and lets a node take over the tables of a node that died. What
-// connects the nodes is a ClusterLink (cluster_link.hpp): Redis between machines, memory between
-// the shards of one process.
+// connects the nodes is a ClusterLink (cluster_link.hpp): Redis.
 //
 // How (docs/scaling.md "The node"): every node runs a whole Hall over the shared store. A live
 // table is run by exactly one node, its owner (in a cluster it holds the table's Redis lease and
 // writes its journal with the table's PostgreSQL fencing token). A client's connection stays on
-// the node it reached (its *front*); the front serves it with its own hall — or, for shards,
-// relays it to the home shard (ClusterLink::home) — until the client's guest sits at or watches
-// a table another node owns (it joins one, creates one the link places elsewhere, or signs in
-// while seated at one): then the front *relays* the connection to the owner — the owner's hall
+// the node it reached (its *front*); the front serves it with its own hall until the client's
+// guest sits at or watches a table another node owns (it joins one, or signs in while seated
+// at one): then the front *relays* the connection to the owner — the owner's hall
 // gets a connection of its own for it (signed in again with the guest's token), the client's
 // frames go to the owner and the owner's frames come back. The owner builds every frame for
 // that connection's seat, exactly as for a local one, so a front never holds a card the client
@@ -29,9 +27,8 @@
 // Messages between nodes (JSON objects; every message names the instance it is for, `to`, and a
 // node drops the others — a restarted node never gets its old life's traffic): front → owner
 // `open` (conn, address), `frame` (conn, text), `closed` (conn); owner → front `send` (conn,
-// text), `close` (conn, code, reason), `reset` (conn: open it again); shard → shard `store_ok`
-// (the shared store works again). A front accepts those only from the node it relays that
-// connection to (and, for kPreviousWindowMs after a move, answers from the live node it left:
+// text), `close` (conn, code, reason), `reset` (conn: open it again). A front accepts those only from
+// the node it relays that connection to (and, for kPreviousWindowMs after a move, answers from the live node it left:
 // a node lets a connection go only once the requests it got before the move are answered, see
 // let_go).
 // Messages are at most once: a lost frame is a request without an answer (never applied twice:
@@ -73,8 +70,7 @@ public:
     /// (requests it sent there just before the move, still in flight or waiting there).
     static constexpr Millis kPreviousWindowMs = 2000;
 
-    /// `link`: the nodes around this one (cluster_link.hpp: Redis between machines, memory
-    /// between the shards of one process). `hall`: the node's hall (its Outbox must send through
+    /// `link`: the nodes around this one (cluster_link.hpp: Redis). `hall`: the node's hall (its Outbox must send through
     /// hall_send/hall_close). `scan`: a store connection of the node's own, used by its worker
     /// thread only (the orphan scan and taking tables over); null when the link takes none over.
     /// `sockets`: the transport's send, close, log and post. Starts the worker thread and the
@@ -124,7 +120,6 @@ private:
         bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
         std::deque<std::string> held;   ///< its frames while it has no live target
         bool moving = false;            ///< a hand-off is posted: frames of the node serving it are dropped
-        int unseated = 0;               ///< refreshes in a row its guest sat at no table (served here, away from home)
         std::uint64_t sent = 0;         ///< frames relayed to `target` since it became the target
         std::optional<NodeId> wanted;   ///< the node the directory said runs its table at the last refresh
         int wanted_times = 0;           ///< refreshes in a row it said so (a move needs two: it may be stale)
@@ -134,8 +129,6 @@ private:
         NodeId front;
         ConnId conn;
         std::optional<Millis> missing;  ///< since when its front is missing from the directory
-        int idle = 0;                   ///< refreshes in a row its guest was settled here (Hall::settled; shards)
-        std::uint64_t received = 0;     ///< frames received from its front since it opened here
     };
     /// What a refresh found (worker → loop).
     struct Directory {
@@ -153,8 +146,7 @@ private:
     void deliver(ConnId conn, Front& f, std::string text);
     /// Sends a client's frame to the node serving it (this hall, or relayed).
     void forward(ConnId conn, Front& f, std::string_view text, Millis now);
-    /// A join, create or tournament message that moves the connection first (to the node
-    /// running the table, to the shard a new table goes to, to the home shard): true when it
+    /// A join that moves the connection first (to the node running the table): true when it
     /// was handed off and forwarded (or waits for resolve), false when it goes on as it is.
     bool route(ConnId conn, Front& f, std::string_view text);
     /// Notes the table a relayed spectator watches (a seatless join), or none (leave).
@@ -165,7 +157,7 @@ private:
     void hand_off(ConnId conn, const NodeId& to, const std::optional<nlohmann::json>& answer = std::nullopt);
     void refresh(Millis now);
     /// Now (Unix ms, never earlier than a time seen before), for what arrives between the
-    /// transport's calls: relayed frames and the worker's answers (a fresh shard's first
+    /// transport's calls: relayed frames and the worker's answers (a fresh node's first
     /// tick may come after its first frames).
     Millis clock();
     Directory scan(std::vector<LobbyEntry> mine);  // on the worker
@@ -206,7 +198,6 @@ private:
     Outbox sockets_;
     NodeId me_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-    NodeId home_;                      ///< link_->home(), else me_
     std::unique_ptr<WorkQueue> work_;  ///< the directory, the orphan scan and owner lookups
     std::unordered_map<std::string, ReadSummary> read_;  ///< (worker) the last refresh's summaries, by table
 

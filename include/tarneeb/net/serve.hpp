@@ -1,6 +1,6 @@
 // `tarneeb serve`: HTTP + WebSocket on one port (docs/protocol.md). This header is free of
 // Boost; the Beast transport lives in src/net/ only (serve.cpp, listener, http_session,
-// ws_session, shard).
+// ws_session, shard: the event loops and the home).
 #pragma once
 
 #include <cstddef>
@@ -21,10 +21,9 @@ struct ServeConfig {
     /// node's name; both or neither, and only with `postgres`.
     std::string redis;
     std::string node;
-    /// Event loops (shards, docs/scaling.md "Every core"): 0 = one per core. Each runs its share
-    /// of the tables; shard 0 signs clients in and runs the lobby, accounts and tournaments.
-    /// One with `db` ":memory:" (an in-memory database is one connection's). In cluster mode
-    /// each shard is a node of its own, named NODE.I when there are several.
+    /// Event loops for the sockets (docs/scaling.md "Every core"): 0 = one per core. Loop 0 also
+    /// runs the one hall (every table, sign-in, lobby, accounts, tournaments). In cluster mode
+    /// the process is one node whatever this is.
     unsigned threads = 0;
     bool full_sync = false;              ///< synchronous=FULL (survive power loss, slower)
     std::string static_dir;              ///< files served for other GET paths ("" = none)

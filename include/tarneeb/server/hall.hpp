@@ -129,10 +129,9 @@ public:
                   const std::string& address = {}, const std::string& token = {});
 
     // ---- cluster mode (cluster_node.hpp; docs/scaling.md) -------------------------------
-    /// Makes this hall one node of a cluster or one shard of a process: tournaments are
-    /// refused unless `hooks.tournaments`, and `resume` is called by one node at most (a
-    /// cluster's tables come through adopt(), a process's resume on its home shard). Call
-    /// before any other call.
+    /// Makes this hall one node of a cluster: tournaments are refused unless
+    /// `hooks.tournaments`, and `resume` is not called (a cluster's tables come through
+    /// adopt()). Call before any other call.
     void set_cluster(ClusterHooks hooks);
     /// Runs live table `live` (its journal replayed) from now, every write fenced with
     /// `fence` (Storage::claim_table's token): a node taking over a table whose owner died.
@@ -140,10 +139,7 @@ public:
     /// closed instead (and a finished match in it stored). False when the hall already runs it
     /// or it was closed.
     bool adopt(const LiveTable& live, std::int64_t fence, Millis now);
-    /// Another shard's write to the store this hall shares worked: a storage error this hall
-    /// reports (/healthz, /metrics) is over.
-    void storage_works_elsewhere();
-    /// Another shard or node signed guest `name` out: closes (4001 "signed out") this hall's
+    /// Another node signed guest `name` out: closes (4001 "signed out") this hall's
     /// connections of `name` signed in with the token whose hash is `only_token_hash` (any
     /// token when empty), except those with `keep_token_hash` (when not empty).
     void sign_out_here(const std::string& name, const std::string& only_token_hash, const std::string& keep_token_hash);
@@ -178,10 +174,6 @@ public:
     /// Where the signed-in guest of connection `conn` is: its table id ("" for none) and seat
     /// (nullopt for a spectator or no table); nullopt when the connection is not signed in.
     std::optional<std::pair<std::string, std::optional<Seat>>> where(ConnId conn) const;
-    /// True when connection `conn` is signed in, its guest is at no table, and none of its
-    /// guest's requests is in flight or waiting (a write, a parked join): it may then move to
-    /// another shard without an answer being lost (cluster_node.cpp, shards going home).
-    bool settled(ConnId conn) const;
     /// True while a request of connection `conn` itself is in flight or waiting (a write it
     /// holds, a parked join, queued messages): its answer is still to come. A cluster node lets
     /// such a connection go only once it is answered (cluster_node.cpp, ClusterNode::let_go).
@@ -376,7 +368,7 @@ private:
     bool on_passwords(std::function<void()> work, std::function<void()> done);
     /// Closes (4001 "signed out") every connection of `name` except `keep`, those not signed in
     /// with `only_token_hash` (when not empty) and those signed in with `keep_token_hash` (when
-    /// not empty); then the other shards or nodes do the same (ClusterHooks::signed_out).
+    /// not empty); then the other nodes do the same (ClusterHooks::signed_out).
     void close_sessions(const std::string& name, ConnId keep, const std::string& only_token_hash, const std::string& keep_token_hash);
     /// close_sessions' work in this hall alone.
     void close_sessions_here(const std::string& name, ConnId keep, const std::string& only_token_hash, const std::string& keep_token_hash);

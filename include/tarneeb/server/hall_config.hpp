@@ -36,8 +36,8 @@ struct HallConfig {
     // An address is the peer's IP address as the transport gives it to open().
     int max_waiting_tables_per_guest = 1;    ///< tables a guest created that have not started yet
     int max_waiting_tables_per_address = 10; ///< the same, over every guest of one address
-    /// Where those tables are counted: shared by the shards of one process (`tarneeb serve`);
-    /// null, the hall counts its own.
+    /// Where those tables are counted: shared when set (halls that share limits); null, the
+    /// hall counts its own.
     std::shared_ptr<WaitingTables> waiting_tables;
     int max_connections_per_guest = 8;       ///< connections signed in with one token at once
     int max_connections_per_address = 64;    ///< connections from one address at once
@@ -108,15 +108,12 @@ struct ClusterHooks {
     std::function<std::optional<std::string>()> failing;
     /// /metrics "cluster": the node's own figures.
     std::function<nlohmann::json()> metrics;
-    /// True when this hall runs the tournaments (the home shard of `serve --threads N`); else
-    /// tournament_create is refused (`tournament_unavailable`: a tournament lives in one
+    /// True when this cluster node's hall runs the tournaments; else tournament_create is
+    /// refused (`tournament_unavailable`: a tournament lives in one
     /// hall's memory, and a cluster's nodes would each run it).
     bool tournaments = false;
-    /// On the hall's thread, when a write worked again after a storage error: the shards of one
-    /// process share the store, so the others learn it works (Hall::storage_works_elsewhere).
-    std::function<void()> storage_recovered;
     /// On the hall's thread, after it signed connections of guest `name` out (sign_out,
-    /// sign_out_everywhere, a password change): the other shards or nodes close theirs alike
+    /// sign_out_everywhere, a password change): the other nodes close theirs alike
     /// (Hall::sign_out_here with the same arguments), since the guest's other connections may
     /// be served there.
     std::function<void(const std::string& name, const std::string& only_token_hash, const std::string& keep_token_hash)> signed_out;

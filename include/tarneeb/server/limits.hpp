@@ -15,9 +15,9 @@
 namespace tarneeb::server {
 
 /// Tables created and not started yet, counted by creator and by the creator's address: the
-/// waiting-table limits (HallConfig::max_waiting_tables_per_*; security #11). Thread-safe. The
-/// halls of one process's shards share one, so a limit holds for the whole process, not per
-/// shard; each node of a Redis cluster counts its own.
+/// waiting-table limits (HallConfig::max_waiting_tables_per_*; security #11). Thread-safe. A
+/// process has one hall, so a limit holds for the whole process; each node of a Redis cluster
+/// counts its own.
 class WaitingTables {
 public:
     /// Counts one more table of `guest` from `address` when both stay within `per_guest` and

@@ -1,8 +1,11 @@
-// One `tarneeb serve` process with several shards (`--threads N`, issue 16; cluster_link.hpp
-// LocalLink, docs/scaling.md "Every core"): the listener gives connections to the shards in
-// turn, tables are placed on the least busy shard, and a connection is relayed to the shard
-// running its table. Real processes and clients; every frame of every client is checked for
-// hidden cards against the stored record. The timeouts are liveness bounds, never speed.
+// One `tarneeb serve` process with several event loops (`--threads N`; src/net/shard.hpp,
+// docs/scaling.md "Every core"): the listener gives connections to the loops in turn, and every
+// connection's requests go to the one hall on loop 0 and its frames come back to its loop.
+// These were the scenarios of the shards that relayed connections between halls (issue 26),
+// kept: a match across loops, a restart, a tournament, limits, a flood, signing out everywhere,
+// leaving and creating again. Real processes and clients; every frame of every client is
+// checked for hidden cards against the stored record. The timeouts are liveness bounds, never
+// speed.
 #include <algorithm>
 #include <csignal>
 #include <map>
@@ -12,16 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "match_harness.hpp"
+#include "../cluster/match_harness.hpp"
 
 namespace tarneeb::server::testing {
 namespace {
-
-/// Each shard's own /metrics.json (the process's "shards" array).
-std::vector<json> shard_metrics(unsigned short port) {
-    const json m = metrics(port);
-    return m.contains("shards") ? m["shards"].get<std::vector<json>>() : std::vector<json>{m};
-}
 
 /// The ids of the tables the first page of the lobby shows to client `c`.
 std::set<std::string> lobby(net::io_context& ioc, Client& c, int id) {
@@ -47,15 +44,14 @@ std::map<std::string, std::string> lobby_seat0(net::io_context& ioc, Client& c, 
     return out;
 }
 
-TEST(Shards, FourPlayersOnThreeShardsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
-    ServerProcess server(temp_db("shards-match"), {"--threads", "3", "--grace", "60"});
+TEST(Loops, FourPlayersOnThreeLoopsPlayAWholeMatchAndNoFrameShowsAHiddenCard) {
+    ServerProcess server(temp_db("loops-match"), {"--threads", "3", "--grace", "60"});
     ASSERT_NE(server.port(), 0);
     const unsigned short p = server.port();
     Match m;
-    // Five connections in turn: shards 0, 1, 2, 0, 1 (the table goes to a shard of its own).
+    // Five connections in turn: loops 0, 1, 2, 0, 1.
     m.seat({p, p, p, p}, p, /*start=*/false);
-    // A guest at no table sees it in the lobby (served by the home shard, merged from the
-    // table's shard).
+    // A guest at no table sees it in the lobby.
     Client looker(m.ioc, p);
     ASSERT_FALSE(sign_in(m.ioc, looker, "Looker").empty());
     std::set<std::string> seen;
@@ -66,19 +62,17 @@ TEST(Shards, FourPlayersOnThreeShardsPlayAWholeMatchAndNoFrameShowsAHiddenCard) 
         << m.watcher->has_event("match_over") << " " << m.players[0]->has_event("match_over") << " "
         << (m.watcher->frames.empty() ? "" : m.watcher->frames.back().substr(0, 300));
     m.check_record(p);
-    // The process shows three shards; clients were relayed between them.
+    // One hall: every connection counted, none relayed.
     const json all = metrics(p);
-    ASSERT_EQ(all["shards"].size(), 3u);
-    EXPECT_GT(all["cluster"]["messages_sent"].get<int>(), 0);
-    EXPECT_GT(all["cluster"]["moves"].get<int>(), 0);
-    int tables = 0;
-    for (const auto& s : all["shards"]) tables += s["tables"].get<int>();
-    EXPECT_EQ(tables, all["tables"].get<int>());
+    EXPECT_FALSE(all.contains("shards"));
+    EXPECT_FALSE(all.contains("cluster"));
+    EXPECT_EQ(all["tables"].get<int>(), 1);
+    EXPECT_GE(all["connections"].get<int>(), 6);
     EXPECT_EQ(http_get(p, "/healthz").first, 200);
 }
 
-TEST(Shards, TablesAreSpreadOverTheShardsAndAllComeBackAfterAKill) {
-    const std::string db = temp_db("shards-restart");
+TEST(Loops, EveryTableComesBackAfterAKillAndEveryGuestToItsSeat) {
+    const std::string db = temp_db("loops-restart");
     auto server = std::make_unique<ServerProcess>(db, std::vector<std::string>{"--threads", "2", "--grace", "60"});
     ASSERT_NE(server->port(), 0);
     net::io_context ioc;
@@ -95,8 +89,7 @@ TEST(Shards, TablesAreSpreadOverTheShardsAndAllComeBackAfterAKill) {
         tables.push_back(g.last("created")["table"]);
         ASSERT_TRUE(join(ioc, g, {{"type", "join"}, {"table", tables.back()}, {"seat", 0}}));
     }
-    // Every shard runs tables (the least busy one gets the next).
-    for (const auto& s : shard_metrics(server->port())) EXPECT_EQ(s["tables"].get<int>(), 2) << s.dump();
+    EXPECT_EQ(metrics(server->port())["tables"].get<int>(), 4);
     server->stop(SIGKILL);
     // Kept alive: their read handlers are still queued on `ioc`.
     std::vector<std::unique_ptr<Client>> retired = std::move(guests);
@@ -104,7 +97,7 @@ TEST(Shards, TablesAreSpreadOverTheShardsAndAllComeBackAfterAKill) {
     server = std::make_unique<ServerProcess>(db, std::vector<std::string>{"--threads", "2", "--grace", "60"});
     ASSERT_NE(server->port(), 0);
     EXPECT_EQ(metrics(server->port())["tables"].get<int>(), 4);
-    // Each guest, back with its token on whichever shard, is seated at its table again.
+    // Each guest, back with its token on whichever loop, is seated at its table again.
     for (int i = 0; i < 4; ++i) {
         guests.push_back(std::make_unique<Client>(ioc, server->port()));
         Client& g = *guests.back();
@@ -114,11 +107,11 @@ TEST(Shards, TablesAreSpreadOverTheShardsAndAllComeBackAfterAKill) {
     }
 }
 
-TEST(Shards, ATournamentCreatedFromAnyShardRunsOnTheHomeShard) {
-    ServerProcess server(temp_db("shards-tournament"), {"--threads", "2"});
+TEST(Loops, ATournamentCreatedFromAnyLoopRuns) {
+    ServerProcess server(temp_db("loops-tournament"), {"--threads", "2"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
-    Client first(ioc, server.port()), org(ioc, server.port());  // shards 0 and 1
+    Client first(ioc, server.port()), org(ioc, server.port());  // loops 0 and 1
     ASSERT_FALSE(sign_in(ioc, first, "First").empty());
     ASSERT_FALSE(sign_in(ioc, org, "Organiser").empty());
     org.send({{"type", "tournament_create"}, {"id", 1}, {"name", "Cup"}, {"size", 4}, {"target", 31}, {"turn_seconds", 0}});
@@ -129,7 +122,7 @@ TEST(Shards, ATournamentCreatedFromAnyShardRunsOnTheHomeShard) {
     for (int i = 0; i < 4; ++i)
         org.send({{"type", "tournament_enter"}, {"id", 3 + i}, {"tournament", id}, {"players", {"bot:heuristic", "bot:heuristic"}}});
     org.send({{"type", "tournament_start"}, {"id", 10}, {"tournament", id}});
-    // Its matches are real tables, played by bots to the end (the API answers from the home).
+    // Its matches are real tables, played by bots to the end.
     json state;
     EXPECT_TRUE(poll(ioc, [&] {
         const auto [status, body] = http_get(server.port(), "/api/tournaments/" + id.get<std::string>());
@@ -139,10 +132,9 @@ TEST(Shards, ATournamentCreatedFromAnyShardRunsOnTheHomeShard) {
     EXPECT_FALSE(state.value("champion", json()).is_null());
 }
 
-TEST(Shards, WaitingTableLimitsHoldForTheWholeProcess) {
-    // Each create of a guest at no table goes to the least busy shard, so a second create lands
-    // on another shard than the first: the limits must be counted over every shard.
-    ServerProcess server(temp_db("shards-limits"), {"--threads", "3", "--max-waiting-tables-per-address", "2"});
+TEST(Loops, WaitingTableLimitsHoldForTheWholeProcess) {
+    // Three guests on three loops: the limits are counted over every loop.
+    ServerProcess server(temp_db("loops-limits"), {"--threads", "3", "--max-waiting-tables-per-address", "2"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
     auto answer = [&](Client& c, int id) { return request(ioc, c, {{"type", "create"}}, id); };
@@ -155,9 +147,7 @@ TEST(Shards, WaitingTableLimitsHoldForTheWholeProcess) {
     EXPECT_EQ(answer(*guests[0], 2)["code"], "too_many_waiting_tables");  // one waiting table per guest
     EXPECT_EQ(answer(*guests[1], 3)["type"], "created");
     EXPECT_EQ(answer(*guests[2], 4)["code"], "too_many_waiting_tables");  // two per address
-    int tables = 0;
-    for (const auto& s : shard_metrics(server.port())) tables += s["tables"].get<int>();
-    EXPECT_EQ(tables, 2);
+    EXPECT_EQ(metrics(server.port())["tables"].get<int>(), 2);
     // Once Layla's table starts it no longer waits: Layla may create again.
     Client& layla = *guests[0];
     const std::string first = layla.last("created")["table"];
@@ -168,78 +158,70 @@ TEST(Shards, WaitingTableLimitsHoldForTheWholeProcess) {
     EXPECT_TRUE(poll(ioc, [&, id = 10]() mutable { return answer(*guests[2], id++)["type"] == "created"; }, 10s));
 }
 
-TEST(Shards, AFloodIsRefusedAtItsFrontAndNeverRelayed) {
-    ServerProcess server(temp_db("shards-flood"), {"--threads", "2", "--rate", "20"});
+TEST(Loops, AFloodFromAnotherLoopIsRefusedAndTheOthersAreStillAnswered) {
+    ServerProcess server(temp_db("loops-flood"), {"--threads", "2", "--rate", "20"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
-    Client first(ioc, server.port());  // shard 0, the home
-    Client flood(ioc, server.port());  // shard 1: relayed to the home shard
-    // Two more in turn, shards 0 and 1 (before any HTTP connection takes a turn): the second is
-    // relayed to the home shard the way the flood is, for the barrier below.
-    Client other_home(ioc, server.port()), other_relayed(ioc, server.port());
+    Client first(ioc, server.port());  // loop 0, the hall's
+    Client flood(ioc, server.port());  // loop 1: its frames cross to loop 0
+    // Two more in turn, loops 0 and 1 (before any HTTP connection takes a turn).
+    Client other_home(ioc, server.port()), other_loop(ioc, server.port());
     ASSERT_FALSE(sign_in(ioc, flood, "Flood").empty());
     ASSERT_FALSE(sign_in(ioc, other_home, "Quiet").empty());
-    ASSERT_FALSE(sign_in(ioc, other_relayed, "Calm").empty());
-    const auto received = [&] { return shard_metrics(server.port())[0]["cluster"]["messages_received"].get<int>(); };
-    const int before = received();
+    ASSERT_FALSE(sign_in(ioc, other_loop, "Calm").empty());
     constexpr int kFlood = 3000;
     for (int i = 0; i < kFlood && !flood.ended; ++i) flood.send({{"type", "list"}, {"id", i}});
     ASSERT_TRUE(pump(ioc, [&] { return flood.ended; }, 10s));
     EXPECT_EQ(flood.close_code, 1008);
-    int limited = 0;
-    for (const auto& f : flood.frames) limited += json::parse(f).value("code", "") == "rate_limited";
+    int limited = 0, answered = 0;
+    for (const auto& f : flood.frames) {
+        const json msg = json::parse(f);
+        limited += msg.value("code", "") == "rate_limited";
+        answered += msg.value("type", "") == "tables";
+    }
     EXPECT_GE(limited, 100);
-    // A barrier: shard 1 hands what it relays to the home shard's loop in order, and the home
-    // answers in order; both pings are sent after the flood was closed (so after everything
-    // shard 1 relayed of it), and whichever of the two clients shard 1 accepted has its ping
-    // relayed the same way. Once both pongs are here, whatever was relayed of the flood has
-    // been received and counted by the home shard.
-    const std::vector<Client*> barrier{&other_home, &other_relayed};
-    for (Client* c : barrier) c->send({{"type", "ping"}, {"id", "barrier"}});
-    ASSERT_TRUE(pump(ioc, [&] {
-        return std::all_of(barrier.begin(), barrier.end(),
-                           [](Client* c) { return !c->last("pong").is_null() && c->last("pong").value("id", json()) == "barrier"; });
+    // The burst (40) and what the rate refilled went on, not the flood.
+    EXPECT_LT(answered, 200) << "of " << kFlood;
+    // The others, on both loops, are answered.
+    const std::vector<Client*> others{&other_home, &other_loop};
+    for (Client* c : others) c->send({{"type", "ping"}, {"id", "after"}});
+    EXPECT_TRUE(pump(ioc, [&] {
+        return std::all_of(others.begin(), others.end(),
+                           [](Client* c) { return !c->last("pong").is_null() && c->last("pong").value("id", json()) == "after"; });
     }));
-    EXPECT_GE(shard_metrics(server.port())[1]["cluster"]["relayed_out"].get<int>(), 1) << "the barrier went through no relay";
-    // The burst (40) and what the rate refilled went on, not the flood (the barrier's own ping
-    // counts too).
-    EXPECT_LT(received() - before, 200) << "of " << kFlood;
 }
 
-TEST(Shards, SigningOutEverywhereClosesConnectionsOnEveryShard) {
-    ServerProcess server(temp_db("shards-sign-out"), {"--threads", "2"});
+TEST(Loops, SigningOutEverywhereClosesConnectionsOnEveryLoop) {
+    ServerProcess server(temp_db("loops-sign-out"), {"--threads", "2"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
     const auto ask = [&](Client& c, json msg, int id) { return request(ioc, c, std::move(msg), id); };
-    // The phone (accepted by the home shard) registers and creates a table: the table goes to
-    // shard 1, and the phone's connection is relayed there.
+    // The phone (on loop 0) registers, creates a table and sits there.
     Client phone(ioc, server.port());
     ASSERT_FALSE(sign_in(ioc, phone, "Layla").empty());
     ASSERT_EQ(ask(phone, {{"type", "register"}, {"password", "sesame-open-7"}}, 1)["type"], "ok");
     ASSERT_EQ(ask(phone, {{"type", "create"}}, 2)["type"], "created");
     EXPECT_EQ(ask(phone, {{"type", "join"}, {"table", phone.last("created")["table"]}, {"seat", 0}}, 3)["type"], "ok");
-    // The laptop signs in with the password and is served by the home shard.
+    // The laptop (on loop 1) signs in with the password.
     Client laptop(ioc, server.port());
     ASSERT_EQ(ask(laptop, {{"type", "hello"}, {"name", "Layla"}, {"password", "sesame-open-7"}}, 4)["type"], "welcome");
     EXPECT_EQ(ask(laptop, {{"type", "sign_out_everywhere"}}, 5)["type"], "ok");
-    EXPECT_TRUE(pump(ioc, [&] { return phone.ended; }, 10s)) << "the phone, on the other shard, stays signed in";
+    EXPECT_TRUE(pump(ioc, [&] { return phone.ended; }, 10s)) << "the phone, on the other loop, stays signed in";
     EXPECT_EQ(phone.close_code, 4001);
     EXPECT_FALSE(laptop.ended);
 }
 
-TEST(Shards, AGuestMovingAfterLeavingATableLosesNoAnswer) {
-    // A guest who leaves a table another shard runs is moved by its create to the shard that
-    // places the new table, or goes home once settled at no table, while the directory may
-    // still show it at the table it left. A create or join sent meanwhile must be answered and
-    // the guest must stay where its new table is: the browser's second table in a row once
-    // waited forever because a move dropped the answers. Two guests (accepted by shards 0 and
-    // 1: relayed, and served where accepted) sit at a started match until the directory shows
-    // them there, leave, and create again after pauses spread over two refreshes (250 ms each).
-    ServerProcess server(temp_db("shards-home"), {"--threads", "2", "--grace", "60"});
+TEST(Loops, AGuestLeavingATableAndCreatingAgainLosesNoAnswer) {
+    // A guest who leaves a table and creates another at once must be answered every time and
+    // be seen at its new table: the browser's second table in a row once waited forever when
+    // connections moved between the halls of a process (issue 26). Two guests (on loops 0 and
+    // 1) sit at a started match until every lobby shows them there, leave, and create again
+    // after pauses of 0 to 450 ms.
+    ServerProcess server(temp_db("loops-home"), {"--threads", "2", "--grace", "60"});
     ASSERT_NE(server.port(), 0);
     net::io_context ioc;
     Client first(ioc, server.port()), second(ioc, server.port());
-    Client looker(ioc, server.port());  // shard 0, the home, at no table: the home's lobby
+    Client looker(ioc, server.port());  // at no table
     ASSERT_FALSE(sign_in(ioc, first, "Layla").empty());
     ASSERT_FALSE(sign_in(ioc, second, "Omar").empty());
     ASSERT_FALSE(sign_in(ioc, looker, "Looker").empty());
@@ -256,10 +238,7 @@ TEST(Shards, AGuestMovingAfterLeavingATableLosesNoAnswer) {
             ASSERT_EQ(ask(*c, {{"type", "start"}}), "ok") << "round " << round;
             seated[table] = std::string(c == &first ? "Layla" : "Omar") + " playing";
         }
-        // The directory shows both at their tables: the lobby of the home shard (the looker's)
-        // and of the shards running the two tables (each guest is served by its table's shard)
-        // shows both tables playing with their guest in seat 0; another shard's table is there
-        // only from the directory.
+        // Every lobby shows both tables playing with their guest in seat 0.
         std::map<std::string, std::string> seen;
         ASSERT_TRUE(eventually(ioc, [&] {
             for (Client* c : {&looker, &first, &second}) {
@@ -270,12 +249,11 @@ TEST(Shards, AGuestMovingAfterLeavingATableLosesNoAnswer) {
             return true;
         }, 30s, 50ms)) << "round " << round << ": " << json(seen).dump();
         for (Client* c : {&first, &second}) ASSERT_EQ(ask(*c, {{"type", "leave"}}), "ok") << "round " << round;
-        // A deliberate pause of 0 to 450 ms, spread over two directory refreshes, so that the
-        // creates of the next round meet the moves at different moments.
+        // A deliberate pause of 0 to 450 ms, so that the creates of the next round meet the
+        // lobby's pushes and the sweep at different moments.
         // test-wait: a deliberate race; nothing below assumes anything happened during it.
         pump(ioc, [] { return false; }, std::chrono::milliseconds(50 * round));
     }
-    EXPECT_GT(metrics(server.port())["cluster"]["moves"].get<int>(), 0);
 }
 
 }  // namespace
