@@ -186,7 +186,6 @@ void ClusterNode::message(ConnId conn, std::string_view text, Millis now) {
 void ClusterNode::forward(ConnId conn, Front& f, std::string_view text, Millis now) {
     if (mentions(text, "\"leave\"") || mentions(text, "\"join\"")) note_watching(f, text);
     if (!f.target) return hall_.message(conn, text, now);
-    ++f.sent;
     publish(*f.target, {{"k", "frame"}, {"c", conn}, {"t", std::string(text)}});
 }
 
@@ -386,7 +385,6 @@ void ClusterNode::hand_off(ConnId conn, const NodeId& to, const std::optional<js
         for (const auto& text : relayed) hall_.message(conn, text, now);
     } else {
         f.target = to;
-        f.sent = relayed.size();
         publish(to, {{"k", "open"}, {"c", conn}, {"a", f.address}});
         for (const auto& text : relayed) publish(to, {{"k", "frame"}, {"c", conn}, {"t", text}});
     }

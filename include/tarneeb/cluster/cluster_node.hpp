@@ -120,7 +120,6 @@ private:
         bool resolving = false;         ///< its join waits for the owner of a table the directory does not list yet
         std::deque<std::string> held;   ///< its frames while it has no live target
         bool moving = false;            ///< a hand-off is posted: frames of the node serving it are dropped
-        std::uint64_t sent = 0;         ///< frames relayed to `target` since it became the target
         std::optional<NodeId> wanted;   ///< the node the directory said runs its table at the last refresh
         int wanted_times = 0;           ///< refreshes in a row it said so (a move needs two: it may be stale)
     };
