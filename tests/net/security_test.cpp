@@ -194,10 +194,10 @@ TEST(Security, ASlowReaderIsClosedAtOnceAndGetsOnlyWholeFrames) {
 TEST(Security, FloodingNonReadersKeepServerMemoryBounded) {
     const std::string db = temp_db("flood-memory");
     auto args = kRoomy;
-    // One loop: the byte cap of a connection's send queue is what is measured. (With shards,
-    // the frames a front relayed are still answered by the home shard after the front cut the
-    // connection off: up to --rate of them, which this test lifts; under a sanitizer that
-    // backlog outlasts the test's wait. Shards.AFloodIsRefusedAtItsFrontAndNeverRelayed.)
+    // One loop: the byte cap of a connection's send queue is what is measured. (With several
+    // loops, the frames a connection's loop handed to the hall are still answered after the
+    // connection was cut off: up to --rate of them, which this test lifts; under a sanitizer
+    // that backlog outlasts the test's wait. Loops.AFloodFromAnotherLoop… covers the rate.)
     args.insert(args.end(), {"--list-page", "1000", "--threads", "1"});
     // Under ASan (CI) freed memory waits in a quarantine of up to 256 MB, which would count as
     // RSS: the server of this test gets a small one.
