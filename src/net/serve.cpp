@@ -133,6 +133,8 @@ int serve(const ServeConfig& config, BotFactory bots) {
     // The worker threads end before the io_contexts they post to (the writes queued are finished).
     home.hall.stop();
     if (home.cluster) home.cluster->stop();
+    // The io_contexts destroy their sessions after this: none may reach the hall or a loop.
+    home.stopped = true;
     return 0;
 }
 

@@ -59,28 +59,33 @@ void Home::closed(ConnId id) {
 Shared& Home::loop_of(ConnId c) const { return *loops[(c - 1) % loops.size()]; }
 
 void Home::send(ConnId c, std::string text) {
+    if (stopped) return;
     Shared& loop = loop_of(c);
     if (loop.index == 0) return loop.send(c, std::move(text));
     net::post(loop.ioc, [&loop, c, text = std::move(text)]() mutable { loop.send(c, std::move(text)); });
 }
 
 void Home::close(ConnId c, int code, std::string reason) {
+    if (stopped) return;
     Shared& loop = loop_of(c);
     if (loop.index == 0) return loop.close(c, code, std::move(reason));
     net::post(loop.ioc, [&loop, c, code, reason = std::move(reason)]() mutable { loop.close(c, code, std::move(reason)); });
 }
 
 void Shared::open(ConnId id, const std::string& address) {
+    if (home.stopped) return;
     if (index == 0) return home.open(id, address);
     net::post(home.ioc, [h = &home, id, address] { h->open(id, address); });
 }
 
 void Shared::message(ConnId id, std::string_view text) {
+    if (home.stopped) return;
     if (index == 0) return home.message(id, text);
     net::post(home.ioc, [h = &home, id, text = std::string(text)] { h->message(id, text); });
 }
 
 void Shared::closed(ConnId id) {
+    if (home.stopped) return;
     if (index == 0) return home.closed(id);
     net::post(home.ioc, [h = &home, id] { h->closed(id); });
 }

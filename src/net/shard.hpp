@@ -90,6 +90,9 @@ struct Home {
     std::unique_ptr<ClusterNode> cluster;
     /// Every loop, loop 0 first; set before the loops run.
     std::vector<Shared*> loops;
+    /// Set once every loop has stopped: the sessions the io_contexts destroy then (the
+    /// process ending) tell the hall nothing, and the hall sends nothing to any loop.
+    bool stopped = false;
 
     /// `link`: the node's Redis link (cluster_link.hpp), or null for a process alone.
     Home(net::io_context& io, const ServeConfig& cfg, BotFactory bots, std::unique_ptr<ClusterLink> link);
