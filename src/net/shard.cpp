@@ -21,14 +21,8 @@ void log_line(bool error, const std::string& line) {
 Home::Home(net::io_context& io, const ServeConfig& cfg, BotFactory bots, std::unique_ptr<ClusterLink> link)
     : ioc(io), storage(open_storage(cfg.postgres.empty() ? cfg.db : cfg.postgres, cfg.full_sync)),
       hall(*storage, std::move(bots), cfg.hall,
-           Outbox{[this](ConnId c, std::string text) {
-                      if (cluster) cluster->hall_send(c, std::move(text));
-                      else send(c, std::move(text));
-                  },
-                  [this](ConnId c, int code, std::string reason) {
-                      if (cluster) cluster->hall_close(c, code, std::move(reason));
-                      else close(c, code, std::move(reason));
-                  },
+           Outbox{[this](ConnId c, std::string text) { send(c, std::move(text)); },
+                  [this](ConnId c, int code, std::string reason) { close(c, code, std::move(reason)); },
                   log_line,
                   // The writer and bot threads hand their results to loop 0.
                   [this](std::function<void()> job) { net::post(ioc, std::move(job)); }}) {
@@ -36,25 +30,14 @@ Home::Home(net::io_context& io, const ServeConfig& cfg, BotFactory bots, std::un
     // The node's own connection to the store, for its scan of tables no node runs.
     cluster = std::make_unique<ClusterNode>(
         ClusterConfig{}, std::move(link), hall, open_storage(cfg.postgres, cfg.full_sync),
-        Outbox{[this](ConnId c, std::string text) { send(c, std::move(text)); },
-               [this](ConnId c, int code, std::string reason) { close(c, code, std::move(reason)); }, log_line,
-               [this](std::function<void()> job) { net::post(ioc, std::move(job)); }});
+        Outbox{nullptr, nullptr, log_line, [this](std::function<void()> job) { net::post(ioc, std::move(job)); }});
 }
 
-void Home::open(ConnId id, const std::string& address) {
-    if (cluster) cluster->open(id, address, unix_ms());
-    else hall.open(id, address, unix_ms());
-}
+void Home::open(ConnId id, const std::string& address) { hall.open(id, address, unix_ms()); }
 
-void Home::message(ConnId id, std::string_view text) {
-    if (cluster) cluster->message(id, text, unix_ms());
-    else hall.message(id, text, unix_ms());
-}
+void Home::message(ConnId id, std::string_view text) { hall.message(id, text, unix_ms()); }
 
-void Home::closed(ConnId id) {
-    if (cluster) cluster->closed(id, unix_ms());
-    else hall.closed(id, unix_ms());
-}
+void Home::closed(ConnId id) { hall.closed(id, unix_ms()); }
 
 Shared& Home::loop_of(ConnId c) const { return *loops[(c - 1) % loops.size()]; }
 

@@ -86,7 +86,7 @@ struct Home {
     net::io_context& ioc;              ///< loop 0's
     std::unique_ptr<Storage> storage;  ///< open_storage: PostgreSQL (--postgres) or SQLite (--db)
     Hall hall;
-    /// Between the sessions and the hall in cluster mode (--redis, cluster_node.hpp); else null.
+    /// In cluster mode (--redis, cluster_node.hpp), the node the hall's table requests are routed through; else null.
     std::unique_ptr<ClusterNode> cluster;
     /// Every loop, loop 0 first; set before the loops run.
     std::vector<Shared*> loops;
@@ -97,11 +97,11 @@ struct Home {
     /// `link`: the node's Redis link (cluster_link.hpp), or null for a process alone.
     Home(net::io_context& io, const ServeConfig& cfg, BotFactory bots, std::unique_ptr<ClusterLink> link);
 
-    // From the sessions, on loop 0: to the cluster node in cluster mode, else to the hall.
+    // From the sessions, on loop 0: to the hall.
     void open(ConnId id, const std::string& address);
     void message(ConnId id, std::string_view text);
     void closed(ConnId id);
-    /// The sockets, from the hall (through the cluster node in cluster mode), on loop 0: to the
+    /// The sockets, from the hall, on loop 0: to the
     /// connection's loop.
     void send(ConnId c, std::string text);
     void close(ConnId c, int code, std::string reason);

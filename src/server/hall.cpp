@@ -25,6 +25,7 @@ Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
         storage_, [this](std::function<void()> job) { out_.post(std::move(job)); }, config_.write_queue,
         config_.journal_batch, [this] { run_pumps(); });
     host_ = std::make_unique<TableHost>(static_cast<TableFront&>(*this), bots_, config_, out_.post);
+    tables_ = host_.get();
     // The analysis queue's own bound is analyses_ (hall_analysis.cpp); the WorkQueue never refuses.
     analysts_ = std::make_unique<WorkQueue>("analysis", std::max(1u, config_.analysis_threads), SIZE_MAX);
     passwords_ = std::make_unique<WorkQueue>("passwords", std::max(1u, config_.password_threads), config_.password_queue);
@@ -158,17 +159,17 @@ void Hall::released(const std::string& table, bool dropped) {
 
 const Table* Hall::table(const std::string& id) const { return host_->table(id); }
 
-std::optional<std::pair<std::string, std::optional<Seat>>> Hall::where(ConnId conn) const {
+std::optional<std::string> Hall::guest(ConnId conn) const {
     auto c = conns_.find(conn);
     if (c == conns_.end() || c->second.name.empty()) return std::nullopt;
-    const auto place = host_->where(c->second.name);
-    if (!place) return std::pair<std::string, std::optional<Seat>>{"", std::nullopt};
-    return std::pair<std::string, std::optional<Seat>>{place->table, place->seat};
+    return c->second.name;
 }
 
-bool Hall::answering(ConnId conn) const {
-    auto c = conns_.find(conn);
-    return c != conns_.end() && (c->second.busy || holders_.count(conn) > 0 || !c->second.waiting.empty());
+std::vector<std::string> Hall::guest_names() const {
+    std::vector<std::string> names;
+    names.reserve(guests_.size());
+    for (const auto& [name, g] : guests_) names.push_back(name);
+    return names;
 }
 
 json Hall::snapshot() const {
@@ -202,6 +203,8 @@ int Hall::resume(Millis now) {
 void Hall::set_cluster(ClusterHooks hooks) {
     cluster_ = std::move(hooks);
     clustered_ = true;
+    if (cluster_.tables) tables_ = cluster_.tables;
+    other_fronts_ = cluster_.fronts;
 }
 
 bool Hall::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
@@ -214,10 +217,6 @@ void Hall::drop_table(const std::string& id) {
     host_->drop(id);
     run_pumps();
 }
-
-std::vector<std::pair<std::string, json>> Hall::table_summaries() const { return host_->summaries(); }
-
-std::vector<std::pair<std::string, std::vector<std::string>>> Hall::table_players() const { return host_->players(); }
 
 void Hall::set_remote_lobby(std::map<std::string, std::shared_ptr<const json>> tables) {
     if (tables == remote_lobby_) return;
@@ -241,8 +240,8 @@ void Hall::storage_error(ConnId conn, const json& id, const StorageError& e) {
     reply(conn, id, storage_error_json(e));
 }
 
-void Hall::deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
-                   const std::string& history_key) {
+void Hall::deliver_here(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
+                        const std::string& history_key) {
     auto g = guests_.find(guest);
     if (g == guests_.end()) return;
     std::string with, without;  // each built at most once for the guest's connections
@@ -256,7 +255,18 @@ void Hall::deliver(const std::string& guest, std::optional<Seat> seat, bool crea
     }
 }
 
+void Hall::deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
+                   const std::string& history_key) {
+    if (other_fronts_) other_fronts_->deliver(guest, seat, creator, message, history_key);
+    deliver_here(guest, seat, creator, message, history_key);
+}
+
 void Hall::send(const std::string& guest, const std::string& text) {
+    if (other_fronts_) other_fronts_->send(guest, text);
+    to_guest(guest, text);
+}
+
+void Hall::to_guest(const std::string& guest, const std::string& text) {
     auto g = guests_.find(guest);
     if (g == guests_.end()) return;
     for (ConnId c : g->second.conns) out_.send(c, text);

@@ -67,11 +67,19 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
     it->second.token_hash = hash_token(token);
     it->second.registered = registered;
     guests_[name].conns.insert(conn);
-    const auto place = host_->place(name);
-    json welcome = welcome_json(name, token, place ? place->table : "", place ? place->seat : std::nullopt);
-    welcome["registered"] = registered;  // accounts (docs/protocol.md "Accounts")
-    reply(conn, id, std::move(welcome));
-    host_->connected(name);  // its table's message and chat, after the welcome
+    // Where it sits: at once for a table of this process; in a cluster maybe another node's.
+    // Meanwhile this connection's next messages wait (its guest's other connections do not).
+    it->second.busy = true;
+    tables_->locate(name, [this, conn, id, name, token, registered](std::optional<Place> place) {
+        auto c = conns_.find(conn);
+        if (c == conns_.end()) return;  // closed meanwhile
+        c->second.busy = false;
+        pumps_.push_back(conn);
+        json welcome = welcome_json(name, token, place ? place->table : "", place ? place->seat : std::nullopt);
+        welcome["registered"] = registered;  // accounts (docs/protocol.md "Accounts")
+        reply(conn, id, std::move(welcome));
+        tables_->connected(name);  // its table's message and chat, after the welcome
+    });
 }
 
 bool Hall::on_passwords(std::function<void()> work, std::function<void()> done) {

@@ -48,7 +48,7 @@ void Hall::closed(ConnId conn, Millis now) {
     g->second.conns.erase(conn);
     if (!g->second.conns.empty()) return;
     guests_.erase(g);  // its request in flight, if any, is released by name (holders_)
-    host_->disconnected(name);
+    tables_->disconnected(name);
 }
 
 void Hall::message(ConnId conn, std::string_view text, Millis now) {

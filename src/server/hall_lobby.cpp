@@ -53,7 +53,7 @@ void Hall::on_table_request(ConnId conn, Conn& c, const TableRequest& t, const C
     // A hint takes a while and changes nothing, chat is answered at once: neither holds the guest.
     const bool holding = !std::holds_alternative<HintRequest>(t) && !std::holds_alternative<ChatRequest>(t);
     if (holding) hold(conn);
-    host_->request(c.name, t, [this, conn, id = r.id, holding](json body) {
+    tables_->request(c.name, t, [this, conn, id = r.id, holding](json body) {
         if (holding) release(conn);
         reply(conn, id, std::move(body));
     });

@@ -120,21 +120,20 @@ TEST(ClusterServe, FourPlayersOnThreeNodesPlayAWholeMatchAndNoFrameShowsAHiddenC
     Cluster cl("three");
     Match m;
     seat(m, cl, {1, 2, 3, 1}, 3);  // the table is n1's; seats 1 and 2 and the spectator elsewhere
-    // Seated (every join answered ok by n1): the three clients of n2 and n3 are relayed to n1,
-    // which serves them (and may still count a connection its front has just moved), and n2 and
-    // n3 relay them.
-    EXPECT_GE(metrics(cl.port(1))["cluster"]["relayed_in"].get<int>(), 3);
-    EXPECT_EQ(metrics(cl.port(2))["cluster"]["relayed_out"].get<int>(), 1);
-    EXPECT_EQ(metrics(cl.port(3))["cluster"]["relayed_out"].get<int>(), 2);
+    // Seated (every join answered ok by n1): the three guests of n2 and n3 are n1's remote
+    // guests, and n2 and n3 route their table requests to n1 (no connection moved).
+    EXPECT_EQ(metrics(cl.port(1))["cluster"]["remote_guests"].get<int>(), 3);
+    EXPECT_EQ(metrics(cl.port(2))["cluster"]["routes"].get<int>(), 1);
+    EXPECT_EQ(metrics(cl.port(3))["cluster"]["routes"].get<int>(), 2);
     // The same figures for Prometheus (GET /metrics): the node's name a label, Redis healthy.
     const HttpAnswer text = http_fetch(cl.port(3), "/metrics");
-    EXPECT_NE(text.body.find("\ntarneeb_cluster_relayed_out 2\n"), std::string::npos) << text.body;
+    EXPECT_NE(text.body.find("\ntarneeb_cluster_routes 2\n"), std::string::npos) << text.body;
     EXPECT_NE(text.body.find("\ntarneeb_cluster_redis_healthy{status=\"ok\"} 1\n"), std::string::npos) << text.body;
     EXPECT_NE(text.body.find("\ntarneeb_cluster_info{node=\""), std::string::npos) << text.body;
     EXPECT_NE(text.body.find("\ntarneeb_cluster_leases "), std::string::npos) << text.body;
     ASSERT_TRUE(m.play_until([&] { return m.over(); }));
     m.check_record(cl.port(2));
-    // The relays were used.
+    // The routes were used.
     EXPECT_GT(metrics(cl.port(1))["cluster"]["messages_received"].get<int>(), 0);
     EXPECT_GT(metrics(cl.port(2))["cluster"]["messages_sent"].get<int>(), 0);
     const auto health = json::parse(http_get(cl.port(3), "/healthz").second);

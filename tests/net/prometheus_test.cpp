@@ -15,7 +15,7 @@ TEST(Prometheus, TextOfAFixedDocument) {
         "latency_ms": {"p50": 1.5, "p90": 2, "p99": 12.25, "max": 40},
         "uptime_s": 61, "storage": "storage_full", "storage_errors": 2,
         "journal": {"batches": 7, "writes": 9, "writes_per_batch": 1.2857142857142858},
-        "cluster": {"node": "a\"b\\c\nd", "instance": 7, "moves": 2, "redis": "ok"}
+        "cluster": {"node": "a\"b\\c\nd", "instance": 7, "request_timeouts": 2, "redis": "ok"}
     })");
     const std::string expected =
         "# HELP tarneeb_tables Live tables.\n"
@@ -56,9 +56,9 @@ TEST(Prometheus, TextOfAFixedDocument) {
         "# HELP tarneeb_cluster_info This node of the cluster (value 1).\n"
         "# TYPE tarneeb_cluster_info gauge\n"
         "tarneeb_cluster_info{node=\"a\\\"b\\\\c\\nd\",instance=\"7\"} 1\n"
-        "# HELP tarneeb_cluster_moves_total Connections moved between nodes.\n"
-        "# TYPE tarneeb_cluster_moves_total counter\n"
-        "tarneeb_cluster_moves_total 2\n"
+        "# HELP tarneeb_cluster_request_timeouts_total Table requests to another node answered storage_unavailable for no answer.\n"
+        "# TYPE tarneeb_cluster_request_timeouts_total counter\n"
+        "tarneeb_cluster_request_timeouts_total 2\n"
         "# HELP tarneeb_cluster_redis_healthy 1 while Redis answers, else 0 (status: ok or the error code).\n"
         "# TYPE tarneeb_cluster_redis_healthy gauge\n"
         "tarneeb_cluster_redis_healthy{status=\"ok\"} 1\n";

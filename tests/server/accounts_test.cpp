@@ -186,7 +186,7 @@ TEST(Accounts, UnknownNameAndWrongPasswordGetTheSameAnswer) {
     EXPECT_EQ(wrong, unknown);
     EXPECT_EQ(wrong, unregistered);
     EXPECT_EQ(wrong, too_short);
-    EXPECT_FALSE(h.hall.where(d)) << "not signed in";
+    EXPECT_FALSE(h.hall.guest(d)) << "not signed in";
     // A signed-in connection cannot sign in again.
     EXPECT_EQ(h.sign_in(c, "Layla", kPassword)["code"], "bad_message");
 }
@@ -274,7 +274,7 @@ TEST(Accounts, SignOutEverywhereRevokesEveryTokenAndClosesTheOtherConnections) {
     EXPECT_EQ(h.closed_with[phone], 4001);
     EXPECT_EQ(h.closed_with[laptop], 4001);
     EXPECT_FALSE(h.closed_with.count(tablet));
-    EXPECT_FALSE(h.hall.where(phone)) << "closed at once";
+    EXPECT_FALSE(h.hall.guest(phone)) << "closed at once";
     for (const auto& t : {guest_token, laptop_token, tablet_token})
         EXPECT_EQ(h.ask(h.connect(), {{"type", "hello"}, {"token", t}})["code"], "unknown_token");
     // The name stays registered: no guest can take it, the password signs in.

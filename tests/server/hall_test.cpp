@@ -108,7 +108,7 @@ TEST(Hall, NamesInAnyScriptUniqueUnderCaseAndConfusables) {
         EXPECT_EQ(r["id"], "n");
         EXPECT_NE(r["message"], "bad_name") << "the message says why";
     }
-    EXPECT_FALSE(h.hall.where(d));
+    EXPECT_FALSE(h.hall.guest(d));
 }
 
 TEST(Hall, OldDatabasesGetNameKeysAndOlderNameWinsACollision) {
@@ -709,7 +709,8 @@ TEST(Hall, CreateAnswersCreatedAndTheCreatorIsNotAtTheTable) {
     const json created = h.last_reply(a);
     EXPECT_EQ(created["type"], "created");
     EXPECT_EQ(created["id"], 2);
-    EXPECT_EQ(h.hall.where(a)->first, "");
+    ASSERT_TRUE(h.hall.guest(a));
+    EXPECT_FALSE(h.hall.host().where(*h.hall.guest(a))) << "at no table";
     h.send(a, {{"type", "join"}, {"table", created["table"]}, {"seat", 0}, {"id", 3}});
     ASSERT_EQ(h.frames[a].size(), before + 3);
     EXPECT_EQ(json::parse(h.frames[a][before + 1])["type"], "ok");
@@ -1616,7 +1617,7 @@ TEST(Hall, ConnectionsAreLimitedPerToken) {
     EXPECT_EQ(h.last_reply(c)["code"], "too_many_connections");
     EXPECT_EQ(h.last_reply(c)["id"], "h");
     EXPECT_EQ(h.hall.snapshot(), before);
-    EXPECT_FALSE(h.hall.where(c));  // not signed in
+    EXPECT_FALSE(h.hall.guest(c));  // not signed in
     h.hall.closed(a, h.now);
     h.send(c, {{"type", "hello"}, {"token", token}});
     EXPECT_EQ(h.last_reply(c)["type"], "welcome");

@@ -37,10 +37,13 @@ struct ClusterConfig {
     std::chrono::milliseconds lease_ttl{3000};     ///< a table's lease; renewed every ttl/3
     std::chrono::milliseconds heartbeat_ttl{3000}; ///< a node's heartbeat and directory entries
     std::chrono::milliseconds refresh{1000};       ///< heartbeat, directory and orphan scan period
-    /// How long a client whose node died waits for its table's new owner before its own node
-    /// serves it again (with no table).
+    /// How long a guest whose table no live node runs (its owner died, not taken over yet) keeps
+    /// its route to the table, and a node missing from the directory keeps its guests connected
+    /// at this node's tables (after a Redis restart the directory fills again over a refresh or two).
     std::chrono::milliseconds orphan_wait{15000};
-    std::size_t max_held_frames = 64;              ///< a moving connection's frames kept at most (then dropped)
+    /// A table request sent to another node and not answered within this is answered
+    /// `storage_unavailable` (routed_tables.hpp).
+    std::chrono::milliseconds request_timeout{10000};
     std::size_t publish_queue = 100000;            ///< messages waiting to be published at most (then dropped)
     std::size_t max_adopt_per_scan = 200;          ///< tables taken over in one scan at most
 };

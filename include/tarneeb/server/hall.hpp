@@ -72,6 +72,7 @@
 #include "tarneeb/server/hall_config.hpp"
 #include "tarneeb/server/store_writer.hpp"
 #include "tarneeb/server/table_host.hpp"
+#include "tarneeb/server/tables.hpp"
 #include "tarneeb/server/tournament.hpp"
 #include "tarneeb/store/storage.hpp"
 #include "tarneeb/support/workers.hpp"
@@ -148,17 +149,23 @@ public:
     /// requests waiting for it get `storage_unavailable`. A table whose write is in flight is
     /// dropped when the write comes back.
     void drop_table(const std::string& id);
-    /// Every table this hall runs: its id and summary (summary_json, private ones too), for the
-    /// cluster's directory.
-    std::vector<std::pair<std::string, nlohmann::json>> table_summaries() const;
-    /// Every table this hall runs, with the names of the players seated there (bots left
-    /// out): what table_summaries' seats say, without building the summaries.
-    std::vector<std::pair<std::string, std::vector<std::string>>> table_players() const;
     /// The public tables of the other nodes (their summaries, by id): `list` pages show them
     /// with this hall's own, in id order. A summary is shared and never changed (the cluster's
     /// directory hands the same one on while its text stays the same): equal pointers mean an
     /// unchanged lobby.
     void set_remote_lobby(std::map<std::string, std::shared_ptr<const nlohmann::json>> tables);
+    /// Handles the messages that waited for an answer that came from another node (the cluster
+    /// node calls it after each message between nodes).
+    void handle_waiting() { run_pumps(); }
+    /// This hall's table host (the tables this process runs), for its cluster node.
+    TableHost& host() { return *host_; }
+    /// True while `guest` has a connection signed in here.
+    bool present(const std::string& guest) const { return guests_.count(guest) > 0; }
+    /// The guests with a connection signed in here.
+    std::vector<std::string> guest_names() const;
+    /// Sends the text frame `text` to every connection of `guest` here (a frame another node's
+    /// table host built for the guest's seat).
+    void to_guest(const std::string& guest, const std::string& text);
 
     int connections() const { return static_cast<int>(conns_.size()); }
     int tables() const { return static_cast<int>(host_->tables().size()); }
@@ -171,13 +178,8 @@ public:
     const Table* table(const std::string& id) const;
     /// Each connection's message rate limit (HallConfig::rate; a cluster node's fronts keep it too).
     const RateLimit& rate_limit() const { return config_.rate; }
-    /// Where the signed-in guest of connection `conn` is: its table id ("" for none) and seat
-    /// (nullopt for a spectator or no table); nullopt when the connection is not signed in.
-    std::optional<std::pair<std::string, std::optional<Seat>>> where(ConnId conn) const;
-    /// True while a request of connection `conn` itself is in flight or waiting (a write it
-    /// holds, a parked join, queued messages): its answer is still to come. A cluster node lets
-    /// such a connection go only once it is answered (cluster_node.cpp, ClusterNode::let_go).
-    bool answering(ConnId conn) const;
+    /// The guest signed in on connection `conn`, or nullopt (not signed in, or closed).
+    std::optional<std::string> guest(ConnId conn) const;
     /// Everything a client message can change, as one JSON value: every table's summary (seats,
     /// connections, stand-ins, spectators, state), version (every change of its match increases
     /// it) and watchers, and every guest's table, seat and connection count. Two equal snapshots
@@ -190,7 +192,7 @@ private:
         std::string address;       ///< the peer's address given to open()
         MessageRate rate{0, 0};    ///< its rate limit (filled at open)
         int bad = 0;
-        bool busy = false;         ///< a hello is in flight (before sign-in)
+        bool busy = false;         ///< a hello, or the place of its guest, is in flight
         std::deque<ClientRequest> waiting;  ///< requests to handle once the guest is free
         /// The lobby page this connection watches (`list` with `watch`: its cursor and limit).
         std::optional<std::pair<std::optional<std::string>, std::int64_t>> lobby;
@@ -208,6 +210,8 @@ private:
     };
     ClusterHooks cluster_;
     bool clustered_ = false;
+    Tables* tables_ = nullptr;         ///< where table requests go: host_, or the cluster's routing
+    OtherFronts* other_fronts_ = nullptr;  ///< the cluster's other fronts, or null
     std::map<std::string, std::shared_ptr<const nlohmann::json>> remote_lobby_;  ///< the other nodes' public tables
 
     // ---- off the hall's thread --------------------------------------------------------
@@ -276,6 +280,9 @@ private:
     void deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
                  const std::string& history_key) override;
     void send(const std::string& guest, const std::string& text) override;
+    /// deliver() to the guest's connections here.
+    void deliver_here(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
+                      const std::string& history_key);
     void acted(double ms) override { record_latency(ms, now_); }
     bool holds(const std::string& table) const override { return tournament_holds(table); }
     std::optional<std::string> refuses(const std::string& table, std::string_view type, std::optional<int> seat,

@@ -19,6 +19,9 @@
 
 namespace tarneeb::server {
 
+class Tables;       // tables.hpp
+class OtherFronts;  // tables.hpp
+
 /// A connection's id, chosen by the transport (opaque to the hall).
 using ConnId = std::uint64_t;
 
@@ -117,6 +120,11 @@ struct ClusterHooks {
     /// (Hall::sign_out_here with the same arguments), since the guest's other connections may
     /// be served there.
     std::function<void(const std::string& name, const std::string& only_token_hash, const std::string& keep_token_hash)> signed_out;
+    /// Where the hall sends its guests' table requests (routed_tables.hpp: this node's host or
+    /// another node's); null: its own TableHost.
+    Tables* tables = nullptr;
+    /// The other nodes' fronts the hall's table host also delivers to; null: none.
+    OtherFronts* fronts = nullptr;
 };
 
 }  // namespace tarneeb::server

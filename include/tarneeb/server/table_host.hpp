@@ -42,14 +42,12 @@
 #include "tarneeb/server/client_request.hpp"
 #include "tarneeb/server/hall_config.hpp"
 #include "tarneeb/server/limits.hpp"
+#include "tarneeb/server/tables.hpp"
 #include "tarneeb/store/storage.hpp"
 #include "tarneeb/support/workers.hpp"
 
 namespace tarneeb::server {
 
-/// The answer to one table request: the reply's body (ok_json, error_json...; the front adds the
-/// request's id). Called exactly once, on the loop, maybe before request() returns.
-using Answer = std::function<void(nlohmann::json body)>;
 /// A storage job's outcome: nullopt, or the error it threw.
 using Done = std::function<void(const std::optional<StorageError>&)>;
 
@@ -95,13 +93,7 @@ public:
     virtual void settle() = 0;
 };
 
-/// Where a guest is: its table and seat (nullopt: a spectator).
-struct Place {
-    std::string table;
-    std::optional<Seat> seat;
-};
-
-class TableHost {
+class TableHost : public Tables {
 public:
     /// One table the host runs, with its players, spectators and requests waiting for it.
     struct Hosted {
@@ -139,21 +131,23 @@ public:
     /// A table request of signed-in `guest` (join, leave, add_bot, remove_bot, start, act,
     /// hint, chat): answered through `done` once it ran (at once, or after its journal write,
     /// or after the table's write in flight and the requests before it).
-    void request(const std::string& guest, const TableRequest& r, Answer done);
+    void request(const std::string& guest, const TableRequest& r, Answer done) override;
     /// `create`: a new table of `guest` (from `address`), written first (and taken by this node
     /// in a cluster), answered with created_json.
     void create(const std::string& guest, const std::string& address, const CreateRequest& cr, Answer done);
     /// Where `guest` is, or nullopt (at no table). A guest that signs in after a restart is
     /// found at the table that seats it.
     std::optional<Place> place(const std::string& guest);
+    /// place(), through `done` at once (Tables).
+    void locate(const std::string& guest, std::function<void(std::optional<Place>)> done) override { done(place(guest)); }
     /// Where `guest` is as the host has it recorded (no search), or nullopt.
     std::optional<Place> where(const std::string& guest) const;
     /// `guest` signed in on one more connection: a seated guest counts as connected again, its
     /// table is published and it gets the table's chat.
-    void connected(const std::string& guest);
+    void connected(const std::string& guest) override;
     /// The last connection of `guest` closed: a seated guest keeps its seat (the grace period
     /// runs), a spectator stops watching.
-    void disconnected(const std::string& guest);
+    void disconnected(const std::string& guest) override;
 
     // ---- tables ---------------------------------------------------------------------------
     /// Reloads every live table from `storage` (on the loop, before any other call; a table with
@@ -181,9 +175,10 @@ public:
     const Table* table(const std::string& id) const;
     /// True while table `id`'s write is in flight.
     bool busy(const std::string& id) const;
-    /// Every table's summary (summary_json), for the cluster's directory.
+    /// Every table's summary (summary_json, private ones too), for the cluster's directory.
     std::vector<std::pair<std::string, nlohmann::json>> summaries() const;
-    /// Every table with the names of its human players.
+    /// Every table with the names of its human players (what summaries' seats say, without
+    /// building the summaries).
     std::vector<std::pair<std::string, std::vector<std::string>>> players() const;
     /// Timer figures for /metrics: heap entries and late wakeups.
     std::size_t timers_pending() const { return wakeups_.size(); }

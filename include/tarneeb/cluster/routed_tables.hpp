@@ -1,0 +1,152 @@
+// The tables of a cluster as one node's front sees them (issue 26: "tables are routed, not
+// connections"; docs/scaling.md "The node"). A client's connection stays on the node it reached
+// — its front — for its whole life; the front's hall signs it in, limits it and reads each of its
+// messages once into a typed request. RoutedTables is the hall's Tables (tables.hpp): each table
+// request goes to the node that runs the guest's table — this node's own TableHost, or another
+// node's as a message over Redis carrying the typed request (node_requests.hpp) — and that node
+// answers it once and sends the guest's frames back, each built for the guest's seat there (a
+// front never holds a card its guest may not see).
+//
+// Where a guest is (the route): the answer to each request it made through this front says
+// where the guest is after it; the cluster's directory (every node's tables and their seated
+// players, read every refresh) finds the seat of a guest who signs in here while seated at
+// another node's table, and the new owner of a table taken over from a node that died. A route
+// names the table; the node running it is looked up again whenever the directory changes.
+//
+// Messages (each names its node, `to`, and `from`; encode_node_message):
+//   front → table's node: `req` {g: guest, n: number, r: node_request_json}, `place` {g, n},
+//                         `conn` {g} (the guest has a connection at this front), `disc` {g}
+//   table's node → front: `ans` {n, b: the reply's body (absent for `place`), p: the guest's
+//                         place after it (node_place_json)}, `send` {g, t: a frame},
+//                         `reset` {} (messages from the front may have been lost)
+// A front takes `send` for a guest only from the node its route names (or one it asked and
+// has not heard back from): a paused ex-owner that wakes cannot send a stale table.
+// Messages are at most once. A request with no answer within `request_timeout`, or whose node
+// left the directory, is answered `storage_unavailable` (nothing is known to have changed; the
+// table's messages say what did). After a node's subscriber reconnects (Redis restarted), the
+// fronts send `conn` again for every routed guest, and the table's node sends each its table.
+//
+// Threads: every method runs on the node's loop (the hall's thread).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tarneeb/cluster/cluster.hpp"
+#include "tarneeb/server/hall.hpp"
+#include "tarneeb/server/tables.hpp"
+
+namespace tarneeb::server {
+
+class RoutedTables : public Tables, public OtherFronts {
+public:
+    /// What it needs of the node around it (cluster_node.hpp), all on the loop.
+    struct Node {
+        NodeId self;
+        /// Sends message `msg` to node `to` (ClusterLink::publish); false when it was dropped.
+        std::function<bool(const NodeId& to, nlohmann::json msg)> publish;
+        /// Looks up (off the loop) the node that owns `table` now, then calls `done` on the loop.
+        std::function<void(const std::string& table, std::function<void(std::optional<NodeId>)> done)> owner;
+        /// Now (Unix ms).
+        std::function<Millis()> clock;
+        Millis request_timeout = 10000;  ///< a request to another node unanswered this long is answered storage_unavailable
+        Millis settle = 2000;            ///< a route an answer set is not changed by a directory read sooner
+        Millis orphan_wait = 15000;      ///< a route whose table no live node runs is dropped after this
+    };
+    /// The directory as one refresh read it (cluster_node.cpp).
+    struct Directory {
+        std::map<std::string, NodeId> nodes;                       ///< live nodes by name
+        std::unordered_map<std::string, std::string> table_node;   ///< table → name of the node running it
+        std::unordered_map<std::string, std::string> seated;       ///< guest → table it sits at
+        Millis read_at = 0;                                        ///< when its read started
+    };
+
+    RoutedTables(Hall& hall, Node node);
+
+    // ---- Tables: the front's side (the hall's calls) ------------------------------------
+    void request(const std::string& guest, const TableRequest& r, Answer done) override;
+    void locate(const std::string& guest, std::function<void(std::optional<Place>)> done) override;
+    void connected(const std::string& guest) override;
+    void disconnected(const std::string& guest) override;
+
+    // ---- OtherFronts: the table host's side (frames for guests served by other fronts) ----
+    void deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
+                 const std::string& history_key) override;
+    void send(const std::string& guest, const std::string& text) override;
+
+    // ---- the node's ---------------------------------------------------------------------
+    /// A message of kind `kind` from node `from` (one of the kinds above).
+    void received(const NodeId& from, const std::string& kind, const nlohmann::json& msg);
+    /// A new read of the directory: routes follow their tables, requests to nodes gone are answered.
+    void directory(Directory d);
+    /// This node's subscriber reconnected (its messages may have been lost): every route and
+    /// every front of this node's guests is opened again.
+    void resync();
+    /// Answers the requests whose time ran out.
+    void tick(Millis now);
+    /// /metrics "cluster" figures: routes (this node's guests at other nodes' tables), remote
+    /// guests (other fronts' guests at this node's tables), requests waiting for another node.
+    nlohmann::json metrics() const;
+
+private:
+    struct Route {
+        std::string table;
+        NodeId node;
+        bool seated = false;
+        Millis settled = 0;                ///< when an answer last set it
+        std::optional<Millis> orphan;      ///< since when no live node runs its table
+    };
+    struct Pending {
+        NodeId node;
+        std::string guest;
+        Millis deadline = 0;
+        Answer answer;                                       ///< a request's
+        std::function<void(std::optional<Place>)> located;   ///< a place's
+    };
+    /// A guest at one of this node's tables that another front serves.
+    struct Front {
+        NodeId node;
+        std::string history_sent;  ///< the last history key its frames carried
+        std::optional<Millis> missing;  ///< since when its node is missing from the directory
+    };
+
+    /// Sends `r` of `guest` to `node` (this node: the local host), answered through `done`.
+    void send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done);
+    /// Routes a join of a guest at no table (here or elsewhere) to the node running its table.
+    void route_join(const std::string& guest, const JoinRequest& j, const TableRequest& r, Answer done);
+    void answered(const NodeId& from, const nlohmann::json& msg);
+    /// Tells the node of `route` that `guest` is here (`conn`; a spectator watches again), so
+    /// that it sends the guest its table.
+    void announce(const std::string& guest, const Route& route);
+    /// Removes pending request `it` (and its guest's index entry); `it` moves to the next.
+    Pending take(std::map<std::uint64_t, Pending>::iterator& it);
+    /// Answers every pending request `hopeless` says will get no answer (its node away or
+    /// silent): storage_unavailable, or no place. The number answered.
+    std::size_t give_up_if(const std::function<bool(const Pending&)>& hopeless);
+    /// Host side: `from` serves `guest` (registered on first sight; the host counts it connected).
+    Front& front_of(const std::string& guest, const NodeId& from);
+    /// Host side: `from` no longer serves `guest`.
+    void front_gone(const std::string& guest, const NodeId& from);
+    bool accepts_send(const std::string& guest, const NodeId& from) const;
+    bool publish(const NodeId& to, nlohmann::json msg);
+    std::optional<NodeId> live(const std::string& name) const;
+
+    Hall& hall_;
+    Node node_;
+    std::uint64_t next_ = 0;
+    std::map<std::uint64_t, Pending> pending_;
+    std::unordered_multimap<std::string, std::uint64_t> pending_of_;  ///< guest → its pending numbers
+    std::unordered_map<std::string, Route> routes_;                    ///< this front's guests at other nodes' tables
+    std::unordered_map<std::string, std::vector<Front>> fronts_;       ///< other fronts' guests at this node's tables
+    Directory dir_;
+    std::uint64_t timeouts_ = 0;
+};
+
+}  // namespace tarneeb::server

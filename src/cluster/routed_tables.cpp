@@ -1,0 +1,323 @@
+// The tables of a cluster as one node's front sees them (include/tarneeb/cluster/routed_tables.hpp).
+#include "tarneeb/cluster/routed_tables.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <variant>
+
+#include "tarneeb/cluster/node_requests.hpp"
+
+namespace tarneeb::server {
+
+using nlohmann::json;
+
+namespace {
+
+json unreachable() {
+    return error_json("storage_unavailable", "the table's server does not answer now; try again");
+}
+
+}  // namespace
+
+RoutedTables::RoutedTables(Hall& hall, Node node) : hall_(hall), node_(std::move(node)) {}
+
+bool RoutedTables::publish(const NodeId& to, json msg) { return node_.publish(to, std::move(msg)); }
+
+std::optional<NodeId> RoutedTables::live(const std::string& name) const {
+    auto it = dir_.nodes.find(name);
+    if (it == dir_.nodes.end()) return std::nullopt;
+    return it->second;
+}
+
+// ---- the front's side -----------------------------------------------------------------------
+
+void RoutedTables::request(const std::string& guest, const TableRequest& r, Answer done) {
+    TableHost& host = hall_.host();
+    if (host.where(guest)) return host.request(guest, r, std::move(done));  // at this node's table
+    auto route = routes_.find(guest);
+    const auto* join = std::get_if<JoinRequest>(&r);
+    if (route != routes_.end() && join && join->table != route->second.table) {
+        // To another table: it leaves the one it is at first (as a host does for its own
+        // tables), then the join goes where its table runs.
+        const NodeId at = route->second.node;
+        return send_request(at, guest, TableRequest{LeaveRequest{}}, [this, guest, j = *join, r, done](json body) mutable {
+            const std::string type = body.value("type", "");
+            if (type != "ok" && body.value("code", "") != "not_at_table") return done(std::move(body));
+            routes_.erase(guest);
+            route_join(guest, j, r, std::move(done));
+        });
+    }
+    // (To a node that died, the next directory read answers it: pending requests to a node gone.)
+    if (route != routes_.end()) return send_request(route->second.node, guest, r, std::move(done));
+    if (join) return route_join(guest, *join, r, std::move(done));
+    host.request(guest, r, std::move(done));  // at no table: refused here as anywhere
+}
+
+void RoutedTables::route_join(const std::string& guest, const JoinRequest& j, const TableRequest& r, Answer done) {
+    if (hall_.host().table(j.table)) return hall_.host().request(guest, r, std::move(done));
+    if (auto t = dir_.table_node.find(j.table); t != dir_.table_node.end())
+        if (auto n = live(t->second); n && !(*n == node_.self)) return send_request(*n, guest, r, std::move(done));
+    // Newer than the directory (created a moment ago on another node): its lease says where.
+    node_.owner(j.table, [this, guest, r, done = std::move(done)](std::optional<NodeId> owner) mutable {
+        if (owner && !(*owner == node_.self)) return send_request(*owner, guest, r, std::move(done));
+        hall_.host().request(guest, r, std::move(done));  // no_such_table, or this node's own by now
+    });
+}
+
+void RoutedTables::send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done) {
+    if (node == node_.self) return hall_.host().request(guest, r, std::move(done));
+    const std::uint64_t n = ++next_;
+    if (!publish(node, {{"k", "req"}, {"g", guest}, {"n", n}, {"r", node_request_json(r)}})) return done(unreachable());
+    pending_.emplace(n, Pending{node, guest, node_.clock() + node_.request_timeout, std::move(done), nullptr});
+    pending_of_.emplace(guest, n);
+}
+
+void RoutedTables::locate(const std::string& guest, std::function<void(std::optional<Place>)> done) {
+    if (auto p = hall_.host().place(guest)) {
+        routes_.erase(guest);  // seated here (a table taken over by this node): served here
+        return done(p);
+    }
+    std::optional<NodeId> at;
+    if (auto route = routes_.find(guest); route != routes_.end()) at = route->second.node;
+    else if (auto s = dir_.seated.find(guest); s != dir_.seated.end())
+        if (auto t = dir_.table_node.find(s->second); t != dir_.table_node.end()) at = live(t->second);
+    if (!at || *at == node_.self) return done(std::nullopt);
+    const std::uint64_t n = ++next_;
+    if (!publish(*at, {{"k", "place"}, {"g", guest}, {"n", n}})) return done(std::nullopt);
+    pending_.emplace(n, Pending{*at, guest, node_.clock() + node_.request_timeout, nullptr, std::move(done)});
+    pending_of_.emplace(guest, n);
+}
+
+void RoutedTables::connected(const std::string& guest) {
+    if (auto route = routes_.find(guest); route != routes_.end() && !hall_.host().where(guest)) {
+        publish(route->second.node, {{"k", "conn"}, {"g", guest}});
+        return;
+    }
+    hall_.host().connected(guest);
+}
+
+void RoutedTables::disconnected(const std::string& guest) {
+    if (auto route = routes_.find(guest); route != routes_.end()) {
+        publish(route->second.node, {{"k", "disc"}, {"g", guest}});
+        routes_.erase(route);
+    }
+    // Still served by another front (a second device on another node): it keeps its presence.
+    if (!fronts_.count(guest)) hall_.host().disconnected(guest);
+}
+
+void RoutedTables::answered(const NodeId& from, const json& msg) {
+    if (!msg.contains("n") || !msg["n"].is_number_unsigned()) return;
+    auto it = pending_.find(msg["n"].get<std::uint64_t>());
+    if (it == pending_.end() || !(it->second.node == from)) return;  // timed out, or not from whom it asked
+    Pending p = take(it);
+    // Where the guest is after it: the answer is the freshest word on its route.
+    const auto place = parse_node_place(msg.value("p", json()));
+    if (place && hall_.present(p.guest)) {
+        routes_[p.guest] = Route{place->table, from, place->seat.has_value(), node_.clock(), std::nullopt};
+    } else if (auto r = routes_.find(p.guest); r != routes_.end() && r->second.node == from) {
+        routes_.erase(r);
+    }
+    if (p.located) return p.located(place);
+    p.answer(msg.contains("b") && msg["b"].is_object() ? msg["b"] : unreachable());
+}
+
+RoutedTables::Pending RoutedTables::take(std::map<std::uint64_t, Pending>::iterator& it) {
+    Pending p = std::move(it->second);
+    for (auto [a, b] = pending_of_.equal_range(p.guest); a != b; ++a)
+        if (a->second == it->first) {
+            pending_of_.erase(a);
+            break;
+        }
+    it = pending_.erase(it);
+    return p;
+}
+
+std::size_t RoutedTables::give_up_if(const std::function<bool(const Pending&)>& hopeless) {
+    std::vector<Pending> given;
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        if (hopeless(it->second)) given.push_back(take(it));
+        else ++it;
+    }
+    // Answered after the walk: an answer lets the hall send the guest's next request.
+    for (Pending& p : given) {
+        if (p.located) p.located(std::nullopt);
+        else p.answer(unreachable());
+    }
+    return given.size();
+}
+
+bool RoutedTables::accepts_send(const std::string& guest, const NodeId& from) const {
+    if (auto r = routes_.find(guest); r != routes_.end() && r->second.node == from) return true;
+    for (auto [a, b] = pending_of_.equal_range(guest); a != b; ++a)
+        if (auto p = pending_.find(a->second); p != pending_.end() && p->second.node == from) return true;
+    return false;
+}
+
+// ---- the table host's side --------------------------------------------------------------------
+
+RoutedTables::Front& RoutedTables::front_of(const std::string& guest, const NodeId& from) {
+    auto& fronts = fronts_[guest];
+    for (Front& f : fronts)
+        if (f.node == from) return f;
+    for (Front& f : fronts)
+        if (f.node.name == from.name) {  // the same node restarted: its old life is gone
+            f = Front{from, {}, std::nullopt};
+            return f;
+        }
+    fronts.push_back(Front{from, {}, std::nullopt});
+    return fronts.back();
+}
+
+void RoutedTables::front_gone(const std::string& guest, const NodeId& from) {
+    auto it = fronts_.find(guest);
+    if (it == fronts_.end()) return;
+    std::erase_if(it->second, [&](const Front& f) { return f.node == from; });
+    if (!it->second.empty()) return;
+    fronts_.erase(it);
+    if (!hall_.present(guest)) hall_.host().disconnected(guest);
+}
+
+void RoutedTables::deliver(const std::string& guest, std::optional<Seat> seat, bool creator, const TableMessage& message,
+                           const std::string& history_key) {
+    auto it = fronts_.find(guest);
+    if (it == fronts_.end()) return;
+    std::string with, without;  // built at most once each
+    for (Front& f : it->second) {
+        const bool has = f.history_sent == history_key;
+        std::string& text = has ? without : with;
+        if (text.empty()) text = message.to(seat, creator, !has);
+        f.history_sent = history_key;
+        publish(f.node, {{"k", "send"}, {"g", guest}, {"t", text}});
+    }
+}
+
+void RoutedTables::send(const std::string& guest, const std::string& text) {
+    if (auto it = fronts_.find(guest); it != fronts_.end())
+        for (const Front& f : it->second) publish(f.node, {{"k", "send"}, {"g", guest}, {"t", text}});
+}
+
+// ---- messages from other nodes -------------------------------------------------------------
+
+void RoutedTables::received(const NodeId& from, const std::string& kind, const json& msg) {
+    if (kind == "ans") return answered(from, msg);
+    if (kind == "reset") {  // the node lost this node's messages: every route there opens again
+        for (const auto& [guest, route] : routes_)
+            if (route.node == from) announce(guest, route);
+        return;
+    }
+    const std::string guest = msg.value("g", "");
+    if (guest.empty()) return;
+    if (kind == "send") {
+        if (accepts_send(guest, from)) hall_.to_guest(guest, msg.value("t", ""));
+        return;
+    }
+    TableHost& host = hall_.host();
+    if (kind == "conn") {
+        front_of(guest, from).history_sent.clear();  // its next table message carries the history
+        host.connected(guest);
+    } else if (kind == "disc") {
+        front_gone(guest, from);
+    } else if (kind == "place") {
+        publish(from, {{"k", "ans"}, {"n", msg.value("n", json())}, {"p", node_place_json(host.place(guest))}});
+    } else if (kind == "req") {
+        const json n = msg.value("n", json());
+        const auto r = parse_node_request(msg.value("r", json()));
+        if (!r) return void(publish(from, {{"k", "ans"}, {"n", n}, {"b", error_json("bad_message")}, {"p", nullptr}}));
+        const bool first = !fronts_.count(guest) || std::none_of(fronts_[guest].begin(), fronts_[guest].end(),
+                                                                 [&](const Front& f) { return f.node == from; });
+        front_of(guest, from);
+        if (first) host.connected(guest);  // e.g. its first request after its table was taken over here
+        host.request(guest, *r, [this, from, guest, n](json body) {
+            publish(from, {{"k", "ans"}, {"n", n}, {"b", std::move(body)}, {"p", node_place_json(hall_.host().where(guest))}});
+        });
+    }
+}
+
+// ---- the directory, resync, timeouts ----------------------------------------------------------
+
+void RoutedTables::directory(Directory d) {
+    dir_ = std::move(d);
+    const Millis now = node_.clock();
+    // Requests to nodes that left: no answer will come.
+    give_up_if([&](const Pending& p) { return !(live(p.node.name) == p.node); });
+    // Routes follow their tables (taken over by another node, or by this one).
+    std::vector<std::string> moved, gone;
+    for (auto& [guest, route] : routes_) {
+        if (dir_.read_at < route.settled + node_.settle) continue;  // the directory may not know yet
+        std::optional<NodeId> runs;
+        if (auto t = dir_.table_node.find(route.table); t != dir_.table_node.end()) runs = live(t->second);
+        if (!runs) {
+            if (!route.orphan) route.orphan = now;
+            else if (now - *route.orphan >= node_.orphan_wait) gone.push_back(guest);
+            continue;
+        }
+        route.orphan.reset();
+        if (*runs == route.node) continue;
+        route.node = *runs;
+        moved.push_back(guest);
+    }
+    for (const auto& guest : gone) routes_.erase(guest);
+    for (const auto& guest : moved) {
+        const Route route = routes_.at(guest);
+        if (route.node == node_.self) routes_.erase(guest);  // taken over by this node: served here
+        announce(guest, route);  // its new node sends it the table
+    }
+    // Guests here seated at another node's table with no route yet (signed in while their table
+    // had no live node: it was being taken over).
+    for (const auto& guest : hall_.guest_names()) {
+        if (routes_.count(guest) || hall_.host().where(guest)) continue;
+        auto s = dir_.seated.find(guest);
+        if (s == dir_.seated.end()) continue;
+        auto t = dir_.table_node.find(s->second);
+        const auto runs = t == dir_.table_node.end() ? std::nullopt : live(t->second);
+        if (!runs) continue;
+        const Route route{s->second, *runs, true, 0, std::nullopt};
+        if (!(*runs == node_.self)) routes_[guest] = route;
+        announce(guest, route);
+    }
+    // Fronts that left (restarted, or missing from the directory for orphan_wait: not at once,
+    // as after a Redis restart the directory fills again over a refresh or two): their guests
+    // here count as disconnected.
+    std::vector<std::pair<std::string, NodeId>> left;
+    for (auto& [guest, fronts] : fronts_)
+        for (Front& f : fronts) {
+            const auto n = live(f.node.name);
+            if (n && *n == f.node) f.missing.reset();
+            else if (n || (f.missing && now - *f.missing >= node_.orphan_wait)) left.emplace_back(guest, f.node);
+            else if (!f.missing) f.missing = now;
+        }
+    for (const auto& [guest, node] : left) front_gone(guest, node);
+}
+
+void RoutedTables::announce(const std::string& guest, const Route& route) {
+    if (!route.seated) {  // a spectator watches again (a host keeps no spectator it has not seen)
+        JoinRequest watch{route.table, std::nullopt, false, std::nullopt};
+        return send_request(route.node, guest, TableRequest{std::move(watch)}, [](const json&) {});
+    }
+    if (route.node == node_.self) hall_.host().connected(guest);
+    else publish(route.node, {{"k", "conn"}, {"g", guest}});
+}
+
+void RoutedTables::resync() {
+    std::vector<NodeId> told;
+    for (const auto& [guest, fronts] : fronts_)
+        for (const Front& f : fronts)
+            if (std::find(told.begin(), told.end(), f.node) == told.end()) {
+                told.push_back(f.node);
+                publish(f.node, {{"k", "reset"}});
+            }
+    for (const auto& [guest, route] : routes_) announce(guest, route);
+}
+
+void RoutedTables::tick(Millis now) {
+    timeouts_ += give_up_if([&](const Pending& p) { return now >= p.deadline; });
+}
+
+json RoutedTables::metrics() const {
+    std::size_t remote = 0;
+    for (const auto& [guest, fronts] : fronts_) remote += fronts.size();
+    return {{"routes", routes_.size()}, {"remote_guests", remote}, {"requests_waiting", pending_.size()},
+            {"request_timeouts", timeouts_}};
+}
+
+}  // namespace tarneeb::server

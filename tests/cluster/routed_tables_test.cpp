@@ -1,0 +1,219 @@
+// Routed tables (include/tarneeb/cluster/routed_tables.hpp) between two real halls, each the
+// front of its own clients, with the messages between the nodes carried in order through the
+// same text encoding as on Redis (encode_node_message): a player on node B sits at, plays at,
+// reconnects to and leaves node A's table without its connection ever moving; B's client gets
+// only what its own seat may see; a request whose node went silent is answered. The Redis link
+// itself, kills and restarts are tests/cluster/cluster_serve_test.cpp's.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <tuple>
+
+#include "../server/hall_harness.hpp"
+#include "tarneeb/cluster/cluster_link.hpp"
+#include "tarneeb/cluster/routed_tables.hpp"
+
+namespace tarneeb::server::testing {
+namespace {
+
+using nlohmann::json;
+
+/// Two nodes, a and b: a hall each, their RoutedTables, and the messages between them.
+struct TwoNodes {
+    TwoNodes() {
+        node(a, ra, ida, idb);
+        node(b, rb, idb, ida);
+    }
+
+    void node(HallHarness& h, std::unique_ptr<RoutedTables>& r, const NodeId& self, const NodeId& other) {
+        RoutedTables::Node n{self,
+                             [this, self](const NodeId& to, json msg) {
+                                 if (silent && to == *silent) return true;  // published, never delivered
+                                 msg["from"] = self.text();
+                                 wire.emplace_back(to, encode_node_message(std::move(msg)));
+                                 return true;
+                             },
+                             [this, other](const std::string& table, std::function<void(std::optional<NodeId>)> done) {
+                                 // The lease's owner: the node whose host runs the table.
+                                 done(host_of(other).host().table(table) ? std::optional<NodeId>(other) : std::nullopt);
+                             },
+                             [&h] { return h.now; }};
+        r = std::make_unique<RoutedTables>(h.hall, std::move(n));
+        ClusterHooks hooks;
+        hooks.tables = r.get();
+        hooks.fronts = r.get();
+        h.hall.set_cluster(std::move(hooks));
+    }
+    Hall& host_of(const NodeId& id) { return id == ida ? a.hall : b.hall; }
+
+    /// Delivers every message in flight (and what they cause) until none is left.
+    void pump() {
+        a.settle();
+        b.settle();
+        while (!wire.empty()) {
+            auto [to, text] = std::move(wire.front());
+            wire.pop_front();
+            const json msg = decode_node_message(text);
+            ASSERT_FALSE(msg.is_discarded()) << text;
+            RoutedTables& r = to == ida ? *ra : *rb;
+            HallHarness& h = to == ida ? a : b;
+            r.received(*NodeId::parse(msg["from"].get<std::string>()), msg["k"], msg);
+            h.hall.handle_waiting();
+            h.settle();
+        }
+    }
+    void send(HallHarness& h, ConnId c, const json& msg) {
+        h.send(c, msg);
+        pump();
+    }
+    /// Both nodes read the directory: every table of each host, and who sits where.
+    void refresh() {
+        RoutedTables::Directory d;
+        d.nodes = {{"a", ida}, {"b", idb}};
+        for (auto [hall, name] : {std::pair<Hall*, const char*>{&a.hall, "a"}, std::pair<Hall*, const char*>{&b.hall, "b"}})
+            for (const auto& [table, players] : hall->host().players()) {
+                d.table_node[table] = name;
+                for (const auto& p : players) d.seated[p] = table;
+            }
+        d.read_at = std::max(a.now, b.now);
+        ra->directory(d);
+        rb->directory(d);
+        pump();
+    }
+
+    HallHarness a, b;
+    NodeId ida = NodeId::fresh("a"), idb = NodeId::fresh("b");
+    std::unique_ptr<RoutedTables> ra, rb;
+    std::deque<std::pair<NodeId, std::string>> wire;
+    std::optional<NodeId> silent;  ///< messages to this node are lost
+};
+
+/// The reply with request id `id` that connection `c` of `h` got last, or null.
+json reply(HallHarness& h, ConnId c, int id) {
+    const auto& fs = h.frames[c];
+    for (auto it = fs.rbegin(); it != fs.rend(); ++it)
+        if (json j = json::parse(*it); j.value("id", json()) == id) return j;
+    return nullptr;
+}
+
+/// The cards of `hand` (a table message's round.hand), or none.
+std::vector<std::string> hand(const json& table) {
+    std::vector<std::string> cards;
+    if (table.is_null() || !table["round"].is_object() || !table["round"]["hand"].is_array()) return cards;
+    for (const auto& c : table["round"]["hand"]) cards.push_back(c.get<std::string>());
+    return cards;
+}
+
+TEST(RoutedTables, APlayerOnAnotherNodeSitsPlaysReconnectsAndLeavesWithoutItsConnectionMoving) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect(), rana = n.a.connect(), sami = n.a.connect();
+    const ConnId omar = n.b.connect();
+    for (auto [c, name] : {std::pair{layla, "Layla"}, std::pair{rana, "Rana"}, std::pair{sami, "Sami"}}) n.a.sign_in(c, name);
+    const std::string token = n.b.sign_in(omar, "Omar");
+    n.send(n.a, layla, {{"type", "create"}, {"id", 1}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    // A fresh table, not in any directory yet: b asks who owns it, then sends the join there.
+    n.send(n.b, omar, {{"type", "join"}, {"table", tid}, {"seat", 1}, {"id", 2}});
+    EXPECT_EQ(reply(n.b, omar, 2), (json{{"type", "ok"}, {"id", 2}})) << n.b.bytes(omar);
+    EXPECT_EQ(n.rb->metrics()["routes"], 1);
+    EXPECT_EQ(n.ra->metrics()["remote_guests"], 1);
+    EXPECT_FALSE(n.b.hall.host().table(tid)) << "the table stays on a";
+    for (int s : {0, 2, 3}) {
+        const ConnId c = s == 0 ? layla : s == 2 ? rana : sami;
+        n.send(n.a, c, {{"type", "join"}, {"table", tid}, {"seat", s}});
+    }
+    n.send(n.a, layla, {{"type", "start"}, {"id", 3}});
+    ASSERT_EQ(reply(n.a, layla, 3)["type"], "ok") << n.a.bytes(layla);
+    // Omar, on b, sees his own hand and nobody else's.
+    const json seen = n.b.last(omar, "table");
+    ASSERT_FALSE(seen.is_null()) << n.b.bytes(omar);
+    EXPECT_EQ(seen["you"], 1);
+    EXPECT_EQ(hand(seen).size(), 13u);
+    for (const ConnId c : {layla, rana, sami})
+        for (const auto& card : hand(n.a.last(c, "table")))
+            EXPECT_EQ(n.b.bytes(omar).find("\"" + card + "\""), std::string::npos) << card << " of another seat reached b";
+    // Play a few actions, Omar's through b: every one answered, the version only goes up.
+    std::uint64_t version = 0;
+    for (int i = 0; i < 12; ++i) {
+        bool acted = false;
+        for (auto [h, c] : {std::pair{&n.a, layla}, std::pair{&n.b, omar}, std::pair{&n.a, rana}, std::pair{&n.a, sami}}) {
+            const json t = h->last(c, "table");
+            if (t.is_null() || t["legal"].empty()) continue;
+            n.send(*h, c, {{"type", "act"}, {"version", t["version"]}, {"action", t["legal"].back()}, {"id", 100 + i}});
+            EXPECT_EQ(reply(*h, c, 100 + i)["type"], "ok") << h->bytes(c);
+            acted = true;
+            break;
+        }
+        ASSERT_TRUE(acted);
+        const std::uint64_t now_version = n.b.last(omar, "table")["version"];
+        EXPECT_GT(now_version, version);
+        version = now_version;
+    }
+    // Omar reconnects to b with his token, the old connection still open: his seat, at once.
+    const ConnId again = n.b.connect();
+    n.send(n.b, again, {{"type", "hello"}, {"token", token}, {"id", 4}});
+    const json welcome = n.b.last(again, "welcome");
+    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(again);
+    EXPECT_EQ(welcome["seat"], 1);
+    EXPECT_EQ(n.b.last(again, "table")["version"], version) << "the table follows the welcome";
+    // He leaves (a seated leave before the match is over: the table goes on with a free seat):
+    // b's route is gone, and his next join is b's own.
+    n.send(n.b, again, {{"type", "leave"}, {"id", 5}});
+    EXPECT_EQ(reply(n.b, again, 5)["type"], "ok") << n.b.bytes(again);
+    EXPECT_EQ(n.rb->metrics()["routes"], 0);
+    n.send(n.b, again, {{"type", "create"}, {"id", 6}});
+    const std::string mine = n.b.last(again, "created")["table"];
+    n.send(n.b, again, {{"type", "join"}, {"table", mine}, {"seat", 0}, {"id", 7}});
+    EXPECT_EQ(reply(n.b, again, 7)["type"], "ok");
+    EXPECT_TRUE(n.b.hall.host().where("Omar"));
+}
+
+TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatThroughTheDirectory) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect();
+    const std::string token = n.a.sign_in(layla, "Layla");
+    n.send(n.a, layla, {{"type", "create"}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    n.refresh();
+    // Her phone reaches b (names and tokens live in the shared store: here b's own, so she
+    // signs in there by name). b finds her seat in the directory and asks a.
+    const ConnId phone = n.b.connect();
+    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}}.dump(), n.b.now);
+    n.pump();
+    const json welcome = n.b.last(phone, "welcome");
+    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
+    EXPECT_EQ(welcome["seat"], 2);
+    EXPECT_FALSE(n.b.last(phone, "table").is_null()) << "a sends her the table through b";
+    // Her laptop on a closes: she is still connected at her table (the phone on b is).
+    n.a.hall.closed(layla, n.a.now);
+    n.pump();
+    const json seats = n.b.last(phone, "table")["seats"];
+    EXPECT_TRUE(seats[2]["connected"].get<bool>()) << seats;
+    // The phone closes too: now she is away, and the grace period runs at a.
+    n.b.hall.closed(phone, n.b.now);
+    n.pump();
+    EXPECT_FALSE(n.a.hall.table(tid)->seat_info(Seat::s2).connected);
+}
+
+TEST(RoutedTables, ARequestToASilentNodeIsAnsweredAtItsTimeout) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect(), omar = n.b.connect();
+    n.a.sign_in(layla, "Layla");
+    n.b.sign_in(omar, "Omar");
+    n.send(n.a, layla, {{"type", "create"}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    n.send(n.b, omar, {{"type", "join"}, {"table", tid}, {"seat", 1}, {"id", 1}});
+    ASSERT_EQ(reply(n.b, omar, 1)["type"], "ok");
+    n.silent = n.ida;  // a stops hearing b
+    n.send(n.b, omar, {{"type", "chat"}, {"phrase", "yalla"}, {"id", 2}});
+    EXPECT_TRUE(reply(n.b, omar, 2).is_null()) << "no answer yet";
+    n.b.now += 10'000;
+    n.rb->tick(n.b.now);
+    n.pump();
+    EXPECT_EQ(reply(n.b, omar, 2)["code"], "storage_unavailable") << n.b.bytes(omar);
+    EXPECT_EQ(n.rb->metrics()["request_timeouts"], 1);
+}
+
+}  // namespace
+}  // namespace tarneeb::server::testing
