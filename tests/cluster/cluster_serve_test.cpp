@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -236,6 +238,201 @@ TEST(ClusterServe, SigningOutEverywhereClosesConnectionsOnEveryNode) {
     EXPECT_TRUE(pump(ioc, [&] { return phone.ended; }, 20s)) << "the phone, on the other node, stays signed in";
     EXPECT_EQ(phone.close_code, 4001);
     EXPECT_FALSE(laptop.ended);
+}
+
+
+// ---- faults one after another (issue 26 "Done means") -------------------------------------
+
+/// An action a player sent and the node acknowledged (`ok`): where it must stand in the record.
+struct Acked {
+    int deal = 0;          ///< round.number in the table message it answered
+    std::string kind;      ///< "call", "trump" or "card"
+    std::size_t at = 0;    ///< its index in the deal's auction or play (unused for trump)
+    json value;            ///< the call, suit or card
+};
+
+/// The acts sent with their request ids, and those acknowledged.
+struct AckLog {
+    int next_id = 0;
+    std::map<int, Acked> sent;  ///< not answered `ok` (yet), by request id
+    std::vector<Acked> acked;
+};
+
+/// Plays as ws_harness play() does, with a request id on every act, and notes each act that
+/// was answered `ok` (answers to clients since replaced count too).
+bool play_acked(Match& m, const std::function<bool()>& done, AckLog& log, std::chrono::milliseconds timeout) {
+    auto& [next_id, sent, acked] = log;
+    std::map<Client*, std::pair<std::uint64_t, std::chrono::steady_clock::time_point>> last;
+    auto collect = [&](const Client& c) {
+        for (const auto& f : c.frames) {
+            const json j = json::parse(f);
+            if (j.value("type", "") != "ok" || !j.contains("id") || !j["id"].is_number_integer()) continue;
+            auto it = sent.find(j["id"].get<int>());
+            if (it == sent.end()) continue;
+            acked.push_back(it->second);
+            sent.erase(it);
+        }
+    };
+    return pump(m.ioc, [&] {
+        for (auto& p : m.players) collect(*p);
+        for (auto& [s, c] : m.retired) collect(*c);
+        if (done()) return true;
+        for (auto& p : m.players) {
+            const json t = p->last("table");
+            if (t.is_null() || t["legal"].empty()) continue;
+            auto& [version, when] = last[p.get()];
+            if (version == t["version"].get<std::uint64_t>() && std::chrono::steady_clock::now() - when < 5s) continue;
+            version = t["version"];
+            when = std::chrono::steady_clock::now();
+            json action = t["legal"][0];
+            if (t["round"]["phase"] == "auction" && t["legal"].size() > 1) {
+                bool bid_made = false;
+                for (const auto& call : t["round"]["calls"]) bid_made |= call["call"] != "pass";
+                if (!bid_made) action = t["legal"][1];
+            }
+            Acked a;
+            a.deal = t["round"]["number"];
+            a.kind = action.begin().key();
+            a.value = action.begin().value();
+            a.at = (a.kind == "call" ? t["round"]["calls"] : t["round"]["plays"]).size();
+            sent[++next_id] = a;
+            p->send({{"type", "act"}, {"version", t["version"]}, {"action", action}, {"id", next_id}});
+        }
+        return done();
+    }, timeout);
+}
+
+/// Every acknowledged action stands in the stored record where it was made.
+void expect_in_record(const std::vector<Acked>& acked, const json& record) {
+    for (const auto& a : acked) {
+        SCOPED_TRACE("deal " + std::to_string(a.deal) + " " + a.kind + " " + a.value.dump() + " at " + std::to_string(a.at));
+        ASSERT_LE(static_cast<std::size_t>(a.deal), record["deals"].size());
+        const json& deal = record["deals"][static_cast<std::size_t>(a.deal - 1)];
+        if (a.kind == "trump") {
+            EXPECT_EQ(deal["trump"], a.value);
+        } else {
+            const json& list = deal[a.kind == "call" ? "auction" : "play"];
+            ASSERT_LT(a.at, list.size()) << "an acknowledged action is not in the record";
+            EXPECT_EQ(list[a.at], a.value);
+        }
+    }
+}
+
+/// The node (1-based) whose /metrics.json counts a table, skipping `paused` (its HTTP would
+/// not answer); 0 while no node or more than one does.
+int owner(const Cluster& cl, int paused = 0) {
+    int found = 0;
+    for (int i = 1; i <= static_cast<int>(cl.nodes.size()); ++i) {
+        if (i == paused) continue;
+        if (metrics(cl.port(i))["tables"].get<int>() == 0) continue;
+        if (found) return 0;
+        found = i;
+    }
+    return found;
+}
+
+TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAcknowledgedAction) {
+    Cluster cl("faults");
+    Match m;
+    std::vector<int> node_of = {1, 2, 3, 1};  // each seat's node; the spectator's below
+    int watch = 2;
+    seat(m, cl, node_of, watch);
+    AckLog log;
+    std::vector<std::unique_ptr<Client>> newcomers;  // kept: their reads may still be queued
+    // What each client saw last and what each node says, for a failure's message.
+    auto report = [&] {
+        for (std::size_t i = 0; i < m.players.size(); ++i) {
+            const auto& f = m.players[i]->frames;
+            ADD_FAILURE() << "seat " << i << " on n" << node_of[i] << " (" << f.size() << " frames) last: "
+                          << (f.empty() ? "-" : f.back().substr(0, 700));
+        }
+        {
+            std::string types;
+            for (const auto& f : m.watcher->frames) types += json::parse(f).value("type", "?") + " ";
+            ADD_FAILURE() << "spectator on n" << watch << " (" << m.watcher->frames.size() << " frames: " << types << ") last: "
+                          << (m.watcher->frames.empty() ? "-" : m.watcher->frames.back().substr(0, 400));
+        }
+        for (int i = 1; i <= 3; ++i) {
+            std::string events;
+            std::istringstream lines(file_text(cl.nodes[static_cast<std::size_t>(i - 1)]->log_path()));
+            for (std::string line; std::getline(lines, line);)
+                if (line.find("event=") != std::string::npos) events += line.substr(0, 300) + "\n";
+            ADD_FAILURE() << "n" << i << ": " << metrics(cl.port(i))["cluster"].dump() << "\n" << events;
+        }
+    };
+    // Play resumed: three more actions acknowledged (or the match is over).
+    auto resume = [&](const std::string& after) {
+        SCOPED_TRACE(after);
+        const std::size_t acks = log.acked.size();
+        const bool resumed = play_acked(m, [&] { return log.acked.size() >= acks + 3 || m.over(); }, log, 120s);
+        if (!resumed) report();
+        ASSERT_TRUE(resumed) << "play did not resume after " << after;
+    };
+    // Every client of node `k` reconnects to the next node, as a client does when its node is
+    // gone; the seats moved.
+    auto move_off = [&](int k) {
+        const int to = k % 3 + 1;
+        std::vector<int> moved;
+        for (int s = 0; s < 4; ++s)
+            if (node_of[static_cast<std::size_t>(s)] == k) {
+                m.reconnect(s, cl.port(to));
+                node_of[static_cast<std::size_t>(s)] = to;
+                moved.push_back(s);
+            }
+        if (watch == k) {
+            m.rewatch(cl.port(to));
+            watch = to;
+        }
+        return moved;
+    };
+    resume("the start");
+    for (int round = 0; round < 2 && !m.over(); ++round) {
+        // kill -9 of the table's owner, then it starts again (a new instance of the same node).
+        int k = 0;
+        ASSERT_TRUE(poll(m.ioc, [&] { return (k = owner(cl)) != 0; }, 60s));
+        cl.nodes[static_cast<std::size_t>(k - 1)]->stop(SIGKILL);
+        const std::vector<int> moved = move_off(k);
+        resume("a kill of n" + std::to_string(k));
+        for (int s : moved) EXPECT_TRUE(m.welcomed_back(s)) << "seat " << s << "'s hello after the kill";
+        cl.nodes[static_cast<std::size_t>(k - 1)]->start();
+        ASSERT_NE(cl.port(k), 0);
+        if (m.over()) break;
+        // SIGSTOP past the lease, then SIGCONT: the woken ex-owner drops the table and is healthy.
+        ASSERT_TRUE(poll(m.ioc, [&] { return (k = owner(cl)) != 0; }, 60s));
+        ::kill(cl.nodes[static_cast<std::size_t>(k - 1)]->pid(), SIGSTOP);
+        move_off(k);
+        ASSERT_TRUE(poll(m.ioc, [&] { return owner(cl, k) != 0; }, 60s)) << "nobody took the table over from paused n" << k;
+        resume("a pause of n" + std::to_string(k));
+        ::kill(cl.nodes[static_cast<std::size_t>(k - 1)]->pid(), SIGCONT);
+        EXPECT_TRUE(poll(m.ioc, [&] { return metrics(cl.port(k))["tables"].get<int>() == 0; }, 60s));
+        EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(k), "/healthz").first == 200; }, 60s))
+            << http_get(cl.port(k), "/healthz").second;
+        if (m.over()) break;
+        // Redis restarted empty.
+        ASSERT_EQ(cl.redis.restart(), "");
+        resume("a Redis restart");
+        if (m.over()) break;
+        // PostgreSQL stopped until every node says so, then started: the first sign-in on each
+        // node afterwards is answered, and play resumes by itself.
+        pg().stop_fast();
+        for (int i = 1; i <= 3; ++i)
+            EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(i), "/healthz").first == 503; }, 60s)) << "n" << i;
+        pg().start();
+        for (int i = 1; i <= 3; ++i) {
+            newcomers.push_back(std::make_unique<Client>(m.ioc, cl.port(i)));
+            const json w = request(m.ioc, *newcomers.back(), {{"type", "hello"}, {"name", "New" + std::to_string(round) + std::to_string(i)}}, 1, 60s);
+            EXPECT_EQ(w["type"], "welcome") << "n" << i << ": " << w;
+        }
+        resume("a PostgreSQL restart");
+    }
+    const bool over = play_acked(m, [&] { return m.over(); }, log, 300s);
+    if (!over) report();
+    ASSERT_TRUE(over);
+    m.check_record(cl.port(1));
+    const auto [status, body] = http_get(cl.port(1), "/api/matches/" + m.table + "-1", m.tokens[1]);
+    ASSERT_EQ(status, 200);
+    EXPECT_GT(log.acked.size(), 20u);
+    expect_in_record(log.acked, json::parse(body));
 }
 
 }  // namespace

@@ -25,7 +25,8 @@ inline bool poll(net::io_context& ioc, const std::function<bool()>& done, std::c
 }
 
 /// Sends `join` until it is answered `ok` (a table created on another node a moment ago may
-/// not be known everywhere yet: the answer is then no_such_table and the client asks again).
+/// not be known everywhere yet: the answer is then no_such_table and the client asks again; a
+/// table being taken over answers storage_unavailable).
 /// Sends `msg` with request id `id` to client `c` and returns the answer carrying that id (null
 /// when none came within `timeout`). A frame with another id, of any JSON type, is not it: the
 /// cluster's relay can let the answer of its own request (id "~relay") through to the client
@@ -60,7 +61,9 @@ inline bool join(net::io_context& ioc, Client& c, const json& msg) {
             const auto j = json::parse(c.frames[i]);
             if (j.value("id", json()) == m["id"]) {
                 if (j["type"] == "ok") return true;
-                if (j.value("code", "") != "no_such_table") return false;
+                // Retried as a client does: not known here yet, or its node did not answer (it
+                // is being taken over).
+                if (j.value("code", "") != "no_such_table" && j.value("code", "") != "storage_unavailable") return false;
             }
         }
         backoff(ioc, 300ms);  // a client's pause before it asks again
@@ -86,9 +89,11 @@ struct Match {
     net::io_context ioc;
     std::vector<std::unique_ptr<Client>> players;
     std::unique_ptr<Client> watcher;
-    /// Clients replaced by a reconnect: kept alive (their read handler is still queued).
-    std::vector<std::unique_ptr<Client>> retired;
+    /// Clients replaced by a reconnect, with their seat (-1: the spectator): kept alive (their
+    /// read handler is still queued), and their frames checked too.
+    std::vector<std::pair<int, std::unique_ptr<Client>>> retired;
     std::vector<std::string> tokens;
+    std::string watcher_token;
     std::string table;
 
     /// Seat i's client connects to ports[i], the spectator to `watch`; seat 0 creates the table.
@@ -104,7 +109,8 @@ struct Match {
         table = players[0]->last("created")["table"];
         for (int i = 0; i < 4; ++i) ASSERT_TRUE(join(ioc, *players[static_cast<std::size_t>(i)], {{"type", "join"}, {"table", table}, {"seat", i}}));
         watcher = std::make_unique<Client>(ioc, watch);
-        ASSERT_FALSE(sign_in(ioc, *watcher, "Watcher").empty());
+        watcher_token = sign_in(ioc, *watcher, "Watcher");
+        ASSERT_FALSE(watcher_token.empty());
         ASSERT_TRUE(join(ioc, *watcher, {{"type", "join"}, {"table", table}}));
         ASSERT_TRUE(pump(ioc, [&] {
             const auto t = players[0]->last("table");
@@ -116,9 +122,17 @@ struct Match {
     void reconnect(int s, unsigned short port) {
         auto& p = players[static_cast<std::size_t>(s)];
         p->close();
-        retired.push_back(std::move(p));
+        retired.emplace_back(s, std::move(p));
         p = std::make_unique<Client>(ioc, port);
         p->send({{"type", "hello"}, {"token", tokens[static_cast<std::size_t>(s)]}, {"id", "back"}});
+    }
+    /// The spectator reconnects to node `port` with its token and watches the table again.
+    void rewatch(unsigned short port) {
+        watcher->close();
+        retired.emplace_back(-1, std::move(watcher));
+        watcher = std::make_unique<Client>(ioc, port);
+        ASSERT_EQ(request(ioc, *watcher, {{"type", "hello"}, {"token", watcher_token}}, 1)["type"], "welcome");
+        ASSERT_TRUE(join(ioc, *watcher, {{"type", "join"}, {"table", table}}));
     }
     /// Whether seat `s`'s client got the answer to its reconnect's hello (a welcome with its id).
     bool welcomed_back(int s) const {
@@ -173,6 +187,12 @@ struct Match {
         }
         const auto leaks = hidden_leaks(watcher->frames, -1, 1, record);
         EXPECT_TRUE(leaks.empty()) << "spectator: " << leaks.front();
+        for (const auto& [s, c] : retired) {
+            const std::string who = (s < 0 ? std::string("spectator") : "seat " + std::to_string(s)) + " before a reconnect";
+            const auto old = hidden_leaks(c->frames, s, 1, record);
+            EXPECT_TRUE(old.empty()) << who << ": " << old.front();
+            expect_versions_never_go_down(*c, who);
+        }
         // Stored once, with ratings: each player's history lists it once.
         const auto list = json::parse(http_get(port, "/api/players/Omar/matches").second);
         EXPECT_EQ(list["matches"].size(), 1u) << list.dump();
