@@ -107,14 +107,20 @@ struct Session {
         return -1;
     }
 
+    /// Where the guest signed in on `conn` is, or nullopt (not signed in, or at no table).
+    std::optional<Place> place_of(ConnId conn) const {
+        const auto guest = hall->guest(conn);
+        return guest ? hall->host().where(*guest) : std::nullopt;
+    }
+
     /// Checks a table message to `conn` for cards its seat may not see.
     void check_table_frame(ConnId conn, const json& j) {
-        const auto at = hall->where(conn);
-        require(at && !at->first.empty(), "a table message to a connection at no table");
-        require(j.value("table", "") == at->first, "a table message for another table");
-        const Table* t = hall->table(at->first);
+        const auto at = place_of(conn);
+        require(at.has_value(), "a table message to a connection at no table");
+        require(j.value("table", "") == at->table, "a table message for another table");
+        const Table* t = hall->table(at->table);
         require(t != nullptr, "a table message for a closed table");
-        const std::optional<Seat> seat = at->second;
+        const std::optional<Seat> seat = at->seat;
         require(j["you"] == (seat ? json(index(*seat)) : json(nullptr)), "wrong \"you\"");
         const Match& m = t->match();
         CardSet allowed;
@@ -188,11 +194,11 @@ struct Session {
     /// A chat push goes to a connection at its table; a seated player gets a spectators' line
     /// only when the table is not playing (docs/protocol.md "Chat").
     void check_chat_frame(ConnId conn, const json& j) {
-        const auto at = hall->where(conn);
-        require(at && !at->first.empty() && j.value("table", "") == at->first, "a chat message for another table");
-        const Table* t = hall->table(at->first);
+        const auto at = place_of(conn);
+        require(at && j.value("table", "") == at->table, "a chat message for another table");
+        const Table* t = hall->table(at->table);
         require(t != nullptr, "a chat message for a closed table");
-        if (j["type"] == "chat" && at->second && j.value("channel", "") == "spectators")
+        if (j["type"] == "chat" && at->seat && j.value("channel", "") == "spectators")
             require(t->state() != TableState::playing, "a spectators' line reached a player during play");
     }
 

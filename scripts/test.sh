@@ -109,7 +109,7 @@ in_background build/fuzz.log bash scripts/fuzz.sh --build-only
 stage "thread sanitizer: the server and the multi-threaded tests (the fuzz build beside them)"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
-    -R '^(Hall|Protocol|Serve|Loops|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
+    -R '^(Hall|Protocol|Serve|Loops|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|RoutedTables|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"
 wait_background

@@ -58,7 +58,10 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
     ClusterHooks hooks{
         // On the hall's writer thread: a new table is this node's before anybody can see it.
         [this](Storage& s, const std::string& table) { return link_->take(s, table); },
-        [this](const std::string& table) { link_->release(table); },
+        [this](const std::string& table) {
+            link_->release(table);
+            tables_->released(table);
+        },
         link_->uses_redis() ? std::function<std::optional<std::string>()>([this] { return failing_; }) : nullptr,
         [this] {
             json m = link_->metrics();

@@ -64,17 +64,17 @@ void RoutedTables::route_join(const std::string& guest, const JoinRequest& j, co
     });
 }
 
-void RoutedTables::send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done) {
+void RoutedTables::send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done, bool announce) {
     if (node == node_.self) return hall_.host().request(guest, r, std::move(done));
     const std::uint64_t n = ++next_;
     if (!publish(node, {{"k", "req"}, {"g", guest}, {"n", n}, {"r", node_request_json(r)}})) return done(unreachable());
-    pending_.emplace(n, Pending{node, guest, node_.clock() + node_.request_timeout, std::move(done), nullptr});
+    pending_.emplace(n, Pending{node, guest, node_.clock() + node_.request_timeout, std::move(done), nullptr, announce});
     pending_of_.emplace(guest, n);
 }
 
 void RoutedTables::locate(const std::string& guest, std::function<void(std::optional<Place>)> done) {
     if (auto p = hall_.host().place(guest)) {
-        routes_.erase(guest);  // seated here (a table taken over by this node): served here
+        drop_route(guest);  // seated here (a table taken over by this node): served here
         return done(p);
     }
     std::optional<NodeId> at;
@@ -84,7 +84,7 @@ void RoutedTables::locate(const std::string& guest, std::function<void(std::opti
     if (!at || *at == node_.self) return done(std::nullopt);
     const std::uint64_t n = ++next_;
     if (!publish(*at, {{"k", "place"}, {"g", guest}, {"n", n}})) return done(std::nullopt);
-    pending_.emplace(n, Pending{*at, guest, node_.clock() + node_.request_timeout, nullptr, std::move(done)});
+    pending_.emplace(n, Pending{*at, guest, node_.clock() + node_.request_timeout, nullptr, std::move(done), false});
     pending_of_.emplace(guest, n);
 }
 
@@ -97,12 +97,30 @@ void RoutedTables::connected(const std::string& guest) {
 }
 
 void RoutedTables::disconnected(const std::string& guest) {
-    if (auto route = routes_.find(guest); route != routes_.end()) {
-        publish(route->second.node, {{"k", "disc"}, {"g", guest}});
-        routes_.erase(route);
-    }
+    drop_route(guest);
     // Still served by another front (a second device on another node): it keeps its presence.
     if (!fronts_.count(guest)) hall_.host().disconnected(guest);
+}
+
+void RoutedTables::drop_route(const std::string& guest) {
+    auto route = routes_.find(guest);
+    if (route == routes_.end()) return;
+    publish(route->second.node, {{"k", "disc"}, {"g", guest}});
+    routes_.erase(route);
+}
+
+void RoutedTables::released(const std::string& table) {
+    // Host side: other fronts' spectators of a table that left this node (it runs nowhere, or
+    // will run again, here or elsewhere, with no spectator): their fronts find it again.
+    for (auto it = watching_.begin(); it != watching_.end();) {
+        if (it->second != table) {
+            ++it;
+            continue;
+        }
+        if (auto f = fronts_.find(it->first); f != fronts_.end())
+            for (const Front& front : f->second) publish(front.node, {{"k", "dropped"}, {"g", it->first}, {"t", table}});
+        it = watching_.erase(it);
+    }
 }
 
 void RoutedTables::answered(const NodeId& from, const json& msg) {
@@ -113,9 +131,12 @@ void RoutedTables::answered(const NodeId& from, const json& msg) {
     // Where the guest is after it: the answer is the freshest word on its route.
     const auto place = parse_node_place(msg.value("p", json()));
     if (place && hall_.present(p.guest)) {
-        routes_[p.guest] = Route{place->table, from, place->seat.has_value(), node_.clock(), std::nullopt};
+        routes_[p.guest] = Route{place->table, from, place->seat.has_value(), node_.clock(), std::nullopt, false};
     } else if (auto r = routes_.find(p.guest); r != routes_.end() && r->second.node == from) {
-        routes_.erase(r);
+        // A spectator's watch sent again that found no table there (being taken over): tried
+        // again at the next directory read. Any other request: the guest is at no table there.
+        if (p.announce) r->second.lost = true;
+        else routes_.erase(r);
     }
     if (p.located) return p.located(place);
     p.answer(msg.contains("b") && msg["b"].is_object() ? msg["b"] : unreachable());
@@ -211,6 +232,11 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
         if (accepts_send(guest, from)) hall_.to_guest(guest, msg.value("t", ""));
         return;
     }
+    if (kind == "dropped") {  // its table left that node: whoever runs it next is told the guest is here
+        if (auto r = routes_.find(guest); r != routes_.end() && r->second.node == from && r->second.table == msg.value("t", ""))
+            r->second.lost = true;
+        return;
+    }
     TableHost& host = hall_.host();
     if (kind == "conn") {
         front_of(guest, from).history_sent.clear();  // its next table message carries the history
@@ -228,7 +254,11 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
         front_of(guest, from);
         if (first) host.connected(guest);  // e.g. its first request after its table was taken over here
         host.request(guest, *r, [this, from, guest, n](json body) {
-            publish(from, {{"k", "ans"}, {"n", n}, {"b", std::move(body)}, {"p", node_place_json(hall_.host().where(guest))}});
+            const auto place = hall_.host().where(guest);
+            publish(from, {{"k", "ans"}, {"n", n}, {"b", std::move(body)}, {"p", node_place_json(place)}});
+            if (place && !place->seat) watching_[guest] = place->table;
+            else watching_.erase(guest);
+            if (!place) front_gone(guest, from);  // at no table here: its front has no route here now
         });
     }
 }
@@ -241,7 +271,8 @@ void RoutedTables::directory(Directory d) {
     // Requests to nodes that left: no answer will come.
     give_up_if([&](const Pending& p) { return !(live(p.node.name) == p.node); });
     // Routes follow their tables (taken over by another node, or by this one).
-    std::vector<std::string> moved, gone;
+    std::vector<std::string> gone;
+    std::vector<std::pair<std::string, NodeId>> moved;  // guest, the node running its table now
     for (auto& [guest, route] : routes_) {
         if (dir_.read_at < route.settled + node_.settle) continue;  // the directory may not know yet
         std::optional<NodeId> runs;
@@ -252,14 +283,16 @@ void RoutedTables::directory(Directory d) {
             continue;
         }
         route.orphan.reset();
-        if (*runs == route.node) continue;
-        route.node = *runs;
-        moved.push_back(guest);
+        if (*runs == route.node && !route.lost) continue;
+        moved.emplace_back(guest, *runs);
     }
-    for (const auto& guest : gone) routes_.erase(guest);
-    for (const auto& guest : moved) {
-        const Route route = routes_.at(guest);
-        if (route.node == node_.self) routes_.erase(guest);  // taken over by this node: served here
+    for (const auto& guest : gone) drop_route(guest);
+    for (const auto& [guest, runs] : moved) {
+        Route route = routes_.at(guest);
+        if (!(route.node == runs)) drop_route(guest);  // the node it leaves forgets it
+        route.node = runs;
+        route.lost = false;
+        if (!(runs == node_.self)) routes_[guest] = route;  // else taken over by this node: served here
         announce(guest, route);  // its new node sends it the table
     }
     // Guests here seated at another node's table with no route yet (signed in while their table
@@ -271,7 +304,7 @@ void RoutedTables::directory(Directory d) {
         auto t = dir_.table_node.find(s->second);
         const auto runs = t == dir_.table_node.end() ? std::nullopt : live(t->second);
         if (!runs) continue;
-        const Route route{s->second, *runs, true, 0, std::nullopt};
+        const Route route{s->second, *runs, true, 0, std::nullopt, false};
         if (!(*runs == node_.self)) routes_[guest] = route;
         announce(guest, route);
     }
@@ -292,7 +325,7 @@ void RoutedTables::directory(Directory d) {
 void RoutedTables::announce(const std::string& guest, const Route& route) {
     if (!route.seated) {  // a spectator watches again (a host keeps no spectator it has not seen)
         JoinRequest watch{route.table, std::nullopt, false, std::nullopt};
-        return send_request(route.node, guest, TableRequest{std::move(watch)}, [](const json&) {});
+        return send_request(route.node, guest, TableRequest{std::move(watch)}, [](const json&) {}, /*announce=*/true);
     }
     if (route.node == node_.self) hall_.host().connected(guest);
     else publish(route.node, {{"k", "conn"}, {"g", guest}});

@@ -25,7 +25,8 @@ inline bool poll(net::io_context& ioc, const std::function<bool()>& done, std::c
 }
 
 /// Sends `join` until it is answered `ok` (a table created on another node a moment ago may
-/// not be known everywhere yet: the answer is then no_such_table and the client asks again).
+/// not be known everywhere yet: the answer is then no_such_table and the client asks again; a
+/// table being taken over answers storage_unavailable).
 /// Sends `msg` with request id `id` to client `c` and returns the answer carrying that id (null
 /// when none came within `timeout`). A frame with another id, of any JSON type, is not it: the
 /// cluster's relay can let the answer of its own request (id "~relay") through to the client
@@ -60,7 +61,9 @@ inline bool join(net::io_context& ioc, Client& c, const json& msg) {
             const auto j = json::parse(c.frames[i]);
             if (j.value("id", json()) == m["id"]) {
                 if (j["type"] == "ok") return true;
-                if (j.value("code", "") != "no_such_table") return false;
+                // Retried as a client does: not known here yet, or its node did not answer (it
+                // is being taken over).
+                if (j.value("code", "") != "no_such_table" && j.value("code", "") != "storage_unavailable") return false;
             }
         }
         backoff(ioc, 300ms);  // a client's pause before it asks again
@@ -86,8 +89,9 @@ struct Match {
     net::io_context ioc;
     std::vector<std::unique_ptr<Client>> players;
     std::unique_ptr<Client> watcher;
-    /// Clients replaced by a reconnect: kept alive (their read handler is still queued).
-    std::vector<std::unique_ptr<Client>> retired;
+    /// Clients replaced by a reconnect, with their seat: kept alive (their read handler is still
+    /// queued), and their frames checked too.
+    std::vector<std::pair<int, std::unique_ptr<Client>>> retired;
     std::vector<std::string> tokens;
     std::string table;
 
@@ -116,7 +120,7 @@ struct Match {
     void reconnect(int s, unsigned short port) {
         auto& p = players[static_cast<std::size_t>(s)];
         p->close();
-        retired.push_back(std::move(p));
+        retired.emplace_back(s, std::move(p));
         p = std::make_unique<Client>(ioc, port);
         p->send({{"type", "hello"}, {"token", tokens[static_cast<std::size_t>(s)]}, {"id", "back"}});
     }
@@ -173,6 +177,12 @@ struct Match {
         }
         const auto leaks = hidden_leaks(watcher->frames, -1, 1, record);
         EXPECT_TRUE(leaks.empty()) << "spectator: " << leaks.front();
+        for (const auto& [s, c] : retired) {
+            const std::string who = "seat " + std::to_string(s) + " before a reconnect";
+            const auto old = hidden_leaks(c->frames, s, 1, record);
+            EXPECT_TRUE(old.empty()) << who << ": " << old.front();
+            expect_versions_never_go_down(*c, who);
+        }
         // Stored once, with ratings: each player's history lists it once.
         const auto list = json::parse(http_get(port, "/api/players/Omar/matches").second);
         EXPECT_EQ(list["matches"].size(), 1u) << list.dump();

@@ -18,6 +18,7 @@
 //                         `conn` {g} (the guest has a connection at this front), `disc` {g}
 //   table's node → front: `ans` {n, b: the reply's body (absent for `place`), p: the guest's
 //                         place after it (node_place_json)}, `send` {g, t: a frame},
+//                         `dropped` {g, t: table} (a spectator's table left the node),
 //                         `reset` {} (messages from the front may have been lost)
 // A front takes `send` for a guest only from the node its route names (or one it asked and
 // has not heard back from): a paused ex-owner that wakes cannot send a stale table.
@@ -89,6 +90,9 @@ public:
     /// This node's subscriber reconnected (its messages may have been lost): every route and
     /// every front of this node's guests is opened again.
     void resync();
+    /// This node's host no longer runs `table` (closed, or dropped: another node may run it
+    /// next): the fronts of its spectators are told (`dropped`), so they watch it again where it runs.
+    void released(const std::string& table);
     /// Answers the requests whose time ran out.
     void tick(Millis now);
     /// /metrics "cluster" figures: routes (this node's guests at other nodes' tables), remote
@@ -102,6 +106,7 @@ private:
         bool seated = false;
         Millis settled = 0;                ///< when an answer last set it
         std::optional<Millis> orphan;      ///< since when no live node runs its table
+        bool lost = false;                 ///< its node let the table go (`dropped`): announce it again wherever it runs
     };
     struct Pending {
         NodeId node;
@@ -109,6 +114,7 @@ private:
         Millis deadline = 0;
         Answer answer;                                       ///< a request's
         std::function<void(std::optional<Place>)> located;   ///< a place's
+        bool announce = false;                               ///< a spectator's watch sent again (announce)
     };
     /// A guest at one of this node's tables that another front serves.
     struct Front {
@@ -118,10 +124,13 @@ private:
     };
 
     /// Sends `r` of `guest` to `node` (this node: the local host), answered through `done`.
-    void send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done);
+    /// `announce`: a spectator's watch sent again (its route is kept when it fails).
+    void send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done, bool announce = false);
     /// Routes a join of a guest at no table (here or elsewhere) to the node running its table.
     void route_join(const std::string& guest, const JoinRequest& j, const TableRequest& r, Answer done);
     void answered(const NodeId& from, const nlohmann::json& msg);
+    /// Forgets `guest`'s route, telling its node (`disc`).
+    void drop_route(const std::string& guest);
     /// Tells the node of `route` that `guest` is here (`conn`; a spectator watches again), so
     /// that it sends the guest its table.
     void announce(const std::string& guest, const Route& route);
@@ -145,6 +154,7 @@ private:
     std::unordered_multimap<std::string, std::uint64_t> pending_of_;  ///< guest → its pending numbers
     std::unordered_map<std::string, Route> routes_;                    ///< this front's guests at other nodes' tables
     std::unordered_map<std::string, std::vector<Front>> fronts_;       ///< other fronts' guests at this node's tables
+    std::unordered_map<std::string, std::string> watching_;            ///< those of them watching a table here: guest → table
     Directory dir_;
     std::uint64_t timeouts_ = 0;
 };

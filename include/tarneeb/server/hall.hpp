@@ -159,6 +159,7 @@ public:
     void handle_waiting() { run_pumps(); }
     /// This hall's table host (the tables this process runs), for its cluster node.
     TableHost& host() { return *host_; }
+    const TableHost& host() const { return *host_; }
     /// True while `guest` has a connection signed in here.
     bool present(const std::string& guest) const { return guests_.count(guest) > 0; }
     /// The guests with a connection signed in here.
