@@ -367,6 +367,13 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
         const bool resumed = play_acked(m, [&] { return log.acked.size() >= acks + 3 || m.over(); }, log, 120s);
         if (!resumed) report();
         ASSERT_TRUE(resumed) << "play did not resume after " << after;
+        // The spectator sees what the players see.
+        const bool watching = poll(m.ioc, [&] {
+            const json p = m.players[0]->last("table"), w = m.watcher->last("table");
+            return m.over() || (!p.is_null() && !w.is_null() && w["version"] == p["version"]);
+        }, 30s);
+        if (!watching) report();
+        ASSERT_TRUE(watching) << "the spectator lags after " << after;
     };
     // Every client of node `k` reconnects to the next node, as a client does when its node is
     // gone; the seats moved.
