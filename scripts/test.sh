@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, and runs every test:
-#   1. Release build (warnings as errors), every CTest test (GoogleTest + the shared examples);
+#   1. Release build (warnings as errors), every CTest test (GoogleTest + the shared examples),
+#      the cluster fault test last, beside the ASan build;
 #   2. the offline engine in WebAssembly (scripts/build-wasm.sh), the browser client's unit tests
 #      and end-to-end tests in Chromium;
 #   3. the C++ suite built with AddressSanitizer + UndefinedBehaviorSanitizer;
@@ -80,8 +81,11 @@ release_rest_then_asan() {
   sanitizer_build build/asan address,undefined
 }
 in_background build/asan.log release_rest_then_asan
+# The cluster fault test (ClusterFaults.*: ~6 minutes of kills, pauses and restarts, mostly
+# waiting for leases to expire) runs alone, in the release build only, beside the ASan build.
+faults='^ClusterFaults\.'
 stage "release tests (the benchmarks' and the ASan + UBSan builds beside them)"
-ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900
+ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900 -E "$faults"
 
 stage "offline engine: WebAssembly (emscripten)"
 JOBS="$jobs" bash scripts/build-wasm.sh
@@ -89,7 +93,8 @@ JOBS="$jobs" bash scripts/build-wasm.sh
 stage "browser client: unit tests (Vitest) and end-to-end tests (Chromium)"
 (cd web && npm test && TARNEEB_BIN="$PWD/../build/release/tarneeb" npm run test:e2e)
 
-stage "address and undefined-behaviour sanitizers: the rest of the build (and of the benchmarks)"
+stage "cluster fault test (the rest of the ASan + UBSan build beside it)"
+ctest --test-dir build/release --output-on-failure --timeout 1200 -R "$faults"
 wait_background
 # ThreadSanitizer builds only what runs threads or the server: the executable (serve, simulate
 # --threads), the server tests (hall, real WebSockets, fault tests, the analysis queue, the
@@ -101,14 +106,14 @@ in_background build/tsan.log sanitizer_build build/tsan thread --target tarneeb 
   bots_tests pimc_tests accounts_tests cluster_tests storage_tests cluster_serve_tests loops_serve_tests
 stage "address and undefined-behaviour sanitizers: every test (the TSan build beside them)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1800
+  ctest --test-dir build/asan --output-on-failure -j "$jobs" --timeout 1800 -E "$faults"
 
 stage "thread sanitizer: the rest of the build"
 wait_background
 in_background build/fuzz.log bash scripts/fuzz.sh --build-only
 stage "thread sanitizer: the server and the multi-threaded tests (the fuzz build beside them)"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
-  ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 \
+  ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 -E "$faults" \
     -R '^(Hall|Protocol|Serve|Loops|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|RoutedTables|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"

@@ -34,6 +34,7 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
     node.request_timeout = config_.request_timeout.count();
     node.settle = 2 * config_.refresh.count();
     node.orphan_wait = config_.orphan_wait.count();
+    if (loop_.log) node.warn = [log = loop_.log](const std::string& line) { log(false, line); };
     tables_ = std::make_unique<RoutedTables>(hall_, std::move(node));
     auto alive = std::weak_ptr<bool>(alive_);
     link_->start(

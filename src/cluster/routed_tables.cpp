@@ -232,7 +232,7 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
         if (accepts_send(guest, from)) hall_.to_guest(guest, msg.value("t", ""));
         return;
     }
-    if (kind == "dropped") {  // its table left that node: whoever runs it next is told the guest is here
+    if (kind == "dropped") {
         if (auto r = routes_.find(guest); r != routes_.end() && r->second.node == from && r->second.table == msg.value("t", ""))
             r->second.lost = true;
         return;
@@ -286,7 +286,10 @@ void RoutedTables::directory(Directory d) {
         if (*runs == route.node && !route.lost) continue;
         moved.emplace_back(guest, *runs);
     }
-    for (const auto& guest : gone) drop_route(guest);
+    for (const auto& guest : gone) {
+        if (node_.warn) node_.warn("event=route_dropped guest=" + guest + " table=" + routes_.at(guest).table + " reason=no_live_node");
+        drop_route(guest);
+    }
     for (const auto& [guest, runs] : moved) {
         Route route = routes_.at(guest);
         if (!(route.node == runs)) drop_route(guest);  // the node it leaves forgets it
@@ -319,7 +322,10 @@ void RoutedTables::directory(Directory d) {
             else if (n || (f.missing && now - *f.missing >= node_.orphan_wait)) left.emplace_back(guest, f.node);
             else if (!f.missing) f.missing = now;
         }
-    for (const auto& [guest, node] : left) front_gone(guest, node);
+    for (const auto& [guest, node] : left) {
+        if (node_.warn) node_.warn("event=front_left guest=" + guest + " node=" + node.text());
+        front_gone(guest, node);
+    }
 }
 
 void RoutedTables::announce(const std::string& guest, const Route& route) {

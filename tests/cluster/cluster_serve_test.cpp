@@ -33,22 +33,25 @@ PgServer& pg() {
 
 /// A cluster: PostgreSQL database of its own, a Redis, and `n` nodes n1..nN.
 struct Cluster {
-    explicit Cluster(const std::string& name, int n = 3) : name_(name), url_(pg().fresh_url()) {
+    /// `options`: more options for every node.
+    explicit Cluster(const std::string& name, int n = 3, std::vector<std::string> options = {})
+        : name_(name), url_(pg().fresh_url()), options_(std::move(options)) {
         const std::string why = redis.start();
         if (!why.empty()) throw std::runtime_error(why);
         for (int i = 1; i <= n; ++i) nodes.push_back(start_node(i));
     }
     std::unique_ptr<ServerProcess> start_node(int i) {
-        auto p = std::make_unique<ServerProcess>(
-            temp_db(name_ + "-n" + std::to_string(i)),
-            std::vector<std::string>{"--postgres", url_, "--redis", "redis://127.0.0.1:" + std::to_string(redis.port()), "--node",
-                                     "n" + std::to_string(i), "--grace", "60"});
+        std::vector<std::string> args{"--postgres", url_, "--redis", "redis://127.0.0.1:" + std::to_string(redis.port()),
+                                      "--node", "n" + std::to_string(i), "--grace", "60"};
+        args.insert(args.end(), options_.begin(), options_.end());
+        auto p = std::make_unique<ServerProcess>(temp_db(name_ + "-n" + std::to_string(i)), std::move(args));
         if (p->port() == 0) throw std::runtime_error("node n" + std::to_string(i) + " did not start");
         return p;
     }
     unsigned short port(int i) const { return nodes.at(static_cast<std::size_t>(i - 1))->port(); }
 
     std::string name_, url_;
+    std::vector<std::string> options_;
     RedisServer redis;
     std::vector<std::unique_ptr<ServerProcess>> nodes;
 };
@@ -332,7 +335,9 @@ int owner(const Cluster& cl, int paused = 0) {
 }
 
 TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAcknowledgedAction) {
-    Cluster cl("faults");
+    // Its spectator sends nothing for minutes: past the default idle limit (60 s) the node
+    // would close it, as it would a silent browser tab (which sends pings).
+    Cluster cl("faults", 3, {"--idle-seconds", "900"});
     Match m;
     std::vector<int> node_of = {1, 2, 3, 1};  // each seat's node; the spectator's below
     int watch = 2;
@@ -407,9 +412,10 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
         // SIGSTOP past the lease, then SIGCONT: the woken ex-owner drops the table and is healthy.
         ASSERT_TRUE(poll(m.ioc, [&] { return (k = owner(cl)) != 0; }, 60s));
         ::kill(cl.nodes[static_cast<std::size_t>(k - 1)]->pid(), SIGSTOP);
-        move_off(k);
+        const std::vector<int> left = move_off(k);
         ASSERT_TRUE(poll(m.ioc, [&] { return owner(cl, k) != 0; }, 60s)) << "nobody took the table over from paused n" << k;
         resume("a pause of n" + std::to_string(k));
+        for (int s : left) EXPECT_TRUE(m.welcomed_back(s)) << "seat " << s << "'s hello after the pause";
         ::kill(cl.nodes[static_cast<std::size_t>(k - 1)]->pid(), SIGCONT);
         EXPECT_TRUE(poll(m.ioc, [&] { return metrics(cl.port(k))["tables"].get<int>() == 0; }, 60s));
         EXPECT_TRUE(poll(m.ioc, [&] { return http_get(cl.port(k), "/healthz").first == 200; }, 60s))

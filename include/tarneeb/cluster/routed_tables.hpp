@@ -60,6 +60,8 @@ public:
         Millis request_timeout = 10000;  ///< a request to another node unanswered this long is answered storage_unavailable
         Millis settle = 2000;            ///< a route an answer set is not changed by a directory read sooner
         Millis orphan_wait = 15000;      ///< a route whose table no live node runs is dropped after this
+        /// An operator's warning (key=value pairs): routes and fronts the directory dropped. May be empty.
+        std::function<void(const std::string& line)> warn = {};
     };
     /// The directory as one refresh read it (cluster_node.cpp).
     struct Directory {
