@@ -59,7 +59,7 @@ m = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics.js
 c = m.get("cluster", {})
 print(json.dumps({"node": c.get("node"), "tables": m["tables"], "connections": m["connections"],
                   "actions_total": m["actions_total"], "server_p99_ms": m["latency_ms"]["p99"],
-                  "relayed_in": c.get("relayed_in"), "relayed_out": c.get("relayed_out"),
+                  "routes": c.get("routes"), "remote_guests": c.get("remote_guests"), "request_timeouts": c.get("request_timeouts"),
                   "messages_sent": c.get("messages_sent"), "messages_received": c.get("messages_received"),
                   "messages_dropped": c.get("messages_dropped"), "journal": m.get("journal")}))
 PY

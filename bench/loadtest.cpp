@@ -6,7 +6,7 @@
 //
 // With several ports (the nodes of a cluster), table n's seat s connects to port (n + s) mod k:
 // seat 0 creates the table on its node (the owner), the others join it from theirs, so the
-// latency is also reported apart for players on the owning node and on other nodes (relayed).
+// latency is also reported apart for players on the owning node and on other nodes (routed: their requests travel to the owner).
 // Four clients per table. Each table makes one action every --interval-ms (0: as fast as the
 // server answers). Latency is measured from writing an `act` to reading the `table` message
 // that shows the action applied, on the acting client. Every `error` frame counts as an error.
@@ -47,7 +47,7 @@ namespace {
 
 struct Stats {
     std::vector<double> latency_ms;
-    std::vector<double> owner_ms, relayed_ms;  ///< the same, split by the player's node (several ports)
+    std::vector<double> owner_ms, routed_ms;  ///< the same, split by the player's node (several ports)
     std::uint64_t actions = 0, errors = 0, frames = 0, connect_failures = 0, matches = 0;
 };
 
@@ -112,7 +112,7 @@ public:
     void start(const std::vector<tcp::endpoint>& eps) {
         for (int s = 0; s < 4; ++s) {
             const std::size_t node = static_cast<std::size_t>(n_ + s) % eps.size();
-            relayed_[static_cast<std::size_t>(s)] = node != static_cast<std::size_t>(n_) % eps.size();
+            routed_[static_cast<std::size_t>(s)] = node != static_cast<std::size_t>(n_) % eps.size();
             clients_.push_back(std::make_shared<LoadClient>(ioc_, *this, s));
             clients_.back()->connect(eps[node], prefix_ + "-" + std::to_string(n_) + "-" + std::to_string(s));
         }
@@ -160,7 +160,7 @@ public:
         if (p.active && version > p.version) {
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - p.sent_at).count();
             stats_.latency_ms.push_back(ms);
-            (relayed_[static_cast<std::size_t>(c.seat())] ? stats_.relayed_ms : stats_.owner_ms).push_back(ms);
+            (routed_[static_cast<std::size_t>(c.seat())] ? stats_.routed_ms : stats_.owner_ms).push_back(ms);
             ++stats_.actions;
             p.active = false;
         }
@@ -212,7 +212,7 @@ private:
         Clock::time_point sent_at{};
     };
     std::array<Pending, 4> pending_{};
-    std::array<bool, 4> relayed_{};  ///< the seat's client is on another node than seat 0's
+    std::array<bool, 4> routed_{};  ///< the seat's client is on another node than seat 0's
     Clock::time_point last_action_{};
     json next_;
     LoadClient* next_client_ = nullptr;
@@ -312,7 +312,7 @@ int main(int argc, char** argv) {
         ioc.run_for(std::chrono::milliseconds(o.ramp_ms + 2000));
         stats.latency_ms.clear();
         stats.owner_ms.clear();
-        stats.relayed_ms.clear();
+        stats.routed_ms.clear();
         stats.actions = 0;
         errors_before[static_cast<std::size_t>(k)] = stats.errors;
         const auto t0 = Clock::now();
@@ -330,7 +330,7 @@ int main(int argc, char** argv) {
         const Stats& s = shard_stats[k];
         stats.latency_ms.insert(stats.latency_ms.end(), s.latency_ms.begin(), s.latency_ms.end());
         stats.owner_ms.insert(stats.owner_ms.end(), s.owner_ms.begin(), s.owner_ms.end());
-        stats.relayed_ms.insert(stats.relayed_ms.end(), s.relayed_ms.begin(), s.relayed_ms.end());
+        stats.routed_ms.insert(stats.routed_ms.end(), s.routed_ms.begin(), s.routed_ms.end());
         stats.actions += s.actions;
         stats.errors += s.errors;
         stats.frames += s.frames;
@@ -350,7 +350,7 @@ int main(int argc, char** argv) {
              {"matches_finished", stats.matches}};
     if (o.ports.size() > 1) {
         out["latency_ms_owner_node"] = summary(stats.owner_ms);
-        out["latency_ms_other_node"] = summary(stats.relayed_ms);
+        out["latency_ms_other_node"] = summary(stats.routed_ms);
     }
     std::cout << out.dump() << std::endl;
     return stats.errors == 0 ? 0 : 1;
