@@ -2,6 +2,8 @@
 // WebSocket session, the API answered through the shard, static files of --static.
 #include "http_session.hpp"
 
+#include "tarneeb/net/http_auth.hpp"
+
 #include <fstream>
 #include <sstream>
 
@@ -83,10 +85,7 @@ void HttpSession::on_read(beast::error_code ec) {
         // Answered later (a database read on the writer thread); this session waits for it.
         // `Authorization: Bearer <token>`: who asks (a private table's matches are its
         // players'); anything else there counts as no token. Never logged.
-        std::string token;
-        if (const std::string_view auth = req[http::field::authorization];
-            auth.starts_with("Bearer ") && auth.size() <= 7 + 128)
-            token = auth.substr(7);
+        std::string token = bearer_token(req[http::field::authorization]);
         auto request = std::make_shared<http::request<http::string_body>>(std::move(req));
         shared_.http_get(target, address_, token, [self = shared_from_this(), request](HttpReply reply) {
             self->respond(*request, static_cast<unsigned>(reply.status), reply.content_type, std::move(reply.body));
