@@ -109,4 +109,53 @@ void AttemptLimiter::failed(const std::string& key, std::int64_t now) {
     while (static_cast<int>(times.size()) > max_) times.pop_front();
 }
 
+std::pair<int, std::int64_t> AttemptLimiter::recent(const std::string& key, std::int64_t now) {
+    auto it = failures_.find(key);
+    if (it == failures_.end()) return {0, 0};
+    forget_old(it->second, now);
+    if (it->second.empty()) {
+        failures_.erase(it);
+        return {0, 0};
+    }
+    return {static_cast<int>(it->second.size()), it->second.back()};
+}
+
+// ---- SignInAttempts ------------------------------------------------------------------------
+
+namespace {
+constexpr int kNameKept = 16;  // failures kept per name: the spacing reaches its cap long before
+}  // namespace
+
+SignInAttempts::SignInAttempts(int name_failures, int address_failures, std::int64_t window_ms)
+    : name_failures_(name_failures), name_(kNameKept, window_ms), pair_(name_failures, window_ms),
+      address_(address_failures, window_ms) {}
+
+std::int64_t SignInAttempts::wait_ms(const std::string& key, const std::string& address, std::int64_t now) {
+    std::int64_t wait = std::max(pair_.wait_ms(pair(key, address), now), address_.wait_ms(address, now));
+    if (const auto [failures, latest] = name_.recent(key, now); failures >= name_failures_) {
+        const int doublings = std::min(failures - name_failures_, 30);
+        const std::int64_t spacing = std::min(kNameBackoffBaseMs << doublings, kNameBackoffCapMs);
+        wait = std::max(wait, latest + spacing - now);
+    }
+    return std::max<std::int64_t>(wait, 0);
+}
+
+void SignInAttempts::failed(const std::string& key, const std::string& address, std::int64_t now) {
+    name_.failed(key, now);
+    pair_.failed(pair(key, address), now);
+    address_.failed(address, now);
+}
+
+void SignInAttempts::forgive(const std::string& key, const std::string& address) {
+    name_.forgive(key);
+    pair_.forgive(pair(key, address));
+    address_.forgive(address);
+}
+
+void SignInAttempts::succeeded(const std::string& key, const std::string& address) {
+    name_.succeeded(key);
+    pair_.succeeded(pair(key, address));
+    address_.forgive(address);
+}
+
 }  // namespace tarneeb::server

@@ -103,7 +103,7 @@ bool Hall::on_passwords(std::function<void()> work, std::function<void()> done) 
 }
 
 std::optional<std::string> Hall::attempts_refused(const std::string& key, const std::string& address) {
-    const std::int64_t wait = std::max(name_attempts_.wait_ms(key, now_), address_attempts_.wait_ms(address, now_));
+    const std::int64_t wait = attempts_.wait_ms(key, address, now_);
     if (wait <= 0) return std::nullopt;
     return "too many failed sign-ins; try again in " + std::to_string((wait + 999) / 1000) + " s";
 }
@@ -145,15 +145,13 @@ void Hall::sign_in(ConnId conn, Conn& c, const HelloRequest& h, const json& id) 
     const std::string key = name_key(*name);
     if (auto refused = attempts_refused(key, c.address)) return error(conn, id, kTooManyAttempts, *refused);
     // Counted as failed from now until it succeeds: attempts sent at once stay within the limits.
-    name_attempts_.failed(key, now_);
-    address_attempts_.failed(c.address, now_);
+    attempts_.failed(key, c.address, now_);
     auto found = std::make_shared<std::optional<Credentials>>();
     hold(conn);
     on_writer("sign_in", [name = *name, found](Storage& s) { *found = s.credentials(name); },
               [this, conn, id, key, address = c.address, password = *password, found](const std::optional<StorageError>& e) {
                   if (e) {
-                      name_attempts_.forgive(key);
-                      address_attempts_.forgive(address);
+                      attempts_.forgive(key, address);
                       release(conn);
                       return storage_error(conn, id, *e);
                   }
@@ -173,8 +171,7 @@ void Hall::sign_in(ConnId conn, Conn& c, const HelloRequest& h, const json& id) 
                               release(conn);
                               return error(conn, id, kBadCredentials);
                           }
-                          name_attempts_.succeeded(key);
-                          address_attempts_.forgive(address);
+                          attempts_.succeeded(key, address);
                           const std::string account = (*found)->name;
                           const std::string token = secure_random_string(32, kHex);
                           on_writer("sign_in",
@@ -188,8 +185,7 @@ void Hall::sign_in(ConnId conn, Conn& c, const HelloRequest& h, const json& id) 
                                     });
                       });
                   if (!queued) {
-                      name_attempts_.forgive(key);
-                      address_attempts_.forgive(address);
+                      attempts_.forgive(key, address);
                       release(conn);
                       error(conn, id, kBusy, "too many sign-ins at once; try again");
                   }
@@ -254,16 +250,14 @@ void Hall::on_change_password(ConnId conn, Conn& c, const ChangePasswordRequest&
     const std::string key = name_key(c.name);
     if (auto refused = attempts_refused(key, c.address)) return error(conn, id, kTooManyAttempts, *refused);
     if (current->size() > kMaxPasswordBytes) return error(conn, id, kBadCredentials);
-    name_attempts_.failed(key, now_);  // until the current password is found right (as sign_in)
-    address_attempts_.failed(c.address, now_);
+    attempts_.failed(key, c.address, now_);  // until the current password is found right (as sign_in)
     auto found = std::make_shared<std::optional<Credentials>>();
     hold(conn);
     on_writer("change_password", [name = c.name, found](Storage& s) { *found = s.credentials(name); },
               [this, conn, id, key, address = c.address, name = c.name, token_hash = c.token_hash, current = *current,
                password = *password, found](const std::optional<StorageError>& e) {
                   if (e) {
-                      name_attempts_.forgive(key);
-                      address_attempts_.forgive(address);
+                      attempts_.forgive(key, address);
                       release(conn);
                       return storage_error(conn, id, *e);
                   }
@@ -282,8 +276,7 @@ void Hall::on_change_password(ConnId conn, Conn& c, const ChangePasswordRequest&
                               release(conn);
                               return error(conn, id, kBadCredentials);
                           }
-                          name_attempts_.forgive(key);  // the current password was right
-                          address_attempts_.forgive(address);
+                          attempts_.forgive(key, address);  // the current password was right
                           if ((*hash)->empty()) {
                               release(conn);
                               return error(conn, id, kBusy, "the server cannot hash a password now; try again");
@@ -298,8 +291,7 @@ void Hall::on_change_password(ConnId conn, Conn& c, const ChangePasswordRequest&
                                     });
                       });
                   if (!queued) {
-                      name_attempts_.forgive(key);
-                      address_attempts_.forgive(address);
+                      attempts_.forgive(key, address);
                       release(conn);
                       error(conn, id, kBusy, "too many passwords at once; try again");
                   }

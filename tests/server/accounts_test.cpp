@@ -191,26 +191,55 @@ TEST(Accounts, UnknownNameAndWrongPasswordGetTheSameAnswer) {
     EXPECT_EQ(h.sign_in(c, "Layla", kPassword)["code"], "bad_message");
 }
 
-TEST(Accounts, FailedSignInsAreLimitedPerName) {
+TEST(Accounts, FailedSignInsOnANameFromEverywhereSpaceItsAttemptsButNeverLockItsOwnerOut) {
     Harness h;
     [[maybe_unused]] auto [c, token] = h.guest("Layla");
     ASSERT_EQ(h.ask(c, {{"type", "register"}, {"password", kPassword}})["type"], "ok");
-    // Failures from five addresses: the name is locked, whichever address tries next.
+    // Failures from five addresses: the name's next attempt waits a second, whoever makes it.
     for (int i = 0; i < 5; ++i) {
         const ConnId d = h.connect("10.1.0." + std::to_string(i));
         EXPECT_EQ(h.sign_in(d, "LAYLA", "wrong-password-" + std::to_string(i))["code"], "bad_credentials");
     }
-    const ConnId e = h.connect("10.2.0.1");
-    const json locked = h.sign_in(e, "Layla", kPassword);
-    EXPECT_EQ(locked["code"], "too_many_attempts") << "even with the right password";
-    // Another name from the same address is not locked.
+    const json spaced = h.sign_in(h.connect("10.2.0.1"), "Layla", kPassword);
+    EXPECT_EQ(spaced["code"], "too_many_attempts") << "even with the right password";
+    // Another name from the same address is not slowed.
     [[maybe_unused]] auto [o, ot] = h.guest("Omar");
     ASSERT_EQ(h.ask(o, {{"type", "register"}, {"password", kPassword}})["type"], "ok");
-    EXPECT_EQ(h.sign_in(e, "Omar", kPassword)["type"], "welcome");
-    // After the window the right password works again.
+    EXPECT_EQ(h.sign_in(h.connect("10.2.0.1"), "Omar", kPassword)["type"], "welcome");
+    // An attacker with many addresses takes every slot it can: the spacing doubles up to its cap
+    // (before the fix: the name was locked for the whole window, and again whenever it ended).
+    std::int64_t spacing = kNameBackoffBaseMs;
+    for (int i = 0; i < 12; ++i) {
+        h.now += spacing;
+        EXPECT_EQ(h.sign_in(h.connect("10.3.0." + std::to_string(i)), "Layla", "guess-number-" + std::to_string(i))["code"],
+                  "bad_credentials") << i;
+        EXPECT_EQ(h.sign_in(h.connect("10.3.1." + std::to_string(i)), "Layla", "guess-again")["code"], "too_many_attempts") << i;
+        spacing = std::min(spacing * 2, kNameBackoffCapMs);
+    }
+    EXPECT_EQ(spacing, kNameBackoffCapMs);
+    // Its owner, from an address that has not failed, gets in once the spacing has passed.
+    h.now += kNameBackoffCapMs - 1;
+    EXPECT_EQ(h.sign_in(h.connect("10.2.0.2"), "Layla", kPassword)["code"], "too_many_attempts");
+    h.now += 1;
+    EXPECT_EQ(h.sign_in(h.connect("10.2.0.2"), "Layla", kPassword)["type"], "welcome");
+    // ... which clears the spacing: the next wrong guess is answered at once.
+    EXPECT_EQ(h.sign_in(h.connect("10.4.0.1"), "Layla", "wrong-password")["code"], "bad_credentials");
+}
+
+TEST(Accounts, FailedSignInsOnANameFromOneAddressAreLimitedThere) {
+    Harness h;
+    [[maybe_unused]] auto [c, token] = h.guest("Layla");
+    ASSERT_EQ(h.ask(c, {{"type", "register"}, {"password", kPassword}})["type"], "ok");
+    for (int i = 0; i < kNameFailures; ++i) {
+        h.now += kNameBackoffCapMs;  // past any spacing
+        EXPECT_EQ(h.sign_in(h.connect("10.5.0.1"), "Layla", "wrong-password-" + std::to_string(i))["code"], "bad_credentials");
+    }
+    h.now += kNameBackoffCapMs;
+    EXPECT_EQ(h.sign_in(h.connect("10.5.0.1"), "Layla", kPassword)["code"], "too_many_attempts") << "that address is done";
+    EXPECT_EQ(h.sign_in(h.connect("10.5.0.2"), "Layla", kPassword)["type"], "welcome") << "another is not";
+    // After the window that address may try again.
     h.now += kAttemptWindowMs;
-    const ConnId f = h.connect("10.2.0.1");
-    EXPECT_EQ(h.sign_in(f, "Layla", kPassword)["type"], "welcome");
+    EXPECT_EQ(h.sign_in(h.connect("10.5.0.1"), "Layla", kPassword)["type"], "welcome");
 }
 
 TEST(Accounts, AttemptsSentAtOnceStayWithinTheLimit) {

@@ -9,8 +9,10 @@
 // the hall runs them on its password threads (a bounded queue), never on its event loop.
 // No password is ever stored or logged in clear.
 //
-// Sign-in attempts are limited (AttemptLimiter, in the hall): failures per name key
-// (kNameFailures in kAttemptWindowMs) and per address (kAddressFailures in the same window).
+// Sign-in attempts are limited (SignInAttempts, in the hall): failures per name key from one
+// address (kNameFailures in kAttemptWindowMs) and per address (kAddressFailures in the same
+// window) are refused; a name's failures from everywhere only space its attempts out (at most
+// kNameBackoffCapMs), so that nobody can lock its owner out.
 // An attempt counts as a failure from the moment its password is queued for checking until it
 // succeeds, so that attempts sent at once cannot pass the limit while they wait.
 //
@@ -28,6 +30,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -88,6 +91,8 @@ public:
     /// checked, which then succeeded).
     void forgive(const std::string& key);
     std::size_t keys() const { return failures_.size(); }
+    /// The failures of `key` in the window at `now` (at most max_failures) and when the latest was.
+    std::pair<int, std::int64_t> recent(const std::string& key, std::int64_t now);
 
     static constexpr std::size_t kPrune = 4096;
 
@@ -98,9 +103,44 @@ private:
     std::unordered_map<std::string, std::deque<std::int64_t>> failures_;
 };
 
-/// The limits `tarneeb serve` uses (HallConfig): 5 failures per name and 20 per address in 15 minutes.
+/// The limits `tarneeb serve` uses (HallConfig): 5 failures per name from one address and 20
+/// per address in 15 minutes; past 5 failures on a name from anywhere, its attempts are spaced
+/// 1 s, 2 s, 4 s ... at most 30 s apart.
 inline constexpr int kNameFailures = 5;
 inline constexpr int kAddressFailures = 20;
 inline constexpr std::int64_t kAttemptWindowMs = 15 * 60 * 1000;
+inline constexpr std::int64_t kNameBackoffBaseMs = 1000;
+inline constexpr std::int64_t kNameBackoffCapMs = 30'000;
+
+/// The sign-in limits (issue 27): what `hello` with a password and `change_password` check
+/// before a password is tried. A name is never locked for everyone — a lock on a name let anyone
+/// lock its owner out for good — so the rules are:
+///   - per address: `address_failures` failures in the window, then too_many_attempts;
+///   - per name from one address: `name_failures` failures in the window, then too_many_attempts;
+///   - per name from anywhere: past `name_failures` failures in the window, an attempt waits
+///     kNameBackoffBaseMs · 2^(failures − name_failures) after the latest failure, at most
+///     kNameBackoffCapMs; so its owner, from an address that has not failed, gets in within
+///     that wait whatever others try.
+/// An attempt counts as failed from the moment it is let through (attempts sent at once stay
+/// within the limits) until forgiven (it succeeded, or was never tried). On the hall's thread.
+class SignInAttempts {
+public:
+    SignInAttempts(int name_failures, int address_failures, std::int64_t window_ms);
+    /// 0 when an attempt on name key `key` from `address` may go now; else the ms to wait.
+    std::int64_t wait_ms(const std::string& key, const std::string& address, std::int64_t now);
+    /// An attempt let through at `now`: counted as failed until forgiven.
+    void failed(const std::string& key, const std::string& address, std::int64_t now);
+    /// Takes back the latest failure counted for `key` from `address`.
+    void forgive(const std::string& key, const std::string& address);
+    /// The right password: the name's failures are forgotten, the address's latest forgiven.
+    void succeeded(const std::string& key, const std::string& address);
+
+private:
+    static std::string pair(const std::string& key, const std::string& address) { return key + '\n' + address; }
+    int name_failures_;
+    AttemptLimiter name_;     ///< per name from anywhere (kept for the spacing)
+    AttemptLimiter pair_;     ///< per name from one address
+    AttemptLimiter address_;  ///< per address, all names
+};
 
 }  // namespace tarneeb::server

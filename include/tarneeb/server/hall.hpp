@@ -380,13 +380,12 @@ private:
     void close_sessions(const std::string& name, ConnId keep, const std::string& only_token_hash, const std::string& keep_token_hash);
     /// close_sessions' work in this hall alone.
     void close_sessions_here(const std::string& name, ConnId keep, const std::string& only_token_hash, const std::string& keep_token_hash);
-    /// too_many_attempts when the name key or the address is over its failures; else nullopt
-    /// (the message says when to try again).
+    /// too_many_attempts when an attempt on the name key from the address must wait
+    /// (SignInAttempts); else nullopt (the message says when to try again).
     std::optional<std::string> attempts_refused(const std::string& key, const std::string& address);
     std::unique_ptr<WorkQueue> passwords_;  ///< password hashing and checking, off the hall's thread
     std::uint64_t password_refusals_ = 0;   ///< password requests answered `busy` since the start (/metrics)
-    AttemptLimiter name_attempts_{config_.name_failures, config_.attempt_window_ms};
-    AttemptLimiter address_attempts_{config_.address_failures, config_.attempt_window_ms};
+    SignInAttempts attempts_{config_.name_failures, config_.address_failures, config_.attempt_window_ms};
     // ---- tournaments (hall_tournament.cpp; docs/protocol.md "Tournaments") -------------
     struct TournamentEntry {
         Tournament t;

@@ -70,7 +70,7 @@ struct HallConfig {
     Millis session_ttl_ms = 30LL * 24 * 3600 * 1000;  ///< a registered player's session lasts this long
     unsigned password_threads = 1;      ///< threads that hash and check passwords (64 MiB each while they do)
     std::size_t password_queue = 16;    ///< password jobs waiting at most (then `busy`)
-    int name_failures = kNameFailures;          ///< failed sign-ins per name key in the window...
+    int name_failures = kNameFailures;          ///< failed sign-ins per name key from one address in the window (then its spacing, SignInAttempts)...
     int address_failures = kAddressFailures;    ///< ...and per address (then too_many_attempts)
     Millis attempt_window_ms = kAttemptWindowMs;
 };
