@@ -1,5 +1,7 @@
 #include "tarneeb/server/accounts.hpp"
 
+#include <algorithm>
+#include <initializer_list>
 #include <mutex>
 #include <stdexcept>
 
@@ -120,24 +122,21 @@ std::pair<int, std::int64_t> AttemptLimiter::recent(const std::string& key, std:
     return {static_cast<int>(it->second.size()), it->second.back()};
 }
 
-// ---- SignInAttempts ------------------------------------------------------------------------
+// ---- AttemptSpacing, SignInAttempts ---------------------------------------------------------
 
-namespace {
-constexpr int kNameKept = 16;  // failures kept per name: the spacing reaches its cap long before
-}  // namespace
+std::int64_t AttemptSpacing::wait_ms(const std::string& key, std::int64_t now) {
+    const auto [failures, latest] = failures_.recent(key, now);
+    if (failures < free_) return 0;
+    const std::int64_t spacing = std::min(base_ << std::min(failures - free_, 30), cap_);
+    return std::max<std::int64_t>(latest + spacing - now, 0);
+}
 
 SignInAttempts::SignInAttempts(int name_failures, int address_failures, std::int64_t window_ms)
-    : name_failures_(name_failures), name_(kNameKept, window_ms), pair_(name_failures, window_ms),
+    : name_(name_failures, window_ms, kNameBackoffBaseMs, kNameBackoffCapMs), pair_(name_failures, window_ms),
       address_(address_failures, window_ms) {}
 
 std::int64_t SignInAttempts::wait_ms(const std::string& key, const std::string& address, std::int64_t now) {
-    std::int64_t wait = std::max(pair_.wait_ms(pair(key, address), now), address_.wait_ms(address, now));
-    if (const auto [failures, latest] = name_.recent(key, now); failures >= name_failures_) {
-        const int doublings = std::min(failures - name_failures_, 30);
-        const std::int64_t spacing = std::min(kNameBackoffBaseMs << doublings, kNameBackoffCapMs);
-        wait = std::max(wait, latest + spacing - now);
-    }
-    return std::max<std::int64_t>(wait, 0);
+    return std::max({pair_.wait_ms(pair(key, address), now), address_.wait_ms(address, now), name_.wait_ms(key, now)});
 }
 
 void SignInAttempts::failed(const std::string& key, const std::string& address, std::int64_t now) {

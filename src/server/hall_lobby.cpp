@@ -52,9 +52,20 @@ void Hall::dispatch(ConnId conn, Conn& c, const ClientRequest& r) {
 void Hall::on_table_request(ConnId conn, Conn& c, const TableRequest& t, const ClientRequest& r) {
     // A hint takes a while and changes nothing, chat is answered at once: neither holds the guest.
     const bool holding = !std::holds_alternative<HintRequest>(t) && !std::holds_alternative<ChatRequest>(t);
+    // A join with a code counts as a wrong code of its address until answered otherwise.
+    const auto* join = std::get_if<JoinRequest>(&t);
+    std::string coded;
+    if (join && join->code) {
+        if (const Millis wait = code_attempts_.wait_ms(c.address, now_); wait > 0)
+            return error(conn, r.id, kTooManyAttempts,
+                         "too many wrong join codes; try again in " + std::to_string((wait + 999) / 1000) + " s");
+        code_attempts_.failed(c.address, now_);
+        coded = c.address;
+    }
     if (holding) hold(conn);
-    tables_->request(c.name, t, [this, conn, id = r.id, holding](json body) {
+    tables_->request(c.name, t, [this, conn, id = r.id, holding, coded](json body) {
         if (holding) release(conn);
+        if (!coded.empty() && body.value("code", "") != to_string(ProtocolError::bad_code)) code_attempts_.forgive(coded);
         reply(conn, id, std::move(body));
     });
 }

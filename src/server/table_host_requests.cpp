@@ -150,9 +150,18 @@ void TableHost::on_join(const std::string& guest, const JoinRequest& j, const Ta
     Hosted* t = find(tid);
     if (!t) return done(refused(to_string(ProtocolError::no_such_table)));
     if (t->table->settings().is_private) {
+        // Past its free wrong codes a table's joins are spaced (whoever sends them): guessing
+        // is slow, and a friend with the right code waits 30 s at most.
+        if (!j.code) return done(refused(to_string(ProtocolError::bad_code)));
+        if (const Millis wait = code_failures_.wait_ms(tid, front_.now()); wait > 0)
+            return done(refused(kTooManyAttempts, "too many wrong codes for this table; try again in " +
+                                                      std::to_string((wait + 999) / 1000) + " s"));
         const TableSettings& ts = t->table->settings();
-        const bool good = j.code && (ts.code_hash.empty() ? *j.code == ts.code : hash_token(*j.code) == ts.code_hash);
-        if (!good) return done(refused(to_string(ProtocolError::bad_code)));
+        const bool good = ts.code_hash.empty() ? *j.code == ts.code : hash_token(*j.code) == ts.code_hash;
+        if (!good) {
+            code_failures_.failed(tid, front_.now());
+            return done(refused(to_string(ProtocolError::bad_code)));
+        }
     }
     if (t->busy) return park(*t, guest, r, std::move(done));
     if (Hosted* old = g.table.empty() || g.table == tid ? nullptr : find(g.table); old && old->busy)

@@ -103,6 +103,26 @@ private:
     std::unordered_map<std::string, std::deque<std::int64_t>> failures_;
 };
 
+/// Failures on one key (a name, a table's join code) from anywhere: never a lock-out, a growing
+/// spacing (issue 27). Past `free` failures in the window, an attempt waits
+/// `base_ms` · 2^(failures − free) after the latest failure, at most `cap_ms`; so whoever has the
+/// right password or code gets in within `cap_ms` whatever others try. On one thread.
+class AttemptSpacing {
+public:
+    AttemptSpacing(int free, std::int64_t window_ms, std::int64_t base_ms, std::int64_t cap_ms)
+        : free_(free), base_(base_ms), cap_(cap_ms), failures_(free + 16, window_ms) {}
+    /// 0 when `key` may try at `now`; else the ms to wait.
+    std::int64_t wait_ms(const std::string& key, std::int64_t now);
+    void failed(const std::string& key, std::int64_t now) { failures_.failed(key, now); }
+    void forgive(const std::string& key) { failures_.forgive(key); }
+    void succeeded(const std::string& key) { failures_.succeeded(key); }
+
+private:
+    int free_;
+    std::int64_t base_, cap_;
+    AttemptLimiter failures_;  ///< the latest free + 16 failures per key: the spacing is at its cap long before
+};
+
 /// The limits `tarneeb serve` uses (HallConfig): 5 failures per name from one address and 20
 /// per address in 15 minutes; past 5 failures on a name from anywhere, its attempts are spaced
 /// 1 s, 2 s, 4 s ... at most 30 s apart.
@@ -111,6 +131,9 @@ inline constexpr int kAddressFailures = 20;
 inline constexpr std::int64_t kAttemptWindowMs = 15 * 60 * 1000;
 inline constexpr std::int64_t kNameBackoffBaseMs = 1000;
 inline constexpr std::int64_t kNameBackoffCapMs = 30'000;
+/// Wrong join codes of private tables (HallConfig): 20 per address, 10 per table before spacing.
+inline constexpr int kCodeFailuresPerAddress = 20;
+inline constexpr int kCodeFailuresPerTable = 10;
 
 /// The sign-in limits (issue 27): what `hello` with a password and `change_password` check
 /// before a password is tried. A name is never locked for everyone — a lock on a name let anyone
@@ -137,8 +160,7 @@ public:
 
 private:
     static std::string pair(const std::string& key, const std::string& address) { return key + '\n' + address; }
-    int name_failures_;
-    AttemptLimiter name_;     ///< per name from anywhere (kept for the spacing)
+    AttemptSpacing name_;     ///< per name from anywhere
     AttemptLimiter pair_;     ///< per name from one address
     AttemptLimiter address_;  ///< per address, all names
 };

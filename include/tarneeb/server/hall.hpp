@@ -386,6 +386,9 @@ private:
     std::unique_ptr<WorkQueue> passwords_;  ///< password hashing and checking, off the hall's thread
     std::uint64_t password_refusals_ = 0;   ///< password requests answered `busy` since the start (/metrics)
     SignInAttempts attempts_{config_.name_failures, config_.address_failures, config_.attempt_window_ms};
+    /// Wrong join codes per address (HallConfig::code_failures_per_address): a join with a code
+    /// counts as one from when it is sent until its answer is not `bad_code`.
+    AttemptLimiter code_attempts_{config_.code_failures_per_address, config_.attempt_window_ms};
     // ---- tournaments (hall_tournament.cpp; docs/protocol.md "Tournaments") -------------
     struct TournamentEntry {
         Tournament t;

@@ -73,6 +73,11 @@ struct HallConfig {
     int name_failures = kNameFailures;          ///< failed sign-ins per name key from one address in the window (then its spacing, SignInAttempts)...
     int address_failures = kAddressFailures;    ///< ...and per address (then too_many_attempts)
     Millis attempt_window_ms = kAttemptWindowMs;
+    /// Private tables' join codes (issue 27: guessed at ~1,500 tries a second): wrong codes
+    /// from one address in the window (then too_many_attempts), and for one table from anywhere
+    /// (then that table's joins with a code are spaced 1 s doubling to 30 s, AttemptSpacing).
+    int code_failures_per_address = kCodeFailuresPerAddress;
+    int code_failures_per_table = kCodeFailuresPerTable;
 };
 
 /// How the hall talks back to the transport.

@@ -255,6 +255,9 @@ private:
     std::vector<std::string> touched_;
     std::priority_queue<std::pair<Millis, std::string>, std::vector<std::pair<Millis, std::string>>, std::greater<>> wakeups_;
     std::uint64_t late_wakeups_ = 0;
+    /// Wrong join codes per private table, from anywhere (HallConfig::code_failures_per_table).
+    AttemptSpacing code_failures_{config_.code_failures_per_table, config_.attempt_window_ms, kNameBackoffBaseMs,
+                                  kNameBackoffCapMs};
 };
 
 }  // namespace tarneeb::server
