@@ -14,6 +14,7 @@ nlohmann::json settings_json(const TableSettings& s) {
     nlohmann::json j{{"preset", std::string(to_string(s.preset))}, {"target", s.target}, {"turn_seconds", s.turn_seconds},
                      {"private", s.is_private}, {"code_hash", s.code_hash}};
     if (s.bracket_tiebreak) j["bracket"] = true;  // a tournament bracket's table (stored settings only)
+    if (s.casual) j["casual"] = true;
     return j;
 }
 
@@ -43,6 +44,11 @@ std::optional<TableSettings> parse_settings(const nlohmann::json& j) {
     if (auto it = j.find("code_hash"); it != j.end() && it->is_string()) s.code_hash = it->get<std::string>();
     if (auto it = j.find("code"); it != j.end() && it->is_string()) s.code = it->get<std::string>();  // older databases
     if (auto it = j.find("bracket"); it != j.end() && it->is_boolean()) s.bracket_tiebreak = it->get<bool>();
+    if (auto it = j.find("casual"); it != j.end() && it->is_boolean()) s.casual = it->get<bool>();  // stored
+    if (auto it = j.find("rated"); it != j.end() && !it->is_null()) {  // `create`: false makes it casual
+        if (!it->is_boolean()) return std::nullopt;
+        s.casual = !it->get<bool>();
+    }
     return s;
 }
 
@@ -305,7 +311,7 @@ nlohmann::json summary_json(const Table& t, int spectators) {
     for (Seat s : kSeats) seats.push_back(seat_json(t.seat_info(s)));
     const TableSettings& st = t.settings();
     return {{"table", t.id()}, {"preset", std::string(to_string(st.preset))}, {"target", st.target},
-            {"turn_seconds", st.turn_seconds}, {"private", st.is_private},
+            {"turn_seconds", st.turn_seconds}, {"private", st.is_private}, {"rated", t.rated()},
             {"state", std::string(to_string(t.state()))}, {"seats", std::move(seats)}, {"spectators", spectators},
             {"match", t.match_number()}};
 }

@@ -45,6 +45,12 @@ bool Table::no_humans() const {
     return std::none_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human; });
 }
 
+bool Table::rated() const {
+    if (settings_.casual) return false;
+    if (state_ != TableState::waiting) return four_humans_at_start_;
+    return std::all_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human; });
+}
+
 bool Table::humans_connected() const {
     return std::any_of(seats_.begin(), seats_.end(),
                        [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human && h.connected; });
@@ -250,6 +256,8 @@ bool Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
 
 void Table::do_start(std::uint64_t seed, std::optional<std::uint64_t> deal_seed, std::optional<std::uint64_t> version) {
     ++match_number_;
+    four_humans_at_start_ =
+        std::all_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human; });
     match_seed_ = seed;
     match_ = Match(settings_.rules(), seat(static_cast<int>(seed % 4)));
     state_ = TableState::playing;
@@ -323,8 +331,10 @@ void Table::finish_match() {
                           : f.bots[s] ? bot_display_name(seats_[s].name, seat(static_cast<int>(s))) : seats_[s].name;
         seats_[s].left_mid_match.clear();  // the next match's seat is the bot's
     }
+    f.rated = rated();
     f.record = records::record_json(match_);
     f.record["players"] = f.names;
+    f.record["rated"] = f.rated;
     f.record["id"] = f.id;
     f.status = std::string(to_string(match_.status()));
     f.winner = match_.winner() ? index(*match_.winner()) : -1;

@@ -370,6 +370,8 @@ TableMessage::TableMessage(const Table& table, int spectators, const std::vector
     put(t, to_string(st.preset));
     key(t, "private");
     put(t, st.is_private);
+    key(t, "rated");
+    put(t, table.rated());
     // "remaining_ms": the time left on the turn, deadline − now on the server's clock (0 once past).
     key(t, "remaining_ms");
     if (table.deadline()) put(t, std::max<Millis>(0, *table.deadline() - now));

@@ -162,7 +162,7 @@ std::int64_t unix_now_ms() {
 /// seats' profile numbers counted from the match itself (seat_stats), not from its record.
 MatchRow match_row(const FinishedMatch& f, const Table& table, std::int64_t finished_ms) {
     const TableSettings& st = table.settings();
-    return MatchRow{f.id, table.id(), finished_ms, f.names, f.bots, f.status, f.winner, f.scores, f.record.dump(),
+    return MatchRow{f.id, table.id(), finished_ms, f.names, f.bots, f.rated, f.status, f.winner, f.scores, f.record.dump(),
                     std::string(to_string(st.preset)), st.is_private, seat_stats(f.match)};
 }
 }  // namespace

@@ -22,6 +22,9 @@ json storage_error_json(const StorageError& e) {
 
 namespace {
 json refused(std::string_view code, std::string message = {}) { return error_json(code, std::move(message)); }
+
+/// `hint` at a rated or tournament table (docs/protocol.md "hint").
+constexpr std::string_view kHintsOff = "hints_off";
 }  // namespace
 
 void TableHost::request(const std::string& guest, const TableRequest& r, Answer done) {
@@ -292,6 +295,10 @@ void TableHost::on_hint(const std::string& guest, Answer done) {
     Hosted* t = g.table.empty() ? nullptr : find(g.table);
     if (!t) return done(refused(to_string(ProtocolError::not_at_table)));
     if (!g.seat) return done(refused(to_string(ProtocolError::spectator)));
+    // No help from the computer where the result counts (issue 27): a rated table's or a
+    // tournament's match. Casual and offline play keep hints.
+    if (t->table->rated() || front_.holds(g.table))
+        return done(refused(kHintsOff, "hints are off at rated and tournament tables"));
     const Match& match = t->table->match();
     if (t->table->state() != TableState::playing || !match.has_round() || match.round().over())
         return done(refused(to_string(ErrorCode::no_deal)));

@@ -1,6 +1,8 @@
 // The rating rule (include/tarneeb/store/rating.hpp; docs/protocol.md "Ratings").
 #include "tarneeb/store/rating.hpp"
 
+#include <algorithm>
+
 #include <charconv>
 #include <cmath>
 
@@ -15,7 +17,9 @@ double elo_delta(double rating0, double rating1, double score0, double k) {
 
 std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings) {
     std::array<SeatRating, 4> out{};
-    if (row.status == "closed") return out;
+    // Only a match of four people is rated (issue 27: wins against bots were farmed), and not
+    // at a casual table; a seat a stand-in took from a leaver is the leaver's (not a bot's).
+    if (row.status == "closed" || !row.rated || std::any_of(row.bots.begin(), row.bots.end(), [](bool b) { return b; })) return out;
     std::array<double, 4> r{};
     for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? kBotRating : ratings[s];
     const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);

@@ -112,8 +112,7 @@ TEST(Accounts, GuestRegistersKeepsHistoryAndSignsInElsewhere) {
     row.id = "t9-1";
     row.table = "t9";
     row.finished_ms = h.now;
-    row.names = {"Layla", "heuristic 2", "heuristic 3", "heuristic 4"};
-    row.bots = {false, true, true, true};
+    row.names = {"Layla", "Omar", "Rana", "Sami"};  // four people: a rated match
     row.status = "won";
     row.winner = 0;
     row.scores = {41, 12};

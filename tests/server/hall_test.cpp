@@ -325,7 +325,7 @@ TEST(Hall, TurnTimerAppliesTheDefaultActionOnce) {
 TEST(Hall, HintSuggestsALegalActionToThePlayerToAct) {
     Harness h;
     std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
-    seat_four(h, cs, {{"turn_seconds", 0}});
+    seat_four(h, cs, {{"turn_seconds", 0}, {"rated", false}});  // casual: hints are given
     h.send(cs[0], {{"type", "start"}});
     for (int step = 0; step < 12; ++step) {  // the auction, the trump and the first cards
         auto t = h.last(cs[0], "table");
@@ -348,6 +348,58 @@ TEST(Hall, HintSuggestsALegalActionToThePlayerToAct) {
     h.send(watcher, {{"type", "join"}, {"table", h.last(cs[0], "table")["table"]}});
     h.send(watcher, {{"type", "hint"}, {"id", 1}});
     EXPECT_EQ(h.last_reply(watcher)["code"], "spectator");
+}
+
+// Issue 27: a match is rated only when four people started it at a table its creator did not
+// make casual; the lobby, the table message and the record say so; hints are off where it is.
+TEST(Hall, OnlyFourPeopleAtATableNotMadeCasualPlayARatedMatchAndGetNoHints) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"turn_seconds", 0}, {"target", 1}});
+    EXPECT_EQ(h.last(cs[0], "table")["rated"], true) << "four people waiting: it would be rated";
+    h.send(cs[0], {{"type", "start"}});
+    const json t = h.last(cs[0], "table");
+    EXPECT_EQ(t["rated"], true);
+    const std::size_t to_act = t["round"]["to_act"];
+    EXPECT_EQ(h.request(cs[to_act], {{"type", "hint"}})["code"], "hints_off");
+    const ConnId lobby = h.connect();
+    h.sign_in(lobby, "Lobby");
+    h.send(lobby, {{"type", "list"}});
+    EXPECT_EQ(h.last(lobby, "tables")["tables"][0]["rated"], true);
+    // A leaver's seat still belongs to the leaver: the match stays rated.
+    h.send(cs[3], {{"type", "leave"}});
+    EXPECT_EQ(h.last(cs[0], "table")["rated"], true);
+
+    // Three people and a bot: not rated, hints given.
+    Harness b;
+    std::vector<ConnId> three{b.connect(), b.connect(), b.connect()};
+    seat_four(b, three, {{"turn_seconds", 0}, {"target", 1}});
+    b.send(three[0], {{"type", "add_bot"}, {"seat", 3}});
+    EXPECT_EQ(b.last(three[0], "table")["rated"], false);
+    b.send(three[0], {{"type", "start"}});
+    b.settle();
+    json bt = b.last(three[0], "table");
+    EXPECT_EQ(bt["rated"], false);
+    // Played to its end: stored, in the record as not rated, nobody's rating changed.
+    for (int i = 0; i < 2000 && b.last(three[0], "table")["result"].is_null(); ++i) {
+        b.play(three);
+        b.now += 1000;
+        b.tick();
+    }
+    bt = b.last(three[0], "table");
+    ASSERT_FALSE(bt["result"].is_null()) << "the match ended";
+    const auto stored = b.get("/api/matches/" + bt["table"].get<std::string>() + "-1");
+    ASSERT_TRUE(stored);
+    ASSERT_EQ(stored->status, 200) << stored->body;
+    EXPECT_EQ(json::parse(stored->body)["rated"], false);
+    EXPECT_DOUBLE_EQ(b.storage.rating("Layla"), 1500.0);
+
+    // Four people at a casual table: not rated.
+    Harness c;
+    std::vector<ConnId> four{c.connect(), c.connect(), c.connect(), c.connect()};
+    seat_four(c, four, {{"rated", false}});
+    EXPECT_EQ(c.last(four[0], "table")["rated"], false);
+    (void)tid;
 }
 
 // "history" (the finished rounds) goes to a connection when it does not have it yet: in its

@@ -63,20 +63,23 @@ TEST(Rating, TeamsGetOppositeChangesFromTheirMeanRatings) {
     EXPECT_FALSE(lost[0].won || lost[2].won);
 }
 
-TEST(Rating, BotSeatsCountTheStartRatingAndAreNotRated) {
-    // Seat 1 and 3 are bots: whatever their entries say, team 1 is rated kBotRating (1500).
-    const auto change = seat_ratings(finished("won", 0, {false, true, false, true}), {1500, 9999, 1500, -40});
-    EXPECT_DOUBLE_EQ(change[0].rating, 16.0);
-    EXPECT_DOUBLE_EQ(change[2].rating, 16.0);
-    EXPECT_FALSE(change[1].rated);
-    EXPECT_FALSE(change[3].rated);
-    EXPECT_EQ(change[1].rating, 0.0);
-    // One bot in a team: the team's mean is its human's rating and the bot's 1500.
-    const auto mixed = seat_ratings(finished("won", 1, {false, false, true, false}), {1700, 1500, 0, 1500});
-    EXPECT_TRUE(mixed[0].rated);
-    EXPECT_FALSE(mixed[2].rated);
-    EXPECT_DOUBLE_EQ(mixed[0].rating, elo_delta(1600, 1500, 0.0));
-    EXPECT_DOUBLE_EQ(mixed[1].rating, -elo_delta(1600, 1500, 0.0));
+TEST(Rating, OnlyAMatchOfFourPeopleAtATableThatIsNotCasualIsRated) {
+    // Issue 27: a human with bots won 1500 → 1590.7 in six easy matches. A bot seat, in either
+    // team, makes the whole match unrated.
+    for (const std::array<bool, 4> bots : {std::array<bool, 4>{false, true, false, true}, std::array<bool, 4>{false, false, true, false},
+                                           std::array<bool, 4>{true, true, true, true}}) {
+        const auto change = seat_ratings(finished("won", 0, bots), {1500, 1500, 1500, 1500});
+        for (std::size_t s = 0; s < 4; ++s) {
+            EXPECT_FALSE(change[s].rated) << s;
+            EXPECT_EQ(change[s].rating, 0.0) << s;
+        }
+    }
+    MatchRow casual = finished("won", 0);
+    casual.rated = false;
+    for (const SeatRating& r : seat_ratings(casual, {1500, 1500, 1500, 1500})) EXPECT_FALSE(r.rated);
+    const auto four = seat_ratings(finished("won", 0), {1500, 1500, 1500, 1500});
+    for (const SeatRating& r : four) EXPECT_TRUE(r.rated);
+    EXPECT_DOUBLE_EQ(four[0].rating, 16.0);
 }
 
 TEST(Rating, DrawsAndClosedMatches) {

@@ -314,16 +314,23 @@ TEST_P(StorageTest, StoreMatchIsIdempotentAndRatesOnlyHumansOfRatedMatches) {
     ASSERT_TRUE(s->store_match(drawn));
     EXPECT_NEAR(s->rating("Layla"), 1516.0 + elo_delta(1516, 1484, 0.5), 1e-9);
     EXPECT_LT(s->rating("Layla"), 1516.0);
-    // Bots are never rated (and have no players row).
+    // A match with bots is stored, not rated (issue 27: wins against bots were farmed), and
+    // bots have no players row; nor is a casual table's match.
+    const double before = s->rating("Layla");
     MatchRow with_bots = humans_match("t2-1", 5000, {"Layla", "heuristic", "Rana", "heuristic 2"}, 0);
     with_bots.bots = {false, true, false, true};
     ASSERT_TRUE(s->store_match(with_bots));
     EXPECT_EQ(s->rating("heuristic"), 1500.0);
+    MatchRow casual = humans_match("t3-1", 6000, names, 0);
+    casual.rated = false;
+    ASSERT_TRUE(s->store_match(casual));
+    EXPECT_DOUBLE_EQ(s->rating("Layla"), before);
+    EXPECT_EQ(s->player_matches("Layla", true)["matches"].size(), 5u) << "every match is in the history";
     const json board = s->leaderboard();
     ASSERT_EQ(board["players"].size(), 4u);
     EXPECT_EQ(board["players"][0]["name"], "Layla");
-    EXPECT_EQ(board["players"][0]["matches"], 3);  // won, drawn, with bots (closed ones do not count)
-    EXPECT_EQ(board["players"][0]["wins"], 2);
+    EXPECT_EQ(board["players"][0]["matches"], 2);  // won, drawn (closed, with bots and casual ones do not count)
+    EXPECT_EQ(board["players"][0]["wins"], 1);
     EXPECT_EQ(board["players"][0]["registered"], false);
     EXPECT_EQ(s->leaderboard(1)["players"].size(), 1u);
     // The record is kept as given; an unknown id has none.

@@ -68,6 +68,9 @@ struct TableSettings {
     /// A tournament bracket's table (tournament.hpp): a draw at the round cap goes to the team
     /// that won the last round (docs/rules.md "Round cap"). Never set by a client's `create`.
     bool bracket_tiebreak = false;
+    /// Its creator made it casual (`create` with "rated": false): no match of it is rated, and
+    /// hints are given there. Stored as "casual" in the settings.
+    bool casual = false;
 
     Rules rules() const;
 };  // JSON forms: settings_json / parse_settings (protocol.hpp)
@@ -128,6 +131,7 @@ struct FinishedMatch {
     std::string id;                        ///< "<table>-<match number>"
     std::array<std::string, 4> names;
     std::array<bool, 4> bots{};
+    bool rated = false;                    ///< Table::rated() when it ended
     nlohmann::json record;                 ///< tarneeb-record/1 plus "players"
     std::string status;                    ///< won, drawn, closed
     int winner = -1;
@@ -156,6 +160,11 @@ public:
     std::optional<Seat> seat_of(const std::string& name) const;
     /// True when no human holds a seat.
     bool no_humans() const;
+    /// Whether the table's match counts for ratings (issue 27; docs/protocol.md "Ratings"): not
+    /// casual, and four people seated — at the start of the match being played or last finished
+    /// (a seat a stand-in took from a leaver still belongs to the leaver), or now while the
+    /// table waits. A rated table gives no hints.
+    bool rated() const;
     /// True when some seated human has an open connection.
     bool humans_connected() const;
 
@@ -251,6 +260,7 @@ private:
     TableState state_ = TableState::waiting;
     std::uint64_t version_ = 0;
     int match_number_ = 0;
+    bool four_humans_at_start_ = false;  ///< at the start of the current (or last) match
     std::uint64_t match_seed_ = 0;
     Match match_;
     BySeat<SeatHolder> seats_;

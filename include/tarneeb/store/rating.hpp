@@ -2,9 +2,12 @@
 //
 // Elo between two teams: each team is rated by the mean of its two seats' ratings before the
 // match, K = kRatingK (32), a draw counts ½; team 1's change is the opposite of team 0's, and
-// each human seat of a team gets its team's change. Every player starts at kStartRating; a bot
-// seat is rated a fixed kBotRating and never changes; a closed match (too many passed-out
-// deals) is not rated. Units: Elo points, as a double (shown rounded to 0.1).
+// each human seat of a team gets its team's change. Every player starts at kStartRating. Only
+// a match that four people started is rated (issue 27): a match with a bot seat (one a
+// stand-in took from a leaver is the leaver's), one at a casual table (MatchRow::rated false)
+// and a closed match (too many passed-out deals) change nobody's rating. kBotRating is a bot's
+// fixed rating where one is still needed (a tournament team's seed). Units: Elo points, as a
+// double (shown rounded to 0.1).
 //
 // Who asks it: both storage backends (store_match applies seat_ratings in its transaction;
 // rating() answers kStartRating for a player with no row; the schema's DEFAULT of
@@ -33,8 +36,8 @@ inline constexpr double kRatingK = 32.0;
 double elo_delta(double rating0, double rating1, double score0, double k = kRatingK);
 
 /// What storing a finished match does to each seat's numbers: `rating` is the change of that
-/// seat's rating and `won` whether its team won. A bot seat, and every seat of a closed match,
-/// is not rated (`rated` false).
+/// seat's rating and `won` whether its team won. Every seat of a match that is not rated (a bot
+/// seat, a casual table, a closed match) has `rated` false.
 struct SeatRating {
     bool rated = false;
     double rating = 0;

@@ -97,6 +97,7 @@ struct MatchRow {
     std::int64_t finished_ms = 0;        ///< Unix time in ms
     std::array<std::string, 4> names;    ///< seat names (bots: the bot's name)
     std::array<bool, 4> bots{};          ///< seat played by a bot at the end (not rated: kBotRating)
+    bool rated = true;                   ///< the table's match counted for ratings (Table::rated): else no seat is rated
     std::string status;                  ///< won, drawn, closed
     int winner = -1;                     ///< team 0/1, -1 for none
     std::array<int, 2> scores{};
