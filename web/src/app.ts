@@ -15,6 +15,8 @@ export interface CreateForm {
   target: number;
   timer: number;
   priv: boolean;
+  /** Rated (false: a casual table, where hints are given and nobody's rating changes). */
+  casual?: boolean;
   bots: boolean;
 }
 
@@ -448,6 +450,7 @@ export class App {
       target: f.target,
       turn_seconds: f.timer,
       private: f.priv,
+      rated: !f.casual,
     });
     if (!c || c.type !== 'created') return;
     if (c.code) {

@@ -23,6 +23,8 @@ export interface TableSummary {
   target: number;
   turn_seconds: number;
   private: boolean;
+  /** Whether its match counts for ratings: four people, a table not made casual (servers from issue 27 on). */
+  rated?: boolean;
   state: 'waiting' | 'playing' | 'finished';
   seats: (SeatInfo | null)[];
   spectators: number;
@@ -137,6 +139,8 @@ export interface TableView {
   target: number;
   turn_seconds: number;
   private: boolean;
+  /** Whether its match counts for ratings (no hints there; servers from issue 27 on). */
+  rated?: boolean;
   code?: string | null;
   /** A private table's join code, in its creator's messages only (servers from issue #14 on). */
   join_code?: string;

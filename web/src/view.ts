@@ -91,12 +91,23 @@ function seatChip(seat: TableView['seats'][number]): string {
   return `<span class="chip ${seat.bot ? 'bot' : ''}">${nameHtml(seat.name)}${kindTag(seat)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
 }
 
+/** "rated" or "casual" (a server that does not say: nothing). */
+function ratedTag(rated: boolean | undefined): string {
+  if (rated === undefined) return '';
+  return ` · <span class="tag ${rated ? 'rated' : 'casual'}" data-testid="rated">${t(rated ? 'rated' : 'casual')}</span>`;
+}
+
+/** Whether the hint button is offered: a turn to play, and a table whose match is not rated. */
+function hintsOn(tv: TableView): boolean {
+  return needOf(tv) !== 'none' && tv.rated !== true;
+}
+
 function lobbyScreen(s: State): string {
   const f = s.form;
   const row = (tb: TableSummary) => `<li class="table-row table-${tb.state === 'finished' ? 'finished' : 'open'}" data-table="${esc(tb.table)}" data-state="${esc(tb.state)}">
       <div class="table-head"><b>${esc(tableLabel(tb.table))}</b> · ${t(tb.preset === 'classic' ? 'classic' : 'levantine')} · ${t(
         'target',
-      )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}${t('secs')}` : '∞'} · <span class="state-${esc(tb.state)} ${tb.state === 'finished' ? 'tag' : ''}">${
+      )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}${t('secs')}` : '∞'}${ratedTag(tb.rated)} · <span class="state-${esc(tb.state)} ${tb.state === 'finished' ? 'tag' : ''}">${
         ['waiting', 'playing', 'finished'].includes(tb.state) ? t(`st_${tb.state}` as Key) : esc(tb.state)
       }</span></div>
       <div class="table-seats">${tb.seats
@@ -132,6 +143,7 @@ function lobbyScreen(s: State): string {
           <label>${t('timer')} <input type="text" inputmode="numeric" name="timer" data-bind="form.timer" data-num value="${num(f.timer)}"></label>
           <label class="check"><input type="checkbox" name="private" data-bind="form.priv" ${f.priv ? 'checked' : ''}> ${t('privateTable')}</label>
           <label class="check"><input type="checkbox" name="bots" data-bind="form.bots" ${f.bots ? 'checked' : ''}> ${t('botsFree')}</label>
+          <label class="check"><input type="checkbox" name="casual" data-bind="form.casual" ${f.casual ? 'checked' : ''}> ${t('casualTable')}</label>
           <button type="submit" class="primary">${t('create')}</button>
           ${offlineButton(s, 'ghost')}
         </form>
@@ -184,7 +196,7 @@ function waitingRoom(s: State, tv: TableView): string {
   return `<main class="screen waiting">
     ${tableTopbar(s, tv)}
     <section class="panel waiting-panel">
-      <h2>${t('tableId')} ${esc(tableLabel(tv.table))} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}</h2>
+      <h2>${t('tableId')} ${esc(tableLabel(tv.table))} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}${ratedTag(tv.rated)}</h2>
       ${code ? `<p class="code">${t('shareCode')}: <b dir="ltr">${esc(code)}</b></p>` : ''}
       ${code ? inviteHtml(globalThis.location ?? { origin: '', pathname: '/' }, tv.table, code, { invite: st('invite'), copy: st('copy'), hint: st('inviteHint') }) : ''}
       <div class="wtable">${([0, 1, 2, 3] as Seat[]).map(seatBox).join('')}<div class="wcentre">${suitIcon('S', 28)}${suitIcon('H', 28)}</div></div>
@@ -250,7 +262,7 @@ function tableTopbar(s: State, tv: TableView): string {
     ${contract}${tricks}
     <span class="spacer"></span>
     ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
-    ${needOf(tv) !== 'none' ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
+    ${hintsOn(tv) ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
     ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
     <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${speakerIcon(s.sound)}<span class="sr">${t('sounds')}</span></button>
@@ -631,7 +643,7 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
     const typing = el.closest('input, textarea, select');
     if (!typing && !ev.ctrlKey && !ev.metaKey && !ev.altKey && app.state.table?.round) {
       const key = ev.key.toLowerCase();
-      if (key === 'h' && needOf(app.state.table) !== 'none') void app.askHint();
+      if (key === 'h' && hintsOn(app.state.table)) void app.askHint();
       else if (key === 'l') app.update({ showLastTrick: true });
       else if (key === 's') app.update({ showSheet: true });
     }
@@ -673,6 +685,7 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
         timer: parseNum(String(fd.get('timer') ?? '')) || 0,
         priv: fd.get('private') !== null,
         bots: fd.get('bots') !== null,
+        casual: fd.get('casual') !== null,
       };
       app.createTable();
     } else if (form.dataset.form === 'private') {

@@ -201,6 +201,14 @@ describe('the hint (issue 14)', () => {
     expect(html(state(table()))).toContain('data-act="hint"');
     expect(html(state(table({}, { to_act: 2 })))).not.toContain('data-act="hint"');
   });
+  it('is not offered at a rated table (issue 27), and the table says whether it is rated', () => {
+    const rated = html(state(table({ rated: true })));
+    expect(rated).not.toContain('data-act="hint"');
+    expect(html(state(table({ rated: false })))).toContain('data-act="hint"');
+    const waiting = (rated: boolean) => html(state(table({ state: 'waiting', round: null, rated })));
+    expect(waiting(true)).toContain('data-testid="rated">rated<');
+    expect(waiting(false)).toContain('data-testid="rated">casual<');
+  });
   it('marks the hinted card for the table version it was given for, and no other version', () => {
     const hint = { version: 40, action: { card: '2S' } };
     expect(cardButton(html(state(table(), { hint })), '2S')).toContain('hinted');
