@@ -317,6 +317,17 @@ void Table::deal_if_needed(std::optional<std::uint64_t> deal_seed) {
 }
 
 void Table::finish_match() {
+    FinishedMatch f = match_record(std::string(to_string(match_.status())), match_.winner() ? index(*match_.winner()) : -1);
+    events_.push_back(event::MatchOver{match_.status(), match_.winner(), f.scores, f.id});
+    finished_ = std::move(f);
+}
+
+std::optional<FinishedMatch> Table::abandon() {
+    if (state_ != TableState::playing) return std::nullopt;
+    return match_record("abandoned", -1);
+}
+
+FinishedMatch Table::match_record(std::string status, int winner) {
     state_ = TableState::finished;
     turn_deadline_.reset();
     bot_due_.reset();
@@ -334,14 +345,13 @@ void Table::finish_match() {
     f.rated = rated();
     f.record = records::record_json(match_);
     f.record["players"] = f.names;
-    f.record["rated"] = f.rated;
     f.record["id"] = f.id;
-    f.status = std::string(to_string(match_.status()));
-    f.winner = match_.winner() ? index(*match_.winner()) : -1;
+    f.record["rated"] = f.rated;
+    f.status = std::move(status);
+    f.winner = winner;
     f.scores = match_.totals();
     f.match = match_;
-    events_.push_back(event::MatchOver{match_.status(), match_.winner(), f.scores, f.id});
-    finished_ = std::move(f);
+    return f;
 }
 
 // ---- bots and time ------------------------------------------------------------------------

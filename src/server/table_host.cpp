@@ -188,6 +188,12 @@ void TableHost::close_if_empty(const std::string& tid) {
     Hosted* t = find(tid);
     if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
     if (front_.holds(tid)) return;  // a tournament's match, bots only maybe
+    // Every started match is stored, however its people left (issue 27): one under way ends
+    // here as abandoned, before the table's journal is closed (the writer keeps the order).
+    if (auto f = t->table->abandon()) {
+        attach_chat(*f, *t);
+        store_finished(*f, *t->table);
+    }
     close_in_storage(tid);
     erase(tid);
     front_.lobby_changed();
@@ -298,6 +304,7 @@ int TableHost::resume(Storage& storage, Millis now) {
     for (auto& live : storage.live_tables()) {
         auto table = rebuild(live, now);
         if (!table || (table->no_humans() && !front_.holds(live.id))) {
+            if (auto f = table ? table->abandon() : std::nullopt) storage.store_match(match_row(*f, *table, now));
             storage.close_table(live.id);
             continue;
         }
@@ -312,7 +319,9 @@ bool TableHost::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
         if (tables_.count(live.id)) return false;
     auto table = rebuild(live, now);
     if (!table || table->no_humans()) {
-        // Nobody to play it: closed (fenced: only if this node still owns it).
+        // Nobody to play it: its match stored as abandoned, the table closed (fenced: only if
+        // this node still owns it).
+        if (auto f = table ? table->abandon() : std::nullopt) store_finished(*f, *table);
         front_.on_writer("close_table", [id = live.id, fence](Storage& s) { s.close_table(id, fence); }, nullptr);
         front_.released(live.id, false);
         return false;

@@ -19,7 +19,7 @@ std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<dou
     std::array<SeatRating, 4> out{};
     // Only a match of four people is rated (issue 27: wins against bots were farmed), and not
     // at a casual table; a seat a stand-in took from a leaver is the leaver's (not a bot's).
-    if (row.status == "closed" || !row.rated || std::any_of(row.bots.begin(), row.bots.end(), [](bool b) { return b; })) return out;
+    if ((row.status != "won" && row.status != "drawn") || !row.rated || std::any_of(row.bots.begin(), row.bots.end(), [](bool b) { return b; })) return out;
     std::array<double, 4> r{};
     for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? kBotRating : ratings[s];
     const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);

@@ -402,6 +402,44 @@ TEST(Hall, OnlyFourPeopleAtATableNotMadeCasualPlayARatedMatchAndGetNoHints) {
     (void)tid;
 }
 
+// Issue 27: the only person at a table of bots who left mid-match erased it (closing the
+// socket stored it). Every started match is stored: one whose table closes under way, as
+// abandoned, in the player's history, rated for nobody.
+TEST(Hall, AMatchWhoseLastPersonLeavesIsStoredAsAbandoned) {
+    for (const bool right_after_start : {true, false}) {
+        SCOPED_TRACE(right_after_start ? "right after start" : "mid-deal");
+        Harness h;
+        const ConnId a = h.connect();
+        const std::string token = h.sign_in(a, "Layla");
+        h.send(a, {{"type", "create"}, {"turn_seconds", 0}});
+        const std::string tid = h.last(a, "created")["table"];
+        h.send(a, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+        for (int s = 1; s < 4; ++s) h.send(a, {{"type", "add_bot"}, {"seat", s}});
+        h.send(a, {{"type", "start"}});
+        if (!right_after_start) {
+            h.play({a}, 3);
+            for (int i = 0; i < 20; ++i) {
+                h.now += 1000;
+                h.tick();
+                h.play({a}, 1);
+            }
+        }
+        EXPECT_EQ(h.request(a, {{"type", "leave"}})["type"], "ok");
+        h.settle();
+        const auto history = h.get("/api/players/Layla/matches", token);
+        ASSERT_TRUE(history);
+        const json matches = json::parse(history->body)["matches"];
+        ASSERT_EQ(matches.size(), 1u) << history->body;
+        EXPECT_EQ(matches[0]["id"], tid + "-1");
+        EXPECT_EQ(matches[0]["status"], "abandoned");
+        const auto record = h.get("/api/matches/" + tid + "-1", token);
+        ASSERT_TRUE(record);
+        ASSERT_EQ(record->status, 200) << record->body;
+        EXPECT_EQ(json::parse(record->body)["players"][0], "Layla");
+        EXPECT_DOUBLE_EQ(h.storage.rating("Layla"), 1500.0);
+    }
+}
+
 // "history" (the finished rounds) goes to a connection when it does not have it yet: in its
 // first table message of the table, and again only when a round has ended (docs/protocol.md).
 TEST(Hall, AConnectionGetsTheHistoryOnlyWhenItChanged) {

@@ -133,7 +133,7 @@ struct FinishedMatch {
     std::array<bool, 4> bots{};
     bool rated = false;                    ///< Table::rated() when it ended
     nlohmann::json record;                 ///< tarneeb-record/1 plus "players"
-    std::string status;                    ///< won, drawn, closed
+    std::string status;                    ///< won, drawn, closed, abandoned (Table::abandon)
     int winner = -1;
     std::array<int, 2> scores{};
     Match match;                           ///< the match as it ended (its seats' numbers: seat_stats)
@@ -221,6 +221,11 @@ public:
     bool has_events() const { return !events_.empty(); }
     /// The match that ended since the last call, if any.
     std::optional<FinishedMatch> take_finished();
+    /// The match under way, ended where it stands because its table closes (issue 27: the last
+    /// person left a table of bots, and the match vanished): status "abandoned", no winner, the
+    /// scores so far; each seat still the player's who sat there at its start. nullopt when no
+    /// match is under way. The table is finished after it.
+    std::optional<FinishedMatch> abandon();
     /// Actions applied since the table was made (for metrics).
     std::uint64_t actions_applied() const { return actions_applied_; }
 
@@ -247,6 +252,8 @@ private:
     void deal_if_needed(std::optional<std::uint64_t> deal_seed);
     void schedule(Millis now);
     void finish_match();
+    /// Ends the match under way (the table is finished) and returns its record: `status`, `winner` (−1: none).
+    FinishedMatch match_record(std::string status, int winner);
     void do_sit(Seat seat, const std::string& name);
     void do_leave(Seat seat);
     bool do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed);

@@ -5,7 +5,8 @@
 // each human seat of a team gets its team's change. Every player starts at kStartRating. Only
 // a match that four people started is rated (issue 27): a match with a bot seat (one a
 // stand-in took from a leaver is the leaver's), one at a casual table (MatchRow::rated false)
-// and a closed match (too many passed-out deals) change nobody's rating. kBotRating is a bot's
+// a closed match (too many passed-out deals) and an abandoned one (Table::abandon: its table
+// closed with nobody left) change nobody's rating. kBotRating is a bot's
 // fixed rating where one is still needed (a tournament team's seed). Units: Elo points, as a
 // double (shown rounded to 0.1).
 //
