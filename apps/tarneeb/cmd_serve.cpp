@@ -132,6 +132,9 @@ void add_serve(CLI::App& app, int& exit_code) {
                     "tables one guest created that have not started yet")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--max-waiting-tables-per-address", o->config.hall.max_waiting_tables_per_address,
                     "tables not started yet created from one IP address")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--max-playing-tables-per-address", o->config.hall.max_playing_tables_per_address,
+                    "tables created from one IP address playing at once (then start is refused)")
+        ->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--max-connections-per-guest", o->config.hall.max_connections_per_guest,
                     "WebSocket connections signed in with one token at once")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--max-connections-per-address", o->config.hall.max_connections_per_address,

@@ -250,6 +250,9 @@ void TableHost::on_seat_request(const std::string& guest, const TableRequest& re
     Change change;
     std::vector<MatchRow> pending;
     if (std::holds_alternative<StartRequest>(request)) {
+        if (playing_from(t->creator_address) >= config_.max_playing_tables_per_address)
+            return done(refused(to_string(ProtocolError::too_many_tables),
+                                "this address has " + std::to_string(config_.max_playing_tables_per_address) + " tables playing already"));
         change = t->table->prepare_start(front_.next_seed(), front_.next_seed());
         // The journal of a finished match is dropped by the start: its record is stored first.
         for (const auto& row : pending_matches_)

@@ -54,21 +54,47 @@ void TableHost::sweep(Millis now) {
             gone.push_back(tid);
         }
     }
-    for (const auto& tid : gone) {
-        for (auto& [name, g] : guests_)
-            if (g.table == tid) {
-                g.table.clear();
-                g.seat.reset();
-            }
-        close_in_storage(tid);
-        erase(tid);
-        front_.lobby_changed();
+    // Playing with nobody connected (every person's seat held or played by a stand-in): closed
+    // after unattended_ms, its match stored as abandoned.
+    for (auto& [tid, t] : tables_) {
+        if (t.busy || t.table->state() != TableState::playing || t.table->humans_connected() || front_.holds(tid)) {
+            t.unattended_since.reset();
+        } else if (!t.unattended_since) {
+            t.unattended_since = now;
+        } else if (now - *t.unattended_since >= config_.unattended_ms) {
+            gone.push_back(tid);
+        }
     }
+    for (const auto& tid : gone) close_now(tid);
     std::erase_if(guests_, [](const auto& g) { return !g.second.present && g.second.table.empty(); });
     if (!pending_matches_.empty()) {
         auto rows = std::exchange(pending_matches_, {});
         for (auto& row : rows) store_match(std::move(row));
     }
+}
+
+void TableHost::close_now(const std::string& tid) {
+    Hosted* t = find(tid);
+    if (!t) return;
+    for (auto& [name, g] : guests_)
+        if (g.table == tid) {
+            g.table.clear();
+            g.seat.reset();
+        }
+    if (auto f = t->table->abandon()) {
+        attach_chat(*f, *t);
+        store_finished(*f, *t->table);
+    }
+    close_in_storage(tid);
+    erase(tid);
+    front_.lobby_changed();
+}
+
+int TableHost::playing_from(const std::string& address) const {
+    if (address.empty()) return 0;
+    int n = 0;
+    for (const auto& [tid, t] : tables_) n += t.creator_address == address && t.table->state() == TableState::playing;
+    return n;
 }
 
 void TableHost::tick(Millis now) {

@@ -141,7 +141,7 @@ private:
 };
 
 const std::vector<std::string> kRoomy{"--rate", "100000", "--max-waiting-tables-per-guest", "100000",
-                                      "--max-waiting-tables-per-address", "100000"};
+                                      "--max-waiting-tables-per-address", "100000", "--max-playing-tables-per-address", "100000"};
 
 // A client that stops reading (4 KiB receive buffer) while it floods requests: the server
 // closes it at once when its queue passes the limit (not a close handshake queued behind data

@@ -440,6 +440,48 @@ TEST(Hall, AMatchWhoseLastPersonLeavesIsStoredAsAbandoned) {
     }
 }
 
+// Issue 27: fresh guests from one address started 300 tables of bots in 4 s and disconnected,
+// each left to stand-ins (with outside engines: three processes a table). Tables started from
+// one address are limited, and a table nobody is connected to is closed after unattended_ms.
+TEST(Hall, StartedTablesPerAddressAreLimitedAndUnattendedOnesClose) {
+    HallConfig cfg = Harness::config();
+    cfg.max_playing_tables_per_address = 2;
+    cfg.timing.bot_delay_ms = 1000;  // one bot action per tick below: the matches stay under way
+    Harness h(":memory:", cfg);
+    auto bots_table = [&](const std::string& name, const std::string& address) {
+        const ConnId c = h.connect(address);
+        h.sign_in(c, name);
+        h.send(c, {{"type", "create"}, {"turn_seconds", 0}, {"target", 500}});
+        const std::string tid = h.last(c, "created")["table"];
+        h.send(c, {{"type", "join"}, {"table", tid}, {"seat", 0}});
+        for (int s = 1; s < 4; ++s) h.send(c, {{"type", "add_bot"}, {"seat", s}});
+        return std::pair{c, h.request(c, {{"type", "start"}})};
+    };
+    const auto [a, first] = bots_table("Guest1", "10.6.0.1");
+    const auto [b, second] = bots_table("Guest2", "10.6.0.1");
+    const auto [c, third] = bots_table("Guest3", "10.6.0.1");
+    EXPECT_EQ(first["type"], "ok");
+    EXPECT_EQ(second["type"], "ok");
+    EXPECT_EQ(third["code"], "too_many_tables");
+    EXPECT_EQ(bots_table("Guest4", "10.6.0.2").second["type"], "ok") << "another address";
+    // The first two guests go away: their seats are held, then stand-ins play on, until the
+    // tables have had nobody connected for unattended_ms.
+    h.hall.closed(a, h.now);
+    h.hall.closed(b, h.now);
+    h.settle();
+    h.now += 1000;
+    h.tick();
+    EXPECT_EQ(h.hall.host().summaries().size(), 4u);
+    h.now += cfg.unattended_ms;
+    h.tick();
+    EXPECT_EQ(h.hall.host().summaries().size(), 2u) << "closed, their matches stored as abandoned";
+    const auto history = h.get("/api/players/Guest1/matches");
+    ASSERT_TRUE(history);
+    EXPECT_EQ(json::parse(history->body)["matches"][0]["status"], "abandoned") << history->body;
+    // The address may start tables again.
+    EXPECT_EQ(bots_table("Guest5", "10.6.0.1").second["type"], "ok");
+}
+
 // "history" (the finished rounds) goes to a connection when it does not have it yet: in its
 // first table message of the table, and again only when a round has ended (docs/protocol.md).
 TEST(Hall, AConnectionGetsTheHistoryOnlyWhenItChanged) {

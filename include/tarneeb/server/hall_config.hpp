@@ -39,6 +39,12 @@ struct HallConfig {
     // An address is the peer's IP address as the transport gives it to open().
     int max_waiting_tables_per_guest = 1;    ///< tables a guest created that have not started yet
     int max_waiting_tables_per_address = 10; ///< the same, over every guest of one address
+    /// Tables created from one address that play at once (issue 27: 300 started by fresh
+    /// guests in 4 s, each left to stand-ins); past it `start` is refused (too_many_tables).
+    int max_playing_tables_per_address = 16;
+    /// A table playing with no person connected this long is closed, its match stored as
+    /// abandoned (stand-ins do not play out matches nobody watches or plays).
+    Millis unattended_ms = 120000;
     /// Where those tables are counted: shared when set (halls that share limits); null, the
     /// hall counts its own.
     std::shared_ptr<WaitingTables> waiting_tables;

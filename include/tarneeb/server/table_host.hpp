@@ -101,6 +101,7 @@ public:
         std::set<std::string> watchers;  ///< guests at the table (players and spectators)
         int spectators = 0;
         std::optional<Millis> abandoned_since;
+        std::optional<Millis> unattended_since;  ///< playing with no person connected since (HallConfig::unattended_ms)
         bool busy = false;               ///< a journal write is in flight
         bool due_failed = false;         ///< a due action's write failed: retried at the next tick
         /// Requests waiting for it: the guest, the request, its answer.
@@ -222,6 +223,10 @@ private:
     void forget_watcher(const std::string& guest);
     void leave_table(const std::string& guest, Then then);
     void forget_if_gone(const std::string& guest);
+    /// Tables created from `address` that are playing ("" for none: resumed tables keep no address).
+    int playing_from(const std::string& address) const;
+    /// Closes table `tid` here: its match under way stored as abandoned, its guests at no table.
+    void close_now(const std::string& tid);
 
     // The requests (table_host_requests.cpp, table_host_chat.cpp).
     void on_join(const std::string& guest, const JoinRequest& j, const TableRequest& r, Answer done);
