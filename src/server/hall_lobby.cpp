@@ -53,7 +53,15 @@ void Hall::on_table_request(ConnId conn, Conn& c, const TableRequest& t, const C
     // A hint takes a while and changes nothing, chat is answered at once: neither holds the guest.
     const bool holding = !std::holds_alternative<HintRequest>(t) && !std::holds_alternative<ChatRequest>(t);
     if (holding) hold(conn);
-    tables_->request(c.name, t, [this, conn, id = r.id, holding](json body) {
+    // A chat line carries its connection's address (the chat limit per address, chat.hpp).
+    const ChatRequest* chat = std::get_if<ChatRequest>(&t);
+    TableRequest addressed;
+    if (chat) {
+        ChatRequest line = *chat;
+        line.address = c.address;
+        addressed = std::move(line);
+    }
+    tables_->request(c.name, chat ? addressed : t, [this, conn, id = r.id, holding](json body) {
         if (holding) release(conn);
         reply(conn, id, std::move(body));
     });
