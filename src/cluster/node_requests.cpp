@@ -56,6 +56,8 @@ json node_request_json(const TableRequest& r) {
                        j["text"] = x.text;
                        j["phrase"] = x.phrase;
                        if (x.bad) j["bad"] = json::array({x.bad->code, x.bad->message});
+                       if (!x.reason.empty()) j["reason"] = x.reason;
+                       if (!x.address.empty()) j["address"] = x.address;
                    },
                    [](const auto&) {},  // leave, start, hint: the type alone
                },
@@ -102,10 +104,14 @@ std::optional<TableRequest> parse_node_request(const json& j) {
     }
     if (q == "chat") {
         ChatRequest x;
-        std::optional<std::string> text, phrase;
-        if (!read_text(j, "text", text) || !read_text(j, "phrase", phrase)) return std::nullopt;
+        std::optional<std::string> text, phrase, reason, address;
+        if (!read_text(j, "text", text) || !read_text(j, "phrase", phrase) || !read_text(j, "reason", reason) ||
+            !read_text(j, "address", address))
+            return std::nullopt;
         x.text = text.value_or("");
         x.phrase = phrase.value_or("");
+        x.reason = reason.value_or("");
+        x.address = address.value_or("");
         if (auto bad = j.find("bad"); bad != j.end()) {
             if (!bad->is_array() || bad->size() != 2 || !(*bad)[0].is_string() || !(*bad)[1].is_string()) return std::nullopt;
             x.bad = BadRequest{(*bad)[0].get<std::string>(), (*bad)[1].get<std::string>()};

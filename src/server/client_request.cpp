@@ -91,8 +91,12 @@ ChatRequest read_chat(const json& msg) {
             r.bad = BadRequest{"bad_chat", "text must be a string"};
         } else {
             ChatText checked = normalize_chat(text->get_ref<const std::string&>());
-            if (!checked.text) r.bad = BadRequest{"bad_chat", std::string(describe(checked.problem))};
-            else r.text = std::move(*checked.text);
+            if (!checked.text) {
+                r.bad = BadRequest{"bad_chat", std::string(describe(checked.problem))};
+                r.reason = std::string(reason(checked.problem));
+            } else {
+                r.text = std::move(*checked.text);
+            }
         }
     } else if (!phrase->is_string() || !is_quick_phrase(phrase->get_ref<const std::string&>())) {
         r.bad = BadRequest{"unknown_phrase", ""};

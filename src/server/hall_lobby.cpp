@@ -63,7 +63,15 @@ void Hall::on_table_request(ConnId conn, Conn& c, const TableRequest& t, const C
         coded = c.address;
     }
     if (holding) hold(conn);
-    tables_->request(c.name, t, [this, conn, id = r.id, holding, coded](json body) {
+    // A chat line carries its connection's address (the chat limit per address, chat.hpp).
+    const ChatRequest* chat = std::get_if<ChatRequest>(&t);
+    TableRequest addressed;
+    if (chat) {
+        ChatRequest line = *chat;
+        line.address = c.address;
+        addressed = std::move(line);
+    }
+    tables_->request(c.name, chat ? addressed : t, [this, conn, id = r.id, holding, coded](json body) {
         if (holding) release(conn);
         if (!coded.empty() && body.value("code", "") != to_string(ProtocolError::bad_code)) code_attempts_.forgive(coded);
         reply(conn, id, std::move(body));

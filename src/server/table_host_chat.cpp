@@ -15,18 +15,40 @@ namespace {
 std::int64_t unix_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
+
+std::string rate_message(ChatLimit over) {
+    const auto per = [](int lines, const char* whose) {
+        return "at most " + std::to_string(lines) + " chat lines in " + std::to_string(kChatRateWindowMs / 1000) +
+               " seconds " + whose;
+    };
+    if (over == ChatLimit::address) return per(kChatAddressLines, "from one address");
+    if (over == ChatLimit::table) return per(kChatTableLines, "at a table");
+    return per(kChatRateLines, "per guest");
+}
 }  // namespace
 
 void TableHost::on_chat(const std::string& guest, const ChatRequest& request, Answer done) {
     Guest& g = guests_[guest];
     Hosted* t = g.table.empty() ? nullptr : find(g.table);
     if (!t) return done(error_json(to_string(ProtocolError::not_at_table)));
-    if (request.bad) return done(error_json(request.bad->code, request.bad->message));
+    if (request.bad) {
+        json e = error_json(request.bad->code, request.bad->message);
+        if (!request.reason.empty()) e["reason"] = request.reason;
+        return done(e);
+    }
     ChatLine line;
     line.text = request.text;
     line.phrase = request.phrase;
     // Counted only once the line is well formed: a refused line costs nothing.
-    if (!g.chat_rate.allow(front_.now())) return done(error_json("chat_rate_limited", "at most 5 chat lines in 10 seconds"));
+    ChatRate* by_address = request.address.empty()
+                               ? nullptr
+                               : &chat_by_address_.try_emplace(request.address, kChatAddressLines).first->second;
+    if (const ChatLimit over = chat_limit(g.chat_rate, by_address, t->chat_rate, g.seat.has_value(), front_.now());
+        over != ChatLimit::none) {
+        json e = error_json("chat_rate_limited", rate_message(over));
+        e["scope"] = to_string(over);
+        return done(e);
+    }
     line.from = guest;
     line.seat = g.seat;
     line.channel = g.seat ? ChatChannel::players : ChatChannel::spectators;

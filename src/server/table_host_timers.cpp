@@ -38,6 +38,8 @@ void TableHost::publish(Hosted& t) {
 
 void TableHost::sweep(Millis now) {
     last_sweep_ = now;
+    for (auto a = chat_by_address_.begin(); a != chat_by_address_.end();)  // idle addresses' chat rates
+        a = a->second.idle(now) ? chat_by_address_.erase(a) : std::next(a);
     std::vector<std::string> gone;
     for (auto& [tid, t] : tables_) {
         bool watched = false;

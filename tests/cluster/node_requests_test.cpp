@@ -40,9 +40,11 @@ TEST(NodeRequests, EveryRequestComesBackAsItWasRead) {
         ActRequest{3, Action::pass()},
         ActRequest{3, Action::name_trump(Suit::spades)},
         HintRequest{},
-        ChatRequest{std::nullopt, "مرحبا", ""},
-        ChatRequest{std::nullopt, "", "well_played"},
-        ChatRequest{BadRequest{"bad_chat", "a chat line has either a text or a phrase"}, "", ""},
+        ChatRequest{std::nullopt, "مرحبا", "", "", ""},
+        ChatRequest{std::nullopt, "", "well_played", "", ""},
+        ChatRequest{BadRequest{"bad_chat", "a chat line has either a text or a phrase"}, "", "", "", ""},
+        ChatRequest{BadRequest{"bad_chat", "the line has nothing visible"}, "", "", "empty", "192.0.2.1"},
+        ChatRequest{std::nullopt, "hi", "", "", "2001:db8::1"},
     };
     for (const auto& r : requests) EXPECT_EQ(again(r), node_request_json(r));
     // Fields that matter read back exactly.
@@ -57,6 +59,11 @@ TEST(NodeRequests, EveryRequestComesBackAsItWasRead) {
     ASSERT_TRUE(act);
     EXPECT_EQ(std::get<ActRequest>(*act).version, 42u);
     EXPECT_EQ(std::get<ActRequest>(*act).action, Action::bid(8));
+    // A chat line keeps its sender's address (the chat limit per address) and a refusal's reason.
+    const auto chat = parse_node_request(node_request_json(ChatRequest{BadRequest{"bad_chat", "m"}, "", "", "empty", "192.0.2.1"}));
+    ASSERT_TRUE(chat);
+    EXPECT_EQ(std::get<ChatRequest>(*chat).address, "192.0.2.1");
+    EXPECT_EQ(std::get<ChatRequest>(*chat).reason, "empty");
 }
 
 TEST(NodeRequests, OtherShapesAreRefused) {

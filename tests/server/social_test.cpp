@@ -36,16 +36,16 @@ std::string repeat(const std::string& s, int n) {
 
 // ---- the text of a line -------------------------------------------------------------------
 
-TEST(Chat, TextIsNfcAtMost200CodePointsWithoutControlOrBidiOverrides) {
+TEST(Chat, TextIsNfcAtMost200CharactersWithoutControlOrBidiOverrides) {
     EXPECT_EQ(normalize_chat("Zoe\xCC\x88").text, "Zo\xC3\xAB");                     // NFC
     EXPECT_EQ(normalize_chat("\xD9\x8A\xD9\x84\xD8\xA7").text, "\xD9\x8A\xD9\x84\xD8\xA7");  // يلا
     const std::string alef = "\xD8\xA7";                                              // ا: 2 bytes, 1 code point
     EXPECT_TRUE(normalize_chat(repeat(alef, 200)).text);
     EXPECT_EQ(normalize_chat(repeat(alef, 201)).problem, ChatProblem::too_long);
     EXPECT_EQ(normalize_chat(repeat("a", 201)).problem, ChatProblem::too_long);
-    // 200 code points after NFC: 200 e + U+0301 (400 as sent) become 200 é.
+    // 200 characters: 200 e + U+0301 (400 code points as sent) become 200 é.
     EXPECT_TRUE(normalize_chat(repeat("e\xCC\x81", 200)).text);
-    EXPECT_EQ(normalize_chat(repeat("a", 1025)).problem, ChatProblem::too_long);  // over the bytes as sent
+    EXPECT_EQ(normalize_chat(repeat("\xD8\xA7", 2049)).problem, ChatProblem::too_long);  // over the bytes as sent
     for (const char* bad : {"a\nb", "a\rb", "tab\there", "\x7F", "\xC2\x85" /* NEL */, "x\xE2\x80\xAE" "abc" /* RLO */,
                             "\xE2\x80\xAA" /* LRE */, "\xE2\x81\xA7" "x" /* RLI */, "x\xE2\x81\xA9" /* PDI */})
         EXPECT_EQ(normalize_chat(bad).problem, ChatProblem::control) << bad;
@@ -65,6 +65,90 @@ TEST(Chat, RateIsFiveLinesInAnyTenSeconds) {
     EXPECT_TRUE(rate.allow(11000));   // it left the window: one more
     EXPECT_FALSE(rate.allow(11000));
     EXPECT_TRUE(rate.allow(11001));   // the second left too
+}
+
+/// The UTF-8 of code point `c`.
+std::string cp(char32_t c) {
+    std::string out;
+    if (c < 0x80) {
+        out += static_cast<char>(c);
+    } else if (c < 0x800) {
+        out += static_cast<char>(0xC0 | (c >> 6));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        out += static_cast<char>(0xE0 | (c >> 12));
+        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (c >> 18));
+        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+    return out;
+}
+
+std::string cps(std::initializer_list<char32_t> cs) {
+    std::string out;
+    for (char32_t c : cs) out += cp(c);
+    return out;
+}
+
+// Issue 27: lines of invisible characters were accepted, and a tower of marks drew over the
+// neighbouring lines. The whole kind: default-ignorable and format characters are removed
+// (emoji sequences keep theirs), separators are refused, marks per character are capped.
+TEST(Chat, InvisibleCharactersAreRemovedAndALineNeedsAVisibleOne) {
+    const char32_t invisible[] = {0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x3164, 0x115F, 0xFFA0, 0x180E, 0x00AD,
+                                  0x034F, 0x200E, 0x200F, 0x061C, 0xE0041, 0xE007F, 0xFE0F, 0x2061, 0x2800};
+    for (char32_t c : invisible) {
+        EXPECT_EQ(normalize_chat(cp(c)).problem, ChatProblem::empty) << std::hex << static_cast<std::uint32_t>(c);
+        EXPECT_EQ(normalize_chat(repeat(cp(c), 20)).problem, ChatProblem::empty) << std::hex << static_cast<std::uint32_t>(c);
+        EXPECT_EQ(normalize_chat(" " + cp(c) + " ").problem, ChatProblem::empty) << std::hex << static_cast<std::uint32_t>(c);
+        // Beside visible text, the invisible ones are removed (U+2800 is a blank, kept as such).
+        EXPECT_EQ(normalize_chat("a" + cp(c) + "b").text, c == 0x2800 ? "a" + cp(c) + "b" : "ab") << std::hex << static_cast<std::uint32_t>(c);
+    }
+    for (char32_t c : {0x2028, 0x2029})  // line and paragraph separators: line breaks
+        EXPECT_EQ(normalize_chat("a" + cp(c) + "b").problem, ChatProblem::control) << std::hex << static_cast<std::uint32_t>(c);
+    // Marks: at most kChatMaxMarks on one character (Arabic harakat and Vietnamese pass).
+    EXPECT_EQ(normalize_chat(repeat(cp(0x0301), 199)).problem, ChatProblem::too_many_marks);
+    EXPECT_EQ(normalize_chat("Z" + repeat(cp(0x0301), 199)).problem, ChatProblem::too_many_marks);
+    EXPECT_EQ(normalize_chat("a" + repeat(cp(0x0316), kChatMaxMarks + 1)).problem, ChatProblem::too_many_marks);
+    EXPECT_TRUE(normalize_chat("a" + repeat(cp(0x0316), kChatMaxMarks)).text);
+    EXPECT_TRUE(normalize_chat(cps({0x0628, 0x0651, 0x064E})).text);  // بَّ
+    EXPECT_TRUE(normalize_chat(cps({0x1EC7})).text);                   // ệ
+    EXPECT_EQ(normalize_chat(cp(0x0301)).problem, ChatProblem::empty);  // a mark alone shows nothing
+    // Emoji sequences keep what they need.
+    for (const std::string& emoji : {cps({0x1F468, 0x200D, 0x1F469, 0x200D, 0x1F467, 0x200D, 0x1F466}),  // family
+                                     cps({0x2764, 0xFE0F}),                                              // ❤️
+                                     cps({0x1F3F3, 0xFE0F, 0x200D, 0x1F308}),                            // rainbow flag
+                                     cps({0x1F469, 0x1F3FD, 0x200D, 0x1F4BB}),                           // 👩🏽‍💻
+                                     cps({0x31, 0xFE0F, 0x20E3}),                                        // keycap 1
+                                     cps({0x1F3F4, 0xE0067, 0xE0062, 0xE0065, 0xE006E, 0xE0067, 0xE007F})})  // England
+    {
+        EXPECT_EQ(normalize_chat(emoji).text, emoji);
+        EXPECT_EQ(chat_length(emoji), 1);
+    }
+    // A joiner outside an emoji sequence and a second selector are removed.
+    EXPECT_EQ(normalize_chat(cps({'a', 0x200D, 'b'})).text, "ab");
+    EXPECT_EQ(normalize_chat(cps({0x2764, 0xFE0F, 0xFE0F})).text, cps({0x2764, 0xFE0F}));
+    EXPECT_EQ(normalize_chat(cps({'a', 0xE0067, 0xE007F})).text, "a");
+    EXPECT_EQ(normalize_chat(cps({'e', 0x034F, 0x0301})).text, "\xC3\xA9");  // é, once the CGJ is gone
+    EXPECT_EQ(reason(ChatProblem::empty), "empty");
+    EXPECT_EQ(reason(ChatProblem::too_many_marks), "too_many_marks");
+}
+
+// Issue 27: 29 family emoji were refused "over 200 characters" (code points were counted).
+TEST(Chat, LengthIsCountedInGraphemeClusters) {
+    const std::string family = cps({0x1F468, 0x200D, 0x1F469, 0x200D, 0x1F467, 0x200D, 0x1F466});
+    EXPECT_EQ(normalize_chat(repeat(family, 36)).text, repeat(family, 36));
+    EXPECT_EQ(chat_length(repeat(family, 36)), 36);
+    const std::string heart = cps({0x2764, 0xFE0F});
+    EXPECT_TRUE(normalize_chat(repeat(heart, kChatMaxLength)).text);
+    EXPECT_EQ(normalize_chat(repeat(heart, kChatMaxLength + 1)).problem, ChatProblem::too_long);
+    EXPECT_TRUE(normalize_chat(repeat(cps({'e', 0x0301, 0x0316}), kChatMaxLength)).text);
+    EXPECT_EQ(normalize_chat(repeat(cps({'e', 0x0301, 0x0316}), kChatMaxLength + 1)).problem, ChatProblem::too_long);
+    // Removed characters are not counted.
+    EXPECT_TRUE(normalize_chat(repeat("a" + cp(0x200B), kChatMaxLength)).text);
 }
 
 TEST(Chat, QuickPhrasesAreIds) {
@@ -89,7 +173,7 @@ TEST(Chat, LogKeepsRecentLinesPerAudienceAndTheMatchLinesForItsRecord) {
     log.add(line(ChatChannel::players, false, 0));  // before the match: in no record
     for (int i = 0; i < 510; ++i) log.add(line(ChatChannel::players, true, 1));
     log.add(line(ChatChannel::spectators, true, 1));
-    EXPECT_EQ(log.recent(false).size(), kChatRecent);
+    EXPECT_EQ(log.recent(false).size(), kChatRecent + 1);  // the channels are kept apart
     EXPECT_EQ(log.recent(false).back().channel, ChatChannel::spectators);
     EXPECT_EQ(log.recent(true).back().channel, ChatChannel::players);  // players never get it
     EXPECT_EQ(log.recent(true).back().seq, 511u);
@@ -103,6 +187,29 @@ TEST(Chat, LogKeepsRecentLinesPerAudienceAndTheMatchLinesForItsRecord) {
     for (int i = 0; i < 510; ++i) full.add(line(ChatChannel::players, true, 1));
     EXPECT_EQ(full.take_match(1).size(), kChatRecordMax);
     EXPECT_TRUE(full.take_match(1).empty());  // taken once
+}
+
+// Issue 27: a late joiner's 50 lines held only spam. Spectators' lines are kept apart, so they
+// never push the players' out.
+TEST(Chat, SpectatorsLinesDoNotPushThePlayersOutOfTheHistory) {
+    ChatLog log;
+    ChatLine said;
+    said.from = "Layla";
+    said.channel = ChatChannel::players;
+    said.text = "good game";
+    log.add(said);
+    ChatLine spam;
+    spam.from = "spammer";
+    spam.channel = ChatChannel::spectators;
+    spam.text = "spam";
+    for (int i = 0; i < 500; ++i) log.add(spam);
+    for (bool player : {true, false}) {
+        const auto lines = log.recent(player);
+        ASSERT_EQ(lines.size(), 1 + kChatRecentSpectators);
+        EXPECT_EQ(lines.front().text, "good game");
+        EXPECT_EQ(lines.back().seq, 501u);
+        EXPECT_TRUE(std::is_sorted(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.seq < b.seq; }));
+    }
 }
 
 // ---- the hall -----------------------------------------------------------------------------
@@ -149,6 +256,64 @@ TEST(Chat, PlayersChatAndLimitsGiveStableErrors) {
     for (int i = 0; i < 3; ++i) EXPECT_EQ(h.chat(cs[2], {{"text", "x"}})["type"], "ok");
     for (int i = 0; i < 2; ++i) EXPECT_EQ(h.chat(second, {{"text", "y"}})["type"], "ok");
     EXPECT_EQ(h.chat(second, {{"text", "z"}})["code"], "chat_rate_limited");
+}
+
+// Issue 27: 20 guests from one address put 100 lines into a table in 1.2 s. Lines are limited
+// per address and per table too; the table's limit holds spectators only, so players still talk.
+TEST(Chat, LinesAreLimitedPerAddressAndPerTable) {
+    Harness h;
+    const std::vector<ConnId> cs = {h.connect("10.0.0.1"), h.connect("10.0.0.2"), h.connect("10.0.0.3"), h.connect("10.0.0.4")};
+    const std::string tid = seat_four(h, cs);
+    auto watcher = [&](const std::string& address, const std::string& name) {
+        const ConnId c = h.connect(address);
+        h.sign_in(c, name);
+        h.send(c, {{"type", "join"}, {"table", tid}});
+        return c;
+    };
+    std::vector<ConnId> crowd;
+    for (int i = 0; i < 20; ++i) crowd.push_back(watcher("192.0.2.7", "crowd" + std::to_string(i)));
+    int sent = 0;
+    for (int round = 0; round < 5; ++round) {
+        for (ConnId c : crowd) {
+            const json answer = h.chat(c, {{"text", "spam"}});
+            if (answer["type"] == "ok") {
+                ++sent;
+            } else {
+                EXPECT_EQ(answer["code"], "chat_rate_limited");
+                EXPECT_EQ(answer["scope"], "address");
+            }
+        }
+    }
+    EXPECT_EQ(sent, kChatAddressLines);
+    EXPECT_EQ(h.chat(cs[0], {{"text", "players still talk"}})["type"], "ok");
+
+    // Spectators from many addresses: the table takes kChatTableLines lines in the window (the
+    // players' counted), then refuses spectators' lines, never the players'.
+    h.now += kChatRateWindowMs;
+    std::vector<ConnId> others;
+    for (int i = 0; i < kChatTableLines + 5; ++i) others.push_back(watcher("198.51.100." + std::to_string(i), "w" + std::to_string(i)));
+    EXPECT_EQ(h.chat(cs[1], {{"text", "from Omar"}})["type"], "ok");
+    sent = 1;
+    for (ConnId c : others) {
+        const json answer = h.chat(c, {{"text", "more"}});
+        if (answer["type"] == "ok") {
+            ++sent;
+        } else {
+            EXPECT_EQ(answer["code"], "chat_rate_limited");
+            EXPECT_EQ(answer["scope"], "table");
+        }
+    }
+    EXPECT_EQ(sent, kChatTableLines);
+    EXPECT_EQ(h.chat(cs[2], {{"text", "from Rana"}})["type"], "ok");
+    // A late joiner still reads the players' lines among the spectators'.
+    const ConnId late = watcher("203.0.113.9", "Late");
+    std::string history = h.last(late, "chat_history").dump();
+    for (const char* said : {"players still talk", "from Omar", "from Rana"}) EXPECT_NE(history.find(said), std::string::npos) << said;
+    // Refused text says why with a stable reason.
+    const json invisible = h.chat(cs[3], {{"text", "\xE2\x80\x8B\xE2\x80\x8B"}});
+    EXPECT_EQ(invisible["code"], "bad_chat");
+    EXPECT_EQ(invisible["reason"], "empty");
+    EXPECT_EQ(h.chat(cs[3], {{"text", "a" + repeat("\xCC\x81", 9)}})["reason"], "too_many_marks");
 }
 
 // A spectator's line during play never reaches a player: checked on every byte each player's

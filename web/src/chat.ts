@@ -11,8 +11,35 @@ import type { Lang } from './i18n';
 import { PHRASE_IDS, phraseText, st } from './social_i18n';
 import { load, save } from './util';
 
-/** Lines kept per table in the page, at most (the server sends at most 50 on arrival). */
+/** Lines kept per table in the page, at most (the server sends at most 50 + 20 on arrival). */
 export const MAX_LINES = 200;
+
+/** A line's text, at most: in characters as a person sees them (grapheme clusters), as the
+ * server counts them (chat.hpp kChatMaxLength), and in UTF-8 bytes (kChatMaxBytes). */
+export const MAX_CHAT_LENGTH = 200;
+export const MAX_CHAT_BYTES = 4096;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const utf8 = new TextEncoder();
+
+/** The characters of a text as a person sees them: grapheme clusters (👨‍👩‍👧‍👦 is one). */
+export function chatLength(text: string): number {
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+/** The longest start of `text`, whole characters, within MAX_CHAT_LENGTH and MAX_CHAT_BYTES
+ * (`text` itself when it fits): what the chat field keeps of what is typed or pasted. */
+export function fitChat(text: string): string {
+  let n = 0;
+  let bytes = 0;
+  for (const { segment, index } of graphemes.segment(text)) {
+    bytes += utf8.encode(segment).length;
+    if (++n > MAX_CHAT_LENGTH || bytes > MAX_CHAT_BYTES) return text.slice(0, index);
+  }
+  return text;
+}
 
 /** What the panel needs of the application. */
 export interface ChatHost {
@@ -88,14 +115,19 @@ export class ChatPanel {
     this.input.name = 'text';
     this.input.dir = 'auto';
     this.input.autocomplete = 'off';
-    this.input.maxLength = 400; // UTF-16 units; the server counts 200 code points after NFC
+    // No maxLength (it counts UTF-16 units: 36 family emoji fill 400): the field keeps what
+    // fits as the server counts (fitChat), whatever is typed or pasted.
+    this.input.addEventListener('input', () => {
+      const fit = fitChat(this.input.value);
+      if (fit !== this.input.value) this.input.value = fit;
+    });
     this.input.dataset.testid = 'chat-input';
     this.sendBtn = form.appendChild(document.createElement('button'));
     this.sendBtn.type = 'submit';
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const text = this.input.value;
-      if (!text.trim()) return;
+      if (!text.trim() || fitChat(text) !== text) return;
       void this.host.sendChat({ text }).then((ok) => {
         if (ok && this.input.value === text) this.input.value = '';
       });

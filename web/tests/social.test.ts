@@ -1,7 +1,7 @@
 // Issue 15 in the browser, the parts without a page: chat lines (merge, phrase words),
 // invitation links, the leaderboard/profile routes and the rating chart.
 import { describe, expect, it } from 'vitest';
-import { MAX_LINES, lineText, mergeLines } from '../src/chat';
+import { MAX_CHAT_BYTES, MAX_CHAT_LENGTH, MAX_LINES, chatLength, fitChat, lineText, mergeLines } from '../src/chat';
 import { inviteHtml, inviteUrl, parseInvite, withoutInvite } from '../src/invite';
 import { parseSocialRoute, playerHash, ratingChartSvg, tournamentsHtml } from '../src/profiles';
 import type { ChatLine } from '../src/protocol';
@@ -34,6 +34,33 @@ describe('chat lines', () => {
   });
   it('knows the server phrase ids (chat.hpp quick_phrases)', () => {
     expect(PHRASE_IDS).toEqual(['yalla', 'afye', 'well_played', 'good_luck', 'thanks', 'sorry', 'hurry', 'one_more']);
+  });
+});
+
+// Issue 27: the field counted UTF-16 units (maxLength 400) and the server code points, so 36
+// family emoji could be typed and 29 were refused. Both count grapheme clusters now.
+describe('chat length', () => {
+  const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+  it('counts what a person sees, as the server does', () => {
+    expect(chatLength(family)).toBe(1);
+    expect(chatLength(family.repeat(36))).toBe(36);
+    expect(chatLength('e\u0301'.repeat(3))).toBe(3);
+    expect(chatLength('يلا نلعب')).toBe(8);
+    expect(chatLength('\u2764\uFE0F')).toBe(1);
+  });
+  it('keeps 200 characters and no more, whole ones', () => {
+    expect(MAX_CHAT_LENGTH).toBe(200);
+    expect(fitChat(family.repeat(36))).toBe(family.repeat(36));
+    expect(fitChat('a'.repeat(200))).toBe('a'.repeat(200));
+    expect(fitChat('a'.repeat(201))).toBe('a'.repeat(200));
+    const hearts = '\u2764\uFE0F'.repeat(201);
+    expect(chatLength(fitChat(hearts))).toBe(200);
+    expect(fitChat(hearts)).toBe('\u2764\uFE0F'.repeat(200));
+    // The bytes too (kChatMaxBytes): 200 family emoji are 5,000 bytes.
+    const many = fitChat(family.repeat(200));
+    expect(new TextEncoder().encode(many).length).toBeLessThanOrEqual(MAX_CHAT_BYTES);
+    expect(chatLength(many)).toBe(Math.floor(MAX_CHAT_BYTES / 25));
+    expect(many).toBe(family.repeat(Math.floor(MAX_CHAT_BYTES / 25)));
   });
 });
 

@@ -57,9 +57,11 @@ struct ActRequest {
 struct HintRequest {};
 /// `chat`: one line, a checked text (server/chat.hpp normalize_chat) or a quick phrase's id.
 struct ChatRequest {
-    std::optional<BadRequest> bad;  ///< the line is refused (bad_chat, unknown_phrase): nothing else is set
+    std::optional<BadRequest> bad;  ///< the line is refused (bad_chat, unknown_phrase): text and phrase are not set
     std::string text;               ///< NFC text, or "" for a phrase
     std::string phrase;             ///< a quick phrase's id, or "" for a text
+    std::string reason;             ///< with a refused text: the stable reason (server/chat.hpp reason()), else ""
+    std::string address;            ///< the sender's connection's address (set by the front that got it; "": unknown)
 };
 
 /// A guest's request of its table (or of the table it joins).

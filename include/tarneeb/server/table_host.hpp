@@ -111,6 +111,7 @@ public:
         bool counted_waiting = false; ///< counted in waiting_tables_ (created here, not started yet)
         HistoryCache history;         ///< its table messages' "history" text
         ChatLog chat;                 ///< its chat (chat.hpp; table_host_chat.cpp)
+        ChatRate chat_rate{kChatTableLines};  ///< its chat lines (chat.hpp chat_limit)
         std::int64_t fence = 0;       ///< the fencing token of its writes (0: a single node)
         bool dropping = false;        ///< drop() waits for its write in flight
         bool touched = false;         ///< in touched_: its wakeup is read again at the next tick
@@ -194,7 +195,7 @@ private:
         std::optional<Seat> seat;  ///< nullopt: spectator (when table is set)
         bool present = false;      ///< it has a connection
         bool hinting = false;      ///< a `hint` of it is being worked out
-        ChatRate chat_rate;        ///< its chat lines (chat.hpp: 5 per 10 s)
+        ChatRate chat_rate;        ///< its chat lines (chat.hpp chat_limit: 5 per 10 s)
     };
     using Then = std::function<void(const std::optional<StorageError>&)>;
 
@@ -248,6 +249,9 @@ private:
     std::map<std::string, Hosted> tables_;
     std::unordered_map<std::string, Guest> guests_;
     std::vector<MatchRow> pending_matches_;  ///< finished matches not stored yet
+    /// Chat lines by connection address, over all its guests (chat.hpp chat_limit); idle ones
+    /// are dropped by the sweep.
+    std::unordered_map<std::string, ChatRate> chat_by_address_;
 
     // The tables' timers without a scan of every table at each tick: a table's wakeup
     // (Table::next_wakeup) changes only when the table does, and every change goes through
