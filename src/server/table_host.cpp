@@ -184,10 +184,14 @@ void TableHost::close_in_storage(const std::string& id) {
     front_.released(id, false);
 }
 
-void TableHost::close_if_empty(const std::string& tid) {
+void TableHost::close_now(const std::string& tid) {
     Hosted* t = find(tid);
-    if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
-    if (front_.holds(tid)) return;  // a tournament's match, bots only maybe
+    if (!t) return;
+    for (auto& [name, g] : guests_)
+        if (g.table == tid) {
+            g.table.clear();
+            g.seat.reset();
+        }
     // Every started match is stored, however its people left (issue 27): one under way ends
     // here as abandoned, before the table's journal is closed (the writer keeps the order).
     if (auto f = t->table->abandon()) {
@@ -197,6 +201,13 @@ void TableHost::close_if_empty(const std::string& tid) {
     close_in_storage(tid);
     erase(tid);
     front_.lobby_changed();
+}
+
+void TableHost::close_if_empty(const std::string& tid) {
+    Hosted* t = find(tid);
+    if (!t || t->busy || !t->parked.empty() || !t->table->no_humans() || !t->watchers.empty()) return;
+    if (front_.holds(tid)) return;  // a tournament's match, bots only maybe
+    close_now(tid);
 }
 
 // ---- guests ---------------------------------------------------------------------------------

@@ -75,23 +75,6 @@ void TableHost::sweep(Millis now) {
     }
 }
 
-void TableHost::close_now(const std::string& tid) {
-    Hosted* t = find(tid);
-    if (!t) return;
-    for (auto& [name, g] : guests_)
-        if (g.table == tid) {
-            g.table.clear();
-            g.seat.reset();
-        }
-    if (auto f = t->table->abandon()) {
-        attach_chat(*f, *t);
-        store_finished(*f, *t->table);
-    }
-    close_in_storage(tid);
-    erase(tid);
-    front_.lobby_changed();
-}
-
 int TableHost::playing_from(const std::string& address) const {
     if (address.empty()) return 0;
     int n = 0;
