@@ -6,6 +6,7 @@
 // in the hall; this file only starts them and answers. A request holds its connection (its
 // guest, once signed in) until it is answered, so a guest's messages stay in order.
 // No password is kept beyond the job that needs it, written to the database or logged.
+#include <algorithm>
 #include <string>
 
 #include "tarneeb/server/hall.hpp"
@@ -200,6 +201,14 @@ void Hall::on_register(ConnId conn, Conn& c, const RegisterRequest& reg, const j
     if (!password_length_ok(*password))
         return error(conn, id, kBadPassword,
                      "a password has " + std::to_string(kMinPasswordBytes) + " to " + std::to_string(kMaxPasswordBytes) + " bytes");
+    // Registrations never take the whole password queue: sign-ins keep half of it.
+    if (const Millis wait = registrations_.wait_ms(c.address, now_); wait > 0)
+        return error(conn, id, kTooManyAttempts,
+                     "too many registrations from this address; try again in " + std::to_string((wait + 999) / 1000) + " s");
+    if (registering_ >= std::max<std::size_t>(1, config_.password_queue / 2))
+        return error(conn, id, kBusy, "too many registrations at once; try again");
+    registrations_.failed(c.address, now_);
+    ++registering_;
     auto hash = std::make_shared<std::string>();
     hold(conn);
     const bool queued = on_passwords(
@@ -211,6 +220,7 @@ void Hall::on_register(ConnId conn, Conn& c, const RegisterRequest& reg, const j
             }
         },
         [this, conn, id, name = c.name, token_hash = c.token_hash, hash] {
+            --registering_;
             if (hash->empty()) {
                 release(conn);
                 return error(conn, id, kBusy, "the server cannot hash a password now; try again");
@@ -234,6 +244,7 @@ void Hall::on_register(ConnId conn, Conn& c, const RegisterRequest& reg, const j
                       });
         });
     if (!queued) {
+        --registering_;
         release(conn);
         error(conn, id, kBusy, "too many passwords at once; try again");
     }

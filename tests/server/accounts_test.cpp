@@ -241,6 +241,38 @@ TEST(Accounts, FailedSignInsOnANameFromOneAddressAreLimitedThere) {
     EXPECT_EQ(h.sign_in(h.connect("10.5.0.1"), "Layla", kPassword)["type"], "welcome");
 }
 
+// Issue 27: 40 registrations at once from 5 addresses made every sign-in answer `busy` (the
+// password queue is shared). Registrations hold at most half the queue, and each address may
+// register at most registrations_per_address names per window.
+TEST(Accounts, RegistrationsAreLimitedPerAddressAndLeaveRoomForSignIns) {
+    HallConfig cfg = Harness::config();
+    cfg.password_queue = 2;
+    cfg.registrations_per_address = 2;
+    Harness h(cfg);
+    [[maybe_unused]] auto [owner, owner_token] = h.guest("Layla", "10.7.0.1");
+    ASSERT_EQ(h.ask(owner, {{"type", "register"}, {"password", kPassword}})["type"], "ok");
+    // Two registrations sent at once: the second finds the registrations' half of the queue full...
+    [[maybe_unused]] auto [a, ta] = h.guest("Omar", "10.7.0.2");
+    [[maybe_unused]] auto [b, tb] = h.guest("Rana", "10.7.0.3");
+    h.hall.message(a, json{{"type", "register"}, {"password", kPassword}}.dump(), h.now);
+    h.hall.message(b, json{{"type", "register"}, {"password", kPassword}}.dump(), h.now);
+    // ... and a sign-in sent then still gets in.
+    const ConnId phone = h.connect("10.7.0.4");
+    h.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"password", kPassword}}.dump(), h.now);
+    h.settle();
+    EXPECT_EQ(h.last_reply(a)["type"], "ok");
+    EXPECT_EQ(h.last_reply(b)["code"], "busy");
+    EXPECT_EQ(h.last(phone, "welcome")["name"], "Layla");
+    // Per address: the owner's address registered once; one more, then too_many_attempts.
+    [[maybe_unused]] auto [c, tc] = h.guest("Sami", "10.7.0.1");
+    EXPECT_EQ(h.ask(c, {{"type", "register"}, {"password", kPassword}})["type"], "ok");
+    [[maybe_unused]] auto [d, td] = h.guest("Huda", "10.7.0.1");
+    EXPECT_EQ(h.ask(d, {{"type", "register"}, {"password", kPassword}})["code"], "too_many_attempts");
+    EXPECT_EQ(h.ask(b, {{"type", "register"}, {"password", kPassword}})["type"], "ok") << "another address";
+    h.now += kAttemptWindowMs;
+    EXPECT_EQ(h.ask(d, {{"type", "register"}, {"password", kPassword}})["type"], "ok") << "after the window";
+}
+
 TEST(Accounts, AttemptsSentAtOnceStayWithinTheLimit) {
     Harness h;
     auto [c, token] = h.guest("Layla");

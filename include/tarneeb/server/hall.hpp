@@ -389,6 +389,9 @@ private:
     /// Wrong join codes per address (HallConfig::code_failures_per_address): a join with a code
     /// counts as one from when it is sent until its answer is not `bad_code`.
     AttemptLimiter code_attempts_{config_.code_failures_per_address, config_.attempt_window_ms};
+    /// Registrations per address (HallConfig::registrations_per_address), each counted when let through.
+    AttemptLimiter registrations_{config_.registrations_per_address, config_.attempt_window_ms};
+    std::size_t registering_ = 0;  ///< registrations whose password is queued or being hashed
     // ---- tournaments (hall_tournament.cpp; docs/protocol.md "Tournaments") -------------
     struct TournamentEntry {
         Tournament t;

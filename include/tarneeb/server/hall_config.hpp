@@ -79,6 +79,10 @@ struct HallConfig {
     int name_failures = kNameFailures;          ///< failed sign-ins per name key from one address in the window (then its spacing, SignInAttempts)...
     int address_failures = kAddressFailures;    ///< ...and per address (then too_many_attempts)
     Millis attempt_window_ms = kAttemptWindowMs;
+    /// Registrations (issue 27: 40 at once from 5 addresses made every sign-in `busy`): at most
+    /// this many from one address per attempt window (then too_many_attempts), and at most half
+    /// of `password_queue` in flight at once (then busy), so that sign-ins always have room.
+    int registrations_per_address = 10;
     /// Private tables' join codes (issue 27: guessed at ~1,500 tries a second): wrong codes
     /// from one address in the window (then too_many_attempts), and for one table from anywhere
     /// (then that table's joins with a code are spaced 1 s doubling to 30 s, AttemptSpacing).
