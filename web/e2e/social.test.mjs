@@ -149,26 +149,38 @@ test('an invitation link seats a new guest; chat in Arabic, phrases, markup as t
   }
 });
 
-test('a finished match: its chat in the record (tarneeb replay reads it), the leaderboard and a profile with its rating chart', async () => {
-  const ctx = await env.br.browser.newContext(DESKTOP);
-  const page = await ctx.newPage();
+test('a finished match of four people: its chat in the record (tarneeb replay reads it), rated, the leaderboard and a profile with its rating chart', async () => {
+  // Only a match four people started is rated (issue 27): four browsers at one table.
+  const ctxs = await Promise.all([0, 1, 2, 3].map(() => env.br.browser.newContext(DESKTOP)));
+  const pages = await Promise.all(ctxs.map((c) => c.newPage()));
+  const [page] = pages;
   const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  for (const p of pages) p.on('pageerror', (e) => errors.push(e.message));
   try {
-    const name = `Rami${Date.now() % 100000}`;
+    const tag = Date.now() % 100000;
+    const name = `Rami${tag}`;
     await signIn(page, env.srv.url, name, 'en');
-    await createTable(page, { target: 1, timer: 0, bots: true });
+    await createTable(page, { target: 1, timer: 0, bots: false, priv: true });
+    const link = await page.inputValue('[data-testid=invite-link]');
+    for (const [i, p] of pages.slice(1).entries()) {
+      await p.goto(`${link}&lang=en`);
+      await fillField(p, 'form[data-form=signin] input[name=name]', `Guest${i}x${tag}`, (n) => window.tarneeb.state.nameInput === n);
+      await clickSure(p, 'form[data-form=signin] button[type=submit]');
+      await p.waitForFunction((s) => window.tarneeb.state.table?.you === s, i + 1);
+    }
+    await page.waitForSelector('[data-act=start]:not([disabled])');
     await clickSure(page, '[data-act=start]');
-    await page.waitForSelector('.hand .card');
+    await Promise.all(pages.map((p) => p.waitForSelector('.hand .card')));
     await openChat(page);
     await clickSure(page, '[data-testid=chat] [data-phrase=good_luck]');
     await sees(page, 'Good luck');
-    await playToEnd(page);
+    await Promise.all(pages.map((p) => playToEnd(p)));
     const id = String(await page.evaluate(() => window.tarneeb.state.matchOver.record));
     const record = await page.evaluate(async (i) => (await fetch(`/api/matches/${encodeURIComponent(i)}`)).json(), id);
     assert.equal(record.chat.length, 1);
     assert.equal(record.chat[0].phrase, 'good_luck');
     assert.equal(record.chat[0].from, name);
+    assert.equal(record.rated, true, 'four people started it');
     // The record with its chat is still a record: `tarneeb replay` gives the server's result.
     const dir = mkdtempSync(path.join(tmpdir(), 'tarneeb-social-e2e-'));
     try {
@@ -206,9 +218,9 @@ test('a finished match: its chat in the record (tarneeb replay reads it), the le
     await page.waitForSelector('[data-testid=profile-error]');
     assert.deepEqual(errors, []);
   } catch (e) {
-    await screenshots('social-profile', [page]);
+    await screenshots('social-profile', pages);
     throw e;
   } finally {
-    await ctx.close();
+    await Promise.all(ctxs.map((c) => c.close()));
   }
 });
