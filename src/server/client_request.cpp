@@ -111,7 +111,8 @@ std::optional<TournamentRequest::Kind> tournament_kind(std::string_view type) {
     using Kind = TournamentRequest::Kind;
     static constexpr std::pair<std::string_view, Kind> kKinds[] = {
         {"tournament_open", Kind::open},   {"tournament_close", Kind::close}, {"tournament_start", Kind::start},
-        {"tournament_cancel", Kind::cancel}, {"tournament_enter", Kind::enter}, {"tournament_withdraw", Kind::withdraw},
+        {"tournament_cancel", Kind::cancel}, {"tournament_enter", Kind::enter}, {"tournament_accept", Kind::accept},
+        {"tournament_withdraw", Kind::withdraw},
     };
     for (const auto& [name, kind] : kKinds)
         if (name == type) return kind;

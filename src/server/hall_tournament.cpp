@@ -140,17 +140,23 @@ void Hall::on_tournament(ConnId conn, Conn& c, const TournamentRequest& tr, cons
     }
     const bool organiser = entry.t.organiser() == name;
     TournamentOp op;
-    if (tr.kind == Kind::enter) {
-        if (tr.bad_team) return error(conn, id, "bad_team", "players must be two names");
+    if (tr.kind == Kind::enter || tr.kind == Kind::accept) {
         std::array<std::string, 2> players;
-        if (tr.players) {
+        if (tr.kind == Kind::accept) {
+            players[0] = name;
+        } else if (tr.bad_team) {
+            return error(conn, id, "bad_team", "players must be two names");
+        } else if (tr.players) {
             players = *tr.players;
         } else {
             players[0] = name;
             players[1] = tr.other.value_or("");
         }
         // Each name as a guest name is checked (names.hpp); a bot is "bot:KIND" of a known kind.
-        for (auto& p : players) {
+        std::array<bool, 2> accepted{};
+        std::vector<std::string> keys;  // the people's name keys: sign-in's identity
+        for (std::size_t i = 0; i < 2; ++i) {
+            auto& p = players[i];
             if (p.empty()) continue;
             if (is_bot_player(p)) {
                 if (p.size() > 40 || !bots_(bot_kind(p), 1)) return error(conn, id, "unknown_bot");
@@ -159,16 +165,40 @@ void Hall::on_tournament(ConnId conn, Conn& c, const TournamentRequest& tr, cons
             const NameResult checked = normalize_name(p, {});
             if (!checked.name) return error(conn, id, "bad_name", std::string(describe(checked.problem)));
             p = checked.name->text;
+            accepted[i] = checked.name->key == name_key(name);
+            if (accepted[i]) p = name;
+            keys.push_back(checked.name->key);
         }
-        if (!organiser && players[0] != name && players[1] != name)
+        if (tr.kind == Kind::enter && !organiser && !accepted[0] && !accepted[1])
             return error(conn, id, "not_organiser", "only the organiser enters other players");
-        op = [players](Storage& s, Tournament& t) {
+        // A person is in one tournament at a time until it is over for them (issue 27: two
+        // first-round tables at once forfeited one of them).
+        if (const auto busy = in_other_tournament(tid, keys))
+            return error(conn, id, "in_another_tournament", std::string(tournament_error_text("in_another_tournament")) + ": " + *busy);
+        for (const auto& k : keys) entering_.emplace(k, tid);
+        const bool accepting = tr.kind == Kind::accept;
+        op = [players, accepted, accepting](Storage& s, Tournament& t) mutable -> std::optional<std::string> {
+            // Every person named is a player the server knows, under the name it signs in with
+            // (`omar` and `Lay1a` are `Omar` and `Layla`, as sign-in has them).
+            for (std::size_t i = 0; i < 2; ++i) {
+                if (players[i].empty() || is_bot_player(players[i]) || accepted[i]) continue;
+                const auto known = s.credentials(players[i]);
+                if (!known) return "no_such_player";
+                players[i] = known->name;
+            }
+            const std::string me = players[0];
+            if (accepting) {
+                const auto invite = t.invitation_for(me);
+                if (!invite) return "not_invited";
+                players = *invite;
+            }
             // The team's rating: its players' mean, a bot counting kBotRating (rating.hpp).
             std::array<double, 2> ratings{};
             std::size_t n = 0;
             for (const auto& p : players)
                 if (!p.empty()) ratings[n++] = is_bot_player(p) ? kBotRating : s.rating(p);
-            return t.enter(players, mean_rating(std::span<const double>(ratings.data(), n)));
+            const double rating = mean_rating(std::span<const double>(ratings.data(), n));
+            return accepting ? t.accept(me, rating) : t.enter(players, accepted, rating);
         };
     } else if (tr.kind == Kind::withdraw) {
         std::string player = name;
@@ -186,12 +216,36 @@ void Hall::on_tournament(ConnId conn, Conn& c, const TournamentRequest& tr, cons
         else op = [](Storage&, Tournament& t) { return t.cancel(); };  // tournament_cancel
     }
     hold(conn);
-    change_tournament(tid, std::move(op), [this, conn, id](const std::optional<std::string>& refused, const std::optional<StorageError>& e) {
+    change_tournament(tid, std::move(op), [this, conn, id, tid](const std::optional<std::string>& refused, const std::optional<StorageError>& e) {
         release(conn);
+        std::erase_if(entering_, [&](const auto& k) { return k.second == tid; });
         if (e) return storage_error(conn, id, *e);
         if (refused) return error(conn, id, *refused, std::string(tournament_error_text(*refused)));
         reply(conn, id, ok_json());
     });
+}
+
+std::optional<std::string> Hall::in_other_tournament(const std::string& tid, const std::vector<std::string>& keys) {
+    if (keys.empty()) return std::nullopt;
+    if (name_keys_.size() > 16'384) name_keys_.clear();  // a memo, bounded
+    const auto key_of = [this](const std::string& player) -> const std::string& {
+        auto [it, fresh] = name_keys_.try_emplace(player);
+        if (fresh) it->second = name_key(player);
+        return it->second;
+    };
+    const auto wanted = [&](const std::string& key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
+    for (const auto& [key, other] : entering_)
+        if (other != tid && wanted(key)) return other;
+    for (const auto& [other, e] : tournaments_) {
+        if (other == tid || e.t.state() == TournamentState::finished || e.t.state() == TournamentState::cancelled) continue;
+        std::vector<std::string> people;
+        for (const auto& team : e.t.teams()) people.insert(people.end(), team.players.begin(), team.players.end());
+        for (const auto& single : e.t.singles()) people.push_back(single.first);
+        for (const auto& inv : e.t.invites()) people.insert(people.end(), inv.players.begin(), inv.players.end());
+        for (const auto& p : people)
+            if (!is_bot_player(p) && wanted(key_of(p)) && e.t.plays_on(p)) return other;
+    }
+    return std::nullopt;
 }
 
 void Hall::index_tournament(const Tournament& t) {
@@ -353,7 +407,15 @@ HttpReply Hall::tournament_http(std::string_view path) const {
     const auto id = path.substr(kList.size() + 1);
     auto it = tournaments_.find(std::string(id));
     if (it == tournaments_.end()) return HttpReply{404, "application/json", R"({"error":"no_such_tournament"})"};
-    return HttpReply{200, "application/json", it->second.t.to_json().dump()};
+    json body = it->second.t.to_json();
+    // A match being played shows its score so far ("live": [side 0, side 1]).
+    const auto& ms = it->second.t.matches();
+    for (std::size_t m = 0; m < ms.size(); ++m) {
+        if (ms[m].state != TournamentMatch::State::playing) continue;
+        const Table* table = host_->table(ms[m].table);
+        if (table && table->state() == TableState::playing) body["matches"][m]["live"] = table->match().totals();
+    }
+    return HttpReply{200, "application/json", body.dump()};
 }
 
 }  // namespace tarneeb::server

@@ -28,6 +28,9 @@ std::string_view tournament_error_text(std::string_view code) {
         {"too_many_tournaments", "too many tournaments: finish or cancel one first"},
         {"seat_reserved", "this seat is reserved for a player of the tournament's match"},
         {"tournament_table", "the tournament seats the bots and starts the match at its tables"},
+        {"no_such_player", "no player has that name"},
+        {"not_invited", "nobody named you as a partner in this tournament"},
+        {"in_another_tournament", "a player of this team is in another tournament that is not over"},
     };
     for (const auto& [c, text] : kTexts)
         if (c == code) return text;
@@ -73,35 +76,106 @@ std::optional<int> Tournament::team_of(const std::string& player) const {
     return std::nullopt;
 }
 
-std::optional<std::string> Tournament::enter(std::array<std::string, 2> players, double rating) {
+bool Tournament::entered(const std::string& player) const {
+    if (team_of(player)) return true;
+    for (const auto& s : singles_)
+        if (s.first == player) return true;
+    for (const auto& inv : invites_)
+        for (std::size_t i = 0; i < 2; ++i)
+            if (inv.players[i] == player && inv.accepted[i]) return true;
+    return false;
+}
+
+std::optional<std::string> Tournament::enter(std::array<std::string, 2> players, std::array<bool, 2> accepted, double rating) {
     if (state_ != TournamentState::registration) return "registration_closed";
     const bool single = settings_.pairing == Pairing::by_rating;
     if (players[0].empty() || (single != players[1].empty()) || (!single && players[0] == players[1] && !is_bot(players[0])))
         return "bad_team";
-    for (const auto& p : players) {
-        if (p.empty() || is_bot(p)) continue;
-        if (team_of(p)) return "already_entered";
-        for (const auto& s : singles_)
-            if (s.first == p) return "already_entered";
+    for (std::size_t i = 0; i < 2; ++i) accepted[i] = accepted[i] || players[i].empty() || is_bot(players[i]);
+    // The same team named again by its invitee: an acceptance.
+    const auto same = std::find_if(invites_.begin(), invites_.end(), [&](const TournamentInvite& inv) {
+        return (inv.players[0] == players[0] && inv.players[1] == players[1]) || (inv.players[0] == players[1] && inv.players[1] == players[0]);
+    });
+    if (same != invites_.end()) {
+        for (std::size_t i = 0; i < 2; ++i)
+            if (accepted[i]) return accept(players[i], rating);
     }
+    for (std::size_t i = 0; i < 2; ++i)
+        if (!players[i].empty() && !is_bot(players[i]) && entered(players[i])) return "already_entered";
     if (single) {
         if (static_cast<int>(singles_.size()) >= 2 * max_teams()) return "tournament_full";
         singles_.emplace_back(players[0], rating);
-    } else {
+        drop_invites(players[0]);
+    } else if (accepted[0] && accepted[1]) {
         if (static_cast<int>(teams_.size()) >= max_teams()) return "tournament_full";
+        for (const auto& p : players) drop_invites(p);
         teams_.push_back(TournamentTeam{std::move(players), rating, 0});
+    } else {
+        if (static_cast<int>(invites_.size()) >= kMaxTournamentInvites) return "tournament_full";
+        invites_.push_back(TournamentInvite{std::move(players), accepted});
     }
     return std::nullopt;
 }
 
+std::optional<std::array<std::string, 2>> Tournament::invitation_for(const std::string& player) const {
+    for (const auto& inv : invites_)
+        for (std::size_t i = 0; i < 2; ++i)
+            if (inv.players[i] == player && !inv.accepted[i]) return inv.players;
+    return std::nullopt;
+}
+
+std::optional<std::string> Tournament::accept(const std::string& player, double rating) {
+    if (state_ != TournamentState::registration) return "registration_closed";
+    auto it = std::find_if(invites_.begin(), invites_.end(), [&](const TournamentInvite& inv) {
+        return (inv.players[0] == player && !inv.accepted[0]) || (inv.players[1] == player && !inv.accepted[1]);
+    });
+    if (it == invites_.end()) return "not_invited";
+    if (team_of(player) || std::any_of(singles_.begin(), singles_.end(), [&](const auto& s) { return s.first == player; }))
+        return "already_entered";
+    const std::size_t i = it->players[0] == player ? 0 : 1;
+    if (!it->accepted[1 - i]) {
+        // The other has not accepted yet: this player's other acceptances are withdrawn.
+        for (auto& inv : invites_)
+            for (std::size_t k = 0; k < 2; ++k)
+                if (&inv != &*it && inv.players[k] == player) inv.accepted[k] = false;
+        it->accepted[i] = true;
+        return std::nullopt;
+    }
+    if (static_cast<int>(teams_.size()) >= max_teams()) return "tournament_full";
+    const std::array<std::string, 2> players = it->players;
+    for (const auto& p : players) drop_invites(p);
+    teams_.push_back(TournamentTeam{players, rating, 0});
+    return std::nullopt;
+}
+
+void Tournament::drop_invites(const std::string& player) {
+    if (player.empty() || is_bot(player)) return;
+    std::erase_if(invites_, [&](const TournamentInvite& inv) { return inv.players[0] == player || inv.players[1] == player; });
+}
+
+bool Tournament::plays_on(const std::string& player) const {
+    if (state_ == TournamentState::finished || state_ == TournamentState::cancelled) return false;
+    if (state_ != TournamentState::running) return entered(player);
+    const auto team = team_of(player);
+    if (!team) return false;
+    if (settings_.format != TournamentFormat::knockout) return true;
+    for (const auto& m : matches_)
+        if (m.state == TournamentMatch::State::done && !m.bye)
+            for (std::size_t s = 0; s < 2; ++s)
+                if (m.teams[s] == *team && m.winner != static_cast<int>(s)) return false;
+    return true;
+}
+
 std::optional<std::string> Tournament::withdraw(const std::string& player) {
     if (state_ != TournamentState::registration && state_ != TournamentState::draft) return "registration_closed";
+    const std::size_t invites_before = invites_.size();
+    drop_invites(player);
     if (auto t = team_of(player)) {
         teams_.erase(teams_.begin() + *t);
         return std::nullopt;
     }
     auto it = std::find_if(singles_.begin(), singles_.end(), [&](const auto& s) { return s.first == player; });
-    if (it == singles_.end()) return "not_entered";
+    if (it == singles_.end()) return invites_.size() < invites_before ? std::nullopt : std::optional<std::string>("not_entered");
     singles_.erase(it);
     return std::nullopt;
 }
@@ -114,6 +188,7 @@ std::optional<std::string> Tournament::start() {
         pair_singles();
     }
     if (static_cast<int>(teams_.size()) < min_teams()) return "not_enough_teams";
+    invites_.clear();  // an invitation nobody answered before the start is dropped
     seed_teams();
     state_ = TournamentState::running;
     if (settings_.format == TournamentFormat::knockout) schedule_knockout();

@@ -88,6 +88,8 @@ json Tournament::to_json() const {
     for (const auto& t : teams_) teams.push_back({{"players", t.players}, {"rating", t.rating}, {"seed", t.seed}});
     json singles = json::array();
     for (const auto& s : singles_) singles.push_back({{"name", s.first}, {"rating", s.second}});
+    json invites = json::array();
+    for (const auto& inv : invites_) invites.push_back({{"players", inv.players}, {"accepted", inv.accepted}});
     json matches = json::array();
     for (std::size_t i = 0; i < matches_.size(); ++i) {
         const auto& m = matches_[i];
@@ -113,6 +115,7 @@ json Tournament::to_json() const {
              {"state", to_string(state_)},
              {"teams", std::move(teams)},
              {"singles", std::move(singles)},
+             {"invites", std::move(invites)},
              {"rounds", rounds_},
              {"matches", std::move(matches)}};
     if (const auto rows = standings(); !rows.empty()) {
@@ -139,6 +142,9 @@ std::optional<Tournament> Tournament::from_json(const json& j) {
             t.teams_.push_back({tj.at("players").get<std::array<std::string, 2>>(), tj.at("rating").get<double>(),
                                 tj.at("seed").get<int>()});
         for (const auto& sj : j.at("singles")) t.singles_.emplace_back(sj.at("name").get<std::string>(), sj.at("rating").get<double>());
+        if (const auto inv = j.find("invites"); inv != j.end())  // written since issue 27
+            for (const auto& ij : *inv)
+                t.invites_.push_back({ij.at("players").get<std::array<std::string, 2>>(), ij.at("accepted").get<std::array<bool, 2>>()});
         t.rounds_ = j.at("rounds").get<int>();
         const int n = static_cast<int>(t.teams_.size());
         for (const auto& mj : j.at("matches")) {

@@ -28,10 +28,10 @@ double PostgresStorage::rating(const std::string& name) {
 bool PostgresStorage::store_match(const MatchRow& row) {
     return transact(*conn_, [&](Tx& w) {
         const auto ins = w.exec_params(
-            "INSERT INTO matches(id, table_id, finished, status, winner, score0, score1, record, private, rules)"
-            " VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO matches(id, table_id, finished, status, winner, score0, score1, record, private, rules, rated)"
+            " VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING",
             row.id, row.table, row.finished_ms, row.status, row.winner, row.scores[0], row.scores[1], row.record,
-            row.is_private, row.rules);
+            row.is_private, row.rules, counts_for_ratings(row));
         if (ins.affected_rows() != 1) return false;  // already stored: commit nothing
         for (int s = 0; s < 4; ++s)
             w.exec_params("INSERT INTO match_players(match_id, name, seat, bot) VALUES($1, $2, $3, $4)", row.id,
@@ -105,14 +105,15 @@ nlohmann::json PostgresStorage::player_matches(const std::string& name, bool wit
     return transact(*conn_, [&](Tx& w) {
         auto list = nlohmann::json::array();
         for (const auto& s : w.exec_params(
-                 "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1, m.private"
+                 "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1, m.private, m.rated"
                  " FROM match_players p JOIN matches m ON m.id = p.match_id WHERE p.name = $1 AND NOT p.bot"
                  " AND (NOT m.private OR $2) ORDER BY m.finished DESC, m.id COLLATE \"C\" DESC LIMIT $3",
                  name, with_private, limit))
             list.push_back({{"id", s[0].as<std::string>()}, {"table", s[1].as<std::string>()},
                             {"finished", s[2].as<std::int64_t>()}, {"seat", s[3].as<std::int64_t>()},
                             {"status", s[4].as<std::string>()}, {"winner", winner_json(s[5].as<std::int64_t>())},
-                            {"scores", {s[6].as<std::int64_t>(), s[7].as<std::int64_t>()}}, {"private", s[8].as<bool>()}});
+                            {"scores", {s[6].as<std::int64_t>(), s[7].as<std::int64_t>()}}, {"private", s[8].as<bool>()},
+                            {"rated", s[9].as<bool>()}});
         return nlohmann::json{{"name", name}, {"matches", std::move(list)}};
     });
 }
@@ -129,7 +130,7 @@ std::optional<nlohmann::json> PostgresStorage::public_matches(int limit, const s
             after_seq = c[0][1].as<std::int64_t>();
         }
         const auto rows = w.exec_params(
-            "SELECT id, table_id, finished, rules, status, winner, score0, score1 FROM matches"
+            "SELECT id, table_id, finished, rules, status, winner, score0, score1, rated FROM matches"
             " WHERE NOT private AND (NOT $1 OR finished < $2 OR (finished = $2 AND seq < $3))"
             " ORDER BY finished DESC, seq DESC LIMIT $4",
             before.has_value(), after_finished, after_seq, limit + 1);
@@ -147,7 +148,7 @@ std::optional<nlohmann::json> PostgresStorage::public_matches(int limit, const s
             list.push_back({{"id", id}, {"table", s[1].as<std::string>()}, {"finished", s[2].as<std::int64_t>()},
                             {"rules", s[3].as<std::string>()}, {"players", std::move(players)},
                             {"status", s[4].as<std::string>()}, {"winner", winner_json(s[5].as<std::int64_t>())},
-                            {"scores", {s[6].as<std::int64_t>(), s[7].as<std::int64_t>()}}});
+                            {"scores", {s[6].as<std::int64_t>(), s[7].as<std::int64_t>()}}, {"rated", s[8].as<bool>()}});
         }
         return nlohmann::json{{"matches", std::move(list)}, {"next", std::move(next)}};
     });

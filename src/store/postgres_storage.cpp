@@ -57,6 +57,10 @@ const std::vector<std::vector<std::string>>& migrations() {
         " rating DOUBLE PRECISION, PRIMARY KEY(match_id, seat))",
         "CREATE INDEX player_match_stats_name ON player_match_stats(name)",
         "CREATE TABLE tournaments(n BIGSERIAL PRIMARY KEY, state TEXT NOT NULL)",
+    },
+    // Version 2 (issue 27): whether a match was rated, for the history (older matches: false).
+    {
+        "ALTER TABLE matches ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE",
     }};
     return all;
 }
@@ -88,6 +92,9 @@ PostgresStorage::~PostgresStorage() = default;
 void PostgresStorage::migrate() {
     const auto& all = migrations();
     static_assert(kPostgresSchemaVersion >= 1);
+    // Every version this build knows has its statements.
+    if (static_cast<int>(all.size()) != kPostgresSchemaVersion)
+        throw StorageError("storage_io", "postgresql: migrations and kPostgresSchemaVersion disagree");
     for (int target = 1; target <= static_cast<int>(all.size()); ++target) {
         transact(*conn_, [&](Tx& w) {
             // Held until this transaction ends: a second server starting now waits here, then

@@ -15,11 +15,16 @@ double elo_delta(double rating0, double rating1, double score0, double k) {
     return k * (score0 - expected0);
 }
 
-std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings) {
-    std::array<SeatRating, 4> out{};
+bool counts_for_ratings(const MatchRow& row) {
     // Only a match of four people is rated (issue 27: wins against bots were farmed), and not
     // at a casual table; a seat a stand-in took from a leaver is the leaver's (not a bot's).
-    if ((row.status != "won" && row.status != "drawn") || !row.rated || std::any_of(row.bots.begin(), row.bots.end(), [](bool b) { return b; })) return out;
+    return (row.status == "won" || row.status == "drawn") && row.rated &&
+           std::none_of(row.bots.begin(), row.bots.end(), [](bool b) { return b; });
+}
+
+std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings) {
+    std::array<SeatRating, 4> out{};
+    if (!counts_for_ratings(row)) return out;
     std::array<double, 4> r{};
     for (std::size_t s = 0; s < 4; ++s) r[s] = row.bots[s] ? kBotRating : ratings[s];
     const double score0 = row.status == "drawn" ? 0.5 : (row.winner == 0 ? 1.0 : 0.0);

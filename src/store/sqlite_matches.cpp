@@ -25,10 +25,11 @@ bool SqliteStorage::store_match(const MatchRow& row) {
     bool stored = true;
     transaction([&] {
         Stmt ins(db_, "INSERT OR IGNORE INTO matches(id, table_id, finished, status, winner, score0, score1, record,"
-                      " private, rules) VALUES(?,?,?,?,?,?,?,?,?,?)");
+                      " private, rules, rated) VALUES(?,?,?,?,?,?,?,?,?,?,?)");
         ins.bind(1, row.id).bind(2, row.table).bind(3, row.finished_ms).bind(4, row.status)
             .bind(5, std::int64_t{row.winner}).bind(6, std::int64_t{row.scores[0]}).bind(7, std::int64_t{row.scores[1]})
-            .bind(8, row.record).bind(9, std::int64_t{row.is_private ? 1 : 0}).bind(10, row.rules);
+            .bind(8, row.record).bind(9, std::int64_t{row.is_private ? 1 : 0}).bind(10, row.rules)
+            .bind(11, std::int64_t{counts_for_ratings(row) ? 1 : 0});
         ins.step();
         if (sqlite3_changes(db_) != 1) {
             stored = false;  // already stored: commit nothing
@@ -86,7 +87,7 @@ bool SqliteStorage::match_readable(const std::string& id, const std::optional<st
 }
 
 nlohmann::json SqliteStorage::player_matches(const std::string& name, bool with_private, int limit) {
-    Stmt s(db_, "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1, m.private"
+    Stmt s(db_, "SELECT m.id, m.table_id, m.finished, p.seat, m.status, m.winner, m.score0, m.score1, m.private, m.rated"
                 " FROM match_players p JOIN matches m ON m.id = p.match_id WHERE p.name = ? AND p.bot = 0"
                 " AND (m.private = 0 OR ?) ORDER BY m.finished DESC, m.id DESC LIMIT ?");
     s.bind(1, name).bind(2, std::int64_t{with_private ? 1 : 0}).bind(3, std::int64_t{limit});
@@ -95,7 +96,8 @@ nlohmann::json SqliteStorage::player_matches(const std::string& name, bool with_
         const auto winner = s.integer(5);
         list.push_back({{"id", s.text(0)}, {"table", s.text(1)}, {"finished", s.integer(2)}, {"seat", s.integer(3)},
                         {"status", s.text(4)}, {"winner", winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner)},
-                        {"scores", {s.integer(6), s.integer(7)}}, {"private", s.integer(8) != 0}});
+                        {"scores", {s.integer(6), s.integer(7)}}, {"private", s.integer(8) != 0},
+                        {"rated", s.integer(9) != 0}});
     }
     return {{"name", name}, {"matches", std::move(list)}};
 }
@@ -111,7 +113,7 @@ std::optional<nlohmann::json> SqliteStorage::public_matches(int limit, const std
         after_finished = c.integer(0);
         after_rowid = c.integer(1);
     }
-    Stmt s(db_, "SELECT id, table_id, finished, rules, status, winner, score0, score1 FROM matches"
+    Stmt s(db_, "SELECT id, table_id, finished, rules, status, winner, score0, score1, rated FROM matches"
                 " WHERE private = 0 AND (?1 = 0 OR finished < ?2 OR (finished = ?2 AND rowid < ?3))"
                 " ORDER BY finished DESC, rowid DESC LIMIT ?4");
     s.bind(1, std::int64_t{before ? 1 : 0}).bind(2, after_finished).bind(3, after_rowid).bind(4, std::int64_t{limit + 1});
@@ -132,7 +134,7 @@ std::optional<nlohmann::json> SqliteStorage::public_matches(int limit, const std
         list.push_back({{"id", id}, {"table", s.text(1)}, {"finished", s.integer(2)}, {"rules", s.text(3)},
                         {"players", std::move(players)}, {"status", s.text(4)},
                         {"winner", winner < 0 ? nlohmann::json(nullptr) : nlohmann::json(winner)},
-                        {"scores", {s.integer(6), s.integer(7)}}});
+                        {"scores", {s.integer(6), s.integer(7)}}, {"rated", s.integer(8) != 0}});
     }
     return nlohmann::json{{"matches", std::move(list)}, {"next", std::move(next)}};
 }

@@ -61,7 +61,8 @@ SqliteStorage::SqliteStorage(const std::string& path, bool full_sync) {
     // A new database has every column; an older one gains private and rules in migrate_match_columns.
     exec("CREATE TABLE IF NOT EXISTS matches(id TEXT PRIMARY KEY, table_id TEXT NOT NULL, finished INTEGER NOT NULL,"
          " status TEXT NOT NULL, winner INTEGER NOT NULL, score0 INTEGER NOT NULL, score1 INTEGER NOT NULL,"
-         " record TEXT NOT NULL, private INTEGER NOT NULL DEFAULT 1, rules TEXT NOT NULL DEFAULT '')");
+         " record TEXT NOT NULL, private INTEGER NOT NULL DEFAULT 1, rules TEXT NOT NULL DEFAULT '',"
+         " rated INTEGER NOT NULL DEFAULT 0)");
     exec("CREATE TABLE IF NOT EXISTS match_players(match_id TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,"
          " bot INTEGER NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS match_players_name ON match_players(name)");
@@ -160,14 +161,17 @@ void SqliteStorage::migrate_name_keys() {
 
 
 void SqliteStorage::migrate_match_columns() {
-    bool has_private = false, has_rules = false;
+    bool has_private = false, has_rules = false, has_rated = false;
     {
         Stmt info(db_, "PRAGMA table_info(matches)");
         while (info.step()) {
             has_private = has_private || info.text(1) == "private";
             has_rules = has_rules || info.text(1) == "rules";
+            has_rated = has_rated || info.text(1) == "rated";
         }
     }
+    // Issue 27: whether a match was rated, for the history (matches stored before: not rated).
+    if (!has_rated) exec("ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0");
     if (has_private && has_rules) return;
     // A database from before the public match list: every stored match is private (never
     // listed) unless its table's stored settings say it was public; its rules are its record's.

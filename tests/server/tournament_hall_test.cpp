@@ -158,6 +158,7 @@ TEST(HallTournament, SeatsAreReservedAndOnlyTheOrganiserRunsIt) {
     EXPECT_EQ(h.send(layla, {{"type", "tournament_start"}, {"tournament", id}})["code"], "not_organiser");
     EXPECT_EQ(h.send(layla, {{"type", "tournament_enter"}, {"tournament", id}, {"players", {"Omar", "Rana"}}})["code"], "not_organiser");
     ASSERT_EQ(h.send(layla, {{"type", "tournament_enter"}, {"tournament", id}, {"partner", "Omar"}})["type"], "ok");
+    ASSERT_EQ(h.send(omar, {{"type", "tournament_accept"}, {"tournament", id}})["type"], "ok");
     EXPECT_EQ(h.send(omar, {{"type", "tournament_enter"}, {"tournament", id}, {"partner", "Rana"}})["code"], "already_entered");
     EXPECT_EQ(h.send(org, {{"type", "tournament_start"}, {"tournament", id}})["code"], "not_enough_teams");
     enter_bots(h, org, id, 3);
@@ -203,12 +204,14 @@ TEST(HallTournament, SeatsAreReservedAndOnlyTheOrganiserRunsIt) {
 TEST(HallTournament, ATeamThatDoesNotComeForfeitsOrBotsPlayForIt) {
     for (const std::string no_show : {"forfeit", "bots"}) {
         TournamentHarness h;
-        const ConnId org = h.connect(), layla = h.connect();
+        const ConnId org = h.connect(), layla = h.connect(), omar = h.connect();
         h.sign_in(org, "Organiser");
         h.sign_in(layla, "Layla");
+        h.sign_in(omar, "Omar");
         const std::string id = create(h, org, {{"name", "Cup"}, {"size", 4}, {"target", 7}, {"turn_seconds", 0},
                                                {"seat_seconds", 60}, {"no_show", no_show}});
         ASSERT_EQ(h.send(layla, {{"type", "tournament_enter"}, {"tournament", id}, {"partner", "Omar"}})["type"], "ok");
+        ASSERT_EQ(h.send(omar, {{"type", "tournament_enter"}, {"tournament", id}, {"partner", "layla"}})["type"], "ok");  // accepts
         enter_bots(h, org, id, 3);
         ASSERT_EQ(h.send(org, {{"type", "tournament_start"}, {"tournament", id}})["type"], "ok");
         h.tick();
@@ -335,6 +338,76 @@ TEST(HallTournament, RestartMidRoundEveryMatchResumesNoResultLostOrCountedTwice)
     ASSERT_FALSE(page.is_null());
     EXPECT_EQ(page["matches"].size(), 7u);
     std::filesystem::remove_all(dir);
+}
+
+// Issue 27: partners resolve to the players sign-in knows (case and look-alikes are the same
+// person, unknown names are refused), a named partner accepts before the team counts, a person
+// plays in one tournament at a time, and a match being played shows its score.
+TEST(HallTournament, PartnersAreRealPlayersWhoAcceptAndPlayOneTournamentAtATime) {
+    TournamentHarness h;
+    const ConnId org = h.connect(), layla = h.connect(), omar = h.connect();
+    h.sign_in(org, "Organiser");
+    h.sign_in(layla, "Layla");
+    h.sign_in(omar, "Omar");
+    const json cup = {{"name", "Cup"}, {"size", 4}, {"target", 7}, {"turn_seconds", 0}, {"seat_seconds", 60}};
+    const std::string id = create(h, org, cup);
+    auto enter = [&](ConnId c, const std::string& tid, const json& partner) {
+        return h.send(c, {{"type", "tournament_enter"}, {"tournament", tid}, {"partner", partner}});
+    };
+    EXPECT_EQ(enter(layla, id, "Nobody")["code"], "no_such_player");
+    EXPECT_EQ(h.send(org, {{"type", "tournament_enter"}, {"tournament", id}, {"players", {"omar", "Lay1a"}}})["type"], "ok");
+    // The organiser's team of two people is an invitation in their real names, not a team.
+    json t = h.tournament(id);
+    EXPECT_EQ(t["teams"], json::array());
+    ASSERT_EQ(t["invites"].size(), 1u) << t.dump();
+    EXPECT_EQ(t["invites"][0]["players"], (json{"Omar", "Layla"}));
+    EXPECT_EQ(t["invites"][0]["accepted"], (json{false, false}));
+    EXPECT_EQ(h.send(org, {{"type", "tournament_accept"}, {"tournament", id}})["code"], "not_invited");
+    // `LAYLA` entering with `OMAR` is Layla entering with Omar: he has not accepted yet.
+    ASSERT_EQ(enter(layla, id, "OMAR")["type"], "ok");
+    EXPECT_EQ(h.tournament(id)["teams"], json::array());
+    ASSERT_EQ(h.send(omar, {{"type", "tournament_accept"}, {"tournament", id}})["type"], "ok");
+    t = h.tournament(id);
+    ASSERT_EQ(t["teams"].size(), 1u);
+    EXPECT_EQ(t["teams"][0]["players"], (json{"Omar", "Layla"}));
+    EXPECT_EQ(t["invites"], json::array());
+    EXPECT_EQ(enter(omar, id, "bot:heuristic")["code"], "already_entered");
+    // A second tournament: neither may enter while the first is not over for them.
+    const ConnId org2 = h.connect("10.0.0.9");
+    h.sign_in(org2, "Second");
+    const std::string id2 = create(h, org2, cup);
+    const json busy = enter(layla, id2, "bot:heuristic");
+    EXPECT_EQ(busy["code"], "in_another_tournament");
+    EXPECT_EQ(h.send(org2, {{"type", "tournament_enter"}, {"tournament", id2}, {"players", {"bot:heuristic", "OMAR"}}})["code"],
+              "in_another_tournament");
+    // The first starts; their match is played and shows its score as it goes.
+    for (int i = 0; i < 3; ++i)
+        ASSERT_EQ(h.send(org, {{"type", "tournament_enter"}, {"tournament", id}, {"players", {"bot:heuristic", "bot:heuristic"}}})["type"], "ok");
+    ASSERT_EQ(h.send(org, {{"type", "tournament_start"}, {"tournament", id}})["type"], "ok");
+    h.tick();
+    t = h.tournament(id);
+    std::string table;
+    int side = -1;
+    for (const auto& m : t["matches"])
+        for (int s = 0; s < 2; ++s)
+            if (m["state"] == "playing" && m["teams"][s] == 0) {
+                table = m["table"];
+                side = s;
+            }
+    ASSERT_FALSE(table.empty()) << t.dump();
+    ASSERT_EQ(h.send(omar, {{"type", "join"}, {"table", table}, {"seat", side}})["type"], "ok");
+    ASSERT_EQ(h.send(layla, {{"type", "join"}, {"table", table}, {"seat", side + 2}})["type"], "ok");
+    ASSERT_TRUE(h.tick_until([&] { return h.hall.table(table)->state() == TableState::playing; }, 10));
+    const auto live = [&] {
+        const json now = h.tournament(id);
+        for (const auto& m : now["matches"])
+            if (m["table"] == table) return m.value("live", json());
+        return json();
+    };
+    EXPECT_EQ(live(), (json{0, 0}));
+    // The organiser cancels: the tournament is over for everyone, so they may enter the other.
+    ASSERT_EQ(h.send(org, {{"type", "tournament_cancel"}, {"tournament", id}})["type"], "ok");
+    EXPECT_EQ(enter(layla, id2, "Omar")["type"], "ok");
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ Tournament make(TournamentFormat format, int n) {
     std::vector<int> order(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = (i * 7 + 3) % n;  // 7 is prime to every n used
     for (int i : order) {
-        const auto err = t.enter({"a" + std::to_string(i), "b" + std::to_string(i)}, 2000 - 10 * i);
+        const auto err = t.enter({"a" + std::to_string(i), "b" + std::to_string(i)}, {true, true}, 2000 - 10 * i);
         EXPECT_FALSE(err) << *err;
     }
     EXPECT_FALSE(t.start());
@@ -267,16 +267,16 @@ TEST(Tournament, RegistrationErrorsAndPairingByRating) {
     TournamentSettings s = settings(TournamentFormat::knockout, 4);
     s.pairing = Pairing::by_rating;
     Tournament t("T2", "org", s);
-    EXPECT_EQ(t.enter({"x", "y"}, 1500), "bad_team");  // single players enter alone
+    EXPECT_EQ(t.enter({"x", "y"}, {true, true}, 1500), "bad_team");  // single players enter alone
     const std::vector<std::pair<std::string, double>> players{{"p1", 1400}, {"p2", 1900}, {"p3", 1600}, {"p4", 1700},
                                                               {"p5", 1500}, {"p6", 1800}, {"p7", 1300}};
-    for (const auto& [name, rating] : players) EXPECT_FALSE(t.enter({name, ""}, rating));
-    EXPECT_EQ(t.enter({"p1", ""}, 1400), "already_entered");
+    for (const auto& [name, rating] : players) EXPECT_FALSE(t.enter({name, ""}, {true, true}, rating));
+    EXPECT_EQ(t.enter({"p1", ""}, {true, true}, 1400), "already_entered");
     EXPECT_EQ(t.start(), "odd_players");
-    EXPECT_FALSE(t.enter({"p8", ""}, 1200));
-    EXPECT_EQ(t.enter({"p9", ""}, 1200), "tournament_full");
+    EXPECT_FALSE(t.enter({"p8", ""}, {true, true}, 1200));
+    EXPECT_EQ(t.enter({"p9", ""}, {true, true}, 1200), "tournament_full");
     EXPECT_FALSE(t.set_registration(false));
-    EXPECT_EQ(t.enter({"p9", ""}, 1200), "registration_closed");
+    EXPECT_EQ(t.enter({"p9", ""}, {true, true}, 1200), "registration_closed");
     EXPECT_FALSE(t.start());
     // Paired by rating: 1900+1800, 1700+1600, 1500+1400, 1300+1200.
     ASSERT_EQ(t.teams().size(), 4u);
@@ -328,6 +328,67 @@ TEST(Tournament, JsonRoundTripMidTournament) {
     auto bad = j;
     bad["matches"][0]["teams"][0] = 99;
     EXPECT_FALSE(Tournament::from_json(bad));
+}
+
+
+// Issue 27: a person named as a partner accepts before the team counts; an invitation never
+// blocks its invitee; a player plays on until knocked out or the tournament is over.
+TEST(Tournament, APartnerAcceptsBeforeTheTeamCounts) {
+    Tournament t("T3", "org", settings(TournamentFormat::knockout, 4));
+    // Layla names Omar: an invitation, not a team.
+    EXPECT_FALSE(t.enter({"Layla", "Omar"}, {true, false}, 1500));
+    EXPECT_TRUE(t.teams().empty());
+    ASSERT_EQ(t.invites().size(), 1u);
+    EXPECT_EQ(t.invitation_for("Omar"), (std::array<std::string, 2>{"Layla", "Omar"}));
+    EXPECT_FALSE(t.invitation_for("Layla"));  // she accepted (she sent it)
+    EXPECT_EQ(t.accept("Rana", 1500), "not_invited");
+    // Layla cannot enter twice; Omar may still enter with someone else (the invitation does not hold him).
+    EXPECT_EQ(t.enter({"Layla", "Rana"}, {true, false}, 1500), "already_entered");
+    // The organiser names Omar and Rana: both must accept.
+    EXPECT_FALSE(t.enter({"Omar", "Rana"}, {false, false}, 1500));
+    EXPECT_FALSE(t.accept("Rana", 1500));
+    EXPECT_TRUE(t.teams().empty());
+    // Omar accepts Layla's (entering with her is the same as accepting): Rana's half-made team goes.
+    EXPECT_FALSE(t.enter({"Omar", "Layla"}, {true, false}, 1600));
+    ASSERT_EQ(t.teams().size(), 1u);
+    EXPECT_EQ(t.teams()[0].players, (std::array<std::string, 2>{"Layla", "Omar"}));
+    EXPECT_EQ(t.teams()[0].rating, 1600);
+    EXPECT_TRUE(t.invites().empty());
+    EXPECT_EQ(t.enter({"Rana", "Omar"}, {true, false}, 1500), "already_entered");
+    // A bot partner needs no answer; declining is withdrawing.
+    EXPECT_FALSE(t.enter({"Rana", "bot:heuristic"}, {true, false}, 1500));
+    EXPECT_EQ(t.teams().size(), 2u);
+    EXPECT_FALSE(t.enter({"Sami", "Huda"}, {true, false}, 1500));
+    EXPECT_TRUE(t.plays_on("Sami"));
+    EXPECT_FALSE(t.plays_on("Huda"));  // only invited
+    EXPECT_FALSE(t.withdraw("Huda"));
+    EXPECT_TRUE(t.invites().empty());
+    EXPECT_EQ(t.withdraw("Huda"), "not_entered");
+    // An invitation survives the journal.
+    EXPECT_FALSE(t.enter({"Sami", "Huda"}, {true, false}, 1500));
+    const auto back = Tournament::from_json(t.to_json());
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->invitation_for("Huda"), (std::array<std::string, 2>{"Sami", "Huda"}));
+    // Two bot teams more, the start drops the unanswered invitation.
+    EXPECT_FALSE(t.enter({"bot:heuristic", "bot:heuristic"}, {false, false}, 1500));
+    EXPECT_FALSE(t.enter({"bot:random", "bot:random"}, {false, false}, 1500));
+    EXPECT_FALSE(t.start());
+    EXPECT_TRUE(t.invites().empty());
+    EXPECT_FALSE(t.plays_on("Sami"));
+    EXPECT_TRUE(t.plays_on("Layla"));
+    // Layla's team loses its first match: it is out.
+    const auto m = *t.match_at([&] {
+        for (int i : t.ready()) t.opened(i, "tb" + std::to_string(i), 0);
+        for (const auto& x : t.matches())
+            if (x.state == TournamentMatch::State::playing && (x.teams[0] == t.team_of("Layla") || x.teams[1] == t.team_of("Layla")))
+                return x.table;
+        return std::string();
+    }());
+    const int side = t.matches()[static_cast<std::size_t>(m)].teams[0] == t.team_of("Layla") ? 0 : 1;
+    EXPECT_TRUE(t.finished(m, 1 - side, {0, 7}, false, "rec"));
+    EXPECT_FALSE(t.plays_on("Layla"));
+    EXPECT_FALSE(t.cancel());
+    EXPECT_FALSE(t.plays_on("Rana"));
 }
 
 }  // namespace

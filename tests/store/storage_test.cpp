@@ -325,7 +325,12 @@ TEST_P(StorageTest, StoreMatchIsIdempotentAndRatesOnlyHumansOfRatedMatches) {
     casual.rated = false;
     ASSERT_TRUE(s->store_match(casual));
     EXPECT_DOUBLE_EQ(s->rating("Layla"), before);
-    EXPECT_EQ(s->player_matches("Layla", true)["matches"].size(), 5u) << "every match is in the history";
+    const json history = s->player_matches("Layla", true)["matches"];
+    ASSERT_EQ(history.size(), 5u) << "every match is in the history";
+    // The history says which counted (newest first: casual, with bots, drawn, closed, won).
+    std::vector<bool> rated;
+    for (const auto& m : history) rated.push_back(m.at("rated").get<bool>());
+    EXPECT_EQ(rated, (std::vector<bool>{false, false, true, false, true}));
     const json board = s->leaderboard();
     ASSERT_EQ(board["players"].size(), 4u);
     EXPECT_EQ(board["players"][0]["name"], "Layla");

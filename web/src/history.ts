@@ -1,7 +1,7 @@
 // The History screen: the signed-in guest's finished matches (`GET /api/players/{name}/matches`)
 // and the newest finished public matches, page by page (`GET /api/matches?limit=N&before=ID`,
 // docs/protocol.md "HTTP endpoints"). Each row opens the match's replay (#/replay/{id}).
-import { num } from './i18n';
+import { num, t } from './i18n';
 import type { FetchFn } from './analysis';
 import { rt } from './replay_i18n';
 import { esc, ltr } from './util';
@@ -18,6 +18,7 @@ export interface MatchRow {
   status?: string;
   winner?: 0 | 1 | null;
   scores?: [number, number];
+  rated?: boolean; // it changed ratings (a rated table, four people, played to its end)
 }
 
 export interface HistoryState {
@@ -92,7 +93,8 @@ function rowHtml(r: MatchRow): string {
     <span class="mplayers">${players}</span>
     <span class="mrules">${rules}</span>
     <span class="mscore">${score}</span>
-    <span class="mwinner">${winner}${mine}</span></a></li>`;
+    <span class="mwinner">${winner}${mine}</span>
+    ${r.rated === undefined ? '' : `<span class="tag ${r.rated ? 'rated' : 'casual'}" data-testid="match-rated">${t(r.rated ? 'rated' : 'casual')}</span>`}</a></li>`;
 }
 
 function listHtml(rows: MatchRow[], testid: string): string {

@@ -72,6 +72,12 @@ const en = {
   tieRule: 'Ties: points difference, then the matches between the tied teams.',
   bot: 'bot',
   you: 'you',
+  botTeam: 'Bot team',
+  invites: 'Waiting for a partner to accept',
+  accept: 'Accept',
+  decline: 'Decline',
+  invitedYou: 'invited you',
+  live: 'live score',
 };
 
 type Key = keyof typeof en;
@@ -146,6 +152,12 @@ const ar: Record<Key, string> = {
   tieRule: 'عند التساوي: فارق النقاط، ثم المباريات بين الفرق المتساوية.',
   bot: 'كمبيوتر',
   you: 'أنت',
+  botTeam: 'فريق كمبيوتر',
+  invites: 'بانتظار قبول الشريك',
+  accept: 'اقبل',
+  decline: 'ارفض',
+  invitedYou: 'دعاك',
+  live: 'النتيجة الآن',
 };
 
 const WORDS: Record<Lang, Record<Key, string>> = { en, ar };
@@ -171,6 +183,9 @@ const AR_ERRORS: Record<string, string> = {
   too_many_tournaments: 'بطولات كثيرة: أنهِ واحدة أو ألغِها أولاً.',
   seat_reserved: 'هذا المقعد محجوز للاعب في مباراة البطولة.',
   tournament_table: 'البطولة تُجلس الكمبيوتر وتبدأ المباراة بنفسها.',
+  no_such_player: 'لا يوجد لاعب بهذا الاسم.',
+  not_invited: 'لم يدعُك أحد شريكاً في هذه البطولة.',
+  in_another_tournament: 'أحد لاعبي هذا الفريق في بطولة أخرى لم تنتهِ.',
 };
 
 /** The tournament error `code` in the current language, or null (then the general error text). */

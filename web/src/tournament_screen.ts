@@ -146,6 +146,7 @@ export class TournamentScreens {
       start: 'tournament_start',
       cancel: 'tournament_cancel',
       withdraw: 'tournament_withdraw',
+      accept: 'tournament_accept',
     };
     if (simple[act]) await this.request({ type: simple[act], tournament: t.id });
     else if (act === 'botteam') await this.request({ type: 'tournament_enter', tournament: t.id, players: ['bot:heuristic', 'bot:heuristic'] });

@@ -26,6 +26,13 @@ export interface TMatch {
   bye: boolean;
   forfeited: [boolean, boolean];
   tiebreak: boolean;
+  live?: [number, number]; // playing: the score so far
+}
+
+/** A team with a person who has not accepted yet. */
+export interface TInvite {
+  players: [string, string];
+  accepted: [boolean, boolean];
 }
 
 export interface TStanding {
@@ -60,6 +67,7 @@ export interface Tournament {
   state: TState;
   teams: TTeam[];
   singles: { name: string; rating: number }[];
+  invites?: TInvite[];
   rounds: number;
   matches: TMatch[];
   standings?: TStanding[];
@@ -112,10 +120,17 @@ export function playerText(p: string): string {
   return p.startsWith('bot:') ? `${p.slice(4)} (${tt('bot')})` : p;
 }
 
+/**
+ * A team as shown: its people's names; a team of two bots by its number, e.g. "Bot team 3 ·
+ * heuristic" (eight teams of bots are told apart).
+ */
 export function teamHtml(t: Tournament, team: number | null, me: string | null): string {
   if (team === null || !t.teams[team]) return `<span class="muted">${tt('tbd')}</span>`;
   const tm = t.teams[team];
-  const names = tm.players.map((p) => `<bdi${p === me ? ' class="me"' : ''}>${esc(playerText(p))}</bdi>`).join(' &amp; ');
+  const allBots = tm.players.every((p) => p.startsWith('bot:'));
+  const names = allBots
+    ? `<bdi>${tt('botTeam')} ${num(team + 1)}</bdi> <span class="muted">· ${esc([...new Set(tm.players.map((p) => p.slice(4)))].join(' & '))}</span>`
+    : tm.players.map((p) => `<bdi${p === me ? ' class="me"' : ''}>${esc(playerText(p))}</bdi>`).join(' &amp; ');
   return `${tm.seed ? `<span class="tseed">${num(tm.seed)}</span> ` : ''}${names}`;
 }
 
@@ -145,7 +160,12 @@ export function mySeat(t: Tournament, m: TMatch, me: string | null): number | nu
 export function matchHtml(t: Tournament, m: TMatch, index: number, me: string | null): string {
   const side = (s: 0 | 1) => {
     const won = m.state === 'done' && m.winner === s;
-    const score = m.state === 'done' && !m.bye ? `<span class="tscore">${ltr(num(m.scores[s]))}</span>` : '';
+    const score =
+      m.state === 'done' && !m.bye
+        ? `<span class="tscore">${ltr(num(m.scores[s]))}</span>`
+        : m.state === 'playing' && m.live
+          ? `<span class="tscore tlivescore" title="${tt('live')}" data-testid="live-score">${ltr(num(m.live[s]))}</span>`
+          : '';
     const mark = m.forfeited[s] ? ` <span class="tflag">${tt('forfeited')}</span>` : '';
     const label = m.bye && m.teams[s] === null ? `<span class="muted">${tt('bye')}</span>` : teamHtml(t, m.teams[s], me);
     return `<div class="tside${won ? ' twon' : ''}">${label}${mark}${score}</div>`;
@@ -209,12 +229,22 @@ export function teamsHtml(t: Tournament, me: string | null): string {
   const rows = t.teams
     .map((_, i) => `<li>${teamHtml(t, i, me)} <span class="muted">${tt('rating')} ${num(Math.round(t.teams[i].rating))}</span></li>`)
     .join('');
+  const invites = (t.invites ?? []).length
+    ? `<h3>${tt('invites')}</h3><ul data-testid="invites">${(t.invites ?? [])
+        .map(
+          (inv) =>
+            `<li>${inv.players
+              .map((p, i) => `<bdi${p === me ? ' class="me"' : ''}>${esc(playerText(p))}</bdi>${inv.accepted[i] ? ' ✓' : ' …'}`)
+              .join(' &amp; ')}</li>`,
+        )
+        .join('')}</ul>`
+    : '';
   const singles = t.singles.length
     ? `<h3>${tt('waitingSingles')}</h3><ul>${t.singles.map((s) => `<li><bdi>${esc(s.name)}</bdi> <span class="muted">${num(Math.round(s.rating))}</span></li>`).join('')}</ul>`
     : '';
   return `<section class="panel"><h2>${tt('teams')} <span class="muted" data-testid="team-count">${num(
     t.teams.length,
-  )}/${num(t.settings.size)}</span></h2>${rows ? `<ol class="tteams">${rows}</ol>` : `<p class="muted">${tt('noTeams')}</p>`}${singles}</section>`;
+  )}/${num(t.settings.size)}</span></h2>${rows ? `<ol class="tteams">${rows}</ol>` : `<p class="muted">${tt('noTeams')}</p>`}${invites}${singles}</section>`;
 }
 
 /** The organiser's and the players' buttons for the tournament's state. */
@@ -222,7 +252,18 @@ export function controlsHtml(t: Tournament, me: string | null): string {
   if (!me) return `<p class="muted">${tt('signInToCreate')}</p>`;
   const b: string[] = [];
   const before = t.state === 'registration' || t.state === 'draft';
-  const entered = t.teams.some((tm) => tm.players.includes(me)) || t.singles.some((s) => s.name === me);
+  const entered =
+    t.teams.some((tm) => tm.players.includes(me)) ||
+    t.singles.some((s) => s.name === me) ||
+    (t.invites ?? []).some((inv) => inv.players.some((p, i) => p === me && inv.accepted[i]));
+  // An invitation waiting for this player's answer.
+  const invite = (t.invites ?? []).find((inv) => inv.players.some((p, i) => p === me && !inv.accepted[i]));
+  if (t.state === 'registration' && invite && !entered) {
+    const from = invite.players.filter((p) => p !== me).map((p) => `<bdi>${esc(playerText(p))}</bdi>`).join(' &amp; ');
+    b.push(`<p class="tinvite" data-testid="invitation">${from} ${tt('invitedYou')}</p>`);
+    b.push(`<button data-tact="accept" data-testid="accept-invite">${tt('accept')}</button>`);
+    b.push(`<button class="ghost" data-tact="withdraw" data-testid="decline-invite">${tt('decline')}</button>`);
+  }
   if (t.state === 'registration' && !entered)
     b.push(`<form data-tform="enter" class="tenter">${
       t.settings.pairing === 'partners' ? `<label>${tt('partner')} <input name="partner" maxlength="64" required></label>` : ''

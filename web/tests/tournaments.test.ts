@@ -111,6 +111,30 @@ describe('tournaments', () => {
     expect(html).not.toContain('<script>');
   });
 
+  it('tells bot teams apart, shows a live score, and asks an invited player to accept', () => {
+    const t = fiveTeams();
+    t.teams[4].players = ['bot:heuristic', 'bot:heuristic'];
+    t.matches[4] = match(1, 0, [0, 4], { state: 'playing', table: 't2', live: [12, 5] });
+    const html = bracketHtml(t, null);
+    expect(html).toContain('Bot team 5');
+    expect(html).not.toContain('heuristic (bot) &amp; heuristic (bot)');
+    const live = [...html.matchAll(/data-testid="live-score">(.*?)<\/span><\/div>/g)].map((m) => m[1].replace(/<[^>]*>|[^0-9]/g, ''));
+    expect(live).toEqual(['12', '5']);
+    t.state = 'registration';
+    t.invites = [{ players: ['Layla', 'Sami'], accepted: [true, false] }];
+    const sami = controlsHtml(t, 'Sami');
+    expect(sami).toContain('data-testid="accept-invite"');
+    expect(sami).toContain('Layla');
+    expect(sami).toContain('data-tform="enter"'); // or enter with someone else
+    expect(controlsHtml(t, 'Rana-9')).not.toContain('accept-invite');
+    // The inviter waits: entered, it may withdraw, not enter again.
+    const layla = controlsHtml(t, 'Layla');
+    expect(layla).not.toContain('data-tform="enter"');
+    expect(layla).toContain('data-tact="withdraw"');
+    setLang('ar');
+    expect(tournamentHtml(t, 'Sami')).toContain('اقبل');
+  });
+
   it('lists tournaments with their champion', () => {
     const html = listHtml([{ id: 'T2', name: 'League', format: 'round_robin', state: 'finished', organiser: 'x', teams: 3, size: 3, start: 0,
       champion: ['bot:heuristic', 'Omar'] }]);

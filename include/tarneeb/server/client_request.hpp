@@ -70,7 +70,7 @@ struct TournamentCreateRequest {
 };
 /// The other tournament messages, each naming its tournament.
 struct TournamentRequest {
-    enum class Kind { open, close, start, cancel, enter, withdraw };
+    enum class Kind { open, close, start, cancel, enter, accept, withdraw };
     Kind kind = Kind::open;
     std::string tournament;
     /// enter: "players" given (two names, read), or nullopt; `bad_team` when given but not two strings.

@@ -407,7 +407,7 @@ private:
     void change_tournament(const std::string& id, TournamentOp op, TournamentDone done);
     /// tournament_create.
     void on_tournament_create(ConnId conn, Conn& c, const TournamentCreateRequest& tc, const nlohmann::json& id);
-    /// tournament_open, _close, _start, _cancel, _enter, _withdraw.
+    /// tournament_open, _close, _start, _cancel, _enter, _accept, _withdraw.
     void on_tournament(ConnId conn, Conn& c, const TournamentRequest& tr, const ClientRequest& r);
     /// Each tick: opens tables for ready matches, seats teams' bots, starts full tables, applies
     /// the seat time (forfeit or bots), and records finished matches.
@@ -426,6 +426,13 @@ private:
     /// GET /api/tournaments and /api/tournaments/{id}, from memory.
     HttpReply tournament_http(std::string_view path) const;
     std::map<std::string, TournamentEntry> tournaments_;
+    /// The tournament (other than `tid`) where a person with one of these name keys still
+    /// plays (Tournament::plays_on) or is being entered now, if any.
+    std::optional<std::string> in_other_tournament(const std::string& tid, const std::vector<std::string>& keys);
+    /// Name keys of the people whose entry or acceptance is being written → its tournament.
+    std::unordered_multimap<std::string, std::string> entering_;
+    /// name → name_key(name) for the tournaments' players (a memo of ICU work, bounded).
+    std::unordered_map<std::string, std::string> name_keys_;
     /// Every tournament match's table → (tournament, match): tournament_match() in O(1) (the
     /// sweep asks for every table each second).
     std::unordered_map<std::string, std::pair<std::string, int>> tournament_tables_;

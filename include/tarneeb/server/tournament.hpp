@@ -93,6 +93,18 @@ struct TournamentTeam {
     int seed = 0;                     ///< 1-based once the tournament starts, 0 before
 };
 
+/// A team entered with a person who has not accepted yet (docs/protocol.md "Tournaments"):
+/// it counts (becomes a TournamentTeam) once both players accepted. A bot accepts at once,
+/// and so does the player who entered it; the organiser entering two people accepts for
+/// neither. An invitation never keeps its invitee from entering otherwise: entering with
+/// another partner drops it.
+struct TournamentInvite {
+    std::array<std::string, 2> players;
+    std::array<bool, 2> accepted{};
+};
+/// Pending invitations a tournament keeps at most (over it, `tournament_full`).
+inline constexpr int kMaxTournamentInvites = 128;
+
 /// One match of the schedule. Sides are team indices (into teams()), nullopt while unknown
 /// (knockout: the previous round is not over) or for a bye.
 struct TournamentMatch {
@@ -144,10 +156,25 @@ public:
     /// Opens or closes registration (registration ↔ draft). Errors: tournament_started.
     std::optional<std::string> set_registration(bool open);
     /// Enters a team (Pairing::partners) or a single player (by_rating: `players[1]` empty).
-    /// Errors: registration_closed, tournament_full, already_entered, bad_team.
-    std::optional<std::string> enter(std::array<std::string, 2> players, double rating);
-    /// Withdraws the team or single player that `player` belongs to. Errors:
-    /// registration_closed, not_entered.
+    /// Names are the players' own (the hall resolves them as sign-in does, names.hpp).
+    /// `accepted[i]`: player i agreed (the sender, or a bot); a team with a player who has not
+    /// is kept as an invitation (invites()) until that player enters naming the same team, or
+    /// sends `tournament_accept`. `rating` is the team's (or single's) rating, used when it
+    /// counts. Errors: registration_closed, tournament_full, already_entered, bad_team.
+    std::optional<std::string> enter(std::array<std::string, 2> players, std::array<bool, 2> accepted, double rating);
+    /// The invitation waiting for `player`'s answer (the first, in order of entry), if any.
+    std::optional<std::array<std::string, 2>> invitation_for(const std::string& player) const;
+    /// `player` accepts its invitation: the team counts when both accepted, with `rating`.
+    /// Errors: registration_closed, not_invited, already_entered, tournament_full.
+    std::optional<std::string> accept(const std::string& player, double rating);
+    /// Invitations not accepted by both yet.
+    const std::vector<TournamentInvite>& invites() const { return invites_; }
+    /// Whether `player` can still play a match of this tournament: entered (in a team, as a
+    /// single, or having accepted an invitation) before the start; in a team not knocked out
+    /// while running. False once finished or cancelled.
+    bool plays_on(const std::string& player) const;
+    /// Withdraws the team or single player that `player` belongs to, and the invitations that
+    /// name it (declining them). Errors: registration_closed, not_entered.
     std::optional<std::string> withdraw(const std::string& player);
     /// Seeds the teams and makes the schedule (state running); byes are decided at once.
     /// Errors: tournament_started, not_enough_teams.
@@ -207,6 +234,10 @@ private:
     /// Decides byes, moves winners on, opens the next round-robin round, finishes the tournament.
     void settle();
     void done(int m, int winner);
+    /// Whether `player` is in a team, a single, or has accepted an invitation.
+    bool entered(const std::string& player) const;
+    /// Drops every invitation naming `player` (a person: bots are never dropped for).
+    void drop_invites(const std::string& player);
     int max_teams() const;
     int min_teams() const;
 
@@ -216,6 +247,7 @@ private:
     TournamentState state_ = TournamentState::registration;
     std::vector<TournamentTeam> teams_;
     std::vector<std::pair<std::string, double>> singles_;
+    std::vector<TournamentInvite> invites_;
     std::vector<TournamentMatch> matches_;
     std::set<int> started_;
     int rounds_ = 0;

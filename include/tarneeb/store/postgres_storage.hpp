@@ -36,7 +36,7 @@
 namespace tarneeb::server {
 
 /// The schema version this build creates and migrates to (table `schema_version`).
-inline constexpr int kPostgresSchemaVersion = 1;
+inline constexpr int kPostgresSchemaVersion = 2;  // 2: matches.rated (issue 27)
 /// The pg_advisory_xact_lock key every migration transaction takes first.
 inline constexpr std::int64_t kPostgresMigrationLock = 0x7461726e656562;  // "tarneeb"
 

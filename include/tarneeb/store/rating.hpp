@@ -45,6 +45,10 @@ struct SeatRating {
     bool won = false;
 };
 
+/// Whether storing `row` changes ratings: a rated table's match (MatchRow::rated) of four
+/// people, won or drawn. The history shows it as the match's `rated`.
+bool counts_for_ratings(const MatchRow& row);
+
 /// Each seat's SeatRating for `row` (its status: won, drawn or closed; winner; bots): Elo
 /// (elo_delta) between the teams' mean ratings before the match, `ratings` (the players'
 /// current ratings by seat; a bot seat's entry is ignored, it counts kBotRating). Both backends
