@@ -160,8 +160,9 @@ test('a finished match of four people: its chat in the record (tarneeb replay re
     const tag = Date.now() % 100000;
     const name = `Rami${tag}`;
     await signIn(page, env.srv.url, name, 'en');
-    await createTable(page, { target: 1, timer: 0, bots: false, priv: true });
-    const link = await page.inputValue('[data-testid=invite-link]');
+    // A public table (its match is on the profile), joined by its link without a code.
+    const table = await createTable(page, { target: 1, timer: 0, bots: false, priv: false });
+    const link = `${env.srv.url}/?join=${table}`;
     for (const [i, p] of pages.slice(1).entries()) {
       await p.goto(`${link}&lang=en`);
       await fillField(p, 'form[data-form=signin] input[name=name]', `Guest${i}x${tag}`, (n) => window.tarneeb.state.nameInput === n);
