@@ -224,6 +224,7 @@ void Table::do_leave(Seat seat) {
         // The match goes on: a bot takes the seat for good, but the seat's result stays with
         // the player who left (no dodging the rating by leaving; docs/protocol.md "Ratings").
         std::string player = h.kind == SeatHolder::Kind::human ? name : h.left_mid_match;
+        if (h.kind == SeatHolder::Kind::human && !first_leaver_) first_leaver_ = seat;
         auto seed = derive_seed(match_seed_, 100 + static_cast<std::uint64_t>(index(seat)));
         std::shared_ptr<bots::Bot> bot = h.bot ? std::move(h.bot) : std::shared_ptr<bots::Bot>(make_bot_(timing_.standin_bot, seed));
         h = SeatHolder{};
@@ -256,6 +257,7 @@ bool Table::do_add_bot(Seat seat, const std::string& bot, std::uint64_t seed) {
 
 void Table::do_start(std::uint64_t seed, std::optional<std::uint64_t> deal_seed, std::optional<std::uint64_t> version) {
     ++match_number_;
+    first_leaver_.reset();
     four_humans_at_start_ =
         std::all_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human; });
     match_seed_ = seed;
@@ -324,7 +326,7 @@ void Table::finish_match() {
 
 std::optional<FinishedMatch> Table::abandon() {
     if (state_ != TableState::playing) return std::nullopt;
-    return match_record("abandoned", -1);
+    return match_record("abandoned", first_leaver_ ? 1 - index(*first_leaver_) % 2 : -1);
 }
 
 FinishedMatch Table::match_record(std::string status, int winner) {

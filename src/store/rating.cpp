@@ -18,8 +18,9 @@ double elo_delta(double rating0, double rating1, double score0, double k) {
 bool counts_for_ratings(const MatchRow& row) {
     // Only a match of four people is rated (issue 27: wins against bots were farmed), and not
     // at a casual table; a seat a stand-in took from a leaver is the leaver's (not a bot's).
-    return (row.status == "won" || row.status == "drawn") && row.rated &&
-           std::none_of(row.bots.begin(), row.bots.end(), [](bool b) { return b; });
+    // An abandoned match counts as a loss for the team of the first who left (Table::abandon).
+    const bool ended = row.status == "won" || row.status == "drawn" || (row.status == "abandoned" && row.winner >= 0);
+    return ended && row.rated && std::none_of(row.bots.begin(), row.bots.end(), [](bool b) { return b; });
 }
 
 std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<double, 4>& ratings) {
@@ -32,7 +33,7 @@ std::array<SeatRating, 4> seat_ratings(const MatchRow& row, const std::array<dou
     for (std::size_t s = 0; s < 4; ++s) {
         if (row.bots[s]) continue;
         const bool team0 = s % 2 == 0;
-        out[s] = {true, team0 ? d0 : -d0, row.status == "won" && row.winner == (team0 ? 0 : 1)};
+        out[s] = {true, team0 ? d0 : -d0, row.status != "drawn" && row.winner == (team0 ? 0 : 1)};
     }
     return out;
 }

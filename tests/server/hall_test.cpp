@@ -440,6 +440,32 @@ TEST(Hall, AMatchWhoseLastPersonLeavesIsStoredAsAbandoned) {
     }
 }
 
+// Issue 27 (sandbagging): leaving a rated match of four people cannot dodge its rating. When
+// everyone leaves, the match is stored abandoned and rated as a loss for the team of the first
+// who left, and the history says it was rated.
+TEST(Hall, AnAbandonedRatedMatchIsALossForTheFirstLeaversTeam) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"turn_seconds", 0}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs, 3);
+    // Omar (seat 1, team 1) leaves first; the others follow.
+    for (const std::size_t i : {1u, 0u, 2u, 3u}) EXPECT_EQ(h.request(cs[i], {{"type", "leave"}})["type"], "ok");
+    h.settle();
+    const auto history = h.get("/api/players/Layla/matches");
+    ASSERT_TRUE(history);
+    const json matches = json::parse(history->body)["matches"];
+    ASSERT_EQ(matches.size(), 1u) << history->body;
+    EXPECT_EQ(matches[0]["status"], "abandoned");
+    EXPECT_EQ(matches[0]["winner"], 0);
+    EXPECT_EQ(matches[0]["rated"], true);
+    EXPECT_DOUBLE_EQ(h.storage.rating("Layla"), 1516.0);
+    EXPECT_DOUBLE_EQ(h.storage.rating("Rana"), 1516.0);
+    EXPECT_DOUBLE_EQ(h.storage.rating("Omar"), 1484.0);
+    EXPECT_DOUBLE_EQ(h.storage.rating("Sami"), 1484.0);
+    (void)tid;
+}
+
 // Issue 27: fresh guests from one address started 300 tables of bots in 4 s and disconnected,
 // each left to stand-ins (with outside engines: three processes a table). Tables started from
 // one address are limited, and a table nobody is connected to is closed after unattended_ms.

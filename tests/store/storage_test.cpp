@@ -382,7 +382,7 @@ TEST_P(StorageTest, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {
     EXPECT_EQ(pages, 3);  // 3 + 3 + 1
     const json first = (*s->public_matches(1, std::nullopt))["matches"][0];
     EXPECT_EQ(first, json::parse(R"({"id":"t9-1","table":"t9","finished":1009,"rules":"classic",)"
-                                 R"("players":["t9-1-a","t9-1-b","t9-1-c","t9-1-d"],"status":"won","winner":1,"scores":[12,31]})"));
+                                 R"("players":["t9-1-a","t9-1-b","t9-1-c","t9-1-d"],"status":"won","winner":1,"scores":[12,31],"rated":false})"));
     // Exactly a page: no next page. The limit is clamped to 1..kMaxMatchPage.
     EXPECT_TRUE((*s->public_matches(7, std::nullopt))["next"].is_null());
     EXPECT_EQ((*s->public_matches(1000, std::nullopt))["matches"].size(), 7u);
@@ -398,7 +398,7 @@ TEST_P(StorageTest, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {
     const json own = s->player_matches("t20-1-a", /*with_private=*/true);
     ASSERT_EQ(own["matches"].size(), 1u);
     EXPECT_EQ(own, json::parse(R"({"name":"t20-1-a","matches":[{"id":"t20-1","table":"t20","finished":2000,"seat":0,)"
-                               R"("status":"won","winner":1,"scores":[12,31],"private":true}]})"));
+                               R"("status":"won","winner":1,"scores":[12,31],"private":true,"rated":false}]})"));
     EXPECT_EQ(s->player_matches("t20-1-a", /*with_private=*/false)["matches"].size(), 0u);
     // match_readable: a public match anyone, a private one its human players only.
     EXPECT_TRUE(s->match_readable("t20-1", std::string("t20-1-a")));

@@ -222,9 +222,11 @@ public:
     /// The match that ended since the last call, if any.
     std::optional<FinishedMatch> take_finished();
     /// The match under way, ended where it stands because its table closes (issue 27: the last
-    /// person left a table of bots, and the match vanished): status "abandoned", no winner, the
-    /// scores so far; each seat still the player's who sat there at its start. nullopt when no
-    /// match is under way. The table is finished after it.
+    /// person left a table of bots, and the match vanished): status "abandoned", the scores so
+    /// far; each seat still the player's who sat there at its start. Its winner: the team of
+    /// nobody who left first with `leave` (abandoning is a loss for the leaver's team, as
+    /// Lichess counts it; rating.hpp rates it at a rated table), -1 when nobody left (everyone
+    /// dropped). nullopt when no match is under way. The table is finished after it.
     std::optional<FinishedMatch> abandon();
     /// Actions applied since the table was made (for metrics).
     std::uint64_t actions_applied() const { return actions_applied_; }
@@ -268,6 +270,7 @@ private:
     std::uint64_t version_ = 0;
     int match_number_ = 0;
     bool four_humans_at_start_ = false;  ///< at the start of the current (or last) match
+    std::optional<Seat> first_leaver_;  ///< the seat whose person left this match first (abandon)
     std::uint64_t match_seed_ = 0;
     Match match_;
     BySeat<SeatHolder> seats_;

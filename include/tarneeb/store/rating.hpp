@@ -5,8 +5,10 @@
 // each human seat of a team gets its team's change. Every player starts at kStartRating. Only
 // a match that four people started is rated (issue 27): a match with a bot seat (one a
 // stand-in took from a leaver is the leaver's), one at a casual table (MatchRow::rated false)
-// a closed match (too many passed-out deals) and an abandoned one (Table::abandon: its table
-// closed with nobody left) change nobody's rating. kBotRating is a bot's
+// and a closed match (too many passed-out deals) change nobody's rating. An abandoned match
+// (Table::abandon: its table closed with nobody left) is rated as a loss for the team of the
+// first who left it with `leave` (issue 27: leaving a lost match cannot dodge the rating), and
+// changes nothing when nobody left (everyone dropped). kBotRating is a bot's
 // fixed rating where one is still needed (a tournament team's seed). Units: Elo points, as a
 // double (shown rounded to 0.1).
 //
