@@ -43,7 +43,7 @@ for i in $(seq 1 "$nodes"); do
   out="$dir/node$i.out"
   "$bin/tarneeb" serve --address 127.0.0.1 --port 0 --no-static --postgres "postgresql://tarneeb@127.0.0.1:$pgport/postgres" \
     --redis "redis://127.0.0.1:$redisport" --node "n$i" --bot-delay-ms 0 --rate 1000 --max-connections-per-address 100000 \
-    --max-waiting-tables-per-address 100000 --max-playing-tables-per-address 100000 --log-level warn ${SERVE_OPTS:-} >"$out" 2>"$dir/node$i.log" &
+    --max-waiting-tables-per-address 100000 --max-playing-tables-per-address 100000 --max-new-guests-per-address 0 --log-level warn ${SERVE_OPTS:-} >"$out" 2>"$dir/node$i.log" &
   pids+=($!)
   for _ in $(seq 1 100); do grep -q "listening on" "$out" 2>/dev/null && break; sleep 0.1; done
   ports+=("$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$out")")

@@ -21,7 +21,7 @@ trap '[[ -n $server ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "
 
 "$bin/tarneeb" serve --address 127.0.0.1 --port 0 --threads "$threads" --db "$dir/floor.db" --no-static \
   --log-level warn --grace 600 --rate 100000 --max-connections-per-address 100000 \
-  --max-waiting-tables-per-address 100000 --max-playing-tables-per-address 100000 > "$dir/out" 2> "$dir/log" &
+  --max-waiting-tables-per-address 100000 --max-playing-tables-per-address 100000 --max-new-guests-per-address 0 > "$dir/out" 2> "$dir/log" &
 server=$!
 for _ in $(seq 1 200); do
   grep -q "listening on" "$dir/out" 2>/dev/null && break

@@ -135,6 +135,9 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--max-playing-tables-per-address", o->config.hall.max_playing_tables_per_address,
                     "tables created from one IP address playing at once (then start is refused)")
         ->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--max-new-guests-per-address", o->config.hall.new_guests_per_address,
+                    "new guest names from one IP address in 15 minutes (then too_many_attempts); 0: no limit")
+        ->capture_default_str()->check(CLI::Range(0, 1000000));
     cmd->add_option("--max-connections-per-guest", o->config.hall.max_connections_per_guest,
                     "WebSocket connections signed in with one token at once")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--max-connections-per-address", o->config.hall.max_connections_per_address,

@@ -42,12 +42,18 @@ void Hall::hello(ConnId conn, Conn& c, const HelloRequest& h, const json& id) {
         const NameResult checked = normalize_name(*h.name, config_.reserved_names);
         if (!checked.name) return error(conn, id, to_string(ProtocolError::bad_name), std::string(describe(checked.problem)));
         const std::string name = checked.name->text;
+        if (config_.new_guests_per_address > 0)
+            if (const Millis wait = new_guests_.wait_ms(c.address, now_); wait > 0)
+                return error(conn, id, kTooManyAttempts,
+                             "too many new guests from this address; try again in " + std::to_string((wait + 999) / 1000) + " s");
+        new_guests_.failed(c.address, now_);  // counted while it is written (hellos sent at once stay within the limit)
         const std::string token = secure_random_string(32, "0123456789abcdef");
         auto registered = std::make_shared<bool>(false);
         hold(conn);
         on_writer("hello", [name, token, registered](Storage& s) { *registered = s.register_name(name, token); },
-                  [this, conn, id, name, token, registered](const std::optional<StorageError>& e) {
+                  [this, conn, id, name, token, registered, address = c.address](const std::optional<StorageError>& e) {
                       release(conn);
+                      if (e || !*registered) new_guests_.forgive(address);  // no guest made: not counted
                       if (e) storage_error(conn, id, *e);
                       else if (!*registered) error(conn, id, to_string(ProtocolError::name_taken));
                       else signed_in(conn, id, name, token);

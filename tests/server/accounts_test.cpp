@@ -273,6 +273,33 @@ TEST(Accounts, RegistrationsAreLimitedPerAddressAndLeaveRoomForSignIns) {
     EXPECT_EQ(h.ask(d, {{"type", "register"}, {"password", kPassword}})["type"], "ok") << "after the window";
 }
 
+// Issue 27: guests cost nothing, and each new name is a stored player. New guest names from
+// one address are limited per window (hellos sent at once too); a name already taken, a
+// returning guest's token and other addresses are not counted against it.
+TEST(Accounts, NewGuestsAreLimitedPerAddress) {
+    HallConfig cfg = Harness::config();
+    cfg.new_guests_per_address = 3;
+    Harness h(cfg);
+    [[maybe_unused]] auto [layla, layla_token] = h.guest("Layla", "10.8.0.1");
+    EXPECT_EQ(h.ask(h.connect("10.8.0.1"), {{"type", "hello"}, {"name", "LAYLA"}})["code"], "name_taken");
+    // Three hellos sent at once: the limit's last two places, then one refused.
+    std::vector<ConnId> at_once;
+    for (const char* n : {"Omar", "Rana", "Sami"}) {
+        at_once.push_back(h.connect("10.8.0.1"));
+        h.hall.message(at_once.back(), json{{"type", "hello"}, {"name", n}}.dump(), h.now);
+    }
+    h.settle();
+    std::map<std::string, int> answers;
+    for (ConnId c : at_once) ++answers[json::parse(h.frames[c].back()).value("code", "welcome")];
+    EXPECT_EQ(answers["welcome"], 2);
+    EXPECT_EQ(answers["too_many_attempts"], 1);
+    // The guest returning with its token is welcome; another address too.
+    EXPECT_EQ(h.ask(h.connect("10.8.0.1"), {{"type", "hello"}, {"token", layla_token}})["type"], "welcome");
+    h.guest("Huda", "10.8.0.2");
+    h.now += kAttemptWindowMs;
+    h.guest("Sami", "10.8.0.1");
+}
+
 TEST(Accounts, AttemptsSentAtOnceStayWithinTheLimit) {
     Harness h;
     auto [c, token] = h.guest("Layla");

@@ -391,6 +391,8 @@ private:
     AttemptLimiter code_attempts_{config_.code_failures_per_address, config_.attempt_window_ms};
     /// Registrations per address (HallConfig::registrations_per_address), each counted when let through.
     AttemptLimiter registrations_{config_.registrations_per_address, config_.attempt_window_ms};
+    /// New guest names per address (HallConfig::new_guests_per_address), each counted when taken.
+    AttemptLimiter new_guests_{config_.new_guests_per_address, config_.attempt_window_ms};
     std::size_t registering_ = 0;  ///< registrations whose password is queued or being hashed
     // ---- tournaments (hall_tournament.cpp; docs/protocol.md "Tournaments") -------------
     struct TournamentEntry {

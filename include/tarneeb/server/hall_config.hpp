@@ -83,6 +83,10 @@ struct HallConfig {
     /// this many from one address per attempt window (then too_many_attempts), and at most half
     /// of `password_queue` in flight at once (then busy), so that sign-ins always have room.
     int registrations_per_address = 10;
+    /// New guest names (`hello` with a name) from one address per attempt window (issue 27:
+    /// guests cost nothing, and each is a stored player); then too_many_attempts. 0: no limit
+    /// (load tests from one address). A returning guest (its token) is never counted.
+    int new_guests_per_address = 30;
     /// Private tables' join codes (issue 27: guessed at ~1,500 tries a second): wrong codes
     /// from one address in the window (then too_many_attempts), and for one table from anywhere
     /// (then that table's joins with a code are spaced 1 s doubling to 30 s, AttemptSpacing).
