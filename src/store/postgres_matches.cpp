@@ -154,6 +154,30 @@ std::optional<nlohmann::json> PostgresStorage::public_matches(int limit, const s
     });
 }
 
+std::vector<RatedMatch> PostgresStorage::rated_matches(int limit) {
+    return transact(*conn_, [&](Tx& w) {
+        std::vector<RatedMatch> out;
+        // The seat names joined by U+001F, which no name has (names.hpp refuses controls).
+        for (const auto& r : w.exec_params(
+                 "SELECT m.id, m.finished, m.private, m.status, m.winner, json_array_length(m.record::json -> 'deals'),"
+                 " (SELECT string_agg(p.name, chr(31) ORDER BY p.seat) FROM match_players p WHERE p.match_id = m.id)"
+                 " FROM matches m WHERE m.rated ORDER BY m.finished DESC, m.seq DESC LIMIT $1",
+                 std::max(limit, 0))) {
+            RatedMatch m{r[0].as<std::string>(), r[1].as<std::int64_t>(), r[2].as<bool>(), r[3].as<std::string>(),
+                         r[4].as<int>(), {}, r[5].is_null() ? 0 : r[5].as<int>()};
+            const std::string names = r[6].is_null() ? "" : r[6].as<std::string>();
+            std::size_t from = 0;
+            for (std::size_t i = 0; i < 4 && from <= names.size(); ++i) {
+                const std::size_t to = std::min(names.find('\x1f', from), names.size());
+                m.names[i] = names.substr(from, to - from);
+                from = to + 1;
+            }
+            out.push_back(std::move(m));
+        }
+        return out;
+    });
+}
+
 nlohmann::json PostgresStorage::leaderboard(int limit) {
     return transact(*conn_, [&](Tx& w) {
         auto list = nlohmann::json::array();

@@ -139,6 +139,23 @@ std::optional<nlohmann::json> SqliteStorage::public_matches(int limit, const std
     return nlohmann::json{{"matches", std::move(list)}, {"next", std::move(next)}};
 }
 
+std::vector<RatedMatch> SqliteStorage::rated_matches(int limit) {
+    Stmt s(db_, "SELECT id, finished, private, status, winner, json_array_length(record, '$.deals') FROM matches"
+                " WHERE rated = 1 ORDER BY finished DESC, rowid DESC LIMIT ?");
+    s.bind(1, std::int64_t{std::max(limit, 0)});
+    Stmt names(db_, "SELECT name FROM match_players WHERE match_id = ? ORDER BY seat");
+    std::vector<RatedMatch> out;
+    while (s.step()) {
+        RatedMatch m{s.text(0), s.integer(1), s.integer(2) != 0, s.text(3), static_cast<int>(s.integer(4)), {},
+                     static_cast<int>(s.integer(5))};
+        names.bind(1, m.id);
+        for (std::size_t i = 0; i < 4 && names.step(); ++i) m.names[i] = names.text(0);
+        names.reset();
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
 nlohmann::json SqliteStorage::leaderboard(int limit) {
     Stmt s(db_, "SELECT name, rating, matches, wins, password_hash IS NOT NULL FROM players WHERE matches > 0 ORDER BY rating DESC, name LIMIT ?");
     s.bind(1, std::int64_t{limit});

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "tarneeb/store/rating.hpp"
+#include "tarneeb/store/rating_patterns.hpp"
 #include "tarneeb/store/storage.hpp"
 
 namespace tarneeb::server {
@@ -97,6 +98,54 @@ TEST(Rating, MeanRating) {
     EXPECT_EQ(mean_rating(one), 1620.0);
     const std::array<double, 2> team{1600, kBotRating};
     EXPECT_EQ(mean_rating(team), 1550.0);
+}
+
+// Issue 27 (sandbagging and boosting): the operator's report flags a player who loses fast
+// again and again, and a pair that meets again and again at private rated tables with one
+// side always winning; honest players with the same numbers of matches are not flagged.
+TEST(RatingPatterns, FlagsShortLossesAndOneSidedPrivateMeetingsOnly) {
+    std::vector<RatedMatch> ms;
+    int n = 0;
+    auto add = [&](std::array<std::string, 4> names, int winner, int deals, bool is_private) {
+        ms.push_back(RatedMatch{"t" + std::to_string(++n) + "-1", n, is_private, winner < 0 ? "drawn" : "won", winner, names, deals});
+    };
+    // Dumper (team 1) loses six public matches in two deals each; wins none.
+    for (int i = 0; i < 6; ++i) add({"A" + std::to_string(i), "Dumper", "B" + std::to_string(i), "Mate" + std::to_string(i)}, 0, 2, false);
+    // Booster's friend Feeder loses to Booster seven times at private tables (long matches).
+    for (int i = 0; i < 7; ++i) add({"Booster", "Feeder", "Pal", "Feeder2"}, 0, 9, true);
+    // Honest: six public matches, half lost, long; and private matches against varied people.
+    for (int i = 0; i < 6; ++i) add({"Honest", "C" + std::to_string(i), "D" + std::to_string(i), "E" + std::to_string(i)}, i % 2, 8, i < 3);
+    const auto report = rating_patterns(ms);
+    auto of = [&](const std::string& name) {
+        for (const auto& p : report)
+            if (p.name == name) return p;
+        return PlayerPatterns{};
+    };
+    EXPECT_EQ(of("Dumper").flags, (std::vector<std::string>{"short_losses"}));
+    EXPECT_EQ(of("Dumper").short_losses, 6);
+    EXPECT_EQ(of("Booster").flags, (std::vector<std::string>{"same_opponent"}));
+    EXPECT_EQ(of("Booster").meetings, 7);
+    EXPECT_EQ(of("Booster").wins_against, 7);
+    EXPECT_EQ(of("Feeder").flags, (std::vector<std::string>{"same_opponent"}));
+    EXPECT_EQ(of("Feeder").losses_against, 7);
+    EXPECT_TRUE(of("Honest").flags.empty());
+    EXPECT_EQ(of("Honest").matches, 6);
+    EXPECT_EQ(of("Honest").losses, 3);
+    // The players who won against Dumper lost nothing: not flagged.
+    EXPECT_TRUE(of("A0").flags.empty());
+    // Flagged first; the JSON counts them.
+    EXPECT_FALSE(report.front().flags.empty());
+    const auto j = rating_patterns_json(report, ms.size());
+    EXPECT_EQ(j["matches"], ms.size());
+    EXPECT_GE(j["flagged"].get<int>(), 4);  // Dumper, Booster, Feeder, and Pal and Feeder2 (the same pair each time)
+    // A short loss among long ones is no pattern.
+    std::vector<RatedMatch> once(ms.begin() + 6, ms.end());
+    once.push_back(RatedMatch{"x-1", 99, false, "won", 1, {"Honest", "F", "G", "H"}, 1});
+    for (const auto& p : rating_patterns(once)) {
+        if (p.name == "Honest") {
+            EXPECT_TRUE(p.flags.empty());
+        }
+    }
 }
 
 }  // namespace

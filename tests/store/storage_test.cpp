@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -30,6 +31,7 @@
 #include <pqxx/pqxx>
 
 #include "breaking_proxy.hpp"
+#include "../cli_util.hpp"
 #include "../server/hall_harness.hpp"
 #include "match_rows.hpp"
 #include "pg_fixture.hpp"
@@ -354,6 +356,56 @@ TEST_P(StorageTest, TheLeaderboardBreaksTiesByNameAsBytes) {
     std::vector<std::string> order;
     for (const auto& p : board["players"]) order.push_back(p["name"]);
     EXPECT_EQ(order, (std::vector<std::string>{"Z", "a", "b", "Éa"}));
+}
+
+// Issue 27: the rating-pattern report reads the rated matches only, newest first, with their
+// seats and deals; `tarneeb rating-report` flags from the same database.
+TEST_P(StorageTest, RatedMatchesListOnlyTheMatchesThatChangedRatings) {
+    for (const char* n : {"Layla", "Omar", "Rana", "Sami"}) ASSERT_TRUE(s->register_name(n, std::string("tok-") + n));
+    const std::array<std::string, 4> names{"Layla", "Omar", "Rana", "Sami"};
+    for (int i = 0; i < 6; ++i) {
+        MatchRow m = humans_match("t" + std::to_string(i + 1) + "-1", 1000 + i, names, 1, /*is_private=*/i % 2 == 0);
+        m.record = R"({"deals":[{},{}]})";
+        m.rated = i != 5;  // the newest at a casual table
+        ASSERT_TRUE(s->store_match(m));
+    }
+    ASSERT_TRUE(s->store_match(match_row("t9-1", 5000, false)));  // bots: not rated
+    const auto rated = s->rated_matches(3);
+    ASSERT_EQ(rated.size(), 3u);
+    EXPECT_EQ(rated[0].id, "t5-1");
+    EXPECT_EQ(rated[2].id, "t3-1");
+    EXPECT_EQ(rated[0].names, names);
+    EXPECT_EQ(rated[0].deals, 2);
+    EXPECT_EQ(rated[0].winner, 1);
+    EXPECT_TRUE(rated[0].is_private);
+    EXPECT_FALSE(rated[1].is_private);
+    EXPECT_EQ(s->rated_matches(100).size(), 5u);
+}
+
+TEST(RatingReport, TheOperatorsCommandFlagsFromTheServersDatabase) {
+    const std::string path = ::testing::TempDir() + "tarneeb-rating-report-" + std::to_string(::getpid()) + ".db";
+    std::filesystem::remove(path);
+    {
+        SqliteStorage db(path);
+        const std::array<std::string, 4> names{"Winner", "Dumper", "Pal", "Mate"};
+        for (const auto& n : names) ASSERT_TRUE(db.register_name(n, "tok-" + n));
+        for (int i = 0; i < 6; ++i) {
+            MatchRow m = humans_match("t" + std::to_string(i + 1) + "-1", 1000 + i, names, 0);
+            m.record = R"({"deals":[{}]})";
+            ASSERT_TRUE(db.store_match(m));
+        }
+    }
+    const auto flagged = test::run("rating-report --json --db " + path);
+    EXPECT_EQ(flagged.status, 1) << flagged.out;
+    const json report = json::parse(flagged.out);
+    EXPECT_EQ(report["matches"], 6);
+    ASSERT_EQ(report["players"].size(), 2u) << "Dumper and Mate lost six short matches";
+    EXPECT_EQ(report["players"][0]["flags"], (json{"short_losses"}));
+    const auto text = test::run("rating-report --db " + path + " --min-short-losses 7");
+    EXPECT_EQ(text.status, 0) << text.out;
+    EXPECT_NE(text.out.find("nobody flagged"), std::string::npos) << text.out;
+    EXPECT_EQ(test::run("rating-report --db " + path + ".missing 2>/dev/null").status, 2);
+    std::filesystem::remove(path);
 }
 
 TEST_P(StorageTest, PublicMatchesArePagedNewestFirstWithoutPrivateOnes) {

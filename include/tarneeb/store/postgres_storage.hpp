@@ -86,6 +86,7 @@ public:
     void store_analysis(const std::string& id, int deal, std::string_view analysis) override;
     nlohmann::json player_matches(const std::string& name, bool with_private, int limit = 100) override;
     std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before) override;
+    std::vector<RatedMatch> rated_matches(int limit) override;
     nlohmann::json leaderboard(int limit = 100) override;
     double rating(const std::string& name) override;
     std::optional<TokenOwner> token_owner(std::string_view token, std::int64_t now_ms) override;

@@ -124,6 +124,18 @@ struct Credentials {
 /// Sessions one registered player keeps at most (the oldest are revoked beyond).
 inline constexpr int kMaxSessionsPerPlayer = 32;
 
+/// A rated match as rated_matches lists it (the operator's rating-pattern report,
+/// rating_patterns.hpp).
+struct RatedMatch {
+    std::string id;
+    std::int64_t finished_ms = 0;        ///< Unix ms
+    bool is_private = false;             ///< played at a private table
+    std::string status;                  ///< won, drawn or abandoned
+    int winner = -1;                     ///< team 0/1, -1 for a draw
+    std::array<std::string, 4> names;    ///< seat names (team 0: seats 0 and 2)
+    int deals = 0;                       ///< deals played (the record's `deals`)
+};
+
 /// The largest page of public_matches.
 inline constexpr int kMaxMatchPage = 50;
 /// A profile's rating history points and recent matches, at most (player_profile).
@@ -251,6 +263,9 @@ public:
     /// 1..kMaxMatchPage (clamped). `before`: only the matches after that one in this order;
     /// nullopt (a bad cursor) when it is not the id of a listed (public) match.
     virtual std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before) = 0;
+    /// The newest `limit` matches that changed ratings (counts_for_ratings, rating.hpp),
+    /// newest first, public and private: what the operator's rating-pattern report reads.
+    virtual std::vector<RatedMatch> rated_matches(int limit) = 0;
     /// {"players": [{"name","rating","matches","wins"}...]} best first, at most `limit`.
     virtual nlohmann::json leaderboard(int limit = 100) = 0;
     /// A player's rating (kStartRating, rating.hpp, when unrated or unknown).
@@ -337,6 +352,7 @@ public:
     void store_analysis(const std::string& id, int deal, std::string_view analysis) override;
     nlohmann::json player_matches(const std::string& name, bool with_private, int limit = 100) override;
     std::optional<nlohmann::json> public_matches(int limit, const std::optional<std::string>& before) override;
+    std::vector<RatedMatch> rated_matches(int limit) override;
     nlohmann::json leaderboard(int limit = 100) override;
     double rating(const std::string& name) override;
     std::optional<TokenOwner> token_owner(std::string_view token, std::int64_t now_ms) override;
