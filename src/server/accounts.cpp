@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <sodium.h>
+#include <unicode/utf8.h>
 
 
 namespace tarneeb::server {
@@ -34,7 +35,19 @@ std::uint32_t read_number(std::string_view& s, std::string_view prefix, bool& ok
 }  // namespace
 
 bool password_length_ok(std::string_view password) {
-    return password.size() >= kMinPasswordBytes && password.size() <= kMaxPasswordBytes;
+    if (password.size() > kMaxPasswordBytes) return false;
+    // Code points of well-formed UTF-8 (ICU's U8_NEXT: a negative code point for ill-formed input).
+    const auto length = static_cast<std::int32_t>(password.size());
+    std::size_t chars = 0;
+    for (std::int32_t i = 0; i < length; ++chars) {
+        UChar32 c;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"  // inside ICU's macro
+        U8_NEXT(password.data(), i, length, c);
+#pragma GCC diagnostic pop
+        if (c < 0) return false;
+    }
+    return chars >= kMinPasswordChars && chars <= kMaxPasswordChars;
 }
 
 std::string hash_password(std::string_view password) {

@@ -206,7 +206,7 @@ void Hall::on_register(ConnId conn, Conn& c, const RegisterRequest& reg, const j
     if (!password) return error(conn, id, to_string(ProtocolError::bad_message), "register needs a password");
     if (!password_length_ok(*password))
         return error(conn, id, kBadPassword,
-                     "a password has " + std::to_string(kMinPasswordBytes) + " to " + std::to_string(kMaxPasswordBytes) + " bytes");
+                     "a password has " + std::to_string(kMinPasswordChars) + " to " + std::to_string(kMaxPasswordChars) + " characters");
     // Registrations never take the whole password queue: sign-ins keep half of it.
     if (const Millis wait = registrations_.wait_ms(c.address, now_); wait > 0)
         return error(conn, id, kTooManyAttempts,
@@ -263,7 +263,7 @@ void Hall::on_change_password(ConnId conn, Conn& c, const ChangePasswordRequest&
     if (!current || !password) return error(conn, id, to_string(ProtocolError::bad_message), "change_password needs current and password");
     if (!password_length_ok(*password))
         return error(conn, id, kBadPassword,
-                     "a password has " + std::to_string(kMinPasswordBytes) + " to " + std::to_string(kMaxPasswordBytes) + " bytes");
+                     "a password has " + std::to_string(kMinPasswordChars) + " to " + std::to_string(kMaxPasswordChars) + " characters");
     const std::string key = name_key(c.name);
     if (auto refused = attempts_refused(key, c.address)) return error(conn, id, kTooManyAttempts, *refused);
     if (current->size() > kMaxPasswordBytes) return error(conn, id, kBadCredentials);

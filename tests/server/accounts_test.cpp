@@ -69,8 +69,23 @@ TEST(Accounts, PasswordLengthBounds) {
     EXPECT_TRUE(password_length_ok(std::string(8, 'a')));
     EXPECT_TRUE(password_length_ok(std::string(256, 'a')));
     EXPECT_FALSE(password_length_ok(std::string(257, 'a')));
-    // Bytes, not characters: four Arabic letters are 8 bytes.
-    EXPECT_TRUE(password_length_ok("\xd9\x83\xd9\x84\xd9\x85\xd8\xa9"));
+    // Characters, not bytes (issue 28): four Arabic letters (8 bytes) are too short, eight are
+    // enough; 256 Arabic letters (512 bytes) are allowed, 257 not.
+    const std::string kaf = "\xd9\x83";
+    std::string four, eight, many;
+    for (int i = 0; i < 4; ++i) four += kaf;
+    for (int i = 0; i < 8; ++i) eight += kaf;
+    for (int i = 0; i < 256; ++i) many += kaf;
+    EXPECT_FALSE(password_length_ok(four));
+    EXPECT_TRUE(password_length_ok(eight));
+    EXPECT_TRUE(password_length_ok(many));
+    EXPECT_FALSE(password_length_ok(many + kaf));
+    EXPECT_TRUE(password_length_ok("\xf0\x9f\x83\x8f\xf0\x9f\x83\x8f\xf0\x9f\x83\x8f" "abcde"));  // three playing-card emoji and five letters
+    // Not UTF-8: a lone continuation byte, a truncated sequence, an overlong '/', a surrogate.
+    EXPECT_FALSE(password_length_ok("abcdefg\x80"));
+    EXPECT_FALSE(password_length_ok("abcdefgh\xd9"));
+    EXPECT_FALSE(password_length_ok("abcdefg\xc0\xaf"));
+    EXPECT_FALSE(password_length_ok("abcdefg\xed\xa0\x80"));
 }
 
 TEST(Accounts, AttemptLimiterSlidesItsWindow) {

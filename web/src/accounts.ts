@@ -13,14 +13,14 @@ export type AccountPanel =
   | { kind: 'signout' }
   | { kind: 'done'; what: 'registered' | 'passwordChanged' };
 
-/** Password bounds in UTF-8 bytes (the server's: 8..256). */
-export const PASSWORD_MIN_BYTES = 8;
-export const PASSWORD_MAX_BYTES = 256;
+/** Password bounds in characters (Unicode code points, as the server counts them: 8..256). */
+export const PASSWORD_MIN_CHARS = 8;
+export const PASSWORD_MAX_CHARS = 256;
 
 /** The text key of what is wrong with a new password and its confirmation, or null. */
 export function passwordProblem(password: string, confirm: string): Key | null {
-  const bytes = new TextEncoder().encode(password).length;
-  if (bytes < PASSWORD_MIN_BYTES || bytes > PASSWORD_MAX_BYTES) return 'passwordLength';
+  const chars = [...password].length; // code points, not UTF-16 units
+  if (chars < PASSWORD_MIN_CHARS || chars > PASSWORD_MAX_CHARS) return 'passwordLength';
   if (password !== confirm) return 'passwordMismatch';
   return null;
 }
@@ -32,7 +32,7 @@ const field = (s: State, key: keyof AccountInput): string => esc(s.accountInput?
 
 function passwordInput(s: State, key: keyof AccountInput, label: Key, autocomplete: string): string {
   return `<label>${t(label)}
-    <input type="password" name="${key}" data-bind="acct.${key}" dir="ltr" maxlength="${PASSWORD_MAX_BYTES}" autocomplete="${autocomplete}" required value="${field(s, key)}">
+    <input type="password" name="${key}" data-bind="acct.${key}" dir="ltr" maxlength="${2 * PASSWORD_MAX_CHARS}" autocomplete="${autocomplete}" required value="${field(s, key)}">
   </label>`;
 }
 

@@ -141,7 +141,7 @@ const en = {
   guestSignOutWarning: 'You are playing as a guest: once you sign out, your name, rating and history cannot be used again, from here or anywhere. Register with a password to keep them.',
   signOutAnyway: 'Sign out anyway',
   cancel: 'Cancel',
-  passwordLength: 'A password has 8 to 256 bytes.',
+  passwordLength: 'A password has 8 to 256 characters.',
   passwordMismatch: 'The two new passwords differ.',
 };
 
@@ -285,7 +285,7 @@ const ar: Record<Key, string> = {
   guestSignOutWarning: 'أنت تلعب ضيفًا: بعد الخروج لن تستطيع استعمال اسمك وتقييمك وسجلّك مرة أخرى، من هنا أو من أي مكان. سجّل بكلمة مرور لتحتفظ بها.',
   signOutAnyway: 'اخرج على أي حال',
   cancel: 'إلغاء',
-  passwordLength: 'كلمة المرور من ٨ إلى ٢٥٦ بايت.',
+  passwordLength: 'كلمة المرور من ٨ إلى ٢٥٦ حرفاً.',
   passwordMismatch: 'كلمتا المرور الجديدتان مختلفتان.',
 };
 
@@ -316,7 +316,7 @@ const ERRORS: Record<Lang, Record<string, string>> = {
     engine_unavailable: 'The offline game could not be loaded.',
     // accounts (docs/protocol.md "Accounts")
     bad_credentials: 'Wrong name or password.',
-    bad_password: 'A password has 8 to 256 bytes.',
+    bad_password: 'A password has 8 to 256 characters.',
     too_many_attempts: 'Too many failed sign-ins. Try again later.',
     busy: 'The server is busy. Try again in a moment.',
     already_registered: 'This name is registered already.',
@@ -343,7 +343,7 @@ const ERRORS: Record<Lang, Record<string, string>> = {
     engine_unavailable: 'تعذّر تحميل اللعب دون اتصال.',
     // accounts (docs/protocol.md "Accounts")
     bad_credentials: 'الاسم أو كلمة المرور خطأ.',
-    bad_password: 'كلمة المرور من ٨ إلى ٢٥٦ بايت.',
+    bad_password: 'كلمة المرور من ٨ إلى ٢٥٦ حرفاً.',
     too_many_attempts: 'محاولات دخول فاشلة كثيرة. حاول لاحقًا.',
     busy: 'الخادم مشغول. حاول بعد قليل.',
     already_registered: 'هذا الاسم مسجّل من قبل.',

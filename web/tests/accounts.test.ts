@@ -16,13 +16,17 @@ const state = (over: Partial<State> = {}): State => ({
 beforeEach(() => setLang('en'));
 
 describe('passwords', () => {
-  it('counts UTF-8 bytes, 8 to 256, and wants the confirmation to match', () => {
+  it('counts characters (code points), 8 to 256, as the server does, and wants the confirmation to match', () => {
     expect(passwordProblem('1234567', '1234567')).toBe('passwordLength');
     expect(passwordProblem('12345678', '12345678')).toBeNull();
     expect(passwordProblem('x'.repeat(256), 'x'.repeat(256))).toBeNull();
     expect(passwordProblem('x'.repeat(257), 'x'.repeat(257))).toBe('passwordLength');
-    // four Arabic letters are eight bytes
-    expect(passwordProblem('كلمة', 'كلمة')).toBeNull();
+    // four Arabic letters are four characters (eight bytes); eight are enough
+    expect(passwordProblem('كلمة', 'كلمة')).toBe('passwordLength');
+    expect(passwordProblem('كلمةسرية', 'كلمةسرية')).toBeNull();
+    // an emoji is one character (two UTF-16 units): seven of them are too few
+    expect(passwordProblem('🃏'.repeat(7), '🃏'.repeat(7))).toBe('passwordLength');
+    expect(passwordProblem('🃏'.repeat(256), '🃏'.repeat(256))).toBeNull();
     expect(passwordProblem('12345678', '12345679')).toBe('passwordMismatch');
   });
 });

@@ -1,7 +1,8 @@
 // Accounts (docs/protocol.md "Accounts"): a guest's name made a registered account with a
 // password, signed in on any device with name and password.
 //
-// Passwords: 8..256 bytes of UTF-8 (kMinPasswordBytes, kMaxPasswordBytes), any characters.
+// Passwords: 8..256 characters (Unicode code points, as NIST SP 800-63B counts them: four
+// Arabic letters are four; kMinPasswordChars, kMaxPasswordChars) of valid UTF-8, any characters.
 // Stored only as libsodium's Argon2id string (crypto_pwhash_str_alg, ARGON2ID13) with the
 // interactive limits (crypto_pwhash_OPSLIMIT_INTERACTIVE = 2 passes,
 // crypto_pwhash_MEMLIMIT_INTERACTIVE = 64 MiB): `$argon2id$v=19$m=65536,t=2,p=1$<salt>$<hash>`,
@@ -37,8 +38,11 @@
 
 namespace tarneeb::server {
 
-inline constexpr std::size_t kMinPasswordBytes = 8;
-inline constexpr std::size_t kMaxPasswordBytes = 256;
+inline constexpr std::size_t kMinPasswordChars = 8;
+inline constexpr std::size_t kMaxPasswordChars = 256;
+/// The most bytes a password can have (kMaxPasswordChars of 4-byte UTF-8): longer input is
+/// refused before it is decoded.
+inline constexpr std::size_t kMaxPasswordBytes = 4 * kMaxPasswordChars;
 
 inline constexpr std::string_view kBadCredentials = "bad_credentials";
 inline constexpr std::string_view kBadPassword = "bad_password";
@@ -47,7 +51,8 @@ inline constexpr std::string_view kBusy = "busy";
 inline constexpr std::string_view kAlreadyRegistered = "already_registered";
 inline constexpr std::string_view kNotRegistered = "not_registered";
 
-/// True when `password` is an acceptable new password: kMinPasswordBytes..kMaxPasswordBytes bytes.
+/// True when `password` is an acceptable new password: valid UTF-8 of
+/// kMinPasswordChars..kMaxPasswordChars code points.
 bool password_length_ok(std::string_view password);
 
 /// The Argon2id string of `password` (a fresh random salt each call; interactive limits, as
