@@ -68,24 +68,39 @@ void RoutedTables::send_request(const NodeId& node, const std::string& guest, co
     if (node == node_.self) return hall_.host().request(guest, r, std::move(done));
     const std::uint64_t n = ++next_;
     if (!publish(node, {{"k", "req"}, {"g", guest}, {"n", n}, {"r", node_request_json(r)}})) return done(unreachable());
-    pending_.emplace(n, Pending{node, guest, node_.clock() + node_.request_timeout, std::move(done), nullptr, announce});
+    pending_.emplace(n, Pending{node, guest, node_.clock() + node_.request_timeout, std::move(done), nullptr, 0, announce});
     pending_of_.emplace(guest, n);
 }
 
-void RoutedTables::locate(const std::string& guest, std::function<void(std::optional<Place>)> done) {
+void RoutedTables::locate(const std::string& guest, Located done) {
+    find_place(guest, node_.clock() + node_.orphan_wait, std::move(done));
+}
+
+void RoutedTables::find_place(const std::string& guest, Millis until, Located done) {
     if (auto p = hall_.host().place(guest)) {
         drop_route(guest);  // seated here (a table taken over by this node): served here
         return done(p);
     }
+    const Millis now = node_.clock();
+    if (now >= until) return done(std::nullopt);
     std::optional<NodeId> at;
+    bool seated = orphaned_.count(guest) > 0;  // at a table being taken over
     if (auto route = routes_.find(guest); route != routes_.end()) at = route->second.node;
-    else if (auto s = dir_.seated.find(guest); s != dir_.seated.end())
+    else if (auto s = dir_.seated.find(guest); s != dir_.seated.end()) {
+        seated = true;
         if (auto t = dir_.table_node.find(s->second); t != dir_.table_node.end()) at = live(t->second);
-    if (!at || *at == node_.self) return done(std::nullopt);
-    const std::uint64_t n = ++next_;
-    if (!publish(*at, {{"k", "place"}, {"g", guest}, {"n", n}})) return done(std::nullopt);
-    pending_.emplace(n, Pending{*at, guest, node_.clock() + node_.request_timeout, nullptr, std::move(done), false});
-    pending_of_.emplace(guest, n);
+    }
+    if (at && !(*at == node_.self)) {
+        const std::uint64_t n = ++next_;
+        if (publish(*at, {{"k", "place"}, {"g", guest}, {"n", n}})) {
+            pending_.emplace(n, Pending{*at, guest, std::min(until, now + node_.request_timeout), nullptr, std::move(done), until, false});
+            pending_of_.emplace(guest, n);
+            return;
+        }
+    } else if (seated) {
+        return locating_.push_back(Locating{guest, until, std::move(done)});  // the next directory read tries again
+    }
+    done(std::nullopt);
 }
 
 void RoutedTables::connected(const std::string& guest) {
@@ -159,9 +174,10 @@ std::size_t RoutedTables::give_up_if(const std::function<bool(const Pending&)>& 
         if (hopeless(it->second)) given.push_back(take(it));
         else ++it;
     }
-    // Answered after the walk: an answer lets the hall send the guest's next request.
+    // Answered after the walk: an answer lets the hall send the guest's next request. A locate
+    // looks again (its table may be being taken over), until its time is up.
     for (Pending& p : given) {
-        if (p.located) p.located(std::nullopt);
+        if (p.located) find_place(p.guest, p.until, std::move(p.located));
         else p.answer(unreachable());
     }
     return given.size();
@@ -266,8 +282,14 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
 // ---- the directory, resync, timeouts ----------------------------------------------------------
 
 void RoutedTables::directory(Directory d) {
-    dir_ = std::move(d);
     const Millis now = node_.clock();
+    // Seated guests whose table left the directory: a sign-in of theirs waits for it to run again.
+    for (const auto& [guest, table] : dir_.seated)
+        if (!d.table_node.count(table)) orphaned_.try_emplace(guest, table, now);
+    std::erase_if(orphaned_, [&](const auto& o) {
+        return d.table_node.count(o.second.first) || now - o.second.second >= node_.orphan_wait;
+    });
+    dir_ = std::move(d);
     // Requests to nodes that left: no answer will come.
     give_up_if([&](const Pending& p) { return !(live(p.node.name) == p.node); });
     // Routes follow their tables (taken over by another node, or by this one).
@@ -301,7 +323,10 @@ void RoutedTables::directory(Directory d) {
     // Guests here seated at another node's table with no route yet (signed in while their table
     // had no live node: it was being taken over).
     for (const auto& guest : hall_.guest_names()) {
-        if (routes_.count(guest) || hall_.host().where(guest)) continue;
+        // (One still being located, or with a request on its way, is routed by its answer.)
+        if (routes_.count(guest) || hall_.host().where(guest) || pending_of_.count(guest) ||
+            std::any_of(locating_.begin(), locating_.end(), [&](const Locating& l) { return l.guest == guest; }))
+            continue;
         auto s = dir_.seated.find(guest);
         if (s == dir_.seated.end()) continue;
         auto t = dir_.table_node.find(s->second);
@@ -326,6 +351,11 @@ void RoutedTables::directory(Directory d) {
         if (node_.warn) node_.warn("event=front_left guest=" + guest + " node=" + node.text());
         front_gone(guest, node);
     }
+    look_again();
+}
+
+void RoutedTables::look_again() {
+    for (Locating& l : std::exchange(locating_, {})) find_place(l.guest, l.until, std::move(l.done));
 }
 
 void RoutedTables::announce(const std::string& guest, const Route& route) {
@@ -350,13 +380,14 @@ void RoutedTables::resync() {
 
 void RoutedTables::tick(Millis now) {
     timeouts_ += give_up_if([&](const Pending& p) { return now >= p.deadline; });
+    if (std::any_of(locating_.begin(), locating_.end(), [&](const Locating& l) { return now >= l.until; })) look_again();
 }
 
 json RoutedTables::metrics() const {
     std::size_t remote = 0;
     for (const auto& [guest, fronts] : fronts_) remote += fronts.size();
     return {{"routes", routes_.size()}, {"remote_guests", remote}, {"requests_waiting", pending_.size()},
-            {"request_timeouts", timeouts_}};
+            {"locates_waiting", locating_.size()}, {"request_timeouts", timeouts_}};
 }
 
 }  // namespace tarneeb::server

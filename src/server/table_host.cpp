@@ -340,7 +340,9 @@ bool TableHost::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
     if (auto f = table->take_finished()) store_finished(*f, *table);  // idempotent by the match's id
     install(std::move(table), fence);
     // Guests connected here who sit at it (they reconnected before it arrived) find it.
+    // They get the table and its chat now: they may wait for nothing else (nobody else may act).
     Hosted& t = tables_.at(live.id);
+    std::vector<std::string> back;
     for (auto& [name, g] : guests_)
         if (g.table.empty() && g.present)
             if (auto s = t.table->seat_of(name)) {
@@ -348,7 +350,10 @@ bool TableHost::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
                 g.seat = s;
                 t.watchers.insert(name);
                 t.table->connected(name, front_.now());
+                back.push_back(name);
             }
+    if (!back.empty()) publish(t);
+    for (const auto& name : back) send_chat_history(name, t);
     advance(live.id);
     return true;
 }

@@ -81,6 +81,27 @@ struct TwoNodes {
         pump();
     }
 
+    /// Node a died (its messages lost): b alone is live, running what b's host runs.
+    void a_died() {
+        silent = ida;
+        RoutedTables::Directory d;
+        d.nodes = {{"b", idb}};
+        for (const auto& [table, players] : b.hall.host().players()) {
+            d.table_node[table] = "b";
+            for (const auto& p : players) d.seated[p] = table;
+        }
+        d.read_at = b.now;
+        rb->directory(d);
+        pump();
+    }
+    /// b takes a's table `tid` over, as a cluster node does (cluster_node.cpp applied).
+    void b_adopts(const std::string& tid) {
+        auto live = a.storage.live_table(tid);
+        ASSERT_TRUE(live);
+        ASSERT_TRUE(b.hall.adopt(*live, 1, b.now));
+        a_died();  // the next directory read: b runs it
+    }
+
     HallHarness a, b;
     NodeId ida = NodeId::fresh("a"), idb = NodeId::fresh("b");
     std::unique_ptr<RoutedTables> ra, rb;
@@ -194,6 +215,61 @@ TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatThroughTheDirectory) {
     n.b.hall.closed(phone, n.b.now);
     n.pump();
     EXPECT_FALSE(n.a.hall.table(tid)->seat_info(Seat::s2).connected);
+}
+
+TEST(RoutedTables, ASignInWhileItsTableIsTakenOverIsWelcomedAtItsSeatWhenItRunsAgain) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect();
+    n.a.sign_in(layla, "Layla");
+    n.send(n.a, layla, {{"type", "create"}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    n.refresh();
+    // a dies; before anyone takes its table over, her phone reaches b: no answer yet.
+    n.a_died();
+    const ConnId phone = n.b.connect();
+    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
+    n.pump();
+    EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << n.b.bytes(phone);
+    EXPECT_EQ(n.rb->metrics()["locates_waiting"], 1);
+    // b takes it over: she is welcomed at her seat, then sent her table.
+    n.b.now += 5000;
+    n.b_adopts(tid);
+    const json welcome = reply(n.b, phone, 1);
+    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
+    EXPECT_EQ(welcome["seat"], 2);
+    const json table = n.b.last(phone, "table");
+    ASSERT_FALSE(table.is_null()) << n.b.bytes(phone);
+    EXPECT_EQ(table["you"], 2);
+    EXPECT_TRUE(table["seats"][2]["connected"].get<bool>());
+    EXPECT_EQ(n.rb->metrics()["locates_waiting"], 0);
+}
+
+TEST(RoutedTables, ASignInWhoseTableRunsNowhereIsWelcomedAtNoTableAndFindsItWhenItIsTakenOver) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect();
+    n.a.sign_in(layla, "Layla");
+    n.send(n.a, layla, {{"type", "create"}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    n.refresh();
+    n.a_died();
+    const ConnId phone = n.b.connect();
+    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
+    n.pump();
+    // Nobody takes it over within the orphan wait: at no table, for now.
+    n.b.now += 15'000;
+    n.rb->tick(n.b.now);
+    n.pump();
+    const json welcome = reply(n.b, phone, 1);
+    ASSERT_EQ(welcome["type"], "welcome") << n.b.bytes(phone);
+    EXPECT_TRUE(welcome["table"].is_null());
+    // Then b takes it over: its host seats her (she is connected here) and sends her the table.
+    n.b_adopts(tid);
+    const json table = n.b.last(phone, "table");
+    ASSERT_FALSE(table.is_null()) << n.b.bytes(phone);
+    EXPECT_EQ(table["you"], 2);
+    EXPECT_TRUE(table["seats"][2]["connected"].get<bool>());
 }
 
 TEST(RoutedTables, ARequestToASilentNodeIsAnsweredAtItsTimeout) {

@@ -26,6 +26,9 @@
 // left the directory, is answered `storage_unavailable` (nothing is known to have changed; the
 // table's messages say what did). After a node's subscriber reconnects (Redis restarted), the
 // fronts send `conn` again for every routed guest, and the table's node sends each its table.
+// A guest who signs in while its table is being taken over (its node died, paused past its
+// lease or let it go, and no node runs it yet) gets its welcome when a node runs the table
+// again — seated — or, after `orphan_wait`, at no table.
 //
 // Threads: every method runs on the node's loop (the hall's thread).
 #pragma once
@@ -71,11 +74,13 @@ public:
         Millis read_at = 0;                                        ///< when its read started
     };
 
+    using Located = std::function<void(std::optional<Place>)>;
+
     RoutedTables(Hall& hall, Node node);
 
     // ---- Tables: the front's side (the hall's calls) ------------------------------------
     void request(const std::string& guest, const TableRequest& r, Answer done) override;
-    void locate(const std::string& guest, std::function<void(std::optional<Place>)> done) override;
+    void locate(const std::string& guest, Located done) override;
     void connected(const std::string& guest) override;
     void disconnected(const std::string& guest) override;
 
@@ -114,9 +119,16 @@ private:
         NodeId node;
         std::string guest;
         Millis deadline = 0;
-        Answer answer;                                       ///< a request's
-        std::function<void(std::optional<Place>)> located;   ///< a place's
-        bool announce = false;                               ///< a spectator's watch sent again (announce)
+        Answer answer;       ///< a request's
+        Located located;     ///< a place's
+        Millis until = 0;    ///< a place's: when its locate gives up (find_place)
+        bool announce = false;  ///< a spectator's watch sent again (announce)
+    };
+    /// A locate waiting for a table being taken over to run somewhere again.
+    struct Locating {
+        std::string guest;
+        Millis until = 0;
+        Located done;
     };
     /// A guest at one of this node's tables that another front serves.
     struct Front {
@@ -128,6 +140,13 @@ private:
     /// Sends `r` of `guest` to `node` (this node: the local host), answered through `done`.
     /// `announce`: a spectator's watch sent again (its route is kept when it fails).
     void send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done, bool announce = false);
+    /// Locates `guest` (Tables::locate): here, at its route's node, at the node the directory
+    /// says runs its table; while its table runs nowhere (its node died or let it go, and no
+    /// node has taken it over yet) the answer waits for a directory read that shows where it
+    /// runs, until `until` (then: at no table).
+    void find_place(const std::string& guest, Millis until, Located done);
+    /// Every waiting locate looks again (a new directory read, or a time up).
+    void look_again();
     /// Routes a join of a guest at no table (here or elsewhere) to the node running its table.
     void route_join(const std::string& guest, const JoinRequest& j, const TableRequest& r, Answer done);
     void answered(const NodeId& from, const nlohmann::json& msg);
@@ -158,6 +177,10 @@ private:
     std::unordered_map<std::string, std::vector<Front>> fronts_;       ///< other fronts' guests at this node's tables
     std::unordered_map<std::string, std::string> watching_;            ///< those of them watching a table here: guest → table
     Directory dir_;
+    /// Guests seated at a table that left the directory (its node died or dropped it) → the
+    /// table and since when: a sign-in of theirs waits for the table to run again.
+    std::unordered_map<std::string, std::pair<std::string, Millis>> orphaned_;
+    std::vector<Locating> locating_;  ///< locates waiting for their table (find_place)
     std::uint64_t timeouts_ = 0;
 };
 
