@@ -14,11 +14,14 @@ const std::vector<BotInfo>& registry() {
     // Built once, never modified afterwards (a function-local constant, not mutable state).
     static const std::vector<BotInfo> kEntries{
         {"random", "uniformly random legal actions (seeded)",
-         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<RandomBot>(seed); }},
+         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<RandomBot>(seed); },
+         {}},
         {"heuristic", "rule-based bidding and card play (hand evaluation, card and void tracking)",
-         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<HeuristicBot>(seed); }},
+         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<HeuristicBot>(seed); },
+         {}},
         {"pimc", "perfect-information Monte Carlo: sampled layouts solved double-dummy by DDS (docs/analysis.md)",
-         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<PimcBot>(seed, registry_pimc_options()); }},
+         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<PimcBot>(seed, registry_pimc_options()); },
+         {}},
         // A test bot: sees every hand (cheater_bot.hpp). No `make`: never made from a name alone.
         {"cheater", "test bot: plays the double-dummy best card of the real deal (docs/fairplay.md); never at a server table",
          {},

@@ -16,6 +16,14 @@ struct Sample {
     int k = 0;
 };
 
+/// The `q` quantile of sorted `v` (linear between neighbours). Precondition: v not empty.
+double quantile(const std::vector<double>& v, double q) {
+    const double at = q * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(at);
+    const std::size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
 /// Scores every sample against the others (report.hpp's file comment).
 std::vector<Score> score_all(const std::vector<Sample>& samples, const ReportOptions& o) {
     std::vector<Score> out(samples.size());
@@ -39,27 +47,28 @@ std::vector<Score> score_all(const std::vector<Sample>& samples, const ReportOpt
         }
         out[i].population = static_cast<int>(pop.size());
         if (pop.empty()) continue;
-        long long n = 0, k = 0;
-        for (std::size_t j : pop) {
-            n += samples[j].n;
-            k += samples[j].k;
-        }
-        const double p0 = static_cast<double>(k) / static_cast<double>(n);
-        out[i].expected = p0;
-        double tau2 = 0;
-        if (static_cast<int>(pop.size()) >= o.min_band && pop.size() >= 2) {
-            double mean = 0, noise = 0;
-            for (std::size_t j : pop) {
-                mean += out[j].rate;
-                noise += p0 * (1 - p0) / samples[j].n;
-            }
-            mean /= static_cast<double>(pop.size());
+        double p0 = 0, tau2 = 0;
+        if (static_cast<int>(pop.size()) >= o.min_band && pop.size() >= 4) {
+            // A large population: its median rate and the spread of its middle half, so that
+            // the cheaters in it move neither (a mean and a variance would follow them).
+            std::vector<double> rates;
+            double noise = 0;
+            for (std::size_t j : pop) rates.push_back(out[j].rate);
+            std::sort(rates.begin(), rates.end());
+            p0 = quantile(rates, 0.5);
+            for (std::size_t j : pop) noise += p0 * (1 - p0) / samples[j].n;
             noise /= static_cast<double>(pop.size());
-            double var = 0;
-            for (std::size_t j : pop) var += (out[j].rate - mean) * (out[j].rate - mean);
-            var /= static_cast<double>(pop.size() - 1);
-            tau2 = std::max(0.0, var - noise);
+            const double sd = (quantile(rates, 0.75) - quantile(rates, 0.25)) / 1.349;  // a normal's IQR
+            tau2 = std::max(0.0, sd * sd - noise);
+        } else {
+            long long n = 0, k = 0;
+            for (std::size_t j : pop) {
+                n += samples[j].n;
+                k += samples[j].k;
+            }
+            p0 = static_cast<double>(k) / static_cast<double>(n);
         }
+        out[i].expected = p0;
         const double sd = std::sqrt(tau2 + p0 * (1 - p0) / samples[i].n);
         if (sd > 0) out[i].z = (out[i].rate - p0) / sd;
     }

@@ -1,4 +1,5 @@
 // Fair play, step 2: the report as JSON and as text (include/tarneeb/fairplay/report.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -67,14 +68,22 @@ std::string report_text(const Report& r) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f", r.options.threshold);
     out += std::string(buf) + " with at least " + std::to_string(r.options.min_decisions) + " decisions)\n";
+    // Names padded to the longest (in bytes: a name in another script may misalign).
+    std::size_t width = 0;
+    for (const PlayerLine& p : r.players) width = std::max(width, p.name.size());
+    for (const PartnershipLine& p : r.partnerships) width = std::max(width, p.names[0].size() + 3 + p.names[1].size());
+    auto padded = [width](std::string name) {
+        name.resize(std::max(width, name.size()), ' ');
+        return name;
+    };
     out += "players: best card / non-obvious decisions\n";
     for (const PlayerLine& p : r.players)
-        out += std::string(p.flagged ? "FLAG " : "     ") + p.name + "  " + score_text(p.rate) + "  hidden-dependent " +
+        out += std::string(p.flagged ? "FLAG " : "     ") + padded(p.name) + "  " + score_text(p.rate) + "  hidden-dependent " +
                score_text(p.hidden) + "\n";
     out += "partnerships: best card / hidden-dependent decisions of both partners\n";
     for (const PartnershipLine& p : r.partnerships)
-        out += std::string(p.flagged ? "FLAG " : "     ") + p.names[0] + " & " + p.names[1] + "  " + score_text(p.hidden) +
-               "  all decisions " + score_text(p.rate) + "\n";
+        out += std::string(p.flagged ? "FLAG " : "     ") + padded(p.names[0] + " & " + p.names[1]) + "  " +
+               score_text(p.hidden) + "  all decisions " + score_text(p.rate) + "\n";
     return out;
 }
 

@@ -12,9 +12,9 @@ namespace tarneeb::fairplay {
 namespace {
 
 TEST(FairplayCheater, TheReportFlagsTheCheaterAndNoHonestSeat) {
-    // Four matches to 11 points (about three deals each); the same four players throughout, the
+    // Six matches to 11 points (about three deals each); the same four players throughout, the
     // cheater at seat 0 with an honest partner.
-    constexpr int kMatches = 4;
+    constexpr int kMatches = 6;
     Rules rules = kLevantine;
     rules.target = 11;
     std::vector<MatchTally> tallies;
@@ -36,15 +36,17 @@ TEST(FairplayCheater, TheReportFlagsTheCheaterAndNoHonestSeat) {
     const Report r = build_report(tallies, ReportOptions{40, 3.0, 200, 10});
     ASSERT_EQ(r.players.size(), 4u);
     for (const PlayerLine& p : r.players) {
-        EXPECT_GE(p.tally.decisions, 40) << p.name;  // enough to be scored
+        EXPECT_GE(p.tally.decisions, 40) << report_text(r);  // enough to be scored
         ASSERT_TRUE(p.rate.z) << p.name;
-        EXPECT_EQ(p.flagged, p.name == "cheater") << p.name << " z " << *p.rate.z;
+        EXPECT_EQ(p.flagged, p.name == "cheater") << report_text(r);
     }
     EXPECT_EQ(r.players.front().name, "cheater");
     EXPECT_EQ(r.players.front().rate.rate, 1.0);
     // The honest partnership is not flagged (the cheater's may be: it holds the cheater).
     for (const PartnershipLine& p : r.partnerships)
-        if (p.names == std::array<std::string, 2>{"east", "west"}) EXPECT_FALSE(p.flagged);
+        if (p.names == std::array<std::string, 2>{"east", "west"}) {
+            EXPECT_FALSE(p.flagged);
+        }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/core/random.hpp"
 #include "tarneeb/fairplay/decisions.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/solver/analysis.hpp"
@@ -29,7 +30,7 @@ TEST(FairplayDecisions, CountsWhatTheAnalysisBoardShows) {
     int rounds = 0;
     for (const Round& r : m.rounds()) {
         if (!r.trump_named()) continue;
-        ++rounds;
+        if (++rounds > 2) break;  // two deals are enough (each analysis solves its table too)
         BySeat<Tally> tally{};
         ASSERT_EQ(tally_round(r, 1, tally), solver::SolveError::ok);
         solver::DealAnalysis a;
@@ -54,13 +55,15 @@ TEST(FairplayDecisions, CountsWhatTheAnalysisBoardShows) {
             obvious += tally[s].positions - tally[s].decisions;
         }
         EXPECT_EQ(positions, r.cards_played());
-        if (r.cards_played() == 52) EXPECT_GE(obvious, 4);  // the last trick at least
+        if (r.cards_played() == 52) {
+            EXPECT_GE(obvious, 4);  // the last trick at least
+        }
         // Deterministic: the same round and seed, the same tally.
         BySeat<Tally> again{};
         ASSERT_EQ(tally_round(r, 1, again), solver::SolveError::ok);
         EXPECT_EQ(again, tally);
     }
-    EXPECT_GT(rounds, 0);
+    EXPECT_GT(rounds, 1);
 }
 
 TEST(FairplayDecisions, APassedOutRoundAddsNothing) {

@@ -94,13 +94,13 @@ TEST(FairplayReport, ABandOfEnoughPlayersIsItsOwnPopulationWithItsSpread) {
     EXPECT_NEAR(h.rate.expected, 0.85, 0.01);
     EXPECT_LT(std::abs(*h.rate.z), 1.0);
     for (const PlayerLine& p : r.players) EXPECT_FALSE(p.flagged) << p.name;
-    // One wide band: the strong players stand out against the pooled rate (about 77.5 %), by
-    // about one standard deviation once the spread between players (tau2) is counted...
+    // One wide band: the strong players stand out against the whole population's median, by
+    // about one spread between players (tau2 from the middle half of the rates)...
     const Report pooled = build_report(ms, ReportOptions{40, 3.0, 10000, 10});
     ASSERT_TRUE(player(pooled, "H0").rate.z);
-    EXPECT_GT(*player(pooled, "H0").rate.z, 0.8);
-    EXPECT_LT(*player(pooled, "H0").rate.z, 1.2);
-    // ... and by 1.8 without it (a population too small for tau2: min_band above its size).
+    EXPECT_GT(*player(pooled, "H0").rate.z, *h.rate.z + 0.5);
+    EXPECT_LT(*player(pooled, "H0").rate.z, 2.0);
+    // ... and by 1.85 against the pooled rate without it (min_band above the population's size).
     const Report binomial = build_report(ms, ReportOptions{40, 3.0, 10000, 1000});
     EXPECT_NEAR(*player(binomial, "H0").rate.z, 1.85, 0.1);
 }

@@ -14,10 +14,11 @@
 //               of the ratings given; entities without a rating form one band) that have at
 //               least min_decisions decisions of the measure; when that band has fewer than
 //               min_band of them, every other such entity, whatever its rating ("all").
-//   p0          the population's pooled rate (sum of bests / sum of decisions).
-//   tau2        the spread of true rates between honest entities: with min_band or more in the
-//               population, max(0, variance of their rates - mean of p0 (1 - p0) / n_j);
-//               else 0 (a small population cannot tell skill from chance).
+//   p0, tau2    with min_band or more entities in the population: p0 its median rate and tau2
+//               the spread of true rates between its entities, (IQR / 1.349)^2 minus the mean
+//               binomial noise p0 (1 - p0) / n_j (at least 0): robust, so the cheaters in a
+//               population move neither. Smaller: p0 its pooled rate (sum of bests / sum of
+//               decisions) and tau2 = 0 (a small population cannot tell skill from chance).
 //   z           (rate - p0) / sqrt(tau2 + p0 (1 - p0) / n); none when n < min_decisions, the
 //               population is empty, or the denominator is 0.
 // A player is flagged when its z (on the rate) reaches `threshold`; a partnership when the z of
