@@ -68,7 +68,7 @@ int run(const Options& o) {
                 errors[k] = "cannot read the file";
                 continue;
             }
-            if (auto why = fairplay::tally_record(text.str(), files[k].filename().string(), o.seed, tallies[k])) errors[k] = *why;
+            if (auto why = fairplay::tally_record(text.str(), files[k].string(), o.seed, tallies[k])) errors[k] = *why;
         }
     };
     std::vector<std::thread> pool;
@@ -98,10 +98,11 @@ void add_fairplay(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("fairplay", "Fair-play report: how often each player and partnership found the double-dummy best card");
     cmd->footer(
         "Reads tarneeb-record/1 files (a directory: its *.json files). Players are a record's\n"
-        "\"players\" (as the server stores them), else FILE#SEAT. For each player: its non-obvious card\n"
-        "decisions (the legal cards do not all have the same double-dummy value), how many were a\n"
-        "double-dummy best card, and a z-score against the other players of its rating band (records\n"
-        "carry no ratings, so here: all other players); flagged at z >= --threshold with at least\n"
+        "\"players\" (as the server stores them), else PATH#SEAT (the file's path as found: each seat of\n"
+        "each file its own player). For each player: its non-obvious card decisions (the legal cards do\n"
+        "not all have the same double-dummy value), how many were a double-dummy best card, and a\n"
+        "z-score against the other players of its rating band (records carry no ratings, so here: all\n"
+        "other players); flagged at z >= --threshold with at least\n"
         "--min-decisions decisions. For each partnership the same on the hidden-dependent decisions\n"
         "(the best card changes when the unseen cards are dealt again), both partners together.\n"
         "Definitions and limits: docs/fairplay.md. --json prints one JSON object.\n"

@@ -275,6 +275,7 @@ int run_simulate(const SimOptions& o) {
         {"rules", o.rules},
         {"seed", o.seed},
     };
+    if (!o.seat0.empty()) out["seat0"] = o.seat0;
     out[o.duplicate ? "deals" : "matches"] = units;
     out["deals_played"] = deals;
     out["passed_out"] = passed_out;
