@@ -87,7 +87,8 @@ struct Report {
     std::vector<PartnershipLine> partnerships;  ///< the same order
 };
 
-/// The report over `matches` (file comment). A name seated twice in one match counts as two
+/// The report over `matches` (file comment). O(N^2 log N) for N players (each scored against
+/// the N - 1 others, sorting their rates). A name seated twice in one match counts as two
 /// seats of one player (a test may do that; the server never seats one name twice).
 Report build_report(std::span<const MatchTally> matches, const ReportOptions& options = {});
 
