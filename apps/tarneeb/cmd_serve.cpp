@@ -41,7 +41,7 @@ std::string parse_engines(const std::vector<std::string>& flags, const bots::Eng
         if (eq == std::string::npos || name.empty() || name.size() > 32 ||
             name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos)
             return "--engine expects NAME=CMD, NAME of 1-32 characters a-z 0-9 _ - (got '" + flag + "')";
-        if (bots::make_bot(name, 0) || out.contains(name)) return "--engine: the name '" + name + "' is taken";
+        if (bots::make_bot(name, 0) || bots::is_seeing_bot(name) || out.contains(name)) return "--engine: the name '" + name + "' is taken";
         auto config = bots::engine_config(std::string_view(flag).substr(eq + 1), defaults);
         if (!config) return "--engine " + name + ": no command, or a quote that does not close";
         config->name = name;

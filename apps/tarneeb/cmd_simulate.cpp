@@ -33,6 +33,7 @@ namespace {
 struct SimOptions {
     std::string team0 = "heuristic";
     std::string team1 = "random";
+    std::string seat0;  ///< matches only: seat 0's bot instead of team0's ("" = team0's)
     int matches = 0;
     int deals = 0;
     bool duplicate = false;
@@ -121,11 +122,17 @@ int run_simulate(const SimOptions& o) {
         std::cerr << "tarneeb simulate: unknown rules '" << o.rules << "' (levantine or classic)\n";
         return kExitUsage;
     }
-    for (const std::string* name : {&o.team0, &o.team1})
+    for (const std::string* name : {&o.team0, &o.team1, &o.seat0}) {
+        if (name->empty() || bots::is_seeing_bot(*name)) continue;  // a test bot that sees every hand
         if (const auto why = bots::player_error(*name)) {
             std::cerr << "tarneeb simulate: " << *why << "\n";
             return kExitUsage;
         }
+    }
+    if (!o.seat0.empty() && o.duplicate) {
+        std::cerr << "tarneeb simulate: --seat0 is for matches (--matches N), not duplicate deals\n";
+        return kExitUsage;
+    }
     if ((o.matches > 0) == (o.deals > 0) || (o.deals > 0) != o.duplicate) {
         std::cerr << "tarneeb simulate: give either --matches N, or --deals N with --duplicate\n";
         return kExitUsage;
@@ -149,21 +156,32 @@ int run_simulate(const SimOptions& o) {
     std::mutex hist_mutex;
     std::array<DurationHistogram, 2> hist;  // by bot: team0's, team1's
 
+    // A player by name; the `cheater` test bot is given the match it plays in (cheater_bot.hpp).
+    auto make = [&](const std::string& spec, std::uint64_t seed, const Match& match) {
+        return bots::is_seeing_bot(spec) ? bots::make_seeing_bot(spec, seed, match) : bots::make_player(spec, seed, o.engine);
+    };
     auto worker = [&] {
         std::array<DurationHistogram, 2> local;
         for (int k = next_unit++; k < units; k = next_unit++) {
             const std::uint64_t unit_seed = derive_seed(o.seed, static_cast<std::uint64_t>(k));
             UnitResult& u = results[static_cast<std::size_t>(k)];
-            auto x = bots::make_player(o.team0, derive_seed(unit_seed, 1), o.engine);
-            auto y = bots::make_player(o.team1, derive_seed(unit_seed, 2), o.engine);
-            auto x2 = bots::make_player(o.team0, derive_seed(unit_seed, 3), o.engine);
-            auto y2 = bots::make_player(o.team1, derive_seed(unit_seed, 4), o.engine);
+            // The unit's match (duplicate: each pass's, assigned anew in place), made first so
+            // that a seeing test bot can be given it.
+            Match m(rules, seat(k));
+            auto x = make(o.seat0.empty() ? o.team0 : o.seat0, derive_seed(unit_seed, 1), m);
+            auto y = make(o.team1, derive_seed(unit_seed, 2), m);
+            auto x2 = make(o.team0, derive_seed(unit_seed, 3), m);
+            auto y2 = make(o.team1, derive_seed(unit_seed, 4), m);
             bots::LoopStats stats;
             if (!o.duplicate) {
                 // Team 0 (seats 0, 2) is team0's bot; each seat has its own bot object.
                 const bots::Lineup lineup{x.get(), y.get(), x2.get(), y2.get()};
                 const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) { local[index(team_of(s))].add(ns); };
-                const Match m = bots::play_match(rules, seat(k), unit_seed, lineup, &stats, o.timing ? &timer : nullptr);
+                // As bots::play_match, on the match made above.
+                bots::LoopHooks hooks;
+                hooks.stats = &stats;
+                hooks.timer = o.timing ? &timer : nullptr;
+                bots::play_on(m, unit_seed, lineup, hooks);
                 for (const Round& r : m.rounds()) {
                     count_round(r, u);
                     for (Team t : {Team::t0, Team::t1}) u.points[index(t)] += r.points(t);
@@ -186,7 +204,13 @@ int run_simulate(const SimOptions& o) {
                     const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) {
                         local[static_cast<std::size_t>(index(team_of(s)) ^ static_cast<int>(swapped))].add(ns);
                     };
-                    const Match m = bots::play_deal(rules, dealer, hands, lineup, &stats, o.timing ? &timer : nullptr);
+                    // As bots::play_deal, on the unit's match.
+                    m = Match(rules, dealer);
+                    m.start_round(hands);
+                    bots::LoopHooks hooks;
+                    hooks.stats = &stats;
+                    hooks.timer = o.timing ? &timer : nullptr;
+                    bots::play_round(m, lineup, hooks);
                     const Round& r = m.round();
                     count_round(r, u, swapped);
                     for (Team t : {Team::t0, Team::t1})
@@ -251,6 +275,7 @@ int run_simulate(const SimOptions& o) {
         {"rules", o.rules},
         {"seed", o.seed},
     };
+    if (!o.seat0.empty()) out["seat0"] = o.seat0;
     out[o.duplicate ? "deals" : "matches"] = units;
     out["deals_played"] = deals;
     out["passed_out"] = passed_out;
@@ -305,8 +330,11 @@ void add_simulate(CLI::App& app, int& exit_code) {
         "bots' decision times, which vary; an outside engine is as deterministic as it is).\n" +
         std::string(kEngineHelp) + "\nEach seat of a team gets its own engine process (its own bot).");
     auto o = std::make_shared<SimOptions>();
-    cmd->add_option("--team0", o->team0, "bot for team 0 (" + bots::bot_names() + ", or engine:CMD)");
+    cmd->add_option("--team0", o->team0, "bot for team 0 (" + bots::bot_names() + ", or engine:CMD; or the cheater test bot)");
     cmd->add_option("--team1", o->team1, "bot for team 1 (the same choices)");
+    cmd->add_option("--seat0", o->seat0,
+                    "matches only: seat 0's bot instead of --team0's, e.g. the `cheater` test bot (sees every hand; "
+                    "docs/fairplay.md) among honest ones");
     cmd->add_option("--matches", o->matches, "number of matches")->check(CLI::Range(1, 100000000));
     cmd->add_option("--deals", o->deals, "number of duplicate deals (with --duplicate)")->check(CLI::Range(1, 100000000));
     cmd->add_flag("--duplicate", o->duplicate, "duplicate deals: each deal twice with the bots swapped");

@@ -22,5 +22,6 @@ void add_serve(CLI::App& app, int& exit_code);
 void add_analyze(CLI::App& app, int& exit_code);
 void add_engine(CLI::App& app, int& exit_code);
 void add_rating_report(CLI::App& app, int& exit_code);
+void add_fairplay(CLI::App& app, int& exit_code);
 
 }  // namespace tarneeb::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     tarneeb::cli::add_analyze(app, exit_code);
     tarneeb::cli::add_engine(app, exit_code);
     tarneeb::cli::add_rating_report(app, exit_code);
+    tarneeb::cli::add_fairplay(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -66,6 +66,9 @@ TEST(HiddenInformation, OtherSeatsUnplayedCardsDoNotChangeAnyDecision) {
             ASSERT_TRUE(r.hand(a) != r2.hand(a) || r.hand(b) != r2.hand(b) || r.dealt(a) != r2.dealt(a));
             ASSERT_EQ(r.hand(me), r2.hand(me));
             for (const auto& info : bots::registry()) {
+                // The `cheater` test bot sees every hand by design (cheater_bot.hpp) and is never
+                // made from a name: only honest bots (those with `make`) are checked here.
+                if (!info.make) continue;
                 // pimc solves each decision with DDS: one decision on every 4th position.
                 const bool pimc = info.name == "pimc";
                 if (pimc && k % 4 != 0) continue;

@@ -472,6 +472,17 @@ TEST(Protocol, JournalTextIsTheDumpOfTheJournalJsonForEveryKindOfEntry) {
     EXPECT_EQ(journal_text(journal::AddBot{Seat::s3, "heuristic", 42}), R"({"bot":"heuristic","op":"bot","seat":3,"seed":42})");
 }
 
+TEST(Protocol, AddBotRefusesTheCheaterTestBot) {
+    // The server's tables make bots by name through the registry (cmd_serve.cpp's factory is
+    // bots::make_bot plus the operator's engines): the `cheater` test bot, which sees every
+    // hand, is not made from a name, so add_bot of it is refused like an unknown bot.
+    Table t("t1", TableSettings{}, TableTiming{}, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
+    const Change c = t.prepare_add_bot(Seat::s1, "cheater", 1);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(to_string(*c.error), "unknown_bot");
+    EXPECT_TRUE(t.prepare_add_bot(Seat::s1, "heuristic", 1).ok());
+}
+
 }  // namespace
 TEST(ClusterMessage, FramesTravelAfterTheFieldsUnescapedAndComeBackWhole) {
     // A frame with newlines, quotes, backslashes and non-ASCII text, as a client might send it.

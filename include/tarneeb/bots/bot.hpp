@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tarneeb/core/match.hpp"
 #include "tarneeb/core/seat_view.hpp"
 
 namespace tarneeb::bots {
@@ -44,15 +45,26 @@ public:
 struct BotInfo {
     std::string name;
     std::string description;
-    /// Makes a bot from a seed (same seed, same decisions).
+    /// Makes a bot from a seed (same seed, same decisions). Empty for a test bot that sees
+    /// every hand (`cheater`): such a bot is made only by make_seeing.
     std::function<std::unique_ptr<Bot>(std::uint64_t seed)> make;
+    /// Test bots only (cheater_bot.hpp): makes the bot for the match it plays in, whose every
+    /// hand it reads. Empty for every honest bot.
+    std::function<std::unique_ptr<Bot>(std::uint64_t seed, const Match& match)> make_seeing;
 };
 
-/// Every registered bot, in a fixed order.
+/// Every registered bot, in a fixed order (test bots included, so their names stay reserved).
 const std::vector<BotInfo>& registry();
-/// The registered bot `name` with `seed`; nullptr if no such name.
+/// The registered honest bot `name` with `seed`; nullptr if no such name, and for a test bot
+/// that sees every hand (so nothing that makes bots by name, the server included, can seat one).
 std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed);
-/// "random, heuristic, ..." for help texts.
+/// The test bot `name` (one with make_seeing) for `match`, which must outlive it; nullptr for
+/// any other name. Only a match's owner that wants a cheating seat calls this (tests,
+/// `tarneeb simulate`).
+std::unique_ptr<Bot> make_seeing_bot(std::string_view name, std::uint64_t seed, const Match& match);
+/// True when `name` is a test bot that sees every hand.
+bool is_seeing_bot(std::string_view name);
+/// "random, heuristic, ..." for help texts: the honest bots.
 std::string bot_names();
 
 }  // namespace tarneeb::bots
