@@ -82,7 +82,7 @@ TEST(EngineGuard, WhatAnEngineStartedInANewSessionEndsWhenTheEngineIsStopped) {
         const pid_t grandchild = read_pid(*p);
         ASSERT_GT(grandchild, 0);
         const int fd = pidfd(grandchild);
-        ASSERT_GE(fd, 0) << "the grandchild is gone before the test looked";
+        ASSERT_NE(fd, -1) << "the grandchild is gone before the test looked";
         EXPECT_EQ(::getsid(grandchild), grandchild);  // out of the engine's session and group
         EXPECT_NE(::getpgid(grandchild), ::getpgid(p->pid()));
         p->stop("quit\n", c.grace);
@@ -103,7 +103,7 @@ TEST(EngineGuard, WhatAnEngineStartedEndsWhenItsHostIsKilled) {
     const std::string fifo = (dir / "pids").string();
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const int pids = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // a reader before any writer
-    ASSERT_GE(pids, 0);
+    ASSERT_NE(pids, -1);
     const std::string engine = "engine:sh:" + kStartGrandchild + "; echo $pid > " + fifo + "; exec " TARNEEB_BINARY
                                " engine --bot random";
     std::vector<std::string> words{TARNEEB_BINARY, "simulate", "--team0", engine, "--team1", "random",
@@ -128,7 +128,7 @@ TEST(EngineGuard, WhatAnEngineStartedEndsWhenItsHostIsKilled) {
     std::vector<std::pair<pid_t, int>> grandchildren;
     for (pid_t pid; lines >> pid;) {
         const int fd = pidfd(pid);
-        ASSERT_GE(fd, 0);
+        ASSERT_NE(fd, -1);
         EXPECT_EQ(::getsid(pid), pid);  // a session of its own: the engine's group is not its
         grandchildren.emplace_back(pid, fd);
     }
