@@ -28,6 +28,7 @@ bots::EngineConfig engine_config(std::vector<std::string> argv) {
     c.argv = std::move(argv);
     c.budget_ms = 10000;
     c.startup_ms = 30000;
+    c.limits.guard = TARNEEB_BINARY;  // this benchmark is not tarneeb: its engines' guard is
     c.log = [](bots::EngineLogLevel level, const std::string& line) {
         if (level >= bots::EngineLogLevel::warn) bots::log_to_stderr(level, line);
     };

@@ -138,6 +138,13 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--max-new-guests-per-address", o->config.hall.new_guests_per_address,
                     "new guest names from one IP address in 15 minutes (then too_many_attempts); 0: no limit")
         ->capture_default_str()->check(CLI::Range(0, 1000000));
+    cmd->add_option("--max-engine-processes", o->config.hall.max_engine_processes,
+                    "outside-engine bots (--engine) seated at live tables over the server, one process each (then add_bot of an"
+                    " engine is refused: engine_budget)")
+        ->capture_default_str()->check(CLI::Range(0, 1000000))->group("Engines");
+    cmd->add_option("--max-engine-processes-per-address", o->config.hall.max_engine_processes_per_address,
+                    "outside-engine bots seated at the tables created from one IP address (then engine_budget)")
+        ->capture_default_str()->check(CLI::Range(0, 1000000))->group("Engines");
     cmd->add_option("--max-connections-per-guest", o->config.hall.max_connections_per_guest,
                     "WebSocket connections signed in with one token at once")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--max-connections-per-address", o->config.hall.max_connections_per_address,
@@ -219,7 +226,10 @@ void add_serve(CLI::App& app, int& exit_code) {
         }
         // A guest cannot sign in as a bot, nor as a look-alike of one.
         for (const bots::BotInfo& info : bots::registry()) o->config.hall.reserved_names.emplace_back(info.name);
-        for (const auto& [name, config] : *engines) o->config.hall.reserved_names.emplace_back(name);
+        for (const auto& [name, config] : *engines) {
+            o->config.hall.reserved_names.emplace_back(name);
+            o->config.hall.engine_bots.emplace_back(name);  // counted in the engine budget
+        }
         if (o->no_static) o->config.static_dir.clear();
         else if (o->config.static_dir.empty() && std::filesystem::is_directory("web/dist")) o->config.static_dir = "web/dist";
         exit_code = server::serve(o->config, bot_factory(engines)) == 0 ? kExitOk : kExitRejected;

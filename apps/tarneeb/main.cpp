@@ -1,9 +1,14 @@
 // tarneeb: one executable, one subcommand per job (see `tarneeb --help`).
 #include <iostream>
+#include <string_view>
 
 #include "commands.hpp"
+#include "tarneeb/bots/engine_guard.hpp"
 
 int main(int argc, char** argv) {
+    // The engine guard (hidden: not in --help; docs/engine-protocol.md "Processes and limits"),
+    // before anything else is set up.
+    if (argc > 1 && argv[1] == tarneeb::bots::kEngineGuardCommand) return tarneeb::bots::engine_guard_main(argc, argv);
     CLI::App app{"tarneeb: the Tarneeb rules engine, computer players and tools"};
     app.set_version_flag("--version", std::string("tarneeb ") + TARNEEB_VERSION);
     app.require_subcommand(1);

@@ -1,16 +1,19 @@
 // An engine's process on three pipes (include/tarneeb/bots/engine_process.hpp).
 #include "tarneeb/bots/engine_process.hpp"
 
+#include "tarneeb/bots/engine_guard.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -69,54 +72,94 @@ std::unique_ptr<EngineProcess> EngineProcess::start(const std::vector<std::strin
         error = "empty command";
         return nullptr;
     }
-    int in[2], out[2], err[2];
-    if (::pipe2(in, O_CLOEXEC) != 0) {
-        error = std::strerror(errno);
+    if (std::getenv(kEngineGuardEnv)) {  // a program started as a guard that is not one
+        error = "cannot run '" + argv[0] + "': this process was started as an engine guard";
         return nullptr;
     }
-    if (::pipe2(out, O_CLOEXEC) != 0) {
+    // Three pipes for the engine, the lifeline for its guard; the guard's end is moved off
+    // descriptor 3, which a dup2 onto itself would leave close-on-exec.
+    int fds[8];
+    int made = 0;
+    const auto undo = [&] {
+        for (int i = 0; i < made; ++i) ::close(fds[i]);
+    };
+    for (; made < 6; made += 2)
+        if (::pipe2(fds + made, O_CLOEXEC) != 0) {
+            error = std::strerror(errno);
+            undo();
+            return nullptr;
+        }
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds + 6) != 0) {
         error = std::strerror(errno);
-        ::close(in[0]);
-        ::close(in[1]);
+        undo();
         return nullptr;
     }
-    if (::pipe2(err, O_CLOEXEC) != 0) {
-        error = std::strerror(errno);
-        for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
-        return nullptr;
+    made = 8;
+    if (fds[7] == kGuardLifelineFd) {
+        const int moved = ::fcntl(fds[7], F_DUPFD_CLOEXEC, kGuardLifelineFd + 1);
+        ::close(fds[7]);
+        fds[7] = moved;
     }
+    const int in[2] = {fds[0], fds[1]}, out[2] = {fds[2], fds[3]}, err[2] = {fds[4], fds[5]}, life[2] = {fds[6], fds[7]};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);  // no other descriptor of the host leaks
+    posix_spawn_file_actions_adddup2(&actions, life[1], kGuardLifelineFd);
+    posix_spawn_file_actions_addclosefrom_np(&actions, kGuardLifelineFd + 1);  // no other descriptor of the host leaks
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    posix_spawnattr_setpgroup(&attr, 0);  // its own group: killed with everything it starts
+    posix_spawnattr_setpgroup(&attr, 0);  // its own group, which the engine shares: the last resort's target
     sigset_t all, none;
     sigfillset(&all);
     sigemptyset(&none);
     posix_spawnattr_setsigdefault(&attr, &all);
     posix_spawnattr_setsigmask(&attr, &none);
+    const std::string guard = limits.guard.empty() ? "/proc/self/exe" : limits.guard;
+    const std::vector<std::string> words = engine_guard_argv(guard, limits.memory_bytes, limits.core_dumps, argv);
     std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const std::string& a : words) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    pid_t pid = -1;
-    const int rc = ::posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+    std::string marker = std::string(kEngineGuardEnv) + "=1";
+    std::vector<char*> env;
+    for (char** e = environ; *e; ++e) env.push_back(*e);
+    env.push_back(marker.data());
+    env.push_back(nullptr);
+    pid_t guard_pid = -1;
+    const int rc = ::posix_spawn(&guard_pid, guard.c_str(), &actions, &attr, args.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
-    ::close(in[0]);
-    ::close(out[1]);
-    ::close(err[1]);
-    if (rc != 0) {
-        error = "cannot run '" + argv[0] + "': " + std::strerror(rc);
-        for (int fd : {in[1], out[0], err[0]}) ::close(fd);
+    for (int fd : {in[0], out[1], err[1], life[1]}) ::close(fd);
+    const auto give_up = [&](std::string why) {
+        error = std::move(why);
+        for (int fd : {in[1], out[0], err[0], life[0]}) ::close(fd);
         return nullptr;
+    };
+    if (rc != 0) return give_up("cannot run the engine guard '" + guard + "': " + std::strerror(rc));
+    // The guard says whether the engine's exec succeeded (GuardReport).
+    GuardReport report;
+    pollfd wait_report{life[0], POLLIN, 0};
+    int ready;
+    while ((ready = ::poll(&wait_report, 1, 10'000)) < 0 && errno == EINTR) {
+    }
+    const ssize_t got = ready > 0 ? ::recv(life[0], &report, sizeof report, MSG_WAITALL) : -1;
+    int status = 0;
+    if (got != static_cast<ssize_t>(sizeof report)) {
+        ::kill(-guard_pid, SIGKILL);
+        ::kill(guard_pid, SIGKILL);
+        ::waitpid(guard_pid, &status, 0);
+        return give_up("cannot run '" + argv[0] + "': its guard '" + guard + "' did not start it (" + describe(status) + ")");
+    }
+    if (report.error != 0) {
+        ::waitpid(guard_pid, &status, 0);  // it exits at once
+        return give_up("cannot run '" + argv[0] + "': " + std::strerror(report.error));
     }
     std::unique_ptr<EngineProcess> p(new EngineProcess());
-    p->pid_ = pid;
+    p->pid_ = report.pid;
+    p->guard_ = guard_pid;
+    p->life_ = life[0];
     p->in_ = in[1];
     p->out_ = out[0];
     p->err_ = err[0];
@@ -124,15 +167,6 @@ std::unique_ptr<EngineProcess> EngineProcess::start(const std::vector<std::strin
     set_nonblocking(p->in_);
     set_nonblocking(p->out_);
     set_nonblocking(p->err_);
-    // Right after the start (posix_spawn cannot set limits): no core files, the memory cap.
-    if (!limits.core_dumps) {
-        const rlimit none_core{0, 0};
-        ::prlimit(pid, RLIMIT_CORE, &none_core, nullptr);
-    }
-    if (limits.memory_bytes > 0) {
-        const rlimit mem{limits.memory_bytes, limits.memory_bytes};
-        ::prlimit(pid, RLIMIT_AS, &mem, nullptr);
-    }
     return p;
 }
 
@@ -272,25 +306,42 @@ void EngineProcess::stop(std::string_view farewell, std::chrono::milliseconds gr
         if (r == Read::too_long) out_buf_.clear();
     }
     // An engine that closed its stdout is usually exiting: give it the rest of the grace to
-    // finish, so that its own exit status is reported rather than our kill. It stays a zombie
-    // until reaped below (WNOWAIT), so its process group cannot be another's when killed.
+    // finish, so that its own exit status is reported rather than our kill. Its guard follows it
+    // at once, and stays a zombie until reaped below (WNOWAIT), so its process group cannot be
+    // another's when killed.
     const auto exited = [this] {
         siginfo_t info{};
-        return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
+        return ::waitid(P_PID, static_cast<id_t>(guard_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == guard_;
     };
     bool gone = exited();
     while (!gone && out_eof_ && Clock::now() < deadline) {
         ::usleep(1000);
         gone = exited();
     }
-    ::kill(-pid_, SIGKILL);  // the whole group: anything the engine started too
-    if (!gone) ::kill(pid_, SIGKILL);
+    if (!gone) {
+        // The guard's turn: end of file on its lifeline, and it kills the engine and everything
+        // the engine started, then exits, closing its end (which this waits for, 1 s at most).
+        ::shutdown(life_, SHUT_WR);
+        const auto limit = Clock::now() + std::chrono::seconds(1);
+        for (auto now = Clock::now(); !gone && now < limit; now = Clock::now()) {
+            pollfd fd{life_, POLLIN, 0};
+            const auto ms = std::chrono::ceil<std::chrono::milliseconds>(limit - now).count();
+            if (::poll(&fd, 1, static_cast<int>(ms)) > 0) {
+                char byte;
+                const ssize_t r = ::recv(life_, &byte, 1, MSG_DONTWAIT);
+                gone = r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR);
+            }
+        }
+    }
+    ::kill(-guard_, SIGKILL);  // the last resort: its group, the engine's too unless it moved
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    while (::waitpid(guard_, &status, 0) < 0 && errno == EINTR) {
     }
     exit_status_ = describe(status);
     drain_stderr();
     pid_ = -1;
+    guard_ = -1;
+    close_fd(life_);
     close_fd(out_);
     close_fd(err_);
 }

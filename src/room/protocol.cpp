@@ -54,12 +54,12 @@ std::optional<TableSettings> parse_settings(const nlohmann::json& j) {
 
 
 std::string_view to_string(ProtocolError e) {
-    static constexpr std::array<std::string_view, 24> kNames{
+    static constexpr std::array<std::string_view, 25> kNames{
         "bad_message", "unknown_type", "not_signed_in", "bad_name", "name_taken", "unknown_token",
         "no_such_table", "bad_code", "seat_taken", "bad_seat", "not_seated", "not_at_table",
         "spectator", "table_playing", "not_enough_players", "unknown_bot", "bad_settings",
         "too_many_tables", "stale", "bad_action", "rate_limited", "storage_unavailable",
-        "too_many_waiting_tables", "too_many_connections"};
+        "too_many_waiting_tables", "too_many_connections", "engine_budget"};
     const auto i = static_cast<std::size_t>(e);
     return i < kNames.size() ? kNames[i] : "unknown";
 }

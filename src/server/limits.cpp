@@ -1,4 +1,4 @@
-// The limits of limits.hpp: the rate-limited answer and the waiting-table counts.
+// The limits of limits.hpp: the rate-limited answer, the waiting-table counts and the engine budget.
 #include "tarneeb/server/limits.hpp"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +35,27 @@ void WaitingTables::release(const std::string& guest, const std::string& address
     std::lock_guard lock(mutex_);
     if (auto g = by_guest_.find(guest); g != by_guest_.end() && --g->second <= 0) by_guest_.erase(g);
     if (auto a = by_address_.find(address); a != by_address_.end() && --a->second <= 0) by_address_.erase(a);
+}
+
+bool EngineBudget::reserve(const std::string& address) {
+    if (total_ >= total_limit_ || (!address.empty() && of(address) >= per_address_limit_)) return false;
+    add(address);
+    return true;
+}
+
+void EngineBudget::add(const std::string& address) {
+    ++total_;
+    if (!address.empty()) ++by_address_[address];
+}
+
+void EngineBudget::release(const std::string& address) {
+    --total_;
+    if (auto a = by_address_.find(address); a != by_address_.end() && --a->second <= 0) by_address_.erase(a);
+}
+
+int EngineBudget::of(const std::string& address) const {
+    const auto a = by_address_.find(address);
+    return a == by_address_.end() ? 0 : a->second;
 }
 
 }  // namespace tarneeb::server

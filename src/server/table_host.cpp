@@ -43,6 +43,7 @@ TableHost::Hosted* TableHost::find(const std::string& id) {
 TableHost::Hosted& TableHost::add(const std::string& id, Hosted entry) {
     auto [it, added] = tables_.emplace(id, std::move(entry));
     touch(it->first, it->second);
+    count_engines(it->second);  // a table resumed or adopted with engine seats
     return it->second;
 }
 
@@ -54,7 +55,23 @@ void TableHost::uncount_waiting(Hosted& t) {
 void TableHost::erase(const std::string& tid) {
     if (auto it = tables_.find(tid); it != tables_.end()) {
         uncount_waiting(it->second);
+        count_engines(it->second, true);
         tables_.erase(it);
+    }
+}
+
+bool TableHost::is_engine(std::string_view kind) const {
+    return std::find(config_.engine_bots.begin(), config_.engine_bots.end(), kind) != config_.engine_bots.end();
+}
+
+void TableHost::count_engines(Hosted& t, bool closing) {
+    for (const Seat s : kSeats) {
+        bool& counted = t.engine_seats[index(s)];
+        const SeatInfo info = t.table->seat_info(s);
+        const bool engine = !closing && info.kind == SeatInfo::Kind::bot && is_engine(info.bot_kind);
+        if (engine && !counted) engines_.add(t.creator_address);
+        if (!engine && counted) engines_.release(t.creator_address);
+        counted = engine;
     }
 }
 
@@ -84,6 +101,7 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
         std::string(journal_op(entry)), std::move(w), [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
             Hosted* done = find(tid);  // a busy table is never closed
             if (!e) done->table->commit(entry, front_.now());
+            count_engines(*done);  // an engine seated or removed; or a seat reserved for one, not written
             if (then) then(e);
             done->busy = false;
             if (done->dropping || (e && e->code() == "storage_fenced")) {

@@ -25,6 +25,14 @@ json refused(std::string_view code, std::string message = {}) { return error_jso
 
 /// `hint` at a rated or tournament table (docs/protocol.md "hint").
 constexpr std::string_view kHintsOff = "hints_off";
+
+/// Why an engine's add_bot is refused: which budget is spent.
+std::string engine_budget_text(const EngineBudget& b) {
+    if (b.total() >= b.total_limit())
+        return "this server runs " + std::to_string(b.total_limit()) + " outside-engine bots already; seat a built-in bot";
+    return "tables from this address have " + std::to_string(b.per_address_limit()) +
+           " outside-engine bots already; remove one or seat a built-in bot";
+}
 }  // namespace
 
 void TableHost::request(const std::string& guest, const TableRequest& r, Answer done) {
@@ -265,7 +273,15 @@ void TableHost::on_seat_request(const std::string& guest, const TableRequest& re
             return done(refused(to_string(*change.error), "table is at version " + std::to_string(t->table->version())));
     } else if (const auto* add = std::get_if<AddBotRequest>(&request)) {
         if (!add->seat) return done(refused(to_string(ProtocolError::bad_seat)));
-        change = t->table->prepare_add_bot(*add->seat, add->bot.value_or(config_.default_bot), front_.next_seed());
+        const std::string kind = add->bot.value_or(config_.default_bot);
+        change = t->table->prepare_add_bot(*add->seat, kind, front_.next_seed());
+        // An outside engine's seat is counted before its write (two in flight cannot both pass),
+        // and counted out again by count_engines if the write fails.
+        if (change.ok() && is_engine(kind)) {
+            if (!engines_.reserve(t->creator_address))
+                return done(refused(to_string(ProtocolError::engine_budget), engine_budget_text(engines_)));
+            t->engine_seats[index(*add->seat)] = true;
+        }
     } else {
         const auto& remove = std::get<RemoveBotRequest>(request);
         if (!remove.seat) return done(refused(to_string(ProtocolError::bad_seat)));

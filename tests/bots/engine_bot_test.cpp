@@ -76,7 +76,15 @@ EngineConfig config(const std::string& name, std::vector<std::string> argv, Logs
     c.log = logs.logger();
     c.budget_ms = 2000;
     c.startup_ms = 10000;  // a loaded test machine: a slow start is not what these tests are about
+    c.limits.guard = TARNEEB_BINARY;  // this test program is not tarneeb: its guard is
     return c;
+}
+
+/// Process limits with the guard this test program needs (it is not tarneeb).
+bots::ProcessLimits guarded() {
+    bots::ProcessLimits l;
+    l.guard = TARNEEB_BINARY;
+    return l;
 }
 
 EngineConfig python(const std::string& name, const std::string& script, std::vector<std::string> args, Logs& logs) {
@@ -332,18 +340,14 @@ TEST(EngineBot, NoShellUnlessAskedAndTheEngineGetsNoOtherDescriptorNorCoreFiles)
     const int leaked = ::open("/dev/null", O_RDONLY);  // not close-on-exec: must not reach the engine
     ASSERT_GE(leaked, 3);
     const std::string program =
-        "import os, resource, time\n"
-        // The host sets the limits with prlimit right after the start, RLIMIT_AS last: the
-        // report waits until it is in place (or 10 s, the start's own bound, passed).
-        "end = time.time() + 10\n"
-        "while resource.getrlimit(resource.RLIMIT_AS)[0] != " + std::to_string(std::uint64_t{3} << 30) + " and time.time() < end:\n"
-        "    time.sleep(0.005)\n"  // test-wait: the pause between two polls of the limit
+        // The guard sets the limits before the engine's exec: they are in place from its start.
+        "import os, resource\n"
         "fds = sorted(int(f) for f in os.listdir('/proc/self/fd'))\n"
         "out = open(" + std::string("'") + (d / "report").string() + "', 'w')\n"
         "out.write(' '.join(map(str, fds)) + '\\n')\n"
         "out.write('%d %d\\n' % resource.getrlimit(resource.RLIMIT_CORE))\n"
         "out.write('%d %d\\n' % resource.getrlimit(resource.RLIMIT_AS))\n"
-        "out.write('%d\\n' % (os.getpgrp() == os.getpid()))\n"
+        "out.write('%d\\n' % (os.getpgrp() == os.getppid()))\n"
         "out.close()\n";
     EngineConfig c = config("probe", {TARNEEB_PYTHON, "-c", program}, logs);
     c.limits.memory_bytes = std::uint64_t{3} << 30;
@@ -360,13 +364,13 @@ TEST(EngineBot, NoShellUnlessAskedAndTheEngineGetsNoOtherDescriptorNorCoreFiles)
     EXPECT_EQ(fds, "0 1 2 3");  // its three pipes, and the directory it was listing
     EXPECT_EQ(core, "0 0");
     EXPECT_EQ(as, std::to_string(std::uint64_t{3} << 30) + " " + std::to_string(std::uint64_t{3} << 30));
-    EXPECT_EQ(leader, "1");  // its own process group
+    EXPECT_EQ(leader, "1");  // its guard's process group, which is the guard's own
     fs::remove_all(d);
 }
 
 TEST(EngineProcess, SendNeverBlocksOnAnEngineThatDoesNotRead) {
     std::string error;
-    auto p = bots::EngineProcess::start({"sleep", "30"}, {}, nullptr, error);
+    auto p = bots::EngineProcess::start({"sleep", "30"}, guarded(), nullptr, error);
     ASSERT_TRUE(p) << error;
     const std::string chunk(64 * 1024, 'x');
     int accepted = 0;
@@ -381,7 +385,7 @@ TEST(EngineProcess, SendNeverBlocksOnAnEngineThatDoesNotRead) {
 
 TEST(EngineProcess, ALineAfterTheDeadlineIsReadNextTimeAndEndOfOutputIsClosed) {
     std::string error;
-    auto p = bots::EngineProcess::start({"/bin/sh", "-c", "read x; echo \"got $x\"; printf partial"}, {}, nullptr, error);
+    auto p = bots::EngineProcess::start({"/bin/sh", "-c", "read x; echo \"got $x\"; printf partial"}, guarded(), nullptr, error);
     ASSERT_TRUE(p) << error;
     std::string line;
     EXPECT_EQ(p->read_line(line, std::chrono::steady_clock::now() + 10ms), bots::EngineProcess::Read::timeout);

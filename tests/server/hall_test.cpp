@@ -1798,6 +1798,7 @@ TEST(Hall, AnOutsideEngineSeatPlaysWholeMatchesAndItsProcessDiesWithItsTable) {
         c.budget_ms = 5000;
         c.startup_ms = 20000;
         c.quit_ms = 0;
+        c.limits.guard = TARNEEB_BINARY;  // this test program is not tarneeb
         c.log = [logs, log_mutex](bots::EngineLogLevel, const std::string& line) {
             std::lock_guard lock(*log_mutex);
             logs->push_back(line);

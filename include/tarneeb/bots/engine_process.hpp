@@ -1,14 +1,20 @@
 // EngineProcess: one outside program on three pipes (its stdin, stdout and stderr), for an
 // engine of the engine protocol (docs/engine-protocol.md "Processes and limits"). POSIX only.
 //
-// - Started with posix_spawnp from an argv (no shell: argv[0] is searched in PATH), in its own
-//   process group, with every signal at its default and none blocked, every descriptor but the
-//   three pipes closed, no core dumps and optionally an address-space limit (RLIMIT_AS).
+// - Started under its guard (engine_guard.hpp: the tarneeb executable's hidden `engine-guard`,
+//   posix_spawn'd in a process group of its own, which the engine shares) from an argv (no
+//   shell: argv[0] is searched in PATH), with every signal at its default and none blocked,
+//   every descriptor but the three pipes closed, no core dumps and optionally an address-space
+//   limit (RLIMIT_AS), both set before the engine's exec. Whatever the engine starts, even with
+//   setsid, ends with it: the guard kills it when the engine exits, when the host stops it, and
+//   when the host dies (even by SIGKILL).
 // - The host never blocks without a deadline: writes are queued and written as the pipe takes
 //   them (a write to an engine that has exited fails instead of raising SIGPIPE); reads wait at
 //   most until a deadline; stderr is read whenever the host waits or writes and forwarded line
 //   by line to a sink (the log).
-// - Killed (SIGKILL to its process group, then reaped) by stop() or when destroyed.
+// - Ended by stop() or when destroyed: the guard is told to let go (end of file on its
+//   lifeline), SIGKILLs the engine and all it started and exits as the engine ended; if it
+//   has not within a second, its process group is SIGKILLed (the last resort). Then reaped.
 //
 // Not thread-safe: one thread at a time (an EngineBot is used by one thread at a time).
 #pragma once
@@ -25,13 +31,18 @@
 
 namespace tarneeb::bots {
 
-/// Limits set on an engine's process right after it starts (prlimit(2)).
+/// Limits set on an engine's process before its program starts (setrlimit(2) in its guard), and
+/// the guard that runs it.
 struct ProcessLimits {
     /// RLIMIT_AS in bytes (the address space the engine may map); 0 keeps the host's. An
     /// engine built with AddressSanitizer needs terabytes of address space: leave it 0 then.
     std::uint64_t memory_bytes = 0;
     /// False (the default): RLIMIT_CORE 0, a crashing engine leaves no core file.
     bool core_dumps = false;
+    /// The tarneeb executable whose `engine-guard` runs the engine (engine_guard.hpp). Empty:
+    /// /proc/self/exe, right when the host is tarneeb itself; another host (a test, a benchmark)
+    /// names the tarneeb executable.
+    std::string guard;
 };
 
 class EngineProcess {
@@ -41,8 +52,10 @@ public:
     /// longer lines are cut).
     using LineSink = std::function<void(std::string_view line)>;
 
-    /// Starts `argv` (argv[0] searched in PATH). nullptr when it cannot be started (no such
-    /// program, not executable, no more processes), with the reason in `error`.
+    /// Starts `argv` (argv[0] searched in PATH) under its guard; returns once the engine's exec
+    /// succeeded or failed (at most 10 s for the guard to say so). nullptr when it cannot be
+    /// started (no such program, not executable, no more processes, no guard), with the reason
+    /// in `error` ("cannot run 'PROGRAM': REASON").
     static std::unique_ptr<EngineProcess> start(const std::vector<std::string>& argv, const ProcessLimits& limits,
                                                 LineSink stderr_sink, std::string& error);
     /// Kills the process at once if stop() was not called.
@@ -50,6 +63,7 @@ public:
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;
 
+    /// The engine's process id (its guard's is not shown: it is an implementation detail).
     pid_t pid() const { return pid_; }
 
     /// Queues `bytes` for the engine's stdin and writes what the pipe takes now, never waiting
@@ -74,10 +88,12 @@ public:
     void pump_stderr();
 
     /// Ends the engine: writes `farewell` (e.g. "quit\n") if its stdin is open, closes its
-    /// stdin, waits up to `grace` for it to exit, then kills its process group (SIGKILL) and
-    /// reaps it. Idempotent.
+    /// stdin, waits up to `grace` for it to exit, then has its guard kill it and everything it
+    /// started (waiting up to 1 s for the guard, then SIGKILL to the process group) and reaps
+    /// the guard. Idempotent.
     void stop(std::string_view farewell, std::chrono::milliseconds grace);
-    /// After stop(): "exit N" or "signal N" (how the engine ended), else "running".
+    /// After stop(): "exit N" or "signal N" (how the engine ended, as its guard relays it), else
+    /// "running".
     const std::string& exit_status() const { return exit_status_; }
 
 private:
@@ -90,7 +106,9 @@ private:
     void drain_stderr();
     void close_fd(int& fd);
 
-    pid_t pid_ = -1;
+    pid_t pid_ = -1;    ///< the engine
+    pid_t guard_ = -1;  ///< its guard, our child
+    int life_ = -1;     ///< our end of the guard's lifeline (engine_guard.hpp)
     int in_ = -1, out_ = -1, err_ = -1;
     bool out_eof_ = false;
     bool in_broken_ = false;

@@ -49,6 +49,7 @@ enum class ProtocolError : unsigned char {
     storage_unavailable, ///< the database refused the write (disk full, read-only...): nothing changed
     too_many_waiting_tables, ///< the guest (or its address) has as many tables not started yet as allowed
     too_many_connections,    ///< the guest (or its address) has as many connections open as allowed
+    engine_budget,           ///< add_bot of an outside engine past the server's or the address's engine processes
 };
 
 /// The stable snake_case name, e.g. "stale".

@@ -42,6 +42,13 @@ struct HallConfig {
     /// Tables created from one address that play at once (issue 27: 300 started by fresh
     /// guests in 4 s, each left to stand-ins); past it `start` is refused (too_many_tables).
     int max_playing_tables_per_address = 16;
+    /// Outside engines (`tarneeb serve --engine NAME=CMD`): their names, and their processes'
+    /// budget (limits.hpp EngineBudget; issue 27): engine-bot seats at live tables over the
+    /// server, and over the tables created from one address; past either, add_bot of an
+    /// engine is refused (engine_budget). Built-in bots are not counted.
+    std::vector<std::string> engine_bots;
+    int max_engine_processes = 64;
+    int max_engine_processes_per_address = 6;
     /// A table playing with no person connected this long is closed, its match stored as
     /// abandoned (stand-ins do not play out matches nobody watches or plays).
     Millis unattended_ms = 120000;

@@ -1,5 +1,6 @@
 // What one client may make the server do (security #11): a connection's message rate (a token
-// bucket) and the tables created and not started yet, per guest and per address. The hall
+// bucket), the tables created and not started yet, per guest and per address, and the outside
+// engines' processes, server-wide and per address (issue 27). The hall
 // (hall_admission.cpp) and a cluster node's fronts (cluster_node.cpp) apply them; defined in
 // src/server/limits.cpp.
 #pragma once
@@ -29,6 +30,35 @@ public:
 private:
     std::mutex mutex_;
     std::unordered_map<std::string, int> by_guest_, by_address_;
+};
+
+/// The outside-engine processes' budget (issue 27: a table of engine bots keeps three engine
+/// processes for its whole match; 12 guests made 36, 327 MB): engine-bot seats at live tables,
+/// counted over the server and by address (the address of each table's creator, as for
+/// HallConfig::max_playing_tables_per_address; "" — a resumed or a tournament's table — counts
+/// in the total only). A seat counts from its add_bot until its bot is removed or its table
+/// closes; `add_bot` of an engine past either limit is refused (engine_budget). Built-in bots
+/// never count. One table host's (its thread's): not thread-safe.
+class EngineBudget {
+public:
+    /// `total`: seats over the server at most; `per_address`: over one address's tables.
+    EngineBudget(int total, int per_address) : total_limit_(total), per_address_limit_(per_address) {}
+    /// Counts one seat of `address` when both counts stay within their limits; false, counting
+    /// nothing, when either is reached.
+    bool reserve(const std::string& address);
+    /// Counts one seat of `address` whatever the limits (a table resumed with its engine seats).
+    void add(const std::string& address);
+    /// Counts one seat of `address` less.
+    void release(const std::string& address);
+    int total() const { return total_; }
+    int of(const std::string& address) const;
+    int total_limit() const { return total_limit_; }
+    int per_address_limit() const { return per_address_limit_; }
+
+private:
+    int total_limit_, per_address_limit_;
+    int total_ = 0;
+    std::unordered_map<std::string, int> by_address_;
 };
 
 /// A connection's message rate limit (security #11; `tarneeb serve --rate`, `--rate-burst`).

@@ -19,6 +19,7 @@
 // when they have run).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -116,6 +117,7 @@ public:
         bool dropping = false;        ///< drop() waits for its write in flight
         bool touched = false;         ///< in touched_: its wakeup is read again at the next tick
         std::optional<Millis> queued; ///< its live entry in wakeups_ (others of it there are stale)
+        std::array<bool, 4> engine_seats{};  ///< seats counted in engines_ (an engine bot, or one being added)
     };
 
     /// `front`: the front it answers through; `post`: runs a job on the loop from any thread.
@@ -228,6 +230,11 @@ private:
     int playing_from(const std::string& address) const;
     /// Closes table `tid` here: its match under way stored as abandoned, its guests at no table.
     void close_now(const std::string& tid);
+    /// True when bot kind `kind` is an outside engine (HallConfig::engine_bots).
+    bool is_engine(std::string_view kind) const;
+    /// Brings `t`'s counted engine seats in line with its seats now (after each change, and
+    /// for a table installed), counting its creator's address; `closing`: counts them all out.
+    void count_engines(Hosted& t, bool closing = false);
 
     // The requests (table_host_requests.cpp, table_host_chat.cpp).
     void on_join(const std::string& guest, const JoinRequest& j, const TableRequest& r, Answer done);
@@ -243,6 +250,7 @@ private:
     HallConfig config_;  ///< its own copy (the caller's may be a temporary)
     std::function<void(std::function<void()>)> post_;
     std::shared_ptr<WaitingTables> waiting_tables_;
+    EngineBudget engines_{config_.max_engine_processes, config_.max_engine_processes_per_address};
     std::unique_ptr<WorkQueue> thinkers_;  ///< bots and hints
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     std::size_t outstanding_ = 0;
