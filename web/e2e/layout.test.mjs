@@ -57,7 +57,7 @@ function problems(page, phone) {
       if (r.width < 1 || r.height < 1) return;
       if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
         out.push(`${kind} ${name(e)} outside the window: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)}`);
-      const i = Math.min(3, r.width / 4, r.height / 4);
+      const i = Math.min(8, r.width / 4, r.height / 4); // inside rounded corners
       const pts = pointsOf
         ? pointsOf(r)
         : [
@@ -189,7 +189,7 @@ for (const lang of ['en', 'ar']) {
               return !!document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('.overlay');
             });
             assert.ok(dimmed, 'the score sheet covers the chat');
-            await page.keyboard.press('Escape');
+            await clickSure(page, '.modal button[data-act=closemodal]');
             await page.waitForSelector('[data-testid=sheet]', { state: 'detached' });
           }
         }
