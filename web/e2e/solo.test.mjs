@@ -87,7 +87,8 @@ test('Arabic on a phone: right to left, the game words, a whole match', async ()
     let sawTrick = false;
     await playToEnd(page, {
       onStep: async (r, n) => {
-        const bar = await page.textContent('.game-bar');
+        // the contract and tricks are on the felt (issue 28: the phone's header one row)
+        const bar = await page.evaluate(() => document.querySelector('.felt-status')?.textContent ?? '');
         if (/الحكم/.test(bar)) sawTrump = true;
         if (/اللفات/.test(bar)) sawTrick = true;
         if (r.kind === 'call' && n === 0) {

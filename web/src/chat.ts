@@ -166,6 +166,8 @@ export class ChatPanel {
     if (this.open) this.unread = 0;
     this.shownLang = null; // the title's count changes
     this.render();
+    // opened at the newest line (the list was hidden: its scroll position meant nothing)
+    if (this.open) this.list.scrollTop = this.list.scrollHeight;
   }
 
   toggleMute(name: string): void {
@@ -182,6 +184,9 @@ export class ChatPanel {
     const tv = s.offline ? null : s.table;
     const hidden = !tv || location.hash.startsWith('#/');
     this.el.hidden = hidden;
+    // the page makes room for the panel (social.css): a column beside the table or a strip under it
+    document.body.classList.toggle('with-chat', !hidden);
+    document.body.classList.toggle('chat-open', !hidden && this.open);
     if (!tv || hidden) return;
     const l = s.lang;
     if (this.shownLang !== l) {
@@ -208,7 +213,8 @@ export class ChatPanel {
     this.dirty = false;
     this.drawMuted(l);
     const lines = (this.lines.get(tv.table) ?? []).filter((x) => !this.muted.has(x.from));
-    const atBottom = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
+    // new lines are followed unless the reader scrolled up to read older ones (a closed list follows)
+    const atBottom = !this.open || this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
     this.list.replaceChildren(
       ...(lines.length
         ? lines.map((x) => this.lineItem(x, l))

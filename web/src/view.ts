@@ -232,6 +232,28 @@ function roundNumber(s: State, tv: TableView): string {
   return ` · ${t('round')} ${num(lines + 1)}`;
 }
 
+/** Two cards, the one behind turned back: the last trick's button on a phone, where its words do not fit. */
+const lastTrickIcon = `<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"><rect x="3" y="3" width="11" height="15" rx="2"/><rect x="10" y="6" width="11" height="15" rx="2" fill="currentColor" fill-opacity="0.25"/></svg>`;
+
+/** The contract and the tricks each side has taken against what it needs, shown on the felt. */
+function feltStatus(tv: TableView): string {
+  const r = tv.round;
+  if (!r?.contract) return '';
+  const us = ourTeam(tv.you);
+  const them = (1 - us) as 0 | 1;
+  const c = r.contract;
+  // tricks per team against what each needs: the declarers their bid, the defenders what sets them (sent by the server)
+  const need = (team: 0 | 1) => (teamOf(c.seat) === team ? c.bid : (c.defenders_need ?? 0));
+  return `<div class="felt-status">
+    <span class="stat contract" data-testid="contract">${t('contract')}: <b>${num(c.bid)}</b> · ${seatLabel(c.seat, tv)}${
+      r.trump ? ` · ${t('trump')} ${suitIcon(r.trump, 16)}<span class="sr">${suitName(r.trump)}</span>` : ''
+    }</span>
+    <span class="stat tricks" data-testid="tricks">${t('tricks')}: ${teamLabel(us, tv)} <b>${num(r.tricks[us])}</b><span class="muted">/${num(
+      need(us),
+    )}</span> · ${teamLabel(them, tv)} <b>${num(r.tricks[them])}</b><span class="muted">/${num(need(them))}</span></span>
+  </div>`;
+}
+
 function tableTopbar(s: State, tv: TableView): string {
   if (!tv.round && tv.state === 'waiting') {
     return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span><span class="spacer"></span>
@@ -241,29 +263,15 @@ function tableTopbar(s: State, tv: TableView): string {
   const us = ourTeam(tv.you);
   const them = (1 - us) as 0 | 1;
   const r = tv.round;
-  const contract = r?.contract
-    ? `<span class="stat contract" data-testid="contract">${t('contract')}: <b>${num(r.contract.bid)}</b> · ${seatLabel(r.contract.seat, tv)}${
-        r.trump ? ` · ${t('trump')} ${suitIcon(r.trump, 16)}<span class="sr">${suitName(r.trump)}</span>` : ''
-      }</span>`
-    : '';
-  // tricks per team against what each needs: the declarers their bid, the defenders what sets them (sent by the server)
-  const need = (team: 0 | 1) =>
-    r && r.contract ? (teamOf(r.contract.seat) === team ? r.contract.bid : (r.contract.defenders_need ?? 0)) : 0;
-  const tricks =
-    r && r.contract
-      ? `<span class="stat tricks" data-testid="tricks">${t('tricks')}: ${teamLabel(us, tv)} <b>${num(r.tricks[us])}</b><span class="muted">/${num(
-          need(us),
-        )}</span> · ${teamLabel(them, tv)} <b>${num(r.tricks[them])}</b><span class="muted">/${num(need(them))}</span></span>`
-      : '';
+  // contract and tricks sit on the felt (feltStatus): the header stays one row on a phone
   return `<header class="topbar game-bar"><h1 class="sr">${t('title')}</h1>
     <span class="stat score" data-testid="score" data-act="sheet" role="button" tabindex="0" title="${t('scoreSheet')}">
       ${teamLabel(us, tv)} <b>${n(tv.scores[us])}</b> – ${teamLabel(them, tv)} <b>${n(tv.scores[them])}</b>
       <span class="muted">/ ${num(tv.target)}${roundNumber(s, tv)}</span></span>
-    ${contract}${tricks}
     <span class="spacer"></span>
     ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
     ${hintsOn(tv) ? `<button class="small ghost" data-act="hint" data-testid="hint">${t('hint')}</button>` : ''}
-    ${r ? `<button class="small ghost" data-act="lasttrick">${t('lastTrick')}</button>` : ''}
+    ${r ? `<button class="small ghost last-trick-btn" data-act="lasttrick" title="${t('lastTrick')}">${lastTrickIcon}<span class="label">${t('lastTrick')}</span></button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
     <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${speakerIcon(s.sound)}<span class="sr">${t('sounds')}</span></button>
     ${langButton(s)}
@@ -518,6 +526,12 @@ export interface Screen {
   h: number;
 }
 const windowSize = (): Screen => ({ w: globalThis.innerWidth ?? 1024, h: globalThis.innerHeight ?? 768 });
+/** The room the game has: the window, less the chat beside or under it (social.css `.with-chat`). */
+function appSize(root: HTMLElement): Screen {
+  const win = windowSize();
+  const shared = root.ownerDocument.body.classList.contains('with-chat');
+  return { w: root.clientWidth || win.w, h: shared && root.clientHeight ? root.clientHeight : win.h };
+}
 const px = (x: number) => `${Math.floor(x * 10) / 10}px`;
 
 function tableScreen(s: State, tv: TableView, screen: Screen): string {
@@ -564,6 +578,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
       ${seatsAround(tv.you)
         .map((seat) => seatPanel(tv, seat, positionOf(seat, tv.you)))
         .join('')}
+      ${feltStatus(tv)}
       <div class="centre">${centre}${summaryPanel(tv, s)}</div>
       ${need !== 'none' ? `<div class="your-turn" role="status">${t('yourTurn')}</div>` : ''}
       <div class="log" aria-live="polite">${events.length ? esc('') + events[events.length - 1] : ''}</div>
@@ -607,7 +622,7 @@ export function html(s: State, screen: Screen = windowSize()): string {
 export function mount(root: HTMLElement, app: App): (s: State) => void {
   let last = '';
   const render = (s: State) => {
-    const out = html(s);
+    const out = html(s, appSize(root));
     if (out === last) return;
     last = out;
     const active = document.activeElement as HTMLElement | null;
@@ -622,8 +637,19 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
     }
   };
 
-  // the hand's rows and card sizes follow the window (a phone turned, a window resized)
-  globalThis.addEventListener?.('resize', () => render(app.state));
+  // the hand's rows and card sizes follow the game's room: a phone turned, a window resized, the
+  // chat opened beside or under the table (drawn on the next frame: no resize loop)
+  let queued = false;
+  const again = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      render(app.state);
+    });
+  };
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(again).observe(root);
+  else globalThis.addEventListener?.('resize', again);
 
   root.addEventListener('click', (ev) => {
     const target = ev.target as HTMLElement;

@@ -355,3 +355,32 @@ describe('the score sheet and last trick from the server’s history (issue 14)'
     expect(lastTrickOf(tv, { lastRound: { table: 't9', match: 2, round: history[1] } })).toBeNull(); // another match's
   });
 });
+
+describe('the header and the felt (issue 28: the header one row on a phone)', () => {
+  it('keeps the contract and the tricks on the felt, not in the header', () => {
+    const out = html(state(table()));
+    const header = /<header[^>]*>([\s\S]*?)<\/header>/.exec(out)?.[1] ?? '';
+    const felt = /<div class="felt">([\s\S]*?)<div class="centre">/.exec(out)?.[1] ?? '';
+    expect(header).toContain('data-testid="score"');
+    expect(header).not.toContain('data-testid="contract"');
+    expect(header).not.toContain('data-testid="tricks"');
+    expect(felt).toMatch(/<div class="felt-status">[\s\S]*data-testid="contract"[\s\S]*data-testid="tricks"/);
+    expect(felt).toContain('Contract: <b>8</b>');
+  });
+  it('has no status before a contract', () => {
+    const auction = { phase: 'auction' as const, contract: null, trump: null, plays: [], trick: [] };
+    expect(html(state(table({ legal: [] }, auction)))).not.toContain('felt-status');
+  });
+  it('names the last trick button (its words hidden on a phone, its icon shown)', () => {
+    const btn = /<button class="small ghost last-trick-btn"[^>]*>[\s\S]*?<\/button>/.exec(html(state(table())))?.[0] ?? '';
+    expect(btn).toContain('title="Last trick"');
+    expect(btn).toContain('<svg class="icon"');
+    expect(btn).toContain('<span class="label">Last trick</span>');
+  });
+  it('sizes the hand by the room the game has (a chat under the table leaves a short room: small cards)', () => {
+    const card = (out: string) => Number(/--card-w:([\d.]+)px/.exec(out)?.[1]);
+    const thirteen = ['AS', 'KS', 'QS', 'JS', 'AH', 'KH', 'QH', 'AC', 'KC', 'QC', 'AD', 'KD', 'QD'];
+    expect(card(html(state(table({}, { hand: thirteen })), { w: 600, h: 420 }))).toBeLessThanOrEqual(50);
+    expect(card(html(state(table({}, { hand: thirteen })), { w: 600, h: 800 }))).toBeGreaterThan(50);
+  });
+});
