@@ -148,6 +148,11 @@ export class App {
   start(): void {
     this.conn.open();
     this.update();
+    if (LS?.getItem('tarneeb.offline')) {
+      // an offline match was being played when the page was left: it goes on (offline_store.ts)
+      this.state.offline = true;
+      void this.resumeOffline();
+    }
   }
 
   update(patch: Partial<State> = {}): void {
@@ -163,7 +168,7 @@ export class App {
     if (s !== 'open') this.lobbyWatched = false;
     // a lost connection (closed, or silent past a time limit: conn.ts) failed every request on
     // it: no action stays pending, and the table shown is redrawn from the next connection's
-    if (s === 'closed') {
+    if (s === 'closed' || s === 'offline') {
       this.state.actedVersion = null;
       this.resync = true;
     }
@@ -184,14 +189,14 @@ export class App {
       save(LS, 'tarneeb.token', w.token);
       save(LS, 'tarneeb.name', w.name);
       this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null, registered: w.registered === true });
-      if (this.invite && !this.offlineGame) {
+      if (this.invite && !this.state.offline) {
         const inv = this.invite;
         this.invite = null;
         history.replaceState(history.state, '', withoutInvite(location.href));
         void this.acceptInvite(inv);
         return;
       }
-      if (!w.table && !this.offlineGame) {
+      if (!w.table && !this.state.offline) {
         this.state.table = null;
         if (this.state.watching) {
           const code = this.state.codes[this.state.watching];
@@ -220,7 +225,7 @@ export class App {
     switch (m.type) {
       case 'table':
         // while playing offline the page shows the offline table only
-        if (!this.offlineGame) this.onTable(m);
+        if (!this.state.offline) this.onTable(m);
         break;
       case 'tables':
         // an answer to a `list` has its id; a page the server pushes to a watcher has none
@@ -513,28 +518,53 @@ export class App {
   async playOffline(): Promise<void> {
     this.update({ busy: true });
     try {
-      const { OfflineGame, pageEngine } = await import('./offline');
-      const engine = await pageEngine();
-      const q = new URLSearchParams(location.search);
-      const delay = Number(q.get('botdelay') ?? NaN);
-      this.offlineGame?.stop();
-      this.offlineGame = new OfflineGame(
-        engine,
-        { table: (tv) => this.onTable(tv), error: (code, message) => this.showError(code, message) },
-        {
-          preset: this.state.form.preset,
-          target: this.state.form.target,
-          name: this.state.name ?? t('offlineName'),
-          ...(Number.isFinite(delay) ? { botDelayMs: delay } : {}),
-        },
-      );
-      this.stopListing();
-      this.update({ offline: true, table: null, busy: false, matchOver: null, summary: null, showSheet: false, log: [] });
-      this.offlineGame.restart();
+      await this.offlineWith((game) => game.restart());
     } catch (e) {
       this.update({ busy: false });
       this.showError('engine_unavailable', (e as Error).message);
     }
+  }
+
+  /** Goes on with the offline match kept before a reload (offline_store.ts), if there is one. */
+  private async resumeOffline(): Promise<void> {
+    const { loadRecord, saveRecord } = await import('./offline_store');
+    const record = loadRecord(LS);
+    if (!record) return;
+    try {
+      await this.offlineWith((game) => {
+        if (!game.resume(record)) throw new Error('the kept offline match does not replay');
+      }, record.settings);
+    } catch {
+      // the engine did not load, or the record is of another build: the start screen, as before
+      saveRecord(LS, null);
+      this.offlineGame?.stop();
+      this.offlineGame = null;
+      this.update({ offline: false, busy: false });
+      if (this.state.welcomed) this.enterLobby();
+    }
+  }
+
+  /** Sets up the page's offline game (its table shown instead of the server's) and runs `begin` on it; `kept`: a resumed match's rules, target and name. */
+  private async offlineWith(begin: (game: OfflineGame) => void, kept: { preset?: 'levantine' | 'classic'; target?: number; name?: string } = {}): Promise<void> {
+    const [{ OfflineGame, pageEngine }, { saveRecord }] = await Promise.all([import('./offline'), import('./offline_store')]);
+    const engine = await pageEngine();
+    const q = new URLSearchParams(location.search);
+    const delay = Number(q.get('botdelay') ?? NaN);
+    this.offlineGame?.stop();
+    this.offlineGame = new OfflineGame(
+      engine,
+      { table: (tv) => this.onTable(tv), error: (code, message) => this.showError(code, message) },
+      {
+        preset: kept.preset ?? this.state.form.preset,
+        target: kept.target ?? this.state.form.target,
+        name: kept.name ?? this.state.name ?? t('offlineName'),
+        ...(Number.isFinite(delay) ? { botDelayMs: delay } : {}),
+        store: (r) => saveRecord(LS, r),
+      },
+    );
+    this.stopListing();
+    this.update({ offline: true, table: null, busy: false, matchOver: null, summary: null, showSheet: false, log: [] });
+    begin(this.offlineGame);
   }
 
   startMatch(): void {

@@ -5,6 +5,7 @@
 // summary after a deal as the server's bots do (`summary_ms` in the table message).
 import { loadEngine, randomSeed, type Engine, type HintReply, type OfflineMatch, type Reply } from './engine';
 import type { Action, TableView } from './protocol';
+import { botToAct, newRecord, replayRecord, withAction, type OfflineRecord } from './offline_store';
 
 /** What the app gives an offline game: where its table messages and refusals go. */
 export interface OfflineHost {
@@ -22,6 +23,8 @@ export interface OfflineOptions {
   botDelayMs?: number;
   /** The round summary's pause, ms (default 4000, as the server's: engine.ts OfflineSettings). */
   summaryMs?: number;
+  /** Keeps the match's record after each of the person's actions (offline_store.ts); null: the match is over or left. */
+  store?: (r: OfflineRecord | null) => void;
 }
 
 let enginePromise: Promise<Engine> | null = null;
@@ -35,11 +38,12 @@ export function pageEngine(): Promise<Engine> {
   return enginePromise;
 }
 
-/** One offline match at a time; `restart` plays another with the same settings. */
+/** One offline match at a time; `restart` plays another with the same settings, `resume` a kept one. */
 export class OfflineGame {
   private match: OfflineMatch | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private last: TableView | null = null;
+  private record: OfflineRecord | null = null;
 
   constructor(
     private engine: Engine,
@@ -51,17 +55,37 @@ export class OfflineGame {
   restart(): void {
     this.stop();
     const { preset, target, name, summaryMs } = this.options;
-    const { match, table } = this.engine.startMatch({
-      preset, target, name, seed: randomSeed(), ...(summaryMs === undefined ? {} : { summary_ms: summaryMs }),
-    });
+    const settings = { preset, target, name, seed: randomSeed(), ...(summaryMs === undefined ? {} : { summary_ms: summaryMs }) };
+    const { match, table } = this.engine.startMatch(settings);
     this.match = match;
+    this.keep(newRecord(settings));
     this.show(table);
+  }
+
+  /**
+   * Goes on with a kept match (after a reload): its record replayed by the engine, the table as
+   * it was after the person's last action, the bots going on from there. False (nothing kept
+   * any more) when the record does not replay.
+   */
+  resume(r: OfflineRecord): boolean {
+    this.stop();
+    const replayed = replayRecord(this.engine, r);
+    if (!replayed) {
+      this.options.store?.(null);
+      return false;
+    }
+    this.match = replayed.match;
+    this.keep(r);
+    this.show(replayed.table);
+    return true;
   }
 
   /** The human's action; a refusal changes nothing and is reported with its code. */
   act(action: Action): void {
     if (!this.match) return;
-    this.show(this.match.act(action));
+    const r = this.match.act(action);
+    if (r.type !== 'error' && this.record) this.keep(withAction(this.record, action));
+    this.show(r);
   }
 
   /** The heuristic bot's choice for the human's turn (the server's `hint`), or null when there is none. */
@@ -69,13 +93,19 @@ export class OfflineGame {
     return this.match ? this.match.hint() : null;
   }
 
-  /** Ends the match and frees it. */
+  /** Ends the match and frees it; its record is forgotten. */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.match?.dispose();
     this.match = null;
     this.last = null;
+    if (this.record) this.keep(null);
+  }
+
+  private keep(r: OfflineRecord | null): void {
+    this.record = r;
+    this.options.store?.(r);
   }
 
   private show(r: Reply): void {
@@ -84,6 +114,8 @@ export class OfflineGame {
       return;
     }
     this.last = r;
+    // a finished match is not resumed: a reload then shows the start screen
+    if (r.state === 'finished' && this.record) this.keep(null);
     this.host.table(r);
     this.schedule();
   }
@@ -91,7 +123,7 @@ export class OfflineGame {
   /** While a bot is to act, one step after the delay (and after the round summary's pause, `summary_ms`, as online). */
   private schedule(): void {
     const t = this.last;
-    if (this.timer || !t || t.state !== 'playing' || !t.round || t.round.to_act === null || t.round.to_act === t.you) return;
+    if (this.timer || !t || !botToAct(t)) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.match) this.show(this.match.step());
