@@ -3,9 +3,28 @@
 // never opens) is a lost connection like a closed one: the socket is dropped, whatever waits for
 // an answer fails with `disconnected`, and a new socket is opened after a back-off, on which the
 // app signs in again with its token (docs/protocol.md "Time limits in the browser").
+// Without a network (the browser says so: navigator.onLine false, the `offline` event) no socket
+// is tried: the state is `offline` until the `online` event, when a socket opens at once (issue 28).
 import type { ServerMessage } from './protocol';
 
-export type ConnState = 'connecting' | 'open' | 'closed';
+/** `offline`: the browser has no network; nothing is tried until it comes back. */
+export type ConnState = 'connecting' | 'open' | 'closed' | 'offline';
+
+/** Whether the browser has a network, and its changes (the page's: navigator.onLine and the window's events). */
+export interface Network {
+  online(): boolean;
+  /** Calls `change` with the new value on each change. */
+  watch(change: (online: boolean) => void): void;
+}
+
+/** The browser's network: navigator.onLine (unknown counts as online), the `online` and `offline` events. */
+export const browserNetwork: Network = {
+  online: () => (globalThis.navigator as Navigator | undefined)?.onLine !== false,
+  watch: (change) => {
+    globalThis.addEventListener?.('online', () => change(true));
+    globalThis.addEventListener?.('offline', () => change(false));
+  },
+};
 
 export class ServerError extends Error {
   constructor(public code: string, message?: string) {
@@ -40,6 +59,8 @@ export const CONN_LIMITS: Readonly<ConnLimits> = Object.freeze({
 
 export interface ConnOptions {
   limits?: Partial<ConnLimits>;
+  /** The network to follow (default: the browser's). */
+  network?: Network;
 }
 
 /** A message sent and not answered yet: its deadline, and the promise of `request()` (none for `send()`). */
@@ -63,6 +84,9 @@ export class Connection {
   state: ConnState = 'closed';
   /** Why the last socket was given up ("no answer to ping #7 within 15000 ms"…), for debugging; null before any. */
   lastLoss: string | null = null;
+  /** The close code of the last socket the server closed (4001: its session was revoked, docs/protocol.md "Accounts"); null when it was given up otherwise. */
+  lastCloseCode: number | null = null;
+  private network: Network;
 
   constructor(
     private url: string,
@@ -71,13 +95,19 @@ export class Connection {
     options: ConnOptions = {},
   ) {
     this.limits = { ...CONN_LIMITS, ...options.limits };
+    this.network = options.network ?? browserNetwork;
+    this.network.watch((online) => (online ? this.networkBack() : this.networkLost()));
   }
 
-  /** Opens a socket (and keeps one open: reconnects after every loss until `close()`). */
+  /** Opens a socket (and keeps one open: reconnects after every loss until `close()`); without a network, waits for it. */
   open(): void {
     this.stopped = false;
     this.clearRetry();
     if (this.ws) return;
+    if (!this.network.online()) {
+      this.setState('offline');
+      return;
+    }
     this.setState('connecting');
     const ws = new WebSocket(this.url);
     this.ws = ws;
@@ -108,7 +138,22 @@ export class Connection {
       }
       this.onMessage(m);
     };
-    ws.onclose = () => this.drop(ws, 'the socket closed');
+    ws.onclose = (ev?: CloseEvent) => this.drop(ws, `the socket closed${ev?.code ? ` (${ev.code})` : ''}`, ev?.code ?? null);
+  }
+
+  /** The network is gone: no new socket is tried (a socket still open is kept while it answers). */
+  private networkLost(): void {
+    if (this.stopped || this.state === 'open') return;
+    this.clearRetry();
+    if (this.ws) this.drop(this.ws, 'the network is gone');
+    else this.setState('offline');
+  }
+
+  /** The network is back: a socket at once, the back-off from its start. */
+  private networkBack(): void {
+    if (this.stopped || this.ws) return;
+    this.retry = 0;
+    this.open();
   }
 
   /** Closes the socket for good (until `open()`): whatever waits for an answer fails with `disconnected`. */
@@ -124,16 +169,18 @@ export class Connection {
   }
 
   /**
-   * Gives up `ws` (the current socket, else nothing happens): closed by the server, or silent
-   * past a limit (`why`, kept in `lastLoss`). Its handlers are detached first, so nothing it
+   * Gives up `ws` (the current socket, else nothing happens): closed by the server (its
+   * `closeCode`, kept in `lastCloseCode`), or silent past a limit (`why`, kept in `lastLoss`). Its handlers are detached first, so nothing it
    * still delivers is read; every message waiting for an answer fails with `disconnected` (the
    * code as its message too: screens that show it show what they showed before the limits); a
-   * new socket follows after the back-off unless the page closed the connection.
+   * new socket follows after the back-off unless the page closed the connection or the
+   * network is gone (then the `online` event opens one).
    */
-  private drop(ws: WebSocket, why: string): void {
+  private drop(ws: WebSocket, why: string, closeCode: number | null = null): void {
     if (this.ws !== ws) return;
     this.ws = null;
     this.lastLoss = why;
+    this.lastCloseCode = closeCode;
     ws.onopen = null;
     ws.onmessage = null;
     ws.onclose = null;
@@ -148,7 +195,8 @@ export class Connection {
       p.reject?.(new ServerError('disconnected'));
     }
     this.setState('closed');
-    if (!this.stopped) {
+    if (!this.stopped && !this.network.online()) this.setState('offline');
+    else if (!this.stopped) {
       const delay = Math.min(this.limits.retryMaxMs, this.limits.retryFirstMs * 2 ** this.retry++);
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;

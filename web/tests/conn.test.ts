@@ -240,3 +240,79 @@ describe('opening', () => {
     expect(FakeSocket.made).toHaveLength(2);
   });
 });
+
+/** A network the test switches (conn.ts Network): starts online. */
+function fakeNetwork(online = true) {
+  let change: (online: boolean) => void = () => {};
+  return {
+    online: () => online,
+    watch: (c: (online: boolean) => void) => void (change = c),
+    set(v: boolean) {
+      online = v;
+      change(v);
+    },
+  };
+}
+
+describe('without a network (issue 28)', () => {
+  it('tries no socket while the browser is offline, and opens one at once when it is back', () => {
+    const net = fakeNetwork(false);
+    const states: ConnState[] = [];
+    const conn = new Connection('ws://test/ws', () => {}, (s) => states.push(s), { limits: QUIET, network: net });
+    conn.open();
+    expect(FakeSocket.made).toHaveLength(0);
+    expect(conn.state).toBe('offline');
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.made).toHaveLength(0); // no retries
+    net.set(true);
+    expect(FakeSocket.made).toHaveLength(1);
+    expect(conn.state).toBe('connecting');
+    FakeSocket.made[0].accept();
+    expect(states.at(-1)).toBe('open');
+  });
+
+  it('stops retrying when the network goes, and starts again from the first back-off when it comes back', () => {
+    const net = fakeNetwork(true);
+    const conn = new Connection('ws://test/ws', () => {}, () => {}, { limits: QUIET, network: net });
+    conn.open();
+    // the server is unreachable: a few attempts with the back-off
+    FakeSocket.made.at(-1)!.serverClose();
+    vi.advanceTimersByTime(QUIET.retryFirstMs);
+    FakeSocket.made.at(-1)!.serverClose();
+    expect(FakeSocket.made).toHaveLength(2);
+    net.set(false);
+    expect(conn.state).toBe('offline');
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.made).toHaveLength(2);
+    net.set(true);
+    expect(FakeSocket.made).toHaveLength(3);
+    FakeSocket.made.at(-1)!.serverClose();
+    vi.advanceTimersByTime(QUIET.retryFirstMs - 1);
+    expect(FakeSocket.made).toHaveLength(3);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.made).toHaveLength(4);
+  });
+
+  it('keeps an open socket when the browser says offline; once it is lost, waits for the network', () => {
+    const net = fakeNetwork(true);
+    const conn = new Connection('ws://test/ws', () => {}, () => {}, { limits: QUIET, network: net });
+    conn.open();
+    FakeSocket.made[0].accept();
+    net.set(false);
+    expect(conn.state).toBe('open');
+    FakeSocket.made[0].serverClose();
+    expect(conn.state).toBe('offline');
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.made).toHaveLength(1);
+  });
+
+  it('remembers the close code of a socket the server closed (4001: signed out), and forgets it on a loss of another kind', () => {
+    const { conn, socket } = connect();
+    socket().accept();
+    socket().serverClose(4001);
+    expect(conn.lastCloseCode).toBe(4001);
+    vi.advanceTimersByTime(QUIET.retryFirstMs);
+    vi.advanceTimersByTime(QUIET.connectTimeoutMs); // never opens
+    expect(conn.lastCloseCode).toBeNull();
+  });
+});

@@ -12,7 +12,7 @@ export class FakeSocket {
   closedByPage = false;
   onopen: (() => void) | null = null;
   onmessage: ((ev: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((ev?: { code: number }) => void) | null = null;
   constructor(public url: string) {
     FakeSocket.made.push(this);
   }
@@ -32,9 +32,10 @@ export class FakeSocket {
   receive(m: object): void {
     this.onmessage?.({ data: JSON.stringify(m) });
   }
-  serverClose(): void {
+  /** The server closes the socket, with a close code when given (4001: the session was revoked). */
+  serverClose(code?: number): void {
     this.readyState = FakeSocket.CLOSED;
-    this.onclose?.();
+    this.onclose?.(code === undefined ? undefined : { code });
   }
   /** The last message sent of `type`. */
   last(type: string): Record<string, unknown> | undefined {
