@@ -25,6 +25,16 @@ export function passwordProblem(password: string, confirm: string): Key | null {
   return null;
 }
 
+/**
+ * Whether two names are one for the sign-in (a guest name and the account kept on this device):
+ * equal after Unicode NFKC and case folding. The server's rule is stricter (the TR39 skeleton:
+ * docs/protocol.md "Sign-in"); this only decides what the page offers after `name_taken`.
+ */
+export function sameName(a: string, b: string): boolean {
+  const key = (s: string) => s.trim().normalize('NFKC').toLowerCase();
+  return key(a) === key(b);
+}
+
 /** The typed account fields (kept in memory only, so that a re-render does not wipe them). */
 export type AccountInput = Partial<Record<'name' | 'password' | 'current' | 'next' | 'confirm', string>>;
 

@@ -9,6 +9,8 @@ import { localDeadline } from './timer';
 import type { OfflineGame } from './offline';
 import type { AccountInput, AccountPanel } from './accounts';
 import { parseInvite, withoutInvite, type Invite } from './invite';
+import { PROTOCOL_VERSION } from './protocol';
+import { sameName } from './accounts';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -78,6 +80,19 @@ export interface State {
   registered?: boolean;
   accountPanel?: AccountPanel | null;
   accountInput?: AccountInput;
+  /** On the sign-in screen: the server ended this device's session, or the name typed is the person's account (status_view.ts). */
+  notice?: 'sessionEnded' | 'ownAccount' | null;
+  /** A new version of the page is installed and waits for the person (updates.ts); the prompt put off ("Later"). */
+  updateReady?: boolean;
+  updateDismissed?: boolean;
+  /** The server's protocol version when it is newer than this page's (PROTOCOL_VERSION); null otherwise. */
+  serverProtocol?: number | null;
+}
+
+/** What the app needs of the page's service worker (updates.ts Updates). */
+export interface PageUpdates {
+  apply(): void;
+  check(apply?: boolean): Promise<void>;
 }
 
 const LS = typeof localStorage !== 'undefined' ? localStorage : undefined;
@@ -96,6 +111,8 @@ export class App {
   social: ((m: ServerMessage) => void) | null = null;
   /** An invitation link this page was opened with (`?join=`, invite.ts), until it is used. */
   private invite: Invite | null = null;
+  /** The page's service worker, when it has one (main.ts). */
+  updates: PageUpdates | null = null;
 
   constructor(private render: (s: State) => void) {
     const q = new URLSearchParams(location.search);
@@ -172,6 +189,9 @@ export class App {
       this.state.actedVersion = null;
       this.resync = true;
     }
+    // the server closed the connection because this device's session was revoked (a password
+    // changed or "sign out everywhere" on another device: docs/protocol.md "Accounts")
+    if (s === 'closed' && this.conn.lastCloseCode === CLOSE_SIGNED_OUT && this.state.token) this.sessionEnded();
     if (s === 'open') {
       this.state.welcomed = false;
       this.state.listsAsked = 0;
@@ -188,7 +208,10 @@ export class App {
       if (w.type !== 'welcome') return;
       save(LS, 'tarneeb.token', w.token);
       save(LS, 'tarneeb.name', w.name);
-      this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null, registered: w.registered === true });
+      if (w.registered === true) save(LS, 'tarneeb.account', w.name);
+      const newer = typeof w.protocol === 'number' && w.protocol > PROTOCOL_VERSION ? w.protocol : null;
+      if (newer !== null) void this.updates?.check();
+      this.update({ token: w.token, name: w.name, welcomed: true, busy: false, error: null, registered: w.registered === true, notice: null, serverProtocol: newer });
       if (this.invite && !this.state.offline) {
         const inv = this.invite;
         this.invite = null;
@@ -210,15 +233,34 @@ export class App {
       }
     } catch (e) {
       const code = e instanceof ServerError ? e.code : 'error';
-      if (code === 'unknown_token') {
-        save(LS, 'tarneeb.token', null);
-        this.update({ token: null, busy: false });
+      const account = load<string | null>(LS, 'tarneeb.account', null);
+      if (code === 'unknown_token') this.sessionEnded();
+      else if (code === 'name_taken' && 'name' in who && !('password' in who) && account && sameName(who.name, account)) {
+        // one's own account, typed in the guest form: its password signs in, not a new name
+        this.update({ busy: false, notice: 'ownAccount', accountInput: { name: account } });
       } else {
         // a lost connection has its own bar; a sign-in by name is asked for again by the person
         if (code !== 'disconnected') this.showError(code, (e as Error).message);
         this.update({ busy: false });
       }
     }
+  }
+
+  /**
+   * The server ended this device's session (revoked, or expired: `unknown_token` for the stored
+   * token): the token is forgotten and the sign-in screen says why, with the account's password
+   * form ready (its name filled in). Nothing of the session stays open: no account panel comes
+   * back after the next sign-in. An offline match goes on.
+   */
+  private sessionEnded(): void {
+    const account = this.state.registered && this.state.name ? this.state.name : load<string | null>(LS, 'tarneeb.account', null);
+    save(LS, 'tarneeb.token', null);
+    this.lobbyWatched = false;
+    this.setWatching(null);
+    this.update({
+      token: null, welcomed: false, registered: false, busy: false, accountPanel: null, notice: 'sessionEnded',
+      accountInput: account ? { name: account } : {}, ...(this.state.offline ? {} : { table: null }),
+    });
   }
 
   private onMessage(m: ServerMessage): void {
@@ -346,6 +388,20 @@ export class App {
     const n = name.trim();
     if (!n) return;
     this.hello({ name: n });
+  }
+
+  // ---- new versions of the page (updates.ts) --------------------------------------------
+
+  /** The service worker has a new version ready: the page offers to reload into it. */
+  newVersionReady(): void {
+    this.update({ updateReady: true, updateDismissed: false });
+  }
+
+  /** Reload into the new version (or, when the server is newer than the page, look for it first). */
+  applyUpdate(): void {
+    if (!this.updates) location.reload();
+    else if (this.state.serverProtocol) void this.updates.check(true);
+    else this.updates.apply();
   }
 
   // ---- accounts (docs/protocol.md "Accounts"; the forms are in accounts.ts) ----------------
@@ -630,5 +686,8 @@ export function listMessage(cursor: string | null, watch: boolean, limit?: numbe
     ...(watch ? { watch: true } : {}),
   };
 }
+
+/** The WebSocket close code of a revoked session (docs/protocol.md "Accounts"). */
+export const CLOSE_SIGNED_OUT = 4001;
 
 export type { Seat };

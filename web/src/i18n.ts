@@ -298,7 +298,7 @@ const ERRORS: Record<Lang, Record<string, string>> = {
   en: {
     name_taken: 'That name is taken. Choose another one.',
     bad_name: 'Names are 1–24 letters, digits, spaces, _ - or .',
-    unknown_token: 'Your session has expired. Sign in again.',
+    unknown_token: 'Your session has ended. Sign in again.',
     no_such_table: 'No such table.',
     bad_code: 'Wrong join code.',
     bad_chat: 'That message cannot be sent (it needs a visible character; at most 200 characters, 4 accents on one, no control characters).',

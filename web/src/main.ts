@@ -7,6 +7,7 @@ import { Screens } from './replay';
 import { ChatPanel } from './chat';
 import { SocialScreens } from './profiles';
 import { TournamentScreens } from './tournament_screen';
+import { startUpdates } from './updates';
 
 const root = document.getElementById('app')!;
 // History and replays (#/history, #/replay/…) draw beside the game, into their own element
@@ -42,8 +43,7 @@ app.start();
 // for debugging in the browser console
 (window as unknown as { tarneeb: App }).tarneeb = app;
 
-// The service worker caches the app and the offline engine (sw/sw.js): the page then loads and
-// plays offline. Only in a build (dist/sw.js exists there), and only where the browser allows it.
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  navigator.serviceWorker.register('./sw.js').catch(() => {});
-}
+// The service worker serves the page's build from its cache (sw/sw.js): the page then loads and
+// plays offline, and keeps its build until the person reloads into a new one (updates.ts). Only
+// in a build (dist/sw.js exists there), and only where the browser allows it.
+if (import.meta.env.PROD) app.updates = startUpdates(() => app.newVersionReady());

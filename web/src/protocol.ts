@@ -1,6 +1,9 @@
 // Types of the tarneeb game protocol, version 1 (docs/protocol.md on the server side).
 // Only what the browser client reads; unknown fields are ignored.
 
+/** The protocol version this page speaks; a server whose `welcome.protocol` is higher is newer than the page. */
+export const PROTOCOL_VERSION = 1;
+
 export type Seat = 0 | 1 | 2 | 3;
 export type Suit = 'S' | 'H' | 'D' | 'C';
 export type Card = string; // "QS", "TH", "2C"

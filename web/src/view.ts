@@ -14,6 +14,7 @@ import { offlineButton, offlineEntry } from './offline_view';
 import { accountButtons, accountPanelHtml, accountSignInForm, onAccountAct, onAccountSubmit, type AccountInput } from './accounts';
 import { inviteHtml } from './invite';
 import { st } from './social_i18n';
+import { connBar, signInNotice, updateBar } from './status_view';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -34,11 +35,6 @@ function errorBar(s: State): string {
   return s.error ? `<div class="toast" role="alert">${esc(s.error)}</div>` : '';
 }
 
-function connBar(s: State): string {
-  if (s.conn === 'open' || s.offline) return '';
-  return `<div class="conn-bar" role="status">${t(s.conn === 'connecting' && !s.token ? 'connecting' : 'reconnecting')}</div>`;
-}
-
 // ---- sign-in ----------------------------------------------------------------------------
 
 /** The sign-in field's limit in UTF-16 units: the server checks names (any script, at most
@@ -55,6 +51,7 @@ function signInScreen(s: State): string {
     <div class="signin-card">
       <div class="logo">${suitIcon('S', 34)}${suitIcon('H', 34)}${suitIcon('C', 34)}${suitIcon('D', 34)}</div>
       <h1>${t('signInTitle')}</h1>
+      ${signInNotice(s)}
       <form data-form="signin" autocomplete="off">
         <label>${t('yourName')}
           <input name="name" data-bind="nameInput" maxlength="${NAME_MAX_UNITS}" dir="auto" required value="${esc(s.nameInput)}" autofocus>
@@ -610,11 +607,13 @@ export function html(s: State, screen: Screen = windowSize()): string {
   let body: string;
   if (s.offline && s.table) body = tableScreen(s, s.table, screen);
   else if (!s.welcomed)
-    body = s.token ? `<main class="screen center"><p>${t('connecting')}</p>${offlineEntry(s)}</main>` : signInScreen(s);
+    body = s.token
+      ? `<main class="screen center">${s.conn === 'offline' ? '' : `<p>${t('connecting')}</p>`}${offlineEntry(s)}</main>`
+      : signInScreen(s);
   else if (!s.table) body = lobbyScreen(s);
   else if (s.table.state === 'waiting' || !s.table.round) body = s.table.state === 'finished' ? finishedScreen(s, s.table) : waitingRoom(s, s.table);
   else body = tableScreen(s, s.table, screen);
-  return body + accountPanelHtml(s) + connBar(s) + errorBar(s);
+  return body + accountPanelHtml(s) + updateBar(s) + connBar(s) + errorBar(s);
 }
 
 // ---- rendering and events ---------------------------------------------------------------
@@ -790,6 +789,12 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'offline':
       app.playOffline();
+      break;
+    case 'update-reload':
+      app.applyUpdate();
+      break;
+    case 'update-later':
+      app.update({ updateDismissed: true });
       break;
     case 'start':
       app.startMatch();
