@@ -91,3 +91,59 @@ test('a guest is warned before signing out and offered to register', async () =>
     await ctx.close();
   }
 });
+
+test('a revoked device says its session ended, offers the password for its own name, and brings back no old dialog', async () => {
+  const name = `Rev${Date.now() % 100000}`;
+  const NEW_PASSWORD = 'fig-and-olive-43';
+  const ctxA = await env.br.browser.newContext(PHONE);
+  const ctxB = await env.br.browser.newContext(DESKTOP);
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  try {
+    // A (Arabic, phone): a guest who registers; the "registered" dialog is left open
+    await signIn(a, env.srv.url, name, 'ar');
+    await clickSure(a, '[data-testid=register-open]');
+    await a.fill('form[data-form=register] input[name=next]', PASSWORD);
+    await a.fill('form[data-form=register] input[name=confirm]', PASSWORD);
+    await clickSure(a, 'form[data-form=register] button[type=submit]');
+    await a.waitForSelector('[data-testid=registered]');
+    await a.waitForSelector('.account-panel');
+
+    // B, another device: signs in with the password and changes it, which revokes A
+    await b.goto(`${env.srv.url}/?lang=en`);
+    await clickSure(b, '[data-testid=account-signin] summary');
+    await b.fill('form[data-form=account-signin] input[name=name]', name);
+    await b.fill('form[data-form=account-signin] input[name=password]', PASSWORD);
+    await clickSure(b, 'form[data-form=account-signin] button[type=submit]');
+    await b.waitForSelector('[data-testid=registered]');
+    await clickSure(b, '[data-act=account-password]');
+    await b.fill('form[data-form=change-password] input[name=current]', PASSWORD);
+    await b.fill('form[data-form=change-password] input[name=next]', NEW_PASSWORD);
+    await b.fill('form[data-form=change-password] input[name=confirm]', NEW_PASSWORD);
+    await clickSure(b, 'form[data-form=change-password] button[type=submit]');
+
+    // A is told, in Arabic, and the password form waits with its name
+    await a.waitForSelector('[data-testid=session-ended]');
+    assert.match(await a.textContent('[data-testid=session-ended]'), /انتهت جلستك/);
+    assert.equal(await a.inputValue('form[data-form=account-signin] input[name=name]'), name);
+    assert.equal(await a.locator('.account-panel').count(), 0);
+    assert.deepEqual(await audit(a), [], 'the sign-in screen with its notice is accessible');
+
+    // its own name in the guest form: not «هذا الاسم مأخوذ», the password sign-in instead
+    await fillField(a, 'form[data-form=signin] input[name=name]', name, (n) => window.tarneeb.state.nameInput === n);
+    await clickSure(a, 'form[data-form=signin] button[type=submit]');
+    await a.waitForSelector('[data-testid=own-account]');
+    assert.equal(await a.locator('.toast').count(), 0, 'no «name taken»');
+    await a.fill('form[data-form=account-signin] input[name=password]', NEW_PASSWORD);
+    await clickSure(a, 'form[data-form=account-signin] button[type=submit]');
+    await a.waitForSelector('[data-testid=registered]');
+    assert.equal(await a.locator('.account-panel').count(), 0, 'no stale "registered" dialog');
+    assert.equal(await a.locator('[data-testid=session-ended]').count(), 0);
+  } catch (e) {
+    await screenshots('accounts-revoked', [a, b]);
+    throw e;
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});

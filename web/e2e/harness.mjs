@@ -20,10 +20,13 @@ export function serverBin() {
   return bin;
 }
 
-/** Starts `tarneeb serve` on a free port; resolves with { url, port, dir, stop, pause, resume, log }. */
-export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, extra = [], port: wantPort = 0, dir: keepDir = null } = {}) {
+/**
+ * Starts `tarneeb serve` on a free port (or `port`); resolves with { url, port, dir, stop, pause,
+ * resume, log }. `staticDir`: the page's files to serve (default web/dist).
+ */
+export async function startServer({ botDelayMs = 0, summaryMs = 0, grace = 20, extra = [], port: wantPort = 0, dir: keepDir = null, staticDir = null } = {}) {
   const dir = keepDir ?? mkdtempSync(path.join(tmpdir(), 'tarneeb-e2e-'));
-  const dist = path.join(webDir, 'dist');
+  const dist = staticDir ?? path.join(webDir, 'dist');
   if (!existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is missing: run npm run build first');
   const args = [
     'serve', '--address', '127.0.0.1', '--port', String(wantPort), '--db', path.join(dir, 'e2e.db'),

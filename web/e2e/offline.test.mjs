@@ -1,11 +1,85 @@
 // Offline play (issue 14): the page is loaded once online (the service worker caches the app
 // and the WebAssembly engine), then the network is cut (Playwright's offline mode) and the
 // server stopped, the page reloaded, and a whole match against three bots played to its end.
+// Issue 28: an offline match goes on after a reload with the network blocked, and the page
+// says "offline" and tries no WebSocket until the network is back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, playToEnd, screenshots, signIn, clickSure, fillField, leaveTable, DESKTOP } from './harness.mjs';
+import { useServer, playToEnd, screenshots, signIn, clickSure, fillField, leaveTable, step, DESKTOP } from './harness.mjs';
 
 const env = useServer({ botDelayMs: 0 });
+
+/** Resolves when it is the person's turn at the offline table; returns what the person sees then. */
+async function myTurn(page) {
+  await page.waitForFunction(() => {
+    const t = window.tarneeb.state.table;
+    return t?.table === 'offline' && t.legal.length > 0;
+  });
+  return page.evaluate(() => {
+    const t = window.tarneeb.state.table;
+    return { version: t.version, hand: t.round.hand, phase: t.round.phase, scores: t.scores, tricks: t.round.tricks, round: t.round.number };
+  });
+}
+
+test('an offline match goes on after a reload with the network blocked; no WebSocket is tried until the network is back', async () => {
+  const ctx = await env.br.browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(`${env.srv.url}/?lang=en&botdelay=20`);
+    await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    // the network blocked: from here on, no console error (a failed WebSocket logs one) and no socket
+    await ctx.setOffline(true);
+    const consoleErrors = [];
+    const sockets = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await page.reload();
+    // the page says "offline", not "reconnecting"
+    await page.waitForSelector('[data-testid=offline-bar]');
+    assert.equal(await page.evaluate(() => window.tarneeb.state.conn), 'offline');
+    await clickSure(page, '[data-testid=play-offline]');
+    await page.waitForSelector('.hand .card');
+    for (let i = 0; i < 9; i++) await step(page);
+    const before = await myTurn(page);
+
+    // a reload: the same match, at the same turn, with the same hand and scores
+    await page.reload();
+    await page.waitForSelector('.hand .card');
+    const after = await myTurn(page);
+    assert.deepEqual(after, before);
+    assert.equal(await page.evaluate(() => window.tarneeb.state.offline), true);
+    // and it goes on
+    await step(page);
+    assert.deepEqual(sockets, [], 'no WebSocket tried while offline');
+    assert.deepEqual(consoleErrors, [], 'no console error while offline');
+
+    // the network back: the page connects again by itself (its offline match still on screen)
+    await ctx.setOffline(false);
+    await page.waitForFunction(() => window.tarneeb.state.conn === 'open');
+    assert.ok(sockets.length >= 1);
+    assert.equal(await page.evaluate(() => window.tarneeb.state.table.table), 'offline');
+    // leaving the match forgets it: a reload shows the start screen
+    await page.waitForSelector('.bids [data-act=call]:not([disabled]), [data-act=trump]:not([disabled]), .hand .card.playable:not([disabled])');
+    // not signed in: Leave (confirmed) returns to the start screen, not the lobby
+    page.on('dialog', (d) => d.accept().catch(() => {}));
+    await clickSure(page, 'header [data-act=leave]');
+    await page.waitForSelector('form[data-form=signin]');
+    await page.reload();
+    await page.waitForSelector('form[data-form=signin]');
+    assert.equal(await page.evaluate(() => window.tarneeb.state.offline), false);
+    assert.deepEqual(errors, [], 'no script errors on the page');
+  } catch (e) {
+    await screenshots('offline-resume', [page]);
+    throw e;
+  } finally {
+    await ctx.close();
+  }
+});
 
 test('after one online load, the page reloads and plays a whole match with no network and no server', async () => {
   const ctx = await env.br.browser.newContext(DESKTOP);

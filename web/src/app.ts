@@ -255,6 +255,7 @@ export class App {
   private sessionEnded(): void {
     const account = this.state.registered && this.state.name ? this.state.name : load<string | null>(LS, 'tarneeb.account', null);
     save(LS, 'tarneeb.token', null);
+    if (account) save(LS, 'tarneeb.account', account);
     this.lobbyWatched = false;
     this.setWatching(null);
     this.update({
@@ -423,7 +424,10 @@ export class App {
     this.update({ busy: true });
     const r = await this.req({ type: 'register', password });
     this.update({ busy: false });
-    if (r?.type === 'ok') this.update({ registered: true, accountPanel: { kind: 'done', what: 'registered' } });
+    if (r?.type === 'ok') {
+      save(LS, 'tarneeb.account', this.state.name);
+      this.update({ registered: true, accountPanel: { kind: 'done', what: 'registered' } });
+    }
   }
 
   /** Changes the account's password; the server signs out every other device. */

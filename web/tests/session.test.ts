@@ -82,6 +82,29 @@ describe('a session ended by the server', () => {
     expect(html({ ...app.state, lang: 'ar' })).toContain('انتهت جلستك');
   });
 
+  it('registered during the session, then revoked: its name typed in the guest form offers the password', async () => {
+    const app = new App(() => {});
+    app.start();
+    socket().accept();
+    app.signIn('Layla');
+    let hello = socket().last('hello')!;
+    socket().receive({ type: 'welcome', id: hello.id, name: 'Layla', token: 'g1', protocol: 1, table: null, seat: null, registered: false });
+    await vi.advanceTimersByTimeAsync(0);
+    const reg = app.register('olive-tree-42');
+    socket().receive({ type: 'ok', id: socket().last('register')!.id, registered: true });
+    await reg;
+    socket().serverClose(4001);
+    expect(app.state.notice).toBe('sessionEnded');
+    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs);
+    socket().accept();
+    app.signIn('Layla');
+    hello = socket().last('hello')!;
+    socket().receive({ type: 'error', id: hello.id, code: 'name_taken' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state.notice).toBe('ownAccount');
+    expect(app.state.error).toBeNull();
+  });
+
   it('a close of another kind is a lost connection, not a session ended', async () => {
     const app = await accountPage();
     socket().serverClose(1001);
