@@ -11,6 +11,7 @@ import type { AccountInput, AccountPanel } from './accounts';
 import { parseInvite, withoutInvite, type Invite } from './invite';
 import { PROTOCOL_VERSION } from './protocol';
 import { sameName } from './accounts';
+import { loadRecord, saveRecord } from './offline_store';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -165,7 +166,7 @@ export class App {
   start(): void {
     this.conn.open();
     this.update();
-    if (LS?.getItem('tarneeb.offline')) {
+    if (loadRecord(LS)) {
       // an offline match was being played when the page was left: it goes on (offline_store.ts)
       this.state.offline = true;
       void this.resumeOffline();
@@ -587,7 +588,6 @@ export class App {
 
   /** Goes on with the offline match kept before a reload (offline_store.ts), if there is one. */
   private async resumeOffline(): Promise<void> {
-    const { loadRecord, saveRecord } = await import('./offline_store');
     const record = loadRecord(LS);
     if (!record) return;
     try {
@@ -606,7 +606,7 @@ export class App {
 
   /** Sets up the page's offline game (its table shown instead of the server's) and runs `begin` on it; `kept`: a resumed match's rules, target and name. */
   private async offlineWith(begin: (game: OfflineGame) => void, kept: { preset?: 'levantine' | 'classic'; target?: number; name?: string } = {}): Promise<void> {
-    const [{ OfflineGame, pageEngine }, { saveRecord }] = await Promise.all([import('./offline'), import('./offline_store')]);
+    const { OfflineGame, pageEngine } = await import('./offline');
     const engine = await pageEngine();
     const q = new URLSearchParams(location.search);
     const delay = Number(q.get('botdelay') ?? NaN);
