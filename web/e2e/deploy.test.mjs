@@ -88,6 +88,12 @@ test('a new deploy: the open tab keeps playing offline, says a new version is re
     // the open tab plays offline with its own build's code, with the network, then without it
     await clickSure(page, '[data-testid=play-offline]');
     await page.waitForSelector('.hand .card');
+    // the prompt sits above the table and covers nothing of it: the header below it, the hand inside the window
+    const boxes = await page.evaluate(() => {
+      const r = (sel) => document.querySelector(sel).getBoundingClientRect();
+      return { bar: r('.update-bar').bottom, header: r('.game-bar').top, hand: r('.hand').bottom, height: innerHeight };
+    });
+    assert.ok(boxes.header >= boxes.bar && boxes.hand <= boxes.height, JSON.stringify(boxes));
     await step(page);
     await ctx.setOffline(true);
     await step(page);

@@ -1,14 +1,14 @@
 // The words of the page's status lines (issue 28): no network, a new version of the page, a page
 // older than the server, one's own account name at the guest sign-in, English and Arabic (same conventions as
-// i18n.ts: Arabic digits, the player's name isolated by the caller).
-import { lang, num, type Lang } from './i18n';
+// i18n.ts; the player's name isolated by the caller).
+import { lang, type Lang } from './i18n';
 
 const en = {
   offlineBar: 'You are offline. Play offline meanwhile: the game reconnects when the network is back.',
   updateReady: 'A new version of the game is ready.',
   updateReload: 'Reload',
   updateLater: 'Later',
-  tooOld: 'This page is older than the server (protocol {n}): reload it to update.',
+  tooOld: 'This page is older than the server: reload it.',
   ownAccount: '{name} is a registered account: sign in with its password below.',
 };
 
@@ -21,13 +21,13 @@ const ar: Record<StatusKey, string> = {
   updateReady: 'نسخة جديدة من اللعبة جاهزة.',
   updateReload: 'حدّث الصفحة',
   updateLater: 'لاحقًا',
-  tooOld: 'هذه الصفحة أقدم من الخادم (البروتوكول {n}): حدّثها.',
+  tooOld: 'هذه الصفحة أقدم من الخادم: حدّثها.',
   ownAccount: '{name} حساب مسجّل: ادخل بكلمة المرور في الأسفل.',
 };
 
 const WORDS: Record<Lang, Record<StatusKey, string>> = { en, ar };
 
-/** A status text; `{n}` is written in the language's digits, `{name}` put in as given (HTML the caller made safe). */
-export function statusText(key: StatusKey, vars: { n?: number; name?: string } = {}, l: Lang = lang()): string {
-  return WORDS[l][key].replace('{n}', vars.n === undefined ? '' : num(vars.n, l)).replace('{name}', vars.name ?? '');
+/** A status text; `{name}` put in as given (HTML the caller made safe). */
+export function statusText(key: StatusKey, vars: { name?: string } = {}, l: Lang = lang()): string {
+  return WORDS[l][key].replace('{name}', vars.name ?? '');
 }

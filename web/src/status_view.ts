@@ -18,7 +18,7 @@ export function connBar(s: State): string {
 export function updateBar(s: State): string {
   const tooOld = s.serverProtocol !== undefined && s.serverProtocol !== null;
   if (!tooOld && (!s.updateReady || s.updateDismissed)) return '';
-  const text = tooOld ? statusText('tooOld', { n: s.serverProtocol! }) : statusText('updateReady');
+  const text = tooOld ? statusText('tooOld') : statusText('updateReady');
   return `<div class="update-bar" role="status" data-testid="update-ready">
     <span>${text}</span>
     <button type="button" class="primary" data-act="update-reload" data-testid="update-reload">${statusText('updateReload')}</button>

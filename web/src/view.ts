@@ -613,7 +613,8 @@ export function html(s: State, screen: Screen = windowSize()): string {
   else if (!s.table) body = lobbyScreen(s);
   else if (s.table.state === 'waiting' || !s.table.round) body = s.table.state === 'finished' ? finishedScreen(s, s.table) : waitingRoom(s, s.table);
   else body = tableScreen(s, s.table, screen);
-  return body + accountPanelHtml(s) + updateBar(s) + connBar(s) + errorBar(s);
+  // the new-version prompt above the screen, in the page's flow (style.css: the screen shrinks under it, nothing is covered)
+  return updateBar(s) + body + accountPanelHtml(s) + connBar(s) + errorBar(s);
 }
 
 // ---- rendering and events ---------------------------------------------------------------

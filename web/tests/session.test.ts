@@ -163,7 +163,7 @@ describe('a server newer than the page', () => {
     expect(app.state.serverProtocol).toBe(2);
     expect(calls).toEqual(['check']);
     expect(html(app.state)).toContain('data-testid="update-ready"');
-    expect(html(app.state)).toContain('protocol 2');
+    expect(html(app.state)).toContain('older than the server');
     app.applyUpdate();
     expect(calls).toEqual(['check', 'check+apply']);
   });
