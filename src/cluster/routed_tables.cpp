@@ -82,7 +82,7 @@ void RoutedTables::find_place(const std::string& guest, Millis until, Located do
         return done(p);
     }
     const Millis now = node_.clock();
-    if (now >= until) return done(std::nullopt);
+    if (now >= until) { if (node_.warn) node_.warn("event=DBG_locate_timeout guest=" + guest); return done(std::nullopt); }
     std::optional<NodeId> at;
     bool seated = orphaned_.count(guest) > 0;  // at a table being taken over
     if (auto route = routes_.find(guest); route != routes_.end()) at = route->second.node;
@@ -98,8 +98,10 @@ void RoutedTables::find_place(const std::string& guest, Millis until, Located do
             return;
         }
     } else if (seated) {
+        if (node_.warn) node_.warn("event=DBG_locate_park guest=" + guest);
         return locating_.push_back(Locating{guest, until, std::move(done)});  // the next directory read tries again
     }
+    if (node_.warn) node_.warn("event=DBG_locate_none guest=" + guest + " at=" + (at ? at->text() : "-") + " orph=" + std::to_string(orphaned_.count(guest)) + " seated=" + std::to_string(dir_.seated.count(guest)));
     done(std::nullopt);
 }
 
@@ -153,7 +155,14 @@ void RoutedTables::answered(const NodeId& from, const json& msg) {
         if (p.announce) r->second.lost = true;
         else routes_.erase(r);
     }
-    if (p.located) return p.located(place);
+    if (p.located) {
+        if (node_.warn) node_.warn("event=DBG_place_answer guest=" + p.guest + " from=" + from.text() + " found=" + std::to_string(place.has_value()));
+        // Not there, though the directory seats it at that node's table: the directory is behind
+        // (the table was taken over, or Redis restarted); the next read says where it runs.
+        if (!place && (dir_.seated.count(p.guest) || orphaned_.count(p.guest)) && node_.clock() < p.until)
+            return locating_.push_back(Locating{p.guest, p.until, std::move(p.located)});
+        return p.located(place);
+    }
     p.answer(msg.contains("b") && msg["b"].is_object() ? msg["b"] : unreachable());
 }
 
@@ -387,7 +396,7 @@ json RoutedTables::metrics() const {
     std::size_t remote = 0;
     for (const auto& [guest, fronts] : fronts_) remote += fronts.size();
     return {{"routes", routes_.size()}, {"remote_guests", remote}, {"requests_waiting", pending_.size()},
-            {"locates_waiting", locating_.size()}, {"request_timeouts", timeouts_}};
+            {"locates_waiting", locating_.size()}, {"directory_seated", dir_.seated.size()}, {"request_timeouts", timeouts_}};
 }
 
 }  // namespace tarneeb::server
