@@ -361,8 +361,14 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
     auto report = [&] {
         for (std::size_t i = 0; i < m.players.size(); ++i) {
             const auto& f = m.players[i]->frames;
-            ADD_FAILURE() << "seat " << i << " on n" << node_of[i] << " (" << f.size() << " frames) last: "
-                          << (f.empty() ? "-" : f.back().substr(0, 700));
+            std::string recent;  // the last few frames: their type, version, code and request id
+            for (std::size_t j = f.size() > 8 ? f.size() - 8 : 0; j < f.size(); ++j) {
+                const json x = json::parse(f[j]);
+                recent += x.value("type", "?") + (x.contains("version") ? " v" + x["version"].dump() : "") +
+                          (x.contains("code") ? " " + x["code"].dump() : "") + (x.contains("id") ? " #" + x["id"].dump() : "") + ", ";
+            }
+            ADD_FAILURE() << "seat " << i << " on n" << node_of[i] << " (" << f.size() << " frames; the last: " << recent
+                          << ") last: " << (f.empty() ? "-" : f.back().substr(0, 700));
         }
         {
             std::string types;
