@@ -1,5 +1,5 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
-import type { App, State } from './app';
+import { backFrom, type App, type State } from './app';
 import { rt } from './replay_i18n';
 import { tt } from './tournament_i18n';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
@@ -14,6 +14,8 @@ import { offlineButton, offlineEntry } from './offline_view';
 import { accountButtons, accountPanelHtml, accountSignInForm, onAccountAct, onAccountSubmit, type AccountInput } from './accounts';
 import { inviteHtml } from './invite';
 import { st } from './social_i18n';
+import { rulesButton, rulesHash, rw } from './rules';
+import { rulesIcon } from './icons';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -64,7 +66,7 @@ function signInScreen(s: State): string {
       ${accountSignInForm(s)}
       ${offlineEntry(s)}
       ${langButton(s)}
-      <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a></p>
+      <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a> · <a href="${rulesHash()}" data-testid="rules-link">${rw('rules', s.lang)}</a></p>
     </div>
   </main>`;
 }
@@ -129,6 +131,7 @@ function lobbyScreen(s: State): string {
       <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
       <a class="btn ghost small" href="#/leaderboard" data-testid="leaderboard-link">${st('leaderboard')}</a>
       <a class="btn ghost small" href="#/tournaments" data-testid="tournaments-link">${tt('tournaments')}</a>
+      <a class="btn ghost small" href="${rulesHash()}" data-testid="rules-link">${rulesIcon()} ${rw('rules', s.lang)}</a>
       ${accountButtons(s)}${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
@@ -258,7 +261,7 @@ function tableTopbar(s: State, tv: TableView): string {
   if (!tv.round && tv.state === 'waiting') {
     return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span><span class="spacer"></span>
       ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
-      ${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
+      ${rulesButton(s.lang, rulesIcon())}${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
   }
   const us = ourTeam(tv.you);
   const them = (1 - us) as 0 | 1;
@@ -274,6 +277,7 @@ function tableTopbar(s: State, tv: TableView): string {
     ${r ? `<button class="small ghost last-trick-btn" data-act="lasttrick" title="${t('lastTrick')}">${lastTrickIcon}<span class="label">${t('lastTrick')}</span></button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
     <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${speakerIcon(s.sound)}<span class="sr">${t('sounds')}</span></button>
+    ${rulesButton(s.lang, rulesIcon())}
     ${langButton(s)}
     <button class="small ghost" data-act="leave">${t('leave')}</button>
   </header>`;
@@ -478,7 +482,7 @@ function matchOverPanel(tv: TableView, s: State): string {
     }
     <div class="row">
       ${tv.you !== null ? `<button class="primary" data-act="start" ${tv.seats.every((x) => x) ? '' : 'disabled'}>${t('playAgain')}</button>` : ''}
-      <button data-act="leave">${t('backToLobby')}</button>
+      <button data-act="leave" data-testid="back-button">${backFrom(s.returnTo, tv.table) ? tt('backToBracket') : t('backToLobby')}</button>
       ${mo.record !== undefined && mo.record !== null ? `<a class="btn" href="#/replay/${encodeURIComponent(String(mo.record))}" data-testid="replay-link">${rt('replay')}</a>` : ''}
       ${langButton(s)}
     </div>
@@ -826,6 +830,9 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'sound':
       app.toggleSound();
+      break;
+    case 'rules':
+      location.hash = rulesHash(); // the rules dialog (rules.ts), over the table
       break;
     default:
       onAccountAct(app, d.act);
