@@ -489,9 +489,9 @@ function matchOverPanel(tv: TableView, s: State): string {
   </div></div>`;
 }
 
-function modal(title: string, body: string): string {
+function modal(title: string, body: string, extra = ''): string {
   return `<div class="overlay" data-act="closemodal"><div class="panel modal" role="dialog" aria-modal="true" aria-labelledby="modal-title" data-stop>
-    <h2 id="modal-title">${title}</h2>${body}<button data-act="closemodal">${t('close')}</button></div></div>`;
+    <h2 id="modal-title">${title}</h2>${body}<div class="row">${extra}<button data-act="closemodal">${t('close')}</button></div></div></div>`;
 }
 
 function logLine(tv: TableView, e: GameEvent): string {
@@ -601,7 +601,12 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
           )
         : ''
     }
-    ${s.showSheet && !s.matchOver ? modal(t('scoreSheet'), sheetTable(tv, s)) : ''}
+    ${
+      s.showSheet && !s.matchOver
+        ? // the rules from the sheet too: on a phone the top bar has no room for their button
+          modal(t('scoreSheet'), sheetTable(tv, s), `<button data-act="rules" data-testid="sheet-rules">${rulesIcon()} ${rw('rules', s.lang)}</button>`)
+        : ''
+    }
   </main>`;
 }
 
@@ -751,6 +756,8 @@ function focusKey(el: HTMLElement): string | null {
   if (el.dataset.bid) return `[data-bid="${el.dataset.bid}"]`;
   if (el.dataset.bind) return `[data-bind="${el.dataset.bind}"]`;
   if (el.dataset.suit) return `[data-suit="${el.dataset.suit}"]`;
+  // a button of the top bar (each there once): the rules button keeps the focus it gets back when the rules close
+  if (el.dataset.act && el.closest('.topbar')) return `.topbar [data-act="${el.dataset.act}"]`;
   return null;
 }
 
