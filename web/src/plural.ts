@@ -51,6 +51,14 @@ export const NOUNS = {
     en: { one: 'round', other: 'rounds' },
     ar: { one: 'جولة واحدة', two: 'جولتان', twoAcc: 'جولتين', few: 'جولات', many: 'جولة', other: 'جولة' },
   },
+  card: {
+    en: { one: 'card', other: 'cards' },
+    ar: { one: 'ورقة واحدة', two: 'ورقتان', twoAcc: 'ورقتين', few: 'أوراق', many: 'ورقة', other: 'ورقة' },
+  },
+  spectator: {
+    en: { one: 'watching', other: 'watching' },
+    ar: { one: 'متفرّج واحد', two: 'متفرّجان', twoAcc: 'متفرّجَين', few: 'متفرّجين', many: 'متفرّجًا', other: 'متفرّج' },
+  },
   deal: {
     en: { one: 'deal', other: 'deals' },
     ar: { one: 'توزيعة واحدة', two: 'توزيعتان', twoAcc: 'توزيعتين', few: 'توزيعات', many: 'توزيعة', other: 'توزيعة' },

@@ -16,6 +16,7 @@ import { inviteHtml } from './invite';
 import { st } from './social_i18n';
 import { rulesButton, rulesHash, rw } from './rules';
 import { rulesIcon } from './icons';
+import { count } from './plural';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -305,7 +306,7 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
   const lastCall = r?.calls.filter((c) => c.seat === seat).pop();
   const showCall = r && r.phase === 'auction' && lastCall;
   // one label for screen readers: who sits there, their relation, cards left, whose turn
-  const label = [st ? st.name : t('free'), rel, r && left > 0 ? `${left} ${t('cardsLeft')}` : '', toAct ? t('toAct') : '']
+  const label = [st ? st.name : t('free'), rel, r && left > 0 ? count(left, 'card') : '', toAct ? t('toAct') : '']
     .filter(Boolean)
     .join(', ');
   return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}" role="group" aria-label="${esc(label)}">
@@ -558,7 +559,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
   const layout = handLayout(screen.w, screen.h, cards.length);
   const handHtml =
     tv.you === null
-      ? `<div class="hand spectator-note">${t('spectator')} · ${num(tv.spectators)} ${t('spectators')}</div>`
+      ? `<div class="hand spectator-note">${t('spectator')} · ${count(tv.spectators, 'spectator')}</div>`
       : `<div class="hand ${need === 'card' ? 'my-turn' : ''}" role="group" aria-label="hand" data-testid="hand" data-rows="${
           layout.rows.length
         }" style="--card-w:${px(layout.cardW)};--card-step:${px(layout.step)}">${intoRows(cards, layout.rows)

@@ -34,6 +34,10 @@ describe('counted nouns', () => {
     expect(count(31, 'point', 'ar')).toBe('٣١ نقطة');
     expect(count(8, 'deal', 'ar')).toBe('٨ توزيعات');
     expect(count(50, 'round', 'ar')).toBe('٥٠ جولة');
+    expect(count(13, 'card', 'ar')).toBe('١٣ ورقة');
+    expect(count(5, 'card', 'ar')).toBe('٥ أوراق');
+    expect(count(1, 'card', 'en')).toBe('1 card');
+    expect(count(2, 'spectator', 'ar')).toBe('متفرّجان');
     // never the definite plural after a number («٩ اللفات»)
     for (let n = 0; n <= 13; n++) expect(count(n, 'trick', 'ar')).not.toMatch(/ال/);
   });
