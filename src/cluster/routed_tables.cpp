@@ -82,7 +82,7 @@ void RoutedTables::find_place(const std::string& guest, Millis until, Located do
         return done(p);
     }
     const Millis now = node_.clock();
-    if (now >= until) { if (node_.warn) node_.warn("event=DBG_locate_timeout guest=" + guest); return done(std::nullopt); }
+    if (now >= until) return done(std::nullopt);
     std::optional<NodeId> at;
     bool seated = orphaned_.count(guest) > 0;  // at a table being taken over
     if (auto route = routes_.find(guest); route != routes_.end()) at = route->second.node;
@@ -98,10 +98,8 @@ void RoutedTables::find_place(const std::string& guest, Millis until, Located do
             return;
         }
     } else if (seated) {
-        if (node_.warn) node_.warn("event=DBG_locate_park guest=" + guest);
         return locating_.push_back(Locating{guest, until, std::move(done)});  // the next directory read tries again
     }
-    if (node_.warn) node_.warn("event=DBG_locate_none guest=" + guest + " at=" + (at ? at->text() : "-") + " orph=" + std::to_string(orphaned_.count(guest)) + " seated=" + std::to_string(dir_.seated.count(guest)));
     done(std::nullopt);
 }
 
@@ -156,7 +154,6 @@ void RoutedTables::answered(const NodeId& from, const json& msg) {
         else routes_.erase(r);
     }
     if (p.located) {
-        if (node_.warn) node_.warn("event=DBG_place_answer guest=" + p.guest + " from=" + from.text() + " found=" + std::to_string(place.has_value()));
         // Not there, though the directory seats it at that node's table: the directory is behind
         // (the table was taken over, or Redis restarted); the next read says where it runs.
         if (!place && (dir_.seated.count(p.guest) || orphaned_.count(p.guest)) && node_.clock() < p.until)
