@@ -104,7 +104,7 @@ constexpr Words kArabic{
     "أنت", "اليمين", "الشريك", "اليسار", "نحن", "هم", "الجولة", "الموزع", "أوراقك", "المزايدة", "باس",
     "يطلب", "تطلب", "العقد", "الحكم", "اللفات", "اللفة", "نحتاج", "هم يحتاجون", "الجولات المحسوبة/التوزيعات", "النتيجة",
     "الهدف", "يأخذ اللفة", "تأخذ اللفة", "، ", "؛ ",
-    "طلبك (\u20667-13\u2069 أو باس، ؟ للمساعدة)", "اختر الحكم (\u2066s h d c\u2069 أو \u2066♠ ♥ ♦ ♣\u2069)",
+    "طلبك (٧-١٣ أو باس، ؟ للمساعدة)", "اختر الحكم (بستوني، كبة، ديناري، سباتي، أو \u2066s h d c\u2069)",
     "ورقتك (مثل \u2066QS\u2069 أو \u206610h\u2069، ؟ للمساعدة)",
     "نجح", "كُسر", "الجميع باس: يعاد التوزيع.", "انتهت المباراة", "الفائز", "تعادل",
     "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح", "(تلميح، خروج)",
@@ -136,8 +136,11 @@ std::string lower_trim(std::string s) {
 
 /// An answer as the prompts read it, whatever --lang says: lower_trim, Eastern Arabic digits
 /// (٠-٩, U+0660-U+0669, and the Persian forms ۰-۹, U+06F0-U+06F9) as ASCII digits in bids and
-/// card ranks ("١٠h" is 10h), «؟» as "?", and the Arabic words «باس» (pass), «تلميح» (hint)
-/// and «خروج» (quit) as the English ones.
+/// card ranks ("١٠h" is 10h), «؟» as "?", the Arabic words «باس» (pass), «تلميح» (hint)
+/// and «خروج» (quit) as the English ones, and the Levantine suit names as the browser client
+/// writes them — «بستوني» spades, «كبة» hearts, «ديناري» diamonds, «سباتي» clubs (and the
+/// spellings «كبّة», «دينار», «اسباتي») — as their letters, alone (a trump) or after a rank
+/// ("١٠ كبة" is 10h).
 std::string normalise_answer(const std::string& line) {
     static constexpr std::string_view kDigits[2][10] = {{"٠", "١", "٢", "٣", "٤", "٥", "٦", "٧", "٨", "٩"},
                                                         {"۰", "۱", "۲", "۳", "۴", "۵", "۶", "۷", "۸", "۹"}};
@@ -165,6 +168,13 @@ std::string normalise_answer(const std::string& line) {
     s = lower_trim(s);
     for (const auto& [arabic, english] : kWords)
         if (s == arabic) return std::string(english);
+    static constexpr std::pair<std::string_view, char> kSuits[] = {
+        {"بستوني", 's'}, {"كبة", 'h'}, {"كبّة", 'h'}, {"ديناري", 'd'}, {"دينار", 'd'}, {"سباتي", 'c'}, {"اسباتي", 'c'}};
+    for (const auto& [name, letter] : kSuits)
+        if (s.ends_with(name)) {
+            std::string rank = lower_trim(s.substr(0, s.size() - name.size()));
+            if (rank.find(' ') == std::string::npos) return rank + letter;
+        }
     return s;
 }
 
@@ -205,7 +215,16 @@ private:
     /// (U+2066) and PDI (U+2069), so that a bidi-aware terminal keeps it in order instead of
     /// reordering it with the Arabic around it (UAX #9). English output is left as it is.
     std::string ltr(const std::string& s) const { return rtl_ ? "\u2066" + s + "\u2069" : s; }
-    std::string ltr(int n) const { return ltr(std::to_string(n)); }
+    std::string ltr(int n) const { return ltr(num(n)); }
+    /// A number as the interface writes it: Eastern Arabic digits (٠-٩) in Arabic, ASCII in English.
+    std::string num(long n) const {
+        std::string s = std::to_string(n);
+        if (!rtl_) return s;
+        static constexpr std::string_view kEastern[10] = {"٠", "١", "٢", "٣", "٤", "٥", "٦", "٧", "٨", "٩"};
+        std::string out;
+        for (char c : s) out += c >= '0' && c <= '9' ? std::string(kEastern[c - '0']) : std::string(1, c);
+        return out;
+    }
     std::string card_raw(Card c) const { return rank(c.rank()) + suit(c.suit()); }
     std::string card(Card c) const { return ltr(card_raw(c)); }
     std::string hand_text(CardSet h) const { return ltr(hand_raw(h)); }
@@ -242,13 +261,13 @@ private:
     }
     /// "we need 8" / "they need 8": what the declaring side needs, the verb agreeing with it.
     std::string need_text(const Contract& c) const {
-        return std::string(c.team() == team_of(me_) ? w_.we_need : w_.they_need) + " " + std::to_string(c.bid);
+        return std::string(c.team() == team_of(me_) ? w_.we_need : w_.they_need) + " " + num(c.bid);
     }
     /// "Tricks: us 3, them 2; we need 8".
     std::string tricks_text(const Round& r) const {
         const Team us = team_of(me_);
-        return std::string(w_.tricks) + ": " + w_.us + " " + std::to_string(r.tricks(us)) + w_.comma + w_.them + " " +
-               std::to_string(r.tricks(other(us))) + w_.semicolon + need_text(*r.contract());
+        return std::string(w_.tricks) + ": " + w_.us + " " + num(r.tricks(us)) + w_.comma + w_.them + " " +
+               num(r.tricks(other(us))) + w_.semicolon + need_text(*r.contract());
     }
 
     void show_auction(const Round& r) const;
@@ -260,7 +279,9 @@ private:
     void match_summary() const;
     std::string legal_text(const Round& r) const;
     std::string bid_range(const Round& r) const {
-        return ltr(std::to_string(r.rules().min_bid) + "-" + std::to_string(r.rules().max_bid));
+        // In Arabic the range reads right to left like the words around it (no isolate).
+        const std::string range = num(r.rules().min_bid) + "-" + num(r.rules().max_bid);
+        return rtl_ ? range : ltr(range);
     }
 
     PlayOptions o_;
@@ -282,7 +303,7 @@ void Game::show_auction(const Round& r) const {
     if (r.calls().empty()) out_ << " -";
     for (int i = 0; i < static_cast<int>(r.calls().size()); ++i) {
         const int c = r.calls()[static_cast<std::size_t>(i)];
-        out_ << (i ? w_.comma : " ") << who(next(r.dealer(), 1 + i)) << " " << (c == 0 ? std::string(w_.pass) : std::to_string(c));
+        out_ << (i ? w_.comma : " ") << who(next(r.dealer(), 1 + i)) << " " << (c == 0 ? std::string(w_.pass) : num(c));
     }
     out_ << "\n";
 }
@@ -290,7 +311,7 @@ void Game::show_auction(const Round& r) const {
 void Game::show_contract(const Round& r) const {
     const Contract c = *r.contract();
     const Team decl = c.team();
-    out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << w_.comma << team_name(decl) << ")";
+    out_ << w_.contract << ": " << num(c.bid) << " (" << who(c.declarer) << w_.comma << team_name(decl) << ")";
     if (r.trump_named()) out_ << "  " << w_.trump << " " << ltr(suit(r.trump()));
     out_ << "   " << tricks_text(r) << "\n";
 }
@@ -303,9 +324,13 @@ void Game::show_trick(const Round& r) const {
         return std::string(s == me_ ? (rtl_ ? "؟" : "?") : "-");
     };
     const Seat mate = partner(me_), right = next(me_, 1), left = next(me_, 3);
-    out_ << "                " << w_.partner << ": " << cell(mate) << "\n";
-    out_ << "  " << w_.left << ": " << cell(left) << "                  " << w_.right << ": " << cell(right) << "\n";
-    out_ << "                " << w_.you << ": " << cell(me_) << "\n";
+    // The diagram is a picture of the table: Left on the left whatever the language. In Arabic
+    // each line starts with a LEFT-TO-RIGHT MARK, so that a bidi terminal lays it out left to
+    // right (its first strong character) instead of mirroring it.
+    const char* lrm = rtl_ ? "\u200e" : "";
+    out_ << lrm << "                " << w_.partner << ": " << cell(mate) << "\n";
+    out_ << lrm << "  " << w_.left << ": " << cell(left) << "                  " << w_.right << ": " << cell(right) << "\n";
+    out_ << lrm << "                " << w_.you << ": " << cell(me_) << "\n";
 }
 
 void Game::show_state(const Round& r) const {
@@ -340,7 +365,7 @@ std::string Game::legal_text(const Round& r) const {
             s += '=';
             s += suit(a.suit());
         } else {
-            s += std::to_string(a.bid_value());
+            s += num(a.bid_value());
         }
     }
     if (s.empty()) return pass;
@@ -440,7 +465,7 @@ void Game::narrate(Seat actor, Action a) {
             out_ << who(actor) << ": " << call_text(actor, a.bid_value()) << "\n";
             if (r.phase() == Phase::trump || r.phase() == Phase::play) {
                 const Contract c = *r.contract();
-                out_ << w_.contract << ": " << c.bid << " (" << who(c.declarer) << w_.comma << team_name(c.team()) << ")\n";
+                out_ << w_.contract << ": " << num(c.bid) << " (" << who(c.declarer) << w_.comma << team_name(c.team()) << ")\n";
             }
             break;
         case ActionKind::trump:
@@ -451,7 +476,7 @@ void Game::narrate(Seat actor, Action a) {
             if (r.cards_played() % 4 == 0) {
                 const int t = r.tricks_played() - 1;
                 const Trick trick = r.trick(t);
-                out_ << bold(std::string(w_.trick) + " " + std::to_string(t + 1) + ": ");
+                out_ << bold(std::string(w_.trick) + " " + num(t + 1) + ": ");
                 for (int i = 0; i < 4; ++i) out_ << (i ? w_.comma : "") << who(trick.player(i)) << " " << card(trick[i]);
                 out_ << "  -> " << trick_won_text(r.trick_winner(t)) << ".  " << tricks_text(r) << "\n";
             }
@@ -469,10 +494,10 @@ void Game::round_summary(const Round& r) const {
     const Contract c = *r.contract();
     const Team decl = c.team();
     const Team us = team_of(me_);
-    const auto signed_points = [&](Team t) { return ltr((r.points(t) >= 0 ? "+" : "") + std::to_string(r.points(t))); };
-    out_ << bold(std::string(w_.round) + " " + std::to_string(match_.rounds().size()) + ": ") << w_.contract << " "
-         << ltr(std::to_string(c.bid) + " " + suit(r.trump())) << " (" << who(c.declarer) << w_.comma << team_name(decl) << ") "
-         << (r.made() ? w_.made : w_.set) << " " << ltr(std::to_string(r.tricks(decl)) + "/" + std::to_string(c.bid))
+    const auto signed_points = [&](Team t) { return ltr((r.points(t) >= 0 ? "+" : "") + num(r.points(t))); };
+    out_ << bold(std::string(w_.round) + " " + num(match_.rounds().size()) + ": ") << w_.contract << " "
+         << ltr(num(c.bid) + " " + suit(r.trump())) << " (" << who(c.declarer) << w_.comma << team_name(decl) << ") "
+         << (r.made() ? w_.made : w_.set) << " " << ltr(num(r.tricks(decl)) + "/" + num(c.bid))
          << ".  " << w_.us << " " << signed_points(us) << w_.comma << w_.them << " " << signed_points(other(us)) << ".  "
          << score_line() << "\n";
 }
@@ -488,7 +513,7 @@ void Game::match_summary() const {
         case MatchStatus::in_progress: break;
     }
     out_ << ".  " << score_line() << w_.comma << w_.rounds << " "
-         << ltr(std::to_string(match_.scored_rounds()) + "/" + std::to_string(match_.rounds().size())) << "\n";
+         << ltr(num(match_.scored_rounds()) + "/" + num(match_.rounds().size())) << "\n";
 }
 
 /// The person at the terminal as a player of the bots' loop: every decision is a line read
@@ -531,7 +556,7 @@ bool Game::run() {
     bots::LoopHooks hooks;
     hooks.dealt = [this](const Match& m) {
         const Round& r = m.round();
-        out_ << "\n" << bold(std::string(w_.round) + " " + std::to_string(m.rounds().size())) << " - " << w_.dealer << ": "
+        out_ << "\n" << bold(std::string(w_.round) + " " + num(m.rounds().size())) << " - " << w_.dealer << ": "
              << who(r.dealer()) << ".  " << score_line() << "\n";
         out_ << w_.your_hand << ": " << hand_text(r.hand(me_)) << "\n";
     };

@@ -153,7 +153,13 @@ void RoutedTables::answered(const NodeId& from, const json& msg) {
         if (p.announce) r->second.lost = true;
         else routes_.erase(r);
     }
-    if (p.located) return p.located(place);
+    if (p.located) {
+        // Not there, though the directory seats it at that node's table: the directory is behind
+        // (the table was taken over, or Redis restarted); the next read says where it runs.
+        if (!place && (dir_.seated.count(p.guest) || orphaned_.count(p.guest)) && node_.clock() < p.until)
+            return locating_.push_back(Locating{p.guest, p.until, std::move(p.located)});
+        return p.located(place);
+    }
     p.answer(msg.contains("b") && msg["b"].is_object() ? msg["b"] : unreachable());
 }
 
@@ -387,7 +393,7 @@ json RoutedTables::metrics() const {
     std::size_t remote = 0;
     for (const auto& [guest, fronts] : fronts_) remote += fronts.size();
     return {{"routes", routes_.size()}, {"remote_guests", remote}, {"requests_waiting", pending_.size()},
-            {"locates_waiting", locating_.size()}, {"request_timeouts", timeouts_}};
+            {"locates_waiting", locating_.size()}, {"directory_seated", dir_.seated.size()}, {"request_timeouts", timeouts_}};
 }
 
 }  // namespace tarneeb::server

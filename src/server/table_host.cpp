@@ -53,11 +53,16 @@ void TableHost::uncount_waiting(Hosted& t) {
 }
 
 void TableHost::erase(const std::string& tid) {
-    if (auto it = tables_.find(tid); it != tables_.end()) {
-        uncount_waiting(it->second);
-        count_engines(it->second, true);
-        tables_.erase(it);
-    }
+    auto it = tables_.find(tid);
+    if (it == tables_.end()) return;
+    uncount_waiting(it->second);
+    const bool engines = std::any_of(it->second.engine_seats.begin(), it->second.engine_seats.end(), [](bool e) { return e; });
+    count_engines(it->second, true);
+    std::shared_ptr<Table> gone(std::move(it->second.table));
+    tables_.erase(it);
+    // An engine ends in its own time (a "quit" and a grace, then its guard's kill: a second or
+    // more): the table is let go on a worker, never on the loop.
+    if (engines) thinkers_->submit([gone = std::move(gone)]() mutable { gone.reset(); });
 }
 
 bool TableHost::is_engine(std::string_view kind) const {

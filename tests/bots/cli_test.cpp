@@ -173,7 +173,7 @@ TEST(Play, ArabicAnswers) {
     EXPECT_EQ(ar.status, 0);
     EXPECT_NE(ar.out.find("المسموح: باس"), std::string::npos) << ar.out;
     EXPECT_NE(ar.out.find("اقتراح:"), std::string::npos) << ar.out;
-    EXPECT_NE(ar.out.find("أنت: تطلب \u20667\u2069"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("أنت: تطلب \u2066٧\u2069"), std::string::npos) << ar.out;
     EXPECT_NE(ar.out.find("أنت: باس"), std::string::npos) << ar.out;
     EXPECT_NE(ar.out.find("أنت: \u206610\u2666\u2069"), std::string::npos) << ar.out;
     EXPECT_NE(ar.out.find("انتهت اللعبة"), std::string::npos) << ar.out;
@@ -182,6 +182,26 @@ TEST(Play, ArabicAnswers) {
     EXPECT_NE(en.out.find("You: bid 7\n"), std::string::npos) << en.out;
     EXPECT_NE(en.out.find("You: pass\n"), std::string::npos) << en.out;
     EXPECT_NE(en.out.find("You: 10\u2666\n"), std::string::npos) << en.out;
+}
+
+TEST(Play, ArabicSuitNamesEasternDigitsAndAnUnmirroredTrick) {
+    // We speak first and bid 13 (nobody can go higher), name trump by its Levantine name, and
+    // the trick diagram is laid out left to right (a LEFT-TO-RIGHT MARK starts each line).
+    const Result ar = run("play --seat 1 --seed 3 --lang ar <<'EOF'\n١٣\nكبة\nخروج\nEOF\n");
+    EXPECT_EQ(ar.status, 0);
+    EXPECT_NE(ar.out.find("أنت: تطلب \u2066١٣\u2069"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("أنت: الحكم \u2066\u2665\u2069"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("طلبك (٧-١٣"), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("\u200e                الشريك: "), std::string::npos) << ar.out;
+    EXPECT_NE(ar.out.find("\u200e  اليسار: "), std::string::npos) << ar.out;
+    // Numbers are Eastern digits (scores, the target, tricks); the card notation stays Latin.
+    EXPECT_NE(ar.out.find("الهدف \u2066٣١\u2069"), std::string::npos) << ar.out;
+    // The suit names are understood in English mode too, alone or after a rank.
+    const Result en = run("play --seat 1 --seed 3 <<'EOF'\n13\nبستوني\nquit\nEOF\n");
+    EXPECT_NE(en.out.find("You: trump \u2660\n"), std::string::npos) << en.out;
+    EXPECT_EQ(en.out.find("\u200e"), std::string::npos) << "no marks in English";
+    const Result card = run("play --seat 1 --seed 3 <<'EOF'\n٧\nباس\n١٠ ديناري\nquit\nEOF\n");
+    EXPECT_NE(card.out.find("You: 10\u2666\n"), std::string::npos) << card.out;
 }
 
 /// The lines of `out` with a Latin letter outside an LRI (U+2066) ... PDI (U+2069) isolate

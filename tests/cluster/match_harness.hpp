@@ -134,15 +134,17 @@ struct Match {
         ASSERT_EQ(request(ioc, *watcher, {{"type", "hello"}, {"token", watcher_token}}, 1)["type"], "welcome");
         ASSERT_TRUE(join(ioc, *watcher, {{"type", "join"}, {"table", table}}));
     }
-    /// Whether seat `s`'s client got the answer to its reconnect's hello: a welcome with its id
-    /// that seats it where it sat (not at no table, though its table was being taken over).
+    /// The answer to seat `s`'s reconnect's hello (the welcome with its id), or null.
+    json welcome_back(int s) const {
+        for (const auto& f : players[static_cast<std::size_t>(s)]->frames)
+            if (const json j = json::parse(f); j.value("id", json()) == "back") return j;
+        return nullptr;
+    }
+    /// Whether seat `s`'s reconnect was answered with a welcome that seats it where it sat (not
+    /// at no table, though its table was being taken over).
     bool welcomed_back(int s) const {
-        for (const auto& f : players[static_cast<std::size_t>(s)]->frames) {
-            const json j = json::parse(f);
-            if (j.value("type", "") == "welcome" && j.value("id", json()) == "back")
-                return j["table"] == table && j["seat"] == s;
-        }
-        return false;
+        const json j = welcome_back(s);
+        return j.value("type", "") == "welcome" && j["table"] == table && j["seat"] == s;
     }
     std::vector<Client*> all() {
         std::vector<Client*> v;

@@ -245,6 +245,32 @@ TEST(RoutedTables, ASignInWhileItsTableIsTakenOverIsWelcomedAtItsSeatWhenItRunsA
     EXPECT_EQ(n.rb->metrics()["locates_waiting"], 0);
 }
 
+TEST(RoutedTables, ASignInThatTheDirectorySendsToANodeThatLetTheTableGoWaitsForTheTakeOver) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect();
+    n.a.sign_in(layla, "Layla");
+    n.send(n.a, layla, {{"type", "create"}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    n.refresh();
+    // a lets the table go (its lease lost); b's directory still says a runs it.
+    auto live = n.a.storage.live_table(tid);
+    ASSERT_TRUE(live);
+    n.a.hall.drop_table(tid);
+    n.pump();
+    const ConnId phone = n.b.connect();
+    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
+    n.pump();
+    EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << "a said she is not there; the directory is behind: " << n.b.bytes(phone);
+    // b takes it over: she is welcomed at her seat.
+    ASSERT_TRUE(n.b.hall.adopt(*live, 1, n.b.now));
+    n.refresh();
+    const json welcome = reply(n.b, phone, 1);
+    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
+    EXPECT_EQ(welcome["seat"], 2);
+    EXPECT_FALSE(n.b.last(phone, "table").is_null()) << n.b.bytes(phone);
+}
+
 TEST(RoutedTables, ASignInWhoseTableRunsNowhereIsWelcomedAtNoTableAndFindsItWhenItIsTakenOver) {
     TwoNodes n;
     const ConnId layla = n.a.connect();

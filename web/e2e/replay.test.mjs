@@ -71,7 +71,7 @@ test('the replay of a finished match steps through every call and card to the re
 
   // a fresh browser, not signed in: the shared URL opens the replay
   await env.withPage('replay-view', DESKTOP, async (page) => {
-    await page.goto(`${env.srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/0`);
+    await page.goto(`${env.srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/1`);
     await page.waitForSelector('[data-testid=replay-board]');
     const slider = page.locator('[data-ract=slider]');
     assert.equal(await slider.getAttribute('max'), String(steps - 1), 'one slider step per call, trump and card');
@@ -83,7 +83,9 @@ test('the replay of a finished match steps through every call and card to the re
     // → steps forward one call at a time, ← back
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     assert.equal(await slider.inputValue(), '5');
-    assert.match(page.url(), new RegExp(`#/replay/${m.id}/5$`), 'the URL follows the step');
+    // the address counts steps from 1, as the page does: slider 5 is "Step 6/…" and /6
+    assert.match(page.url(), new RegExp(`#/replay/${m.id}/6$`), 'the URL follows the step');
+    assert.match(await page.textContent('[data-r=stepno]'), /^Step 6\//);
     await page.keyboard.press('ArrowLeft');
     assert.equal(await slider.inputValue(), '4');
     // the buttons step too
@@ -171,7 +173,7 @@ test('the analysis board shows each legal card’s value as `tarneeb analyze` co
   assert.ok(deal >= 0, 'a played deal');
   const d = m.record.result.deals[deal];
   await env.withPage('replay-analysis', DESKTOP, async (page) => {
-    await page.goto(`${env.srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/0`);
+    await page.goto(`${env.srv.url}/?lang=en#/replay/${encodeURIComponent(m.id)}/1`);
     await page.waitForSelector('[data-testid=replay-board]');
     await page.selectOption('[data-ract=deal]', String(deal));
     // the fifth card of the deal: the second trick's lead

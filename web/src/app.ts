@@ -39,6 +39,12 @@ export function summaryTiming(summaryMs: number | undefined, nowMs: number): { a
   return { at: nowMs, until: nowMs + (holds ? summaryMs : 8000), holds };
 }
 
+/** A screen to go back to on leaving `table` (set by the screen that opened it: tournament_screen.ts). */
+export interface ReturnTo {
+  table: string;
+  hash: string;
+}
+
 export interface State {
   conn: ConnState;
   lang: Lang;
@@ -75,6 +81,8 @@ export interface State {
   joinId: string;
   joinCode: string;
   watching: string | null;
+  /** Where leaving this table goes back to (a screen's hash, e.g. a tournament's bracket), else the lobby. */
+  returnTo?: ReturnTo | null;
   /** Playing offline against the WebAssembly engine (offline.ts): no server involved. */
   offline?: boolean;
   /** Accounts (accounts.ts): the signed-in name is an account; the account panel open, if any. */
@@ -150,6 +158,7 @@ export class App {
       joinId: '',
       joinCode: '',
       watching: load<string | null>(SS, 'tarneeb.watching', null),
+      returnTo: load<ReturnTo | null>(SS, 'tarneeb.returnTo', null),
       offline: false,
       registered: false,
       accountPanel: null,
@@ -461,6 +470,7 @@ export class App {
     save(LS, 'tarneeb.token', null);
     this.lobbyWatched = false; // closing the connection ends the subscription
     this.setWatching(null);
+    this.setReturnTo(null);
     this.update({ token: null, name: null, welcomed: false, table: null });
     this.conn.close();
     setTimeout(() => this.conn.open(), 50);
@@ -646,8 +656,18 @@ export class App {
       this.enterLobby();
       return;
     }
+    const back = backFrom(this.state.returnTo, this.state.table?.table ?? null);
+    this.setReturnTo(null);
     await this.req({ type: 'leave' });
     this.enterLobby();
+    // a table opened from another screen (a tournament's bracket) goes back to it
+    if (back && typeof location !== 'undefined') location.hash = back;
+  }
+
+  /** Leaving `table` will go back to `hash` (a screen's route) instead of the lobby; null: the lobby. */
+  setReturnTo(r: ReturnTo | null): void {
+    this.state.returnTo = r;
+    save(SS, 'tarneeb.returnTo', r);
   }
 
   act(action: Action): void {
@@ -679,6 +699,11 @@ export class App {
   dismissSummary(): void {
     this.update({ summary: null });
   }
+}
+
+/** The hash that leaving `table` goes back to: the saved one when it was set for that very table, else null (the lobby). */
+export function backFrom(r: ReturnTo | null | undefined, table: string | null): string | null {
+  return r && table !== null && r.table === table ? r.hash : null;
 }
 
 /** A `list` request: the page after `cursor` (null: the first), watched when `watch` (pushed again when it changes). */

@@ -8,6 +8,7 @@ import { ChatPanel } from './chat';
 import { SocialScreens } from './profiles';
 import { TournamentScreens } from './tournament_screen';
 import { startUpdates } from './updates';
+import { RulesScreen } from './rules';
 
 const root = document.getElementById('app')!;
 // History and replays (#/history, #/replay/…) draw beside the game, into their own element
@@ -31,6 +32,11 @@ socialEl.after(chatEl);
 const chat = new ChatPanel(chatEl, app);
 app.social = (m) => chat.onMessage(m);
 const tournaments = new TournamentScreens(tournamentEl, root, app);
+// The rules (#/rules, #/rules/{preset}): a dialog over whatever is shown (issue 28)
+const rulesEl = document.createElement('div');
+rulesEl.id = 'rules';
+chatEl.after(rulesEl);
+const rules = new RulesScreen(rulesEl, app);
 const renderGame = mount(root, app);
 render = (s) => {
   renderGame(s);
@@ -38,6 +44,7 @@ render = (s) => {
   social.render();
   chat.render();
   tournaments.render();
+  rules.render();
 };
 app.start();
 // for debugging in the browser console

@@ -123,7 +123,7 @@ export class SocialScreens {
   constructor(
     private el: HTMLElement,
     private game: HTMLElement,
-    private host: { state: { lang: Lang } },
+    private host: { state: { lang: Lang; name?: string | null; registered?: boolean; welcomed?: boolean } },
     private fetchFn: FetchFn = (u) => fetch(u),
   ) {
     globalThis.addEventListener?.('hashchange', () => this.onRoute());
@@ -180,32 +180,10 @@ export class SocialScreens {
     const top = `<header class="topbar"><h1>${esc(st(this.route.screen === 'leaderboard' ? 'leaderboard' : 'profile', l))}</h1>
       <a class="btn ghost small" href="#/leaderboard" data-testid="leaderboard-link">${esc(st('leaderboard', l))}</a>
       <a class="btn ghost small" href="#" data-testid="back-link">${esc(st('back', l))}</a></header>`;
-    const body = this.route.screen === 'leaderboard' ? this.boardHtml(l) : this.profileHtml(l);
+    const s = this.host.state;
+    const me = s.welcomed && s.name ? { name: s.name, registered: s.registered === true } : null;
+    const body = this.route.screen === 'leaderboard' ? boardHtml(this.board, me, l) : this.profileHtml(l);
     this.el.innerHTML = `<main class="screen social">${top}${body}</main>`;
-  }
-
-  private boardHtml(l: Lang): string {
-    const b = this.board;
-    if (!b || (!b.data && !b.error)) return `<p class="muted">${esc(st('loading', l))}</p>`;
-    if (!b.data) return `<p class="muted">${esc(b.error ?? '')}</p>`;
-    const table = (rows: BoardRow[], id: string, empty: string) =>
-      rows.length
-        ? `<table class="board" data-testid="${id}"><thead><tr><th>${esc(st('rank', l))}</th><th>${esc(st('player', l))}</th><th>${esc(
-            st('rating', l),
-          )}</th><th>${esc(st('matches', l))}</th><th>${esc(st('wins', l))}</th></tr></thead><tbody>${rows
-            .map(
-              (r, i) =>
-                `<tr data-player="${esc(r.name)}"><td>${esc(num(i + 1, l))}</td><td><a href="${esc(playerHash(r.name))}"><bdi>${esc(
-                  r.name,
-                )}</bdi></a></td><td>${esc(num(r.rating, l))}</td><td>${esc(num(r.matches, l))}</td><td>${esc(num(r.wins, l))}</td></tr>`,
-            )
-            .join('')}</tbody></table>`
-        : `<p class="muted" data-testid="${id}-empty">${esc(empty)}</p>`;
-    // Registered players (accounts) first, guests apart.
-    const reg = b.data.filter((r) => r.registered);
-    const guests = b.data.filter((r) => !r.registered);
-    return `<section class="panel"><h2>${esc(st('registered', l))}</h2>${table(reg, 'board-registered', st('noRegistered', l))}</section>
-      <section class="panel"><h2>${esc(st('guests', l))}</h2>${table(guests, 'board-guests', st('noPlayers', l))}</section>`;
   }
 
   private profileHtml(l: Lang): string {
@@ -245,6 +223,44 @@ export class SocialScreens {
       ${tournamentsHtml(d.tournaments ?? [], l)}
     </section>`;
   }
+}
+
+/**
+ * The leaderboard page: registered players first, guests apart. The server lists only players
+ * with at least one rated match (docs/protocol.md "GET /api/leaderboard"), so a registered
+ * player who has played none is not on it: the page says why, and says it to that player (`me`,
+ * the signed-in player) when they are not listed.
+ */
+export function boardHtml(
+  b: { data: BoardRow[] | null; error: string | null } | null,
+  me: { name: string; registered: boolean } | null,
+  l: Lang,
+): string {
+  if (!b || (!b.data && !b.error)) return `<p class="muted">${esc(st('loading', l))}</p>`;
+  if (!b.data) return `<p class="muted">${esc(b.error ?? '')}</p>`;
+  const table = (rows: BoardRow[], id: string, empty: string) =>
+    rows.length
+      ? `<table class="board" data-testid="${id}"><thead><tr><th>${esc(st('rank', l))}</th><th>${esc(st('player', l))}</th><th>${esc(
+          st('rating', l),
+        )}</th><th>${esc(st('matches', l))}</th><th>${esc(st('wins', l))}</th></tr></thead><tbody>${rows
+          .map(
+            (r, i) =>
+              `<tr data-player="${esc(r.name)}"${me && r.name === me.name ? ' class="me"' : ''}><td>${esc(num(i + 1, l))}</td><td><a href="${esc(playerHash(r.name))}"><bdi>${esc(
+                r.name,
+              )}</bdi></a></td><td>${esc(num(r.rating, l))}</td><td>${esc(num(r.matches, l))}</td><td>${esc(num(r.wins, l))}</td></tr>`,
+          )
+          .join('')}</tbody></table>`
+      : `<p class="muted" data-testid="${id}-empty">${esc(empty)}</p>`;
+  const reg = b.data.filter((r) => r.registered);
+  const guests = b.data.filter((r) => !r.registered);
+  const listed = me !== null && b.data.some((r) => r.name === me.name);
+  const note =
+    me && !listed
+      ? `<p class="panel board-note" role="note" data-testid="board-me">${esc(st(me.registered ? 'youNotYet' : 'youGuestNotYet', l))}</p>`
+      : '';
+  return `${note}<section class="panel"><h2>${esc(st('registered', l))}</h2>${table(reg, 'board-registered', st('noRegistered', l))}
+      <p class="muted board-rule" data-testid="board-rule">${esc(st('boardRule', l))}</p></section>
+      <section class="panel"><h2>${esc(st('guests', l))}</h2>${table(guests, 'board-guests', st('noPlayers', l))}</section>`;
 }
 
 /** The profile's tournaments: each linked to its page (#/tournaments/{id}), with the partner. */

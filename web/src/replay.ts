@@ -29,17 +29,21 @@ import './replay.css';
 
 export type Route = { screen: 'history' } | { screen: 'replay'; id: string | null; step: number | null } | null;
 
-/** The screen a location hash asks for (null: the game's own screens). */
+/**
+ * The screen a location hash asks for (null: the game's own screens). The step in the address
+ * counts from 1, as the page shows it ("Step 6/120" is `#/replay/{id}/6`); the route's `step`
+ * is the model's index, from 0 (`/0`, from an older link, is the first step too).
+ */
 export function parseRoute(hash: string): Route {
   const h = hash.replace(/^#/, '');
   if (h === '/history') return { screen: 'history' };
   const m = /^\/replay(?:\/([^/]+)(?:\/(\d+))?)?\/?$/.exec(h);
   if (!m) return null;
-  return { screen: 'replay', id: m[1] ? decodeURIComponent(m[1]) : null, step: m[2] !== undefined ? Number(m[2]) : null };
+  return { screen: 'replay', id: m[1] ? decodeURIComponent(m[1]) : null, step: m[2] !== undefined ? Math.max(0, Number(m[2]) - 1) : null };
 }
 
-/** The shareable hash of a stored match's replay at a step. */
-export const replayHash = (id: string, step: number): string => `#/replay/${encodeURIComponent(id)}/${step}`;
+/** The shareable hash of a stored match's replay at a step (the model's index, from 0; the address counts from 1). */
+export const replayHash = (id: string, step: number): string => `#/replay/${encodeURIComponent(id)}/${step + 1}`;
 
 /** What the screens need of the game's application: the signed-in name and the language. */
 export interface Host {

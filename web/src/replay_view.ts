@@ -11,6 +11,7 @@ import { teamOf } from './protocol';
 import { rt } from './replay_i18n';
 import { stepOf, type Position, type ReplayModel } from './replay_model';
 import { esc, ltr } from './util';
+import { count } from './plural';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -45,6 +46,12 @@ export function stepCaption(m: ReplayModel, pos: Position): string {
   return `${head} · ${who} ${what}${tail}`;
 }
 
+/**
+ * A legal card's value beside its rank: in its own isolate after a thin space, so that a Latin
+ * rank and an Eastern Arabic value never read as one number («7٦»): the rank reads "7", the value "٦".
+ */
+export const valueChip = (tricks: number): string => `<sup class="val"><bdi>\u2009${num(tricks)}</bdi></sup>`;
+
 /** One seat's cards, suit by suit (trump first), each legal card with its value when analysed. */
 function handHtml(cards: Card[], trump: Suit | null, marks: PositionMarks | null): string {
   const sorted = sortHand(cards, trump);
@@ -58,10 +65,10 @@ function handHtml(cards: Card[], trump: Suit | null, marks: PositionMarks | null
           .filter((c) => suitOf(c) === s)
           .map((c) => {
             const mk = markOf.get(c);
-            const label = `${cardLabel(c)}${mk ? `: ${mk.tricks} ${rt('tricks')}${mk.loss > 0 ? `, ${rt('cardCosts')} ${mk.loss}` : ''}` : ''}`;
+            const label = `${cardLabel(c)}${mk ? `: ${count(mk.tricks, 'trick')}${mk.loss > 0 ? `${rt('comma')}${rt('cardCosts')} ${count(mk.loss, 'trick')}` : ''}` : ''}`;
             return `<span class="rc ${suitOf(c) === 'H' || suitOf(c) === 'D' ? 'red' : ''} ${mk ? (mk.loss > 0 ? 'legal loses' : 'legal best') : ''}" data-card="${c}" ${
               mk ? `data-value="${mk.tricks}" data-loss="${mk.loss}"` : ''
-            } role="img" aria-label="${esc(label)}">${rankLabel(c)}${mk ? `<sup class="val">${num(mk.tricks)}</sup>` : ''}</span>`;
+            } role="img" aria-label="${esc(label)}"><span class="rank">${rankLabel(c)}</span>${mk ? valueChip(mk.tricks) : ''}</span>`;
           })
           .join('')}</div>`,
     )
@@ -173,14 +180,14 @@ export function analysisHtml(m: ReplayModel, pos: Position, a: AnalysisState | n
       par.passed_out || par.bid === null || par.bid === undefined
         ? rt('parNone')
         : `${num(par.bid)}${par.trump ? ` ${suitIcon(par.trump, 14)}` : ''}${par.declarer !== null && par.declarer !== undefined ? ` · ${seatName(m, par.declarer)}` : ''}${
-            par.tricks !== null && par.tricks !== undefined ? ` · ${num(par.tricks)} ${rt('tricks')}` : ''
+            par.tricks !== null && par.tricks !== undefined ? ` · ${count(par.tricks, 'trick')}` : ''
           }`;
     const taken = d.declarer !== null ? d.taken?.[teamOf(d.declarer)] : undefined;
     const bidText =
       d.declarer === null || d.bid === null
         ? rt('parNone')
         : `${num(d.bid)}${d.trump ? ` ${suitIcon(d.trump, 14)}` : ''} · ${seatName(m, d.declarer)} · ${
-            taken !== undefined ? `${num(taken)} ${rt('tricks')} · ` : ''
+            taken !== undefined ? `${count(taken, 'trick')} · ` : ''
           }${d.made === null ? '' : `<b>${rt(d.made ? 'made' : 'set')}</b>`}`;
     const tp = d.turning_point;
     const tpStep = tp ? stepOf(m, pos.deal, tp.index) : null;
@@ -188,14 +195,14 @@ export function analysisHtml(m: ReplayModel, pos: Position, a: AnalysisState | n
     const tpText = tp
       ? `${seatName(m, tp.seat)}${tpPlayed ? ` ${cardText(tpPlayed)}` : ''}: ${
           tp.makes === true ? rt('tpSaved') : tp.makes === false ? rt('tpLost') : ''
-        } (${rt('lost')} ${num(tp.cost)} ${rt('trickUnit')}) ${
+        } (${rt('lost')} ${count(tp.cost, 'trick')}) ${
           tpStep !== null ? `<button class="small ghost" data-ract="goto" data-step="${tpStep}">${rt('goThere')}</button>` : ''
         }`
       : rt('noTurningPoint');
     const marks = pos.trump && pos.deal === d.deal ? marksAt(d, pos.cardsPlayed) : null;
     const here = marks
-      ? `<p class="legend">${rt('valueLegend')}; <span class="rc legal loses">${rt('costsLegend')}</span></p>${
-          marks.cost > 0 ? `<p>${seatName(m, marks.seat)} ${cardText(marks.played)}: ${rt('lost')} ${num(marks.cost)} ${rt('trickUnit')}</p>` : ''
+      ? `<p class="legend">${rt('valueLegend')}${rt('semicolon')}<span class="rc legal loses">${rt('costsLegend')}</span></p>${
+          marks.cost > 0 ? `<p>${seatName(m, marks.seat)} ${cardText(marks.played)}: ${rt('lost')} ${count(marks.cost, 'trick')}</p>` : ''
         }`
       : `<p class="muted">${rt('analysisPlay')}</p>`;
     body = `<dl class="par"><dt>${rt('par')}</dt><dd data-testid="par">${parText}</dd><dt>${rt('bidMade')}</dt><dd>${bidText}</dd>

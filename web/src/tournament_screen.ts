@@ -136,7 +136,13 @@ export class TournamentScreens {
     }
     if (act === 'sit' || act === 'watch') {
       const seat = act === 'sit' ? Number(b.dataset.seat) : null;
-      if (await this.app.join(b.dataset.table!, seat)) location.hash = '#/';
+      const table = b.dataset.table!;
+      // leaving that table ("Leave", "Back to the bracket") comes back to this bracket, not the lobby
+      const back = this.route?.screen === 'tournament' ? { table, hash: tournamentHash(this.route.id) } : null;
+      const before = this.app.state.returnTo ?? null;
+      this.app.setReturnTo(back);
+      if (await this.app.join(table, seat)) location.hash = '#/';
+      else this.app.setReturnTo(before);
       return;
     }
     if (!t) return;

@@ -5,6 +5,7 @@
 import { num } from './i18n';
 import { tt } from './tournament_i18n';
 import { esc, ltr } from './util';
+import { trophyIcon } from './icons';
 
 export interface TTeam {
   players: [string, string];
@@ -284,7 +285,7 @@ export function tournamentHtml(t: Tournament, me: string | null): string {
   const s = t.settings;
   const champ =
     t.champion !== null && t.teams[t.champion]
-      ? `<p class="tchampion" data-testid="champion">🏆 ${tt('champion')}: ${teamHtml(t, t.champion, me)}</p>`
+      ? `<p class="tchampion" data-testid="champion">${trophyIcon(null, 22)} ${tt('champion')}: ${teamHtml(t, t.champion, me)}</p>`
       : '';
   const facts = [
     tt(s.format),
@@ -308,7 +309,7 @@ export function listHtml(list: TSummary[]): string {
     .map(
       (x) => `<li><a href="${tournamentHash(x.id)}" data-tournament="${esc(x.id)}"><bdi>${esc(x.name)}</bdi></a>
         <span class="muted">${tt(x.format)} · ${num(x.teams)}/${num(x.size)} · ${tt(`st_${x.state}` as const)}${
-          x.champion ? ` · 🏆 ${x.champion.map((p) => `<bdi>${esc(playerText(p))}</bdi>`).join(' &amp; ')}` : ''
+          x.champion ? ` · ${trophyIcon(tt('champion'))} ${x.champion.map((p) => `<bdi>${esc(playerText(p))}</bdi>`).join(' &amp; ')}` : ''
         }</span></li>`,
     )
     .join('')}</ul>`;

@@ -1,5 +1,5 @@
 // Rendering: the state as HTML, and the page's events turned into App calls.
-import type { App, State } from './app';
+import { backFrom, type App, type State } from './app';
 import { rt } from './replay_i18n';
 import { tt } from './tournament_i18n';
 import { cardBackSvg, cardSvg, sortHand, suitIcon, suitLengths } from './cards';
@@ -15,6 +15,9 @@ import { accountButtons, accountPanelHtml, accountSignInForm, onAccountAct, onAc
 import { inviteHtml } from './invite';
 import { st } from './social_i18n';
 import { connBar, signInNotice, updateBar } from './status_view';
+import { rulesButton, rulesHash, rw } from './rules';
+import { rulesIcon } from './icons';
+import { count } from './plural';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -61,7 +64,7 @@ function signInScreen(s: State): string {
       ${accountSignInForm(s)}
       ${offlineEntry(s)}
       ${langButton(s)}
-      <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a></p>
+      <p><a href="#/history" data-testid="history-link">${rt('publicMatches')}</a> · <a href="${rulesHash()}" data-testid="rules-link">${rw('rules', s.lang)}</a></p>
     </div>
   </main>`;
 }
@@ -126,6 +129,7 @@ function lobbyScreen(s: State): string {
       <a class="btn ghost small" href="#/history" data-testid="history-link">${rt('history')}</a>
       <a class="btn ghost small" href="#/leaderboard" data-testid="leaderboard-link">${st('leaderboard')}</a>
       <a class="btn ghost small" href="#/tournaments" data-testid="tournaments-link">${tt('tournaments')}</a>
+      <a class="btn ghost small" href="${rulesHash()}" data-testid="rules-link">${rulesIcon()} ${rw('rules', s.lang)}</a>
       ${accountButtons(s)}${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
       <section class="panel create">
@@ -255,7 +259,7 @@ function tableTopbar(s: State, tv: TableView): string {
   if (!tv.round && tv.state === 'waiting') {
     return `<header class="topbar"><h1>${t('title')}</h1><span class="me">${nameHtml(s.name ?? '')}</span><span class="spacer"></span>
       ${tv.you === null ? `<span class="tag watching">${t('spectator')}</span>` : ''}
-      ${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
+      ${rulesButton(s.lang, rulesIcon())}${langButton(s)}<button class="small ghost" data-act="leave">${t('leave')}</button></header>`;
   }
   const us = ourTeam(tv.you);
   const them = (1 - us) as 0 | 1;
@@ -271,6 +275,7 @@ function tableTopbar(s: State, tv: TableView): string {
     ${r ? `<button class="small ghost last-trick-btn" data-act="lasttrick" title="${t('lastTrick')}">${lastTrickIcon}<span class="label">${t('lastTrick')}</span></button>` : ''}
     <button class="small ghost hide-phone" data-act="sheet">${t('scoreSheet')}</button>
     <button class="small ghost" data-act="sound" aria-pressed="${s.sound}" title="${t('sounds')}">${speakerIcon(s.sound)}<span class="sr">${t('sounds')}</span></button>
+    ${rulesButton(s.lang, rulesIcon())}
     ${langButton(s)}
     <button class="small ghost" data-act="leave">${t('leave')}</button>
   </header>`;
@@ -298,7 +303,7 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
   const lastCall = r?.calls.filter((c) => c.seat === seat).pop();
   const showCall = r && r.phase === 'auction' && lastCall;
   // one label for screen readers: who sits there, their relation, cards left, whose turn
-  const label = [st ? st.name : t('free'), rel, r && left > 0 ? `${left} ${t('cardsLeft')}` : '', toAct ? t('toAct') : '']
+  const label = [st ? st.name : t('free'), rel, r && left > 0 ? count(left, 'card') : '', toAct ? t('toAct') : '']
     .filter(Boolean)
     .join(', ');
   return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}" role="group" aria-label="${esc(label)}">
@@ -475,16 +480,16 @@ function matchOverPanel(tv: TableView, s: State): string {
     }
     <div class="row">
       ${tv.you !== null ? `<button class="primary" data-act="start" ${tv.seats.every((x) => x) ? '' : 'disabled'}>${t('playAgain')}</button>` : ''}
-      <button data-act="leave">${t('backToLobby')}</button>
+      <button data-act="leave" data-testid="back-button">${backFrom(s.returnTo, tv.table) ? tt('backToBracket') : t('backToLobby')}</button>
       ${mo.record !== undefined && mo.record !== null ? `<a class="btn" href="#/replay/${encodeURIComponent(String(mo.record))}" data-testid="replay-link">${rt('replay')}</a>` : ''}
       ${langButton(s)}
     </div>
   </div></div>`;
 }
 
-function modal(title: string, body: string): string {
+function modal(title: string, body: string, extra = ''): string {
   return `<div class="overlay" data-act="closemodal"><div class="panel modal" role="dialog" aria-modal="true" aria-labelledby="modal-title" data-stop>
-    <h2 id="modal-title">${title}</h2>${body}<button data-act="closemodal">${t('close')}</button></div></div>`;
+    <h2 id="modal-title">${title}</h2>${body}<div class="row">${extra}<button data-act="closemodal">${t('close')}</button></div></div></div>`;
 }
 
 function logLine(tv: TableView, e: GameEvent): string {
@@ -551,7 +556,7 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
   const layout = handLayout(screen.w, screen.h, cards.length);
   const handHtml =
     tv.you === null
-      ? `<div class="hand spectator-note">${t('spectator')} · ${num(tv.spectators)} ${t('spectators')}</div>`
+      ? `<div class="hand spectator-note">${t('spectator')} · ${count(tv.spectators, 'spectator')}</div>`
       : `<div class="hand ${need === 'card' ? 'my-turn' : ''}" role="group" aria-label="hand" data-testid="hand" data-rows="${
           layout.rows.length
         }" style="--card-w:${px(layout.cardW)};--card-step:${px(layout.step)}">${intoRows(cards, layout.rows)
@@ -594,7 +599,12 @@ function tableScreen(s: State, tv: TableView, screen: Screen): string {
           )
         : ''
     }
-    ${s.showSheet && !s.matchOver ? modal(t('scoreSheet'), sheetTable(tv, s)) : ''}
+    ${
+      s.showSheet && !s.matchOver
+        ? // the rules from the sheet too: on a phone the top bar has no room for their button
+          modal(t('scoreSheet'), sheetTable(tv, s), `<button data-act="rules" data-testid="sheet-rules">${rulesIcon()} ${rw('rules', s.lang)}</button>`)
+        : ''
+    }
   </main>`;
 }
 
@@ -747,6 +757,8 @@ function focusKey(el: HTMLElement): string | null {
   if (el.dataset.bid) return `[data-bid="${el.dataset.bid}"]`;
   if (el.dataset.bind) return `[data-bind="${el.dataset.bind}"]`;
   if (el.dataset.suit) return `[data-suit="${el.dataset.suit}"]`;
+  // a button of the top bar (each there once): the rules button keeps the focus it gets back when the rules close
+  if (el.dataset.act && el.closest('.topbar')) return `.topbar [data-act="${el.dataset.act}"]`;
   return null;
 }
 
@@ -832,6 +844,9 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'sound':
       app.toggleSound();
+      break;
+    case 'rules':
+      location.hash = rulesHash(); // the rules dialog (rules.ts), over the table
       break;
     default:
       onAccountAct(app, d.act);

@@ -284,6 +284,11 @@ describe('routes, history and languages', () => {
     expect(parseRoute('#/history')).toEqual({ screen: 'history' });
     expect(parseRoute('#/replay/m42')).toEqual({ screen: 'replay', id: 'm42', step: null });
     expect(parseRoute(replayHash('m 42', 17))).toEqual({ screen: 'replay', id: 'm 42', step: 17 });
+    // the address counts steps from 1, as the page does ("Step 18/…"); an older /0 is the first step
+    expect(replayHash('m42', 0)).toBe('#/replay/m42/1');
+    expect(replayHash('m42', 17)).toBe('#/replay/m42/18');
+    expect(parseRoute('#/replay/m42/1')).toEqual({ screen: 'replay', id: 'm42', step: 0 });
+    expect(parseRoute('#/replay/m42/0')).toEqual({ screen: 'replay', id: 'm42', step: 0 });
     expect(parseRoute('#/replay')).toEqual({ screen: 'replay', id: null, step: null });
     expect(parseRoute('')).toBeNull();
     expect(parseRoute('#/')).toBeNull();

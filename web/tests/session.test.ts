@@ -7,11 +7,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { App as AppClass } from '../src/app';
 import { CONN_LIMITS } from '../src/conn';
 import { errorText, setLang } from '../src/i18n';
-import { html } from '../src/view';
 import { FakeSocket } from './fake_socket';
 import { memoryStorage } from './memory_storage';
 
 let App: typeof AppClass;
+// view.ts (through rules.ts) loads app.ts: both imported after the globals are stubbed, so that
+// app.ts sees this localStorage
+let html: typeof import('../src/view').html;
 
 beforeAll(async () => {
   vi.stubGlobal('localStorage', memoryStorage());
@@ -21,6 +23,7 @@ beforeAll(async () => {
   vi.stubGlobal('document', { documentElement: {} });
   vi.stubGlobal('WebSocket', FakeSocket);
   ({ App } = await import('../src/app'));
+  ({ html } = await import('../src/view'));
 });
 afterAll(() => vi.unstubAllGlobals());
 beforeEach(() => {

@@ -103,7 +103,8 @@ public:
     /// Answers the requests whose time ran out.
     void tick(Millis now);
     /// /metrics "cluster" figures: routes (this node's guests at other nodes' tables), remote
-    /// guests (other fronts' guests at this node's tables), requests waiting for another node.
+    /// guests (other fronts' guests at this node's tables), requests waiting for another node,
+    /// sign-ins waiting for their table to run again, people the last directory read seated.
     nlohmann::json metrics() const;
 
 private:
