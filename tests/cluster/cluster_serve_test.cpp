@@ -391,8 +391,14 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
         for (int i = 1; i <= 3; ++i) {
             std::string events;
             std::istringstream lines(file_text(cl.nodes[static_cast<std::size_t>(i - 1)]->log_path()));
-            for (std::string line; std::getline(lines, line);)
+            std::vector<std::string> tail;  // the log's last lines, whatever they say
+            for (std::string line; std::getline(lines, line);) {
                 if (line.find("event=") != std::string::npos) events += line.substr(0, 300) + "\n";
+                tail.push_back(line.substr(0, 300));
+                if (tail.size() > 15) tail.erase(tail.begin());
+            }
+            events += "-- the log's last lines:\n";
+            for (const auto& line : tail) events += line + "\n";
             std::string figures = "(no answer)";
             try {
                 json all = metrics(cl.port(i));
