@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "tarneeb/bots/loop.hpp"
+#include "tarneeb/store/rating.hpp"
 
 namespace tarneeb::server {
 
@@ -193,10 +194,32 @@ MatchRow match_row(const FinishedMatch& f, const Table& table, std::int64_t fini
 void TableHost::store_finished(const FinishedMatch& f, const Table& table) { store_match(match_row(f, table, unix_now_ms())); }
 
 void TableHost::store_match(MatchRow row) {
-    front_.on_writer("store_match", [row](Storage& s) { s.store_match(row); },
-                     [this, row](const std::optional<StorageError>& e) {
-                         if (e) pending_matches_.push_back(row);  // stored again at the next sweep or start
+    // A rated match's players' ratings are read first, on the same writer: store_match starts
+    // from the same numbers (one writer, in order), so before + change is what it stores.
+    const bool rates = counts_for_ratings(row);
+    auto before = std::make_shared<std::array<double, 4>>();
+    auto stored = std::make_shared<bool>(false);
+    front_.on_writer("store_match",
+                     [row, rates, before, stored](Storage& s) {
+                         for (std::size_t i = 0; rates && i < 4; ++i) (*before)[i] = row.bots[i] ? kBotRating : s.rating(row.names[i]);
+                         *stored = s.store_match(row);
+                     },
+                     [this, row, rates, before, stored](const std::optional<StorageError>& e) {
+                         if (e) return pending_matches_.push_back(row);  // stored again at the next sweep or start
+                         if (rates && *stored) tell_ratings(row, *before);
                      });
+}
+
+void TableHost::tell_ratings(const MatchRow& row, const std::array<double, 4>& before) {
+    const auto change = seat_ratings(row, before);
+    json seats = json::array();
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (!change[i].rated) seats.push_back(nullptr);
+        else seats.push_back({{"name", row.names[i]}, {"before", before[i]}, {"after", before[i] + change[i].rating}});
+    }
+    const std::string frame = json{{"type", "ratings"}, {"table", row.table}, {"match", row.id}, {"seats", std::move(seats)}}.dump();
+    for (const auto& [name, g] : guests_)
+        if (g.table == row.table && g.present) front_.send(name, frame);
 }
 
 void TableHost::close_in_storage(const std::string& id) {

@@ -376,14 +376,35 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
             ADD_FAILURE() << "spectator on n" << watch << " (" << m.watcher->frames.size() << " frames: " << types << ") last: "
                           << (m.watcher->frames.empty() ? "-" : m.watcher->frames.back().substr(0, 400));
         }
+        try {  // what the database's connections are doing (a lock wait would show here)
+            pqxx::connection c(pg().url("postgres"));
+            pqxx::nontransaction n(c);
+            std::string rows;
+            for (const auto& r : n.exec("SELECT pid, state, wait_event_type, wait_event, left(query, 120), now() - xact_start"
+                                        " FROM pg_stat_activity WHERE datname IS NOT NULL AND pid <> pg_backend_pid()"))
+                rows += r[0].c_str() + std::string(" ") + r[1].c_str() + " " + r[2].c_str() + "/" + r[3].c_str() + " [" +
+                        r[5].c_str() + "] " + r[4].c_str() + "\n";
+            ADD_FAILURE() << "pg_stat_activity:\n" << rows;
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "pg_stat_activity: " << e.what();
+        }
         for (int i = 1; i <= 3; ++i) {
             std::string events;
             std::istringstream lines(file_text(cl.nodes[static_cast<std::size_t>(i - 1)]->log_path()));
-            for (std::string line; std::getline(lines, line);)
+            std::vector<std::string> tail;  // the log's last lines, whatever they say
+            for (std::string line; std::getline(lines, line);) {
                 if (line.find("event=") != std::string::npos) events += line.substr(0, 300) + "\n";
+                tail.push_back(line.substr(0, 300));
+                if (tail.size() > 15) tail.erase(tail.begin());
+            }
+            events += "-- the log's last lines:\n";
+            for (const auto& line : tail) events += line + "\n";
             std::string figures = "(no answer)";
             try {
-                figures = metrics(cl.port(i))["cluster"].dump();
+                json all = metrics(cl.port(i));
+                figures = all["cluster"].dump() + "\n" + json{{"write_queue", all["write_queue"]}, {"journal", all["journal"]},
+                                                             {"storage", all["storage"]}, {"tables", all["tables"]},
+                                                             {"signed_in", all["signed_in"]}}.dump();
             } catch (const std::exception&) {
             }  // a node killed or paused
             ADD_FAILURE() << "n" << i << ": " << figures << "\n" << events;

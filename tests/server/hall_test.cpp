@@ -466,6 +466,41 @@ TEST(Hall, AnAbandonedRatedMatchIsALossForTheFirstLeaversTeam) {
     (void)tid;
 }
 
+// Issue 28 defect 5: at match over each person sees how the match moved its rating: after the
+// match is stored, everyone still at the table gets `ratings` (before and after, by seat).
+TEST(Hall, AfterARatedMatchEveryoneAtTheTableGetsTheRatingsBeforeAndAfter) {
+    Harness h;
+    std::vector<ConnId> cs{h.connect(), h.connect(), h.connect(), h.connect()};
+    const std::string tid = seat_four(h, cs, {{"turn_seconds", 0}, {"target", 1}});
+    h.send(cs[0], {{"type", "start"}});
+    h.play(cs);
+    h.settle();
+    const json r = h.last(cs[2], "ratings");
+    ASSERT_FALSE(r.is_null()) << "no ratings message";
+    EXPECT_EQ(r["table"], tid);
+    EXPECT_EQ(r["match"], tid + "-1");
+    ASSERT_EQ(r["seats"].size(), 4u);
+    double sum = 0;
+    for (std::size_t s = 0; s < 4; ++s) {
+        const json& seat = r["seats"][s];
+        ASSERT_TRUE(seat.is_object()) << r;
+        EXPECT_DOUBLE_EQ(seat["before"].get<double>(), 1500.0);
+        EXPECT_DOUBLE_EQ(seat["after"].get<double>(), h.storage.rating(seat["name"].get<std::string>())) << "what was stored";
+        sum += seat["after"].get<double>() - 1500.0;
+    }
+    EXPECT_DOUBLE_EQ(sum, 0.0) << "one team's gain is the other's loss";
+    EXPECT_NE(r["seats"][0]["after"], 1500.0);
+    // A casual table's match moves no rating: no message.
+    Harness casual;
+    std::vector<ConnId> ds{casual.connect(), casual.connect(), casual.connect(), casual.connect()};
+    seat_four(casual, ds, {{"turn_seconds", 0}, {"target", 1}, {"rated", false}});
+    casual.send(ds[0], {{"type", "start"}});
+    casual.play(ds);
+    casual.settle();
+    EXPECT_FALSE(casual.last(ds[0], "table")["result"].is_null()) << "the match is over";
+    EXPECT_TRUE(casual.last(ds[0], "ratings").is_null());
+}
+
 // Issue 27: fresh guests from one address started 300 tables of bots in 4 s and disconnected,
 // each left to stand-ins (with outside engines: three processes a table). Tables started from
 // one address are limited, and a table nobody is connected to is closed after unattended_ms.

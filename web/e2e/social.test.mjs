@@ -182,6 +182,10 @@ test('a finished match of four people: its chat in the record (tarneeb replay re
     assert.equal(record.chat[0].phrase, 'good_luck');
     assert.equal(record.chat[0].from, name);
     assert.equal(record.rated, true, 'four people started it');
+    // The match-over panel says how the match moved each person's rating (issue 28 defect 5).
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=match-over] [data-testid=rating-change]').length === 4);
+    const mine = await page.textContent('[data-testid=match-over] [data-testid=rating-change].me');
+    assert.match(mine, new RegExp(`${name}: 1500 → (1516|1500|1484) \\([+-]?(16|0)\\)`));
     // The record with its chat is still a record: `tarneeb replay` gives the server's result.
     const dir = mkdtempSync(path.join(tmpdir(), 'tarneeb-social-e2e-'));
     try {

@@ -1,7 +1,7 @@
 // The application: state, server messages, user actions. Rendering is in view.ts.
 import { Connection, ServerError, wsUrl, type ConnState } from './conn';
 import { initialLang, setLang, errorText, dir, t, type Lang } from './i18n';
-import type { Action, GameEvent, HistoryRound, Seat, ServerMessage, TableSummary, TableView } from './protocol';
+import type { Action, GameEvent, HistoryRound, RatingsMessage, Seat, ServerMessage, TableSummary, TableView } from './protocol';
 import { applyEvents, emptySheet, sheetFromHistory, type Sheet } from './sheet';
 import { play, soundsFor } from './sounds';
 import { load, save } from './util';
@@ -65,6 +65,8 @@ export interface State {
   sheet: Sheet;
   summary: Summary | null;
   matchOver: Extract<GameEvent, { event: 'match_over' }> | null;
+  /** How the last rated match at this table moved each person's rating (the server's `ratings`). */
+  ratings: RatingsMessage | null;
   log: GameEvent[];
   error: string | null;
   showLastTrick: boolean;
@@ -146,6 +148,7 @@ export class App {
       sheet: load<Sheet>(LS, 'tarneeb.sheet', emptySheet('', 0)),
       summary: null,
       matchOver: null,
+      ratings: null,
       log: [],
       error: null,
       showLastTrick: false,
@@ -298,6 +301,9 @@ export class App {
       case 'chat_history':
         this.social?.(m);
         break;
+      case 'ratings':
+        if (this.state.table?.table === m.table) this.update({ ratings: m });
+        break;
       default:
         break;
     }
@@ -344,7 +350,10 @@ export class App {
         s.summary = null;
       }
     }
-    if (t.state === 'playing') s.matchOver = null;
+    if (t.state === 'playing') {
+      s.matchOver = null;
+      s.ratings = null;
+    }
     if (t.state === 'finished' && !s.matchOver && t.result) {
       // joined or reloaded after the end: the server says how the match ended
       s.matchOver = { event: 'match_over', status: t.result.status, winner: t.result.winner, scores: t.scores };

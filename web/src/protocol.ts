@@ -212,7 +212,17 @@ export type ServerMessage =
   /** A chat line pushed to everyone at the table who may read it (issue 15, docs/protocol.md "Chat"). */
   | ({ type: 'chat'; table: string } & ChatLine)
   /** The recent lines a guest may read, sent when it arrives at a table (issue 15). */
-  | { type: 'chat_history'; table: string; lines: ChatLine[] };
+  | { type: 'chat_history'; table: string; lines: ChatLine[] }
+  | RatingsMessage;
+
+/** After a rated match is stored, to everyone still at its table: each person's rating before
+ *  and after it, by seat (null: a bot's seat, or a seat not rated). docs/protocol.md "ratings". */
+export interface RatingsMessage {
+  type: 'ratings';
+  table: string;
+  match: string;
+  seats: ({ name: string; before: number; after: number } | null)[];
+}
 
 /** One chat line (docs/protocol.md "Chat"): free text or a quick phrase id, never both. */
 export interface ChatLine {

@@ -18,6 +18,7 @@ import { connBar, signInNotice, updateBar } from './status_view';
 import { rulesButton, rulesHash, rw } from './rules';
 import { rulesIcon } from './icons';
 import { count } from './plural';
+import { ratingsHtml } from './ratings_view';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -470,6 +471,7 @@ function matchOverPanel(tv: TableView, s: State): string {
   return `<div class="overlay"><div class="match-over panel" data-testid="match-over" role="dialog" aria-labelledby="match-over-title">
     <h2 id="match-over-title">${t('matchOver')}</h2>
     <p class="result">${head}</p>
+    ${ratingsHtml(s.ratings, tv.table, tv.you)}
     ${sheetTable(tv, s)}
     ${
       tv.you !== null && tv.seats.some((x) => !x)

@@ -18,7 +18,7 @@ beforeEach(() => setLang('en'));
 
 const state = (over: Partial<State> = {}): State => ({
   conn: 'connecting', lang: 'en', name: null, token: null, welcomed: false, busy: false, tables: [], listCursor: null, listPrev: [],
-  listNext: null, listsAsked: 0, listsAnswered: 0, table: null, codes: {}, sheet: emptySheet('', 0), summary: null, matchOver: null,
+  listNext: null, listsAsked: 0, listsAnswered: 0, table: null, codes: {}, sheet: emptySheet('', 0), summary: null, matchOver: null, ratings: null,
   log: [], error: null, showLastTrick: false, showSheet: false, actedVersion: null, hint: null, sound: false,
   form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }, nameInput: '', joinId: '', joinCode: '', watching: null,
   ...over,

@@ -35,7 +35,7 @@ const table = (over: Partial<TableView> = {}, round: Partial<NonNullable<TableVi
 
 const state = (tv: TableView | null, over: Partial<State> = {}): State => ({
   conn: 'open', lang: 'en', name: 'Me', token: 'x', welcomed: true, busy: false, tables: [], listCursor: null, listPrev: [], listNext: null, listsAsked: 0, listsAnswered: 0, table: tv, codes: {},
-  sheet: emptySheet('t9', 1), summary: null, matchOver: null, log: [], error: null, showLastTrick: false,
+  sheet: emptySheet('t9', 1), summary: null, matchOver: null, ratings: null, log: [], error: null, showLastTrick: false,
   showSheet: false, actedVersion: null, hint: null, sound: false, form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true },
   nameInput: '', joinId: '', joinCode: '', watching: null, ...over,
 });

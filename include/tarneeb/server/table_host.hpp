@@ -221,6 +221,10 @@ private:
     static bool is_creator(const Hosted& t, const std::string& guest) { return !t.creator.empty() && t.creator == guest; }
     void store_finished(const FinishedMatch& f, const Table& table);
     void store_match(MatchRow row);
+    /// After a rated match is stored: its people and spectators still at its table get
+    /// `ratings` (docs/protocol.md): each person's rating before and after it (`before`: the
+    /// ratings store_match started from, by seat).
+    void tell_ratings(const MatchRow& row, const std::array<double, 4>& before);
     void close_in_storage(const std::string& id);
     void close_if_empty(const std::string& tid);
     void forget_watcher(const std::string& guest);
