@@ -127,7 +127,7 @@ describe('a new version', () => {
 
 const state = (over: Partial<State> = {}): State => ({
   conn: 'open', lang: 'en', name: 'Layla', token: 'x', welcomed: true, busy: false, tables: [], listCursor: null, listPrev: [], listNext: null,
-  listsAsked: 0, listsAnswered: 0, table: null, codes: {}, sheet: emptySheet('', 0), summary: null, matchOver: null, log: [], error: null,
+  listsAsked: 0, listsAnswered: 0, table: null, codes: {}, sheet: emptySheet('', 0), summary: null, matchOver: null, ratings: null, log: [], error: null,
   showLastTrick: false, showSheet: false, actedVersion: null, hint: null, sound: false,
   form: { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }, nameInput: '', joinId: '', joinCode: '', watching: null,
   ...over,
