@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Options {
+struct FairplayOptions {
     std::vector<std::string> paths;
     bool json = false;
     fairplay::ReportOptions report;
@@ -49,7 +49,7 @@ bool record_files(const std::vector<std::string>& paths, std::vector<fs::path>& 
     return true;
 }
 
-int run(const Options& o) {
+int run_fairplay(const FairplayOptions& o) {
     std::vector<fs::path> files;
     if (!record_files(o.paths, files)) return kExitUsage;
     if (files.empty()) {
@@ -108,7 +108,7 @@ void add_fairplay(CLI::App& app, int& exit_code) {
         "Definitions and limits: docs/fairplay.md. --json prints one JSON object.\n"
         "Exit status: 0 report printed, 1 some record was rejected (the others are reported),\n"
         "2 usage error (bad flags, no such file, no records).");
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<FairplayOptions>();
     cmd->add_option("records", o->paths, "record files or directories")->required();
     cmd->add_flag("--json", o->json, "print one JSON object");
     cmd->add_option("--min-decisions", o->report.min_decisions, "decisions needed to be scored or flagged")
@@ -121,7 +121,7 @@ void add_fairplay(CLI::App& app, int& exit_code) {
     cmd->add_option("--seed", o->seed, "seed of the re-dealt layouts (default 1)");
     cmd->add_option("--threads", o->threads, "records solved at once (default 1; DDS has 2 thread slots)")
         ->check(CLI::Range(1, 16));
-    cmd->callback([o, &exit_code] { exit_code = run(*o); });
+    cmd->callback([o, &exit_code] { exit_code = run_fairplay(*o); });
 }
 
 }  // namespace tarneeb::cli

@@ -97,8 +97,11 @@ std::optional<std::string> Tournament::enter(std::array<std::string, 2> players,
         return (inv.players[0] == players[0] && inv.players[1] == players[1]) || (inv.players[0] == players[1] && inv.players[1] == players[0]);
     });
     if (same != invites_.end()) {
-        for (std::size_t i = 0; i < 2; ++i)
-            if (accepted[i]) return accept(players[i], rating);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const std::size_t slot = same->players[0] == players[i] ? 0 : 1;
+            if (accepted[i] && !same->accepted[slot]) return accept(players[i], rating);
+        }
+        return "already_entered";  // its sender again: the invitation waits for the partner
     }
     for (std::size_t i = 0; i < 2; ++i)
         if (!players[i].empty() && !is_bot(players[i]) && entered(players[i])) return "already_entered";

@@ -342,6 +342,9 @@ TEST(Tournament, APartnerAcceptsBeforeTheTeamCounts) {
     EXPECT_EQ(t.invitation_for("Omar"), (std::array<std::string, 2>{"Layla", "Omar"}));
     EXPECT_FALSE(t.invitation_for("Layla"));  // she accepted (she sent it)
     EXPECT_EQ(t.accept("Rana", 1500), "not_invited");
+    // Layla sending it again: she has entered already, the invitation still waits for Omar.
+    EXPECT_EQ(t.enter({"Layla", "Omar"}, {true, false}, 1500), "already_entered");
+    ASSERT_EQ(t.invites().size(), 1u);
     // Layla cannot enter twice; Omar may still enter with someone else (the invitation does not hold him).
     EXPECT_EQ(t.enter({"Layla", "Rana"}, {true, false}, 1500), "already_entered");
     // The organiser names Omar and Rana: both must accept.
