@@ -277,7 +277,9 @@ struct AckLog {
 /// Plays as ws_harness play() does, with a request id on every act, and notes each act that
 /// was answered `ok` (answers to clients since replaced count too).
 bool play_acked(Match& m, const std::function<bool()>& done, AckLog& log, std::chrono::milliseconds timeout) {
-    auto& [next_id, sent, acked] = log;
+    int& next_id = log.next_id;
+    auto& sent = log.sent;
+    auto& acked = log.acked;
     std::map<Client*, std::pair<std::uint64_t, std::chrono::steady_clock::time_point>> last;
     auto collect = [&](const Client& c) {
         for (const auto& f : c.frames) {
