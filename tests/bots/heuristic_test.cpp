@@ -7,6 +7,7 @@
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/bid_model.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/levels.hpp"
 #include "tarneeb/core/random.hpp"
 
 namespace tarneeb {
@@ -153,14 +154,14 @@ TEST(Registry, KnowsEveryBotByName) {
     EXPECT_EQ(bots::make_bot("heuristic", 1)->name(), "heuristic");
     EXPECT_NE(bots::make_bot("pimc", 1), nullptr);
     EXPECT_EQ(bots::make_bot("pimc", 1)->name(), "pimc");
-    EXPECT_EQ(bots::bot_names(), "random, heuristic, pimc");
+    EXPECT_EQ(bots::bot_names(), "random, heuristic, pimc, easy, medium, hard, expert");
 }
 
 TEST(Arena, EveryBotPlaysOnlyLegalActionsInWholeMatches) {
     for (const auto& info : bots::registry()) {
         // pimc solves every decision with DDS (seconds per round here): tests/bots/pimc_test.cpp
         // plays it through whole rounds instead of 40 whole matches.
-        if (info.name == "pimc") continue;
+        if (bots::pimc_options_of(info.name)) continue;  // pimc, and the levels hard and expert
         if (!info.make) continue;  // a test bot that sees every hand: tests/bots/cheater_test.cpp
         for (const Rules& rules : {kLevantine, kClassic}) {
             std::array<std::unique_ptr<bots::Bot>, 4> b;

@@ -3,9 +3,11 @@
 // identical decisions, in every phase.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <vector>
 
 #include "tarneeb/bots/arena.hpp"
+#include "tarneeb/bots/levels.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/core/random.hpp"
 
@@ -70,13 +72,14 @@ TEST(HiddenInformation, OtherSeatsUnplayedCardsDoNotChangeAnyDecision) {
                 // made from a name: only honest bots (those with `make`) are checked here.
                 if (!info.make) continue;
                 // pimc solves each decision with DDS: one decision on every 4th position.
-                const bool pimc = info.name == "pimc";
+                const std::optional<bots::PimcOptions> pimc_options = bots::pimc_options_of(info.name);
+                const bool pimc = pimc_options.has_value();  // pimc, and the levels hard and expert
                 if (pimc && k % 4 != 0) continue;
                 // pimc as registered but with no time budget: a budget cuts the sampling at a
                 // point that depends on the machine's load, not on the view (pimc_test covers it).
                 auto make = [&]() -> std::unique_ptr<bots::Bot> {
                     if (!pimc) return info.make(k);
-                    bots::PimcOptions o = bots::registry_pimc_options();
+                    bots::PimcOptions o = *pimc_options;
                     o.time_budget_ms = 0;
                     return std::make_unique<bots::PimcBot>(k, o);
                 };

@@ -12,7 +12,8 @@ test('English: sign in, create a table with three bots, play a match to its end,
     assert.equal(await page.getAttribute('html', 'dir'), 'ltr');
     // createTable returns once the server has answered the three add_bot and the page shows the three bots
     await createTable(page, { target: 7, timer: 30, bots: true });
-    assert.equal(await page.locator('.wseat .tag', { hasText: 'bot' }).count(), 3);
+    // each bot shown as a player with its level (the default, medium: issue 28)
+    assert.equal(await page.locator('.wseat .bot-level[data-level=medium]', { hasText: 'medium' }).count(), 3);
     await clickSure(page, '[data-act=start]:not([disabled])');
     // the table: own hand of 13 at the bottom, three others around
     await page.waitForSelector('.hand .card');

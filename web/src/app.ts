@@ -12,6 +12,7 @@ import { parseInvite, withoutInvite, type Invite } from './invite';
 import { PROTOCOL_VERSION } from './protocol';
 import { sameName } from './accounts';
 import { loadRecord, saveRecord } from './offline_store';
+import { DEFAULT_LEVEL, isLevel, type Level } from './bot_levels';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -79,6 +80,8 @@ export interface State {
   /** Table sounds on (off by default; remembered). */
   sound: boolean;
   form: CreateForm;
+  /** The level of the bots this person adds (bot_levels.ts; remembered; absent: DEFAULT_LEVEL). */
+  botLevel?: Level;
   nameInput: string;
   joinId: string;
   joinCode: string;
@@ -157,6 +160,7 @@ export class App {
       hint: null,
       sound: load(LS, 'tarneeb.sound', false),
       form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
+      botLevel: ((v: unknown) => (isLevel(v) ? v : DEFAULT_LEVEL))(load<unknown>(LS, 'tarneeb.botLevel', DEFAULT_LEVEL)),
       nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
       joinId: '',
       joinCode: '',
@@ -544,7 +548,7 @@ export class App {
     }
     const ok = await this.req({ type: 'join', table: c.table, seat: 0, ...(c.code ? { code: c.code } : {}) });
     if (!ok) return;
-    if (f.bots) for (const seat of [1, 2, 3]) await this.req({ type: 'add_bot', seat });
+    if (f.bots) for (const seat of [1, 2, 3]) await this.req({ type: 'add_bot', seat, bot: this.state.botLevel ?? DEFAULT_LEVEL });
   }
 
   /** Joins a table whose seats are not known yet (a private one): watch, then sit in the first free seat. */
@@ -588,8 +592,15 @@ export class App {
     return (await this.req({ type: 'chat', ...line })) !== null;
   }
 
+  /** Seats a bot at `seat` at the chosen level (docs/protocol.md "add_bot": bot "easy" … "expert"). */
   addBot(seat: number): void {
-    this.req({ type: 'add_bot', seat });
+    this.req({ type: 'add_bot', seat, bot: this.state.botLevel ?? DEFAULT_LEVEL });
+  }
+  /** The level of the bots added from now on (remembered); anything but a level is ignored. */
+  setBotLevel(level: string | undefined): void {
+    if (!isLevel(level)) return;
+    save(LS, 'tarneeb.botLevel', level);
+    this.update({ botLevel: level });
   }
   removeBot(seat: number): void {
     this.req({ type: 'remove_bot', seat });

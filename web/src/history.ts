@@ -6,6 +6,7 @@ import type { FetchFn } from './analysis';
 import { rt } from './replay_i18n';
 import { esc, ltr } from './util';
 import { lang } from './i18n';
+import { recordNameHtml } from './bot_levels';
 
 /** A finished match as the two lists send it (the public list adds rules and players; a player's list adds seat). */
 export interface MatchRow {
@@ -82,7 +83,7 @@ function rowHtml(r: MatchRow): string {
       ? ` · ${rt(r.winner === r.seat % 2 ? 'youWon' : 'youLost')}`
       : '';
   const players = r.players?.length
-    ? r.players.map((p, i) => `<bdi class="${i % 2 ? 'team1' : 'team0'}">${esc(p)}</bdi>`).join(' · ')
+    ? r.players.map((p, i) => `<span class="${i % 2 ? 'team1' : 'team0'}">${recordNameHtml(p)}</span>`).join(' · ')
     : r.seat !== undefined
       ? `${rt('seat')} ${num(r.seat + 1)} (${team((r.seat % 2) as 0 | 1)})`
       : '';

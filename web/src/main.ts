@@ -1,6 +1,7 @@
 /// <reference types="vite/client" />
 import './style.css';
 import './social.css';
+import './bot_levels.css';
 import { App } from './app';
 import { mount } from './view';
 import { Screens } from './replay';

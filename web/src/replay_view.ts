@@ -12,13 +12,20 @@ import { rt } from './replay_i18n';
 import { stepOf, type Position, type ReplayModel } from './replay_model';
 import { esc, ltr } from './util';
 import { count } from './plural';
+import { recordNameHtml, recordNameText } from './bot_levels';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
 /** A seat's name: the stored player's, else "Seat N". Isolated so that it keeps its own direction. */
 export function seatName(m: ReplayModel, seat: number): string {
   const name = m.players[seat];
-  return `<bdi>${esc(name || `${rt('seat')} ${num(seat + 1)}`)}</bdi>`;
+  return `<bdi>${esc(name ? recordNameText(name) : `${rt('seat')} ${num(seat + 1)}`)}</bdi>`;
+}
+
+/** A seat's name with a bot's level badge (the seat's heading). */
+function seatHeading(m: ReplayModel, seat: number): string {
+  const name = m.players[seat];
+  return name ? recordNameHtml(name) : seatName(m, seat);
 }
 
 const teamName = (team: 0 | 1) => rt(team === 0 ? 'teamA' : 'teamB');
@@ -84,9 +91,9 @@ function seatBox(m: ReplayModel, pos: Position, seat: Seat, marks: PositionMarks
   ].join('');
   const shownMarks = marks && marks.seat === seat ? marks : null;
   return `<section class="rseat rseat-${p} team${teamOf(seat)} ${pos.toPlay === seat ? 'to-act' : ''}" data-seat="${seat}" aria-label="${esc(
-    m.players[seat] || `${rt('seat')} ${seat + 1}`,
+    m.players[seat] ? recordNameText(m.players[seat]) : `${rt('seat')} ${seat + 1}`,
   )}">
-    <div class="rseat-name" dir="${dir()}"><b>${seatName(m, seat)}</b> <span class="muted">${teamName(teamOf(seat))}</span> ${tags}</div>
+    <div class="rseat-name" dir="${dir()}"><b>${seatHeading(m, seat)}</b> <span class="muted">${teamName(teamOf(seat))}</span> ${tags}</div>
     ${handHtml(pos.hands[seat], pos.trump, shownMarks)}
   </section>`;
 }
@@ -103,7 +110,7 @@ function trickHtml(m: ReplayModel, pos: Position): string {
     .map(
       (p) =>
         `<div class="played played-${positionOf(p.seat, null)} ${tr.winner === p.seat ? 'winner' : ''}" data-played="${p.card}" data-seat="${p.seat}" role="img" aria-label="${esc(
-          `${m.players[p.seat] || `${rt('seat')} ${p.seat + 1}`}: ${cardLabel(p.card)}`,
+          `${m.players[p.seat] ? recordNameText(m.players[p.seat]) : `${rt('seat')} ${p.seat + 1}`}: ${cardLabel(p.card)}`,
         )}">${cardSvg(
           p.card,
         )}${p.seat === tr.leader ? `<span class="led">${t('ledBy')}</span>` : ''}</div>`,

@@ -6,6 +6,7 @@
 // Requests go over the game's WebSocket (App.request); "Take your seat" and "Watch" join the
 // match's table and show the game. HTML is tournaments.ts.
 import type { App } from './app';
+import { DEFAULT_LEVEL } from './bot_levels';
 import type { FetchFn } from './analysis';
 import { errorText } from './i18n';
 import { tournamentError, tt } from './tournament_i18n';
@@ -145,6 +146,12 @@ export class TournamentScreens {
       else this.app.setReturnTo(before);
       return;
     }
+    if (act === 'botlevel') {
+      this.app.setBotLevel(b.dataset.level);
+      this.frame = '';
+      this.render();
+      return;
+    }
     if (!t) return;
     const simple: Record<string, string> = {
       open: 'tournament_open',
@@ -155,7 +162,10 @@ export class TournamentScreens {
       accept: 'tournament_accept',
     };
     if (simple[act]) await this.request({ type: simple[act], tournament: t.id });
-    else if (act === 'botteam') await this.request({ type: 'tournament_enter', tournament: t.id, players: ['bot:heuristic', 'bot:heuristic'] });
+    else if (act === 'botteam') {
+      const bot = `bot:${this.app.state.botLevel ?? DEFAULT_LEVEL}`;
+      await this.request({ type: 'tournament_enter', tournament: t.id, players: [bot, bot] });
+    }
   }
 
   /** Draws the route: the frame (top bar, forms) when it changed, the live part when it changed. */
@@ -185,7 +195,7 @@ export class TournamentScreens {
     let body: string;
     if (r.screen === 'tournaments') body = this.list === null ? `<p class="muted">${tt('loading')}</p>` : listHtml(this.list);
     else if (this.missing) body = `<p role="alert">${tt('notFound')}</p>`;
-    else body = this.current ? tournamentHtml(this.current, me) : `<p class="muted">${tt('loading')}</p>`;
+    else body = this.current ? tournamentHtml(this.current, me, this.app.state.botLevel ?? DEFAULT_LEVEL) : `<p class="muted">${tt('loading')}</p>`;
     const bodyEl = this.el.querySelector<HTMLElement>('[data-t=body]');
     // Redrawn only when it changed, and not while the player types in its form.
     const typing = bodyEl?.contains(document.activeElement) && document.activeElement?.tagName === 'INPUT';

@@ -2,7 +2,8 @@
 // form, a tournament's live bracket (knockout) or table of results (round-robin), and every
 // finished match's record (#/replay/{id}). The shapes the server sends and the HTML, as pure
 // functions; tournament_screen.ts draws them and sends the requests. All text is escaped.
-import { num } from './i18n';
+import { lang, num } from './i18n';
+import { DEFAULT_LEVEL, badgeHtml, botText, levelPickerHtml, lw, tournamentBotShown, type Level } from './bot_levels';
 import { tt } from './tournament_i18n';
 import { esc, ltr } from './util';
 import { trophyIcon } from './icons';
@@ -116,21 +117,22 @@ export function createMessage(f: Record<string, string>): Record<string, unknown
   };
 }
 
-/** A player as shown: a bot "bot:heuristic" as "heuristic (bot)". */
+/** A player as shown: a person by name; a bot "bot:hard" as "Bot · hard" (its level; "bot:heuristic": medium). */
 export function playerText(p: string): string {
-  return p.startsWith('bot:') ? `${p.slice(4)} (${tt('bot')})` : p;
+  const b = tournamentBotShown(p);
+  return b ? botText(b) : p;
 }
 
 /**
- * A team as shown: its people's names; a team of two bots by its number, e.g. "Bot team 3 ·
- * heuristic" (eight teams of bots are told apart).
+ * A team as shown: its people's names; a team of two bots by its number and its level badge, e.g.
+ * "Bot team 3 [medium]" (eight teams of bots are told apart).
  */
 export function teamHtml(t: Tournament, team: number | null, me: string | null): string {
   if (team === null || !t.teams[team]) return `<span class="muted">${tt('tbd')}</span>`;
   const tm = t.teams[team];
   const allBots = tm.players.every((p) => p.startsWith('bot:'));
   const names = allBots
-    ? `<bdi>${tt('botTeam')} ${num(team + 1)}</bdi> <span class="muted">· ${esc([...new Set(tm.players.map((p) => p.slice(4)))].join(' & '))}</span>`
+    ? `<bdi>${tt('botTeam')} ${num(team + 1)}</bdi> ${[...new Set(tm.players)].map((p) => badgeHtml(tournamentBotShown(p)!)).join(' ')}`
     : tm.players.map((p) => `<bdi${p === me ? ' class="me"' : ''}>${esc(playerText(p))}</bdi>`).join(' &amp; ');
   return `${tm.seed ? `<span class="tseed">${num(tm.seed)}</span> ` : ''}${names}`;
 }
@@ -249,7 +251,8 @@ export function teamsHtml(t: Tournament, me: string | null): string {
 }
 
 /** The organiser's and the players' buttons for the tournament's state. */
-export function controlsHtml(t: Tournament, me: string | null): string {
+/** The tournament's buttons for `me`; `level`: the level of the bot team the organiser adds. */
+export function controlsHtml(t: Tournament, me: string | null, level: Level = DEFAULT_LEVEL): string {
   if (!me) return `<p class="muted">${tt('signInToCreate')}</p>`;
   const b: string[] = [];
   const before = t.state === 'registration' || t.state === 'draft';
@@ -272,7 +275,9 @@ export function controlsHtml(t: Tournament, me: string | null): string {
   if (before && entered) b.push(`<button class="ghost" data-tact="withdraw">${tt('withdraw')}</button>`);
   if (t.organiser === me) {
     if (t.state === 'registration' && t.settings.pairing === 'partners')
-      b.push(`<button class="ghost" data-tact="botteam" data-testid="add-bot-team">${tt('addBotTeam')}</button>`);
+      b.push(
+        `${levelPickerHtml(level, lang(), 'tact')}<button class="ghost" data-tact="botteam" data-testid="add-bot-team">${tt('addBotTeam')} · ${esc(lw(level))}</button>`,
+      );
     if (t.state === 'draft') b.push(`<button class="ghost" data-tact="open">${tt('open')}</button>`);
     if (t.state === 'registration') b.push(`<button class="ghost" data-tact="close">${tt('close')}</button>`);
     if (before) b.push(`<button data-tact="start" data-testid="start-tournament">${tt('start')}</button>`);
@@ -281,7 +286,8 @@ export function controlsHtml(t: Tournament, me: string | null): string {
   return b.length ? `<div class="tcontrols">${b.join(' ')}</div>` : '';
 }
 
-export function tournamentHtml(t: Tournament, me: string | null): string {
+/** The tournament's page body; `level`: the level of the bot team the organiser adds. */
+export function tournamentHtml(t: Tournament, me: string | null, level: Level = DEFAULT_LEVEL): string {
   const s = t.settings;
   const champ =
     t.champion !== null && t.teams[t.champion]
@@ -300,7 +306,7 @@ export function tournamentHtml(t: Tournament, me: string | null): string {
     : '';
   return `<header class="thead"><h2><bdi>${esc(s.name)}</bdi> <span class="tstate" data-testid="tstate" data-state="${esc(t.state)}">${tt(
     `st_${t.state}` as const,
-  )}</span></h2><p class="muted">${facts}</p>${champ}</header>${controlsHtml(t, me)}${body}${teamsHtml(t, me)}`;
+  )}</span></h2><p class="muted">${facts}</p>${champ}</header>${controlsHtml(t, me, level)}${body}${teamsHtml(t, me)}`;
 }
 
 export function listHtml(list: TSummary[]): string {

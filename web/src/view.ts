@@ -19,6 +19,7 @@ import { rulesButton, rulesHash, rw } from './rules';
 import { rulesIcon } from './icons';
 import { count } from './plural';
 import { ratingsHtml } from './ratings_view';
+import { DEFAULT_LEVEL, botHtml, botShown, botText, levelPickerHtml, lw } from './bot_levels';
 
 const n = (x: number) => ltr(num(x < 0 ? `-${Math.abs(x)}` : x));
 
@@ -87,9 +88,25 @@ const kindTag = (seat: SeatInfo | null | undefined): string => {
   return k ? ` <span class="tag kind" data-kind="${esc(k)}"><bdi>${esc(k)}</bdi></span>` : '';
 };
 
+/**
+ * A seated player's name as shown: a person's own name; a bot as a player's name with its level
+ * badge ("Bot 2" · "hard", bot_levels.ts), an outside engine by its name, kind and a bot badge.
+ */
+export function playerHtml(seat: SeatInfo): string {
+  const b = botShown(seat);
+  if (!b) return nameHtml(seat.name);
+  return b.engine ? `${botHtml(b)}${kindTag(seat)}` : botHtml(b);
+}
+
+/** A seated player's name in plain text (labels for screen readers, the event log). */
+export function playerText(seat: SeatInfo): string {
+  const b = botShown(seat);
+  return b ? botText(b) : seat.name;
+}
+
 function seatChip(seat: TableView['seats'][number]): string {
   if (!seat) return `<span class="chip free">${t('free')}</span>`;
-  return `<span class="chip ${seat.bot ? 'bot' : ''}">${nameHtml(seat.name)}${kindTag(seat)}${seat.bot ? ` · ${t('bot')}` : ''}</span>`;
+  return `<span class="chip ${seat.bot ? 'bot' : ''}">${playerHtml(seat)}</span>`;
 }
 
 /** "rated" or "casual" (a server that does not say: nothing). */
@@ -145,6 +162,7 @@ function lobbyScreen(s: State): string {
           <label>${t('timer')} <input type="text" inputmode="numeric" name="timer" data-bind="form.timer" data-num value="${num(f.timer)}"></label>
           <label class="check"><input type="checkbox" name="private" data-bind="form.priv" ${f.priv ? 'checked' : ''}> ${t('privateTable')}</label>
           <label class="check"><input type="checkbox" name="bots" data-bind="form.bots" ${f.bots ? 'checked' : ''}> ${t('botsFree')}</label>
+          ${f.bots ? levelPickerHtml(s.botLevel ?? DEFAULT_LEVEL) : ''}
           <label class="check"><input type="checkbox" name="casual" data-bind="form.casual" ${f.casual ? 'checked' : ''}> ${t('casualTable')}</label>
           <button type="submit" class="primary">${t('create')}</button>
           ${offlineButton(s, 'ghost')}
@@ -180,6 +198,7 @@ function waitingRoom(s: State, tv: TableView): string {
   // The server sends the code to the private table's creator (join_code, issue 14): a reload keeps it.
   const code = s.codes[tv.table] ?? tv.join_code ?? tv.code;
   const full = tv.seats.every((x) => x);
+  const level = s.botLevel ?? DEFAULT_LEVEL;
   const seatBox = (seat: Seat) => {
     const st = tv.seats[seat];
     const pos = positionOf(seat, tv.you);
@@ -187,11 +206,11 @@ function waitingRoom(s: State, tv: TableView): string {
     if (!st) {
       body = `<span class="muted">${t('free')}</span>
         <button class="small" data-act="join" data-table="${esc(tv.table)}" data-seat="${seat}">${t('sit')}</button>
-        ${seated ? `<button class="small" data-act="addbot" data-seat="${seat}">${t('addBot')}</button>` : ''}`;
+        ${seated ? `<button class="small" data-act="addbot" data-seat="${seat}" data-testid="add-bot-${seat}">${t('addBot')} · ${lw(level)}</button>` : ''}`;
     } else {
-      body = `<b>${nameHtml(st.name)}</b>${kindTag(st)}${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
-        st.bot ? ` <span class="tag">${t('bot')}</span>` : ''
-      }${st.bot && seated ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''}`;
+      body = `<b>${playerHtml(st)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
+        st.bot && seated ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''
+      }`;
     }
     return `<div class="wseat wseat-${pos}" data-seat-box="${seat}">${body}</div>`;
   };
@@ -201,6 +220,7 @@ function waitingRoom(s: State, tv: TableView): string {
       <h2>${t('tableId')} ${esc(tableLabel(tv.table))} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}${ratedTag(tv.rated)}</h2>
       ${code ? `<p class="code">${t('shareCode')}: <b dir="ltr">${esc(code)}</b></p>` : ''}
       ${code ? inviteHtml(globalThis.location ?? { origin: '', pathname: '/' }, tv.table, code, { invite: st('invite'), copy: st('copy'), hint: st('inviteHint') }) : ''}
+      ${seated && !full ? levelPickerHtml(level) : ''}
       <div class="wtable">${([0, 1, 2, 3] as Seat[]).map(seatBox).join('')}<div class="wcentre">${suitIcon('S', 28)}${suitIcon('H', 28)}</div></div>
       ${
         seated
@@ -221,7 +241,7 @@ function teamLabel(team: 0 | 1, tv: TableView): string {
 
 function seatLabel(seat: number, tv: TableView): string {
   const st = tv.seats[seat];
-  return st ? nameHtml(st.name) : `${t('free')}`;
+  return st ? playerHtml(st) : `${t('free')}`;
 }
 
 /**
@@ -304,14 +324,13 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
   const lastCall = r?.calls.filter((c) => c.seat === seat).pop();
   const showCall = r && r.phase === 'auction' && lastCall;
   // one label for screen readers: who sits there, their relation, cards left, whose turn
-  const label = [st ? st.name : t('free'), rel, r && left > 0 ? count(left, 'card') : '', toAct ? t('toAct') : '']
+  const label = [st ? playerText(st) : t('free'), rel, r && left > 0 ? count(left, 'card') : '', toAct ? t('toAct') : '']
     .filter(Boolean)
     .join(', ');
   return `<div class="seat seat-${pos} ${toAct ? 'to-act' : ''} team-${teamOf(seat) === ourTeam(tv.you) ? 'us' : 'them'}" data-seat="${seat}" data-pos="${pos}" role="group" aria-label="${esc(label)}">
     <div class="seat-name">
-      <b>${st ? nameHtml(st.name) : t('free')}</b>${kindTag(st)}
+      <b>${st ? playerHtml(st) : t('free')}</b>
       ${rel ? `<span class="tag">${rel}</span>` : ''}
-      ${st?.bot ? `<span class="tag">${t('bot')}</span>` : ''}
       ${st && !st.connected ? `<span class="tag warn">${t('away')}</span>` : ''}
       ${isDealer ? `<span class="tag dealer" title="${t('dealer')}">${t('dealerMark')}</span>` : ''}
     </div>
@@ -518,7 +537,7 @@ function logLine(tv: TableView, e: GameEvent): string {
     case 'reclaimed':
       return `${who(e.seat)} ${t('reclaimedWord')}`;
     case 'seated':
-      return `${nameHtml(e.name)} → ${num(e.seat + 1)}`;
+      return `${playerHtml({ name: e.name, bot: e.bot, kind: e.kind, connected: true })} → ${num(e.seat + 1)}`;
     default:
       return '';
   }
@@ -798,6 +817,9 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'addbot':
       app.addBot(Number(d.seat));
+      break;
+    case 'botlevel':
+      app.setBotLevel(d.level);
       break;
     case 'removebot':
       app.removeBot(Number(d.seat));

@@ -117,6 +117,7 @@ describe('tournaments', () => {
     t.matches[4] = match(1, 0, [0, 4], { state: 'playing', table: 't2', live: [12, 5] });
     const html = bracketHtml(t, null);
     expect(html).toContain('Bot team 5');
+    expect(html).toContain('data-level="medium"'); // bot:heuristic shows as its nearest level
     expect(html).not.toContain('heuristic (bot) &amp; heuristic (bot)');
     const live = [...html.matchAll(/data-testid="live-score">(.*?)<\/span><\/div>/g)].map((m) => m[1].replace(/<[^>]*>|[^0-9]/g, ''));
     expect(live).toEqual(['12', '5']);
@@ -139,7 +140,7 @@ describe('tournaments', () => {
     const html = listHtml([{ id: 'T2', name: 'League', format: 'round_robin', state: 'finished', organiser: 'x', teams: 3, size: 3, start: 0,
       champion: ['bot:heuristic', 'Omar'] }]);
     expect(html).toContain('#/tournaments/T2');
-    expect(html).toContain('heuristic (bot)');
+    expect(html).toContain('Bot · medium');
   });
 
   it('has every word in Arabic', () => {

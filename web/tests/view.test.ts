@@ -313,6 +313,42 @@ describe('the lobby', () => {
   });
 });
 
+describe('bots by level (issue 28)', () => {
+  const waiting = (over: Partial<TableView> = {}) =>
+    table({
+      state: 'waiting',
+      round: null,
+      seats: [
+        { name: 'Ali', bot: false, connected: true },
+        { name: 'Me', bot: false, connected: true },
+        { name: 'hard 3', bot: true, connected: true, kind: 'hard' },
+        null,
+      ],
+      ...over,
+    });
+  it('offers the four levels and adds a bot at the chosen one, in the waiting room', () => {
+    const out = html(state(waiting(), { botLevel: 'expert' }));
+    expect(out).toContain('data-testid="bot-levels"');
+    expect(out).toMatch(/data-level="expert"[^>]*aria-pressed="true"/);
+    expect(out).toContain('data-testid="add-bot-3"');
+    expect(out).toMatch(/data-act="addbot"[^>]*>Add bot · expert</);
+    expect(out).toContain('<bdi class="bot-name">Bot 3</bdi> <span class="tag bot-level level-hard" data-level="hard">hard</span>');
+    expect(out).not.toContain('hard 3');
+  });
+  it('hides the picker when no seat is free or the viewer is not seated', () => {
+    const full = waiting({ seats: [...waiting().seats.slice(0, 3), { name: 'easy 4', bot: true, connected: true, kind: 'easy' }] });
+    expect(html(state(full))).not.toContain('data-testid="bot-levels"');
+    expect(html(state(waiting({ you: null })))).not.toContain('data-testid="bot-levels"');
+  });
+  it('shows a bot at the table as a player with its level badge, in Arabic too', () => {
+    setLang('ar');
+    const out = html(state(table({ seats: [...table().seats.slice(0, 2), { name: 'heuristic 3', bot: true, connected: true, kind: 'heuristic' }, table().seats[3]] }), { lang: 'ar' }));
+    expect(out).toContain('<bdi class="bot-name">روبوت ٣</bdi> <span class="tag bot-level level-medium" data-level="medium">متوسط</span>');
+    expect(out).toContain('aria-label="روبوت ٣ · متوسط');
+    expect(out).not.toContain('heuristic');
+  });
+});
+
 describe("a bot's kind (issue 14)", () => {
   const bots = [
     { name: 'Ali', bot: false, connected: true, kind: 'heuristic' },
