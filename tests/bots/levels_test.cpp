@@ -49,6 +49,7 @@ TEST(Levels, HardIsPimcWithASmallerBudgetThanExpert) {
     const auto hard = bots::pimc_options_of("hard"), expert = bots::pimc_options_of("expert");
     ASSERT_TRUE(hard && expert);
     EXPECT_LT(hard->samples, expert->samples);
+    // test-wait: two configured budgets compared (settings, not a measured duration)
     EXPECT_LT(hard->time_budget_ms, expert->time_budget_ms);
     EXPECT_GT(hard->time_budget_ms, 0);
     EXPECT_EQ(bots::pimc_options_of("pimc")->samples, expert->samples);
