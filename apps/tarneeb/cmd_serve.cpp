@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -9,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.hpp"
+#include "tarneeb/net/http_auth.hpp"
 #include "tarneeb/net/serve.hpp"
 
 #include "engine_flags.hpp"
@@ -79,6 +81,7 @@ void add_serve(CLI::App& app, int& exit_code) {
         double rate_burst = 0;  ///< 0: twice the rate
         double session_days = 30;  ///< --session-days
         std::vector<std::string> engines;  ///< --engine NAME=CMD
+        std::string operator_token_file;   ///< --operator-token-file
         bots::EngineConfig engine;         ///< their settings
     };
     auto o = std::make_shared<Options>();
@@ -195,6 +198,11 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--sign-in-failures-per-address", o->config.hall.address_failures,
                     "failed sign-ins per address in 15 minutes, then too_many_attempts")
         ->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--operator-token-file", o->operator_token_file,
+                    "a file holding the operator's bearer token (32 to 128 letters, digits or -._~+/, e.g. from"
+                    " `openssl rand -hex 32`): GET /api/fairplay is served to it (docs/operations.md \"Fair-play report\");"
+                    " without it that path is not served")
+        ->check(CLI::ExistingFile);
     cmd->add_option("--log-level", o->log_level, "trace, debug, info, warn, error, off")->capture_default_str();
     cmd->add_option("--engine", o->engines, "NAME=CMD: an outside engine that add_bot seats by NAME (repeatable)")
         ->group("Engines");
@@ -217,6 +225,20 @@ void add_serve(CLI::App& app, int& exit_code) {
             std::cerr << "tarneeb serve: --redis needs --postgres (a cluster shares one PostgreSQL database)\n";
             exit_code = kExitUsage;
             return;
+        }
+        if (!o->operator_token_file.empty()) {
+            std::ifstream in(o->operator_token_file);
+            std::string token;
+            std::getline(in, token);
+            while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.pop_back();
+            if (token.size() < server::kMinOperatorToken || server::bearer_token("Bearer " + token) != token) {
+                std::cerr << "tarneeb serve: --operator-token-file: its first line must be a token of "
+                          << server::kMinOperatorToken << " to " << server::kMaxBearerToken
+                          << " letters, digits or -._~+/ (e.g. `openssl rand -hex 32`)\n";
+                exit_code = kExitUsage;
+                return;
+            }
+            o->config.hall.operator_token = token;
         }
         auto engines = std::make_shared<Engines>();
         if (const std::string error = parse_engines(o->engines, o->engine, *engines); !error.empty()) {

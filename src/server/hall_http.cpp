@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "tarneeb/records/record.hpp"
+#include "tarneeb/server/http_query.hpp"
 #include "tarneeb/support/names.hpp"
 
 namespace tarneeb::server {
@@ -14,43 +15,6 @@ namespace tarneeb::server {
 using nlohmann::json;
 
 namespace {
-
-std::string url_decode(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size()) {
-            auto hex = [](char ch) -> int {
-                if (ch >= '0' && ch <= '9') return ch - '0';
-                if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-                if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-                return -1;
-            };
-            const int hi = hex(s[i + 1]), lo = hex(s[i + 2]);
-            if (hi >= 0 && lo >= 0) {
-                out.push_back(static_cast<char>(hi * 16 + lo));
-                i += 2;
-                continue;
-            }
-        }
-        out.push_back(s[i] == '+' ? ' ' : s[i]);
-    }
-    return out;
-}
-
-/// The value of `key` in a query string ("limit=20&before=t3-1"), URL-decoded; the last one
-/// when the key is there more than once; nullopt when it is absent.
-std::optional<std::string> query_param(std::string_view query, std::string_view key) {
-    std::optional<std::string> value;
-    while (!query.empty()) {
-        const auto amp = query.find('&');
-        const std::string_view pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-        const auto eq = pair.find('=');
-        if (url_decode(pair.substr(0, eq)) != key) continue;
-        value = eq == std::string_view::npos ? std::string() : url_decode(pair.substr(eq + 1));
-    }
-    return value;
-}
 
 HttpReply json_reply(int status, const json& body) { return HttpReply{status, "application/json", body.dump()}; }
 
@@ -61,14 +25,9 @@ HttpReply bad_request() { return HttpReply{400, "application/json", R"({"error":
 /// taken as kMaxMatchPage (as the lobby's `list`); `before`: the id a previous page gave as
 /// "next". Anything else in them is a bad request.
 HttpReply match_list(Storage& storage, std::string_view query) {
-    int limit = 20;
-    if (const auto l = query_param(query, "limit")) {
-        if (l->empty() || l->size() > 9 || !std::all_of(l->begin(), l->end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-            return bad_request();
-        limit = std::stoi(*l);
-        if (limit < 1) return bad_request();
-        limit = std::min(limit, kMaxMatchPage);
-    }
+    const std::optional<int> asked = int_param(query, "limit", 20, 1, 999999999);
+    if (!asked) return bad_request();
+    const int limit = std::min(*asked, kMaxMatchPage);
     std::optional<std::string> before = query_param(query, "before");
     if (before && before->empty()) return bad_request();
     auto page = storage.public_matches(limit, before);
@@ -132,6 +91,8 @@ void Hall::http_get(std::string_view target, Millis now, std::function<void(Http
     if (path == "/metrics.json") return done(HttpReply{200, "application/json", metrics_json(now).dump()});
     if (path == "/api/tournaments" || path.starts_with("/api/tournaments/"))  // from memory (hall_tournament.cpp)
         return done(tournament_http(path));
+    if (path == "/api/fairplay")  // the operator's (hall_fairplay.cpp)
+        return fairplay_get(q == std::string_view::npos ? std::string_view() : target.substr(q + 1), token, std::move(done));
     if (analysis_path(path))  // hall_analysis.cpp
         return analysis_get(path, q == std::string_view::npos ? std::string_view() : target.substr(q + 1), address, token,
                             std::move(done));

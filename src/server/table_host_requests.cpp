@@ -256,6 +256,7 @@ void TableHost::on_seat_request(const std::string& guest, const TableRequest& re
         if (auto why = front_.refuses(tid, type, std::nullopt, guest)) return done(refused(*why, std::string(tournament_error_text(*why))));
     const auto t0 = std::chrono::steady_clock::now();
     Change change;
+    std::shared_ptr<bots::Bot> engine;  // remove_bot of an outside engine: let go on a worker
     std::vector<MatchRow> pending;
     if (std::holds_alternative<StartRequest>(request)) {
         if (playing_from(t->creator_address) >= config_.max_playing_tables_per_address)
@@ -286,6 +287,9 @@ void TableHost::on_seat_request(const std::string& guest, const TableRequest& re
         const auto& remove = std::get<RemoveBotRequest>(request);
         if (!remove.seat) return done(refused(to_string(ProtocolError::bad_seat)));
         change = t->table->prepare_remove_bot(*remove.seat);
+        // An outside engine ends in its own time (its quit grace, then its guard): the table's
+        // last hold on it goes with the change, and this one is let go on a worker afterwards.
+        if (t->engine_seats[index(*remove.seat)]) engine = t->table->seat_bot(*remove.seat);
     }
     if (!change.ok()) return done(refused(to_string(*change.error)));
     if (!pending.empty()) {
@@ -301,7 +305,9 @@ void TableHost::on_seat_request(const std::string& guest, const TableRequest& re
         return;
     }
     const bool is_act = std::holds_alternative<ActRequest>(request);
-    change_table(tid, std::move(change), [this, done = std::move(done), tid, is_act, t0](const std::optional<StorageError>& e) {
+    change_table(tid, std::move(change), [this, done = std::move(done), tid, is_act, t0,
+                                          engine = std::move(engine)](const std::optional<StorageError>& e) mutable {
+        if (engine) thinkers_->submit([engine = std::move(engine)]() mutable { engine.reset(); });
         if (e) return done(storage_error_json(*e));
         if (!is_act) return done(ok_json());
         done(ok_json(find(tid)->table->version()));

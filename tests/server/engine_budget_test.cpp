@@ -6,7 +6,11 @@
 // frees its seat.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <string>
+#include <thread>
 
 #include "hall_harness.hpp"
 #include "tarneeb/bots/engine_bot.hpp"
@@ -82,6 +86,49 @@ TEST(EngineBudget, EngineSeatsAreLimitedPerAddressAndPerServerAndFreedByRemoveAn
     EXPECT_EQ(h.add(c, 3, "outside"), "engine_budget");  // 10.7.0.3's two
     const ConnId d = h.table_of("Sami", "10.7.0.1");  // 10.7.0.1's share is whole again
     EXPECT_EQ(h.add(d, 1, "outside"), "");
+}
+
+/// A bot that says on which thread it was let go (as an outside engine would end: slowly), when
+/// it is the one `watched` names (add_bot also makes one to check the name, and lets it go).
+class Ending final : public bots::Bot {
+public:
+    struct Watch {
+        std::atomic<const Ending*> watched{nullptr};
+        std::atomic<const Ending*> latest{nullptr};
+        std::promise<std::thread::id> ended;
+    };
+    explicit Ending(std::shared_ptr<Watch> w) : watch_(std::move(w)) { watch_->latest = this; }
+    ~Ending() override {
+        if (watch_->watched.load() == this) watch_->ended.set_value(std::this_thread::get_id());
+    }
+    std::string_view name() const override { return "outside"; }
+    Action decide_call(const SeatView& v) override { return v.default_action(); }
+    Action decide_trump(const SeatView& v) override { return v.default_action(); }
+    Action decide_card(const SeatView& v) override { return v.default_action(); }
+
+private:
+    std::shared_ptr<Watch> watch_;
+};
+
+// Issue 26: an engine ends in its own time (its quit grace, then its guard: a second or more).
+// remove_bot of an engine seat lets it go on a worker thread, never on the event loop.
+TEST(EngineBudget, RemovingAnEngineBotLetsItGoOffTheLoop) {
+    auto watch = std::make_shared<Ending::Watch>();
+    BotFactory bots = [watch](std::string_view name, std::uint64_t seed) -> std::unique_ptr<bots::Bot> {
+        if (name == "outside") return std::make_unique<Ending>(watch);
+        return default_bots()(name, seed);
+    };
+    HallHarness h(":memory:", BudgetHarness::config(), bots);
+    const ConnId c = h.connect();
+    h.sign_in(c, "Layla");
+    h.send(c, {{"type", "create"}, {"turn_seconds", 0}});
+    h.send(c, {{"type", "join"}, {"table", h.last(c, "created")["table"]}, {"seat", 0}});
+    ASSERT_EQ(h.request(c, {{"type", "add_bot"}, {"seat", 1}, {"bot", "outside"}})["type"], "ok");
+    watch->watched = watch->latest.load();  // the seated one: made last, when the seat was taken
+    std::future<std::thread::id> gone = watch->ended.get_future();
+    ASSERT_EQ(h.request(c, {{"type", "remove_bot"}, {"seat", 1}})["type"], "ok");
+    ASSERT_EQ(gone.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "the engine was never let go";  // liveness bound
+    EXPECT_NE(gone.get(), std::this_thread::get_id()) << "let go on the hall's thread (the event loop)";
 }
 
 }  // namespace

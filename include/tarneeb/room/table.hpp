@@ -151,6 +151,10 @@ public:
     const Match& match() const { return match_; }
     /// Who holds `seat`.
     SeatInfo seat_info(Seat seat) const;
+    /// The bot playing `seat` (a bot seat's, or a human's stand-in), null when none. A caller may
+    /// keep it past the seat's change to let it go elsewhere (an outside engine ends in its own
+    /// time: TableHost lets it go on a worker).
+    std::shared_ptr<bots::Bot> seat_bot(Seat seat) const { return seats_[seat].bot; }
     /// When the human seat to act runs out of time (Unix ms), if a turn timer runs.
     std::optional<Millis> deadline() const { return turn_deadline_; }
     /// Until when the round summary holds the new deal's first turn (TableTiming::summary_ms):

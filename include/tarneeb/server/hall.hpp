@@ -319,6 +319,20 @@ private:
     void analysis_finished(const std::pair<std::string, int>& key, std::string body, const std::string& error);
     /// The 202 answer for a job in the queue.
     HttpReply analysis_pending(const std::pair<std::string, int>& key) const;
+    // ---- the fair-play report for operators (hall_fairplay.cpp) -------------------------
+    /// GET /api/fairplay?matches=N[&fresh=1] with the operator's token (docs/operations.md
+    /// "Fair-play report"): the last report (200), or the job that makes it queued (202).
+    void fairplay_get(std::string_view query, const std::string& token, std::function<void(HttpReply)> done);
+    /// The report's job on the analysis queue, from the records and ratings read on the writer thread.
+    void queue_fairplay(int matches, std::vector<std::string> records, std::map<std::string, double> ratings);
+    struct FairplayState {
+        bool running = false;           ///< a job is reading or tallying
+        int matches = 0;                ///< the `matches` it was asked for
+        std::optional<std::string> report;  ///< the last finished report (JSON text)
+        int asked = 0;                  ///< `matches` of that report
+    };
+    FairplayState fairplay_;
+
     struct AnalysisJob {
         std::shared_ptr<std::atomic<bool>> running = std::make_shared<std::atomic<bool>>(false);
         std::string address;  ///< who asked first (its share of the queue)

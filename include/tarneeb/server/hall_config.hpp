@@ -22,6 +22,10 @@ namespace tarneeb::server {
 class Tables;       // tables.hpp
 class OtherFronts;  // tables.hpp
 
+/// The shortest operator token served (HallConfig::operator_token): 32 bytes of a random token
+/// (e.g. `openssl rand -hex 32`) cannot be guessed over HTTP.
+inline constexpr std::size_t kMinOperatorToken = 32;
+
 /// A connection's id, chosen by the transport (opaque to the hall).
 using ConnId = std::uint64_t;
 
@@ -79,6 +83,9 @@ struct HallConfig {
     /// "scope": "address"), so that one address cannot keep the whole queue full.
     std::size_t analysis_per_address = 8;
     Millis analysis_budget_ms = 20000;  ///< CPU time of one analysis at most (then it fails: too_slow)
+    /// The operator's bearer token for GET /api/fairplay (hall_fairplay.cpp; docs/operations.md
+    /// "Fair-play report"), at least kMinOperatorToken bytes. Empty: the endpoint is not served (404).
+    std::string operator_token;
     // Accounts (hall_accounts.cpp, accounts.hpp; docs/protocol.md "Accounts").
     Millis session_ttl_ms = 30LL * 24 * 3600 * 1000;  ///< a registered player's session lasts this long
     unsigned password_threads = 1;      ///< threads that hash and check passwords (64 MiB each while they do)
