@@ -15,6 +15,7 @@ nlohmann::json settings_json(const TableSettings& s) {
                      {"private", s.is_private}, {"code_hash", s.code_hash}};
     if (s.bracket_tiebreak) j["bracket"] = true;  // a tournament bracket's table (stored settings only)
     if (s.casual) j["casual"] = true;
+    if (s.quick) j["quick"] = s.quick_rating;  // a quick-play table (stored settings only)
     return j;
 }
 
@@ -45,6 +46,10 @@ std::optional<TableSettings> parse_settings(const nlohmann::json& j) {
     if (auto it = j.find("code"); it != j.end() && it->is_string()) s.code = it->get<std::string>();  // older databases
     if (auto it = j.find("bracket"); it != j.end() && it->is_boolean()) s.bracket_tiebreak = it->get<bool>();
     if (auto it = j.find("casual"); it != j.end() && it->is_boolean()) s.casual = it->get<bool>();  // stored
+    if (auto it = j.find("quick"); it != j.end() && it->is_number_integer()) {  // stored
+        s.quick = true;
+        s.quick_rating = static_cast<int>(std::clamp<std::int64_t>(it->get<std::int64_t>(), 0, 10000));
+    }
     if (auto it = j.find("rated"); it != j.end() && !it->is_null()) {  // `create`: false makes it casual
         if (!it->is_boolean()) return std::nullopt;
         s.casual = !it->get<bool>();
@@ -310,10 +315,15 @@ nlohmann::json summary_json(const Table& t, int spectators) {
     auto seats = nlohmann::json::array();
     for (Seat s : kSeats) seats.push_back(seat_json(t.seat_info(s)));
     const TableSettings& st = t.settings();
-    return {{"table", t.id()}, {"preset", std::string(to_string(st.preset))}, {"target", st.target},
+    nlohmann::json j{{"table", t.id()}, {"preset", std::string(to_string(st.preset))}, {"target", st.target},
             {"turn_seconds", st.turn_seconds}, {"private", st.is_private}, {"rated", t.rated()},
             {"state", std::string(to_string(t.state()))}, {"seats", std::move(seats)}, {"spectators", spectators},
             {"match", t.match_number()}};
+    if (st.quick) {  // a quick-play table: its pool's rating, and when its empty seats get bots
+        j["quick"] = {{"rating", st.quick_rating},
+                      {"fill_at", t.fill_at() ? nlohmann::json(*t.fill_at()) : nlohmann::json(nullptr)}};
+    }
+    return j;
 }
 
 namespace {
@@ -362,6 +372,8 @@ nlohmann::json shared_json(const Table& t, int spectators, const std::vector<Tab
     // "summary_ms": while the round summary holds the new deal's first turn, the time until the
     // turn clock starts (absent otherwise; TableTiming::summary_ms).
     if (const auto until = t.summary_until(); until && *until > now) j["summary_ms"] = *until - now;
+    // "fill_ms": a quick-play table waiting for people, the time until its empty seats get bots.
+    if (const auto fill = t.fill_at()) j["fill_ms"] = std::max<Millis>(0, *fill - now);
     const Rules rules = t.settings().rules();
     j["bid_range"] = {rules.min_bid, rules.max_bid};
     j["result"] = nullptr;

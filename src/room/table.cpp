@@ -118,6 +118,34 @@ Change Table::prepare_start(std::uint64_t seed, std::uint64_t deal_seed) const {
     return c;
 }
 
+Change Table::prepare_fill(const std::function<std::uint64_t()>& seed) const {
+    if (!settings_.quick) return Change::refused(ProtocolError::bad_settings);
+    if (state_ == TableState::playing) return Change::refused(ProtocolError::table_playing);
+    if (std::none_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human; }))
+        return Change::refused(ProtocolError::not_seated);
+    Change c;
+    c.rewrite = true;
+    std::vector<JournalEntry> bots;
+    for (Seat s : kSeats) {
+        const auto& h = seats_[s];
+        if (h.kind == SeatHolder::Kind::human) {
+            c.entries.push_back(journal::Sit{s, h.name});
+        } else if (h.kind == SeatHolder::Kind::bot) {
+            c.entries.push_back(journal::AddBot{s, h.name, h.bot_seed});
+        } else {
+            const journal::AddBot bot{s, timing_.quick_bot, seed()};
+            if (!make_bot_ || !make_bot_(bot.bot, bot.seed)) return Change::refused(ProtocolError::unknown_bot);
+            bots.push_back(bot);
+        }
+    }
+    // The seats the people hold, then the bots (committed), then the start (committed).
+    c.commits = bots.size() + 1;
+    c.entries.insert(c.entries.end(), bots.begin(), bots.end());
+    const std::uint64_t match_seed = seed();
+    c.entries.push_back(journal::Start{match_seed, match_number_ + 1, version_ + bots.size() + 1, seed()});
+    return c;
+}
+
 Change Table::prepare_act(Seat seat, Action action, std::uint64_t version, std::uint64_t deal_seed) const {
     if (version != version_) return Change::refused(ProtocolError::stale);
     if (state_ != TableState::playing) return Change::refused(match_.over() ? ErrorCode::match_over : ErrorCode::no_deal);
@@ -138,6 +166,12 @@ Change Table::act_change(Seat seat, Action a, bool timeout, const std::function<
 }
 
 std::optional<Change> Table::prepare_due(Millis now, const std::function<std::uint64_t()>& deal_seed) const {
+    if (fill_at_ && (now >= *fill_at_ || std::all_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) {
+                         return h.kind == SeatHolder::Kind::human;
+                     }))) {
+        Change fill = prepare_fill(deal_seed);
+        if (fill.ok()) return fill;
+    }
     if (state_ != TableState::playing || !match_.has_round() || match_.round().over()) return std::nullopt;
     const Seat s = match_.round().to_act();
     if (bot_due_ && now >= *bot_due_ && bot_controlled(s) && bot_decision_) {
@@ -367,6 +401,13 @@ void Table::schedule(Millis now) {
     bot_due_.reset();
     if (turn_key() != offered_key_) drop_decision();  // a new turn: an earlier decision is void
     if (summary_until_ && now >= *summary_until_) summary_until_.reset();
+    // A quick-play table waits quick_fill_ms from its first person's sitting down.
+    if (settings_.quick && state_ == TableState::waiting &&
+        std::any_of(seats_.begin(), seats_.end(), [](const SeatHolder& h) { return h.kind == SeatHolder::Kind::human; })) {
+        if (!fill_at_) fill_at_ = now + timing_.quick_fill_ms;
+    } else {
+        fill_at_.reset();
+    }
     if (state_ != TableState::playing || !match_.has_round() || match_.round().over()) return;
     // A turn during the round summary starts when the summary ends (TableTiming::summary_ms).
     const Millis start = summary_until_ ? *summary_until_ : now;
@@ -442,6 +483,7 @@ void Table::disconnected(const std::string& name, Millis now) {
 
 std::optional<Millis> Table::next_wakeup() const {
     std::optional<Millis> t = turn_deadline_;
+    if (fill_at_ && (!t || *fill_at_ < *t)) t = fill_at_;
     if (bot_due_ && (!t || *bot_due_ < *t)) t = bot_due_;
     if (state_ == TableState::playing)
         for (const auto& h : seats_)

@@ -351,6 +351,11 @@ TableMessage::TableMessage(const Table& table, int spectators, const std::vector
     put_or_null(h, table.deadline());
     key(h, "events");
     put_events(h, events);
+    // "fill_ms": a quick-play table waiting for people, the time until its empty seats get bots.
+    if (const auto fill = table.fill_at()) {
+        key(h, "fill_ms");
+        put(h, std::max<Millis>(0, *fill - now));
+    }
 
     // "history": the finished rounds of the match (its played cards are public), [] before one.
     if (history) history_ = &history->text(table);
@@ -370,6 +375,14 @@ TableMessage::TableMessage(const Table& table, int spectators, const std::vector
     put(t, to_string(st.preset));
     key(t, "private");
     put(t, st.is_private);
+    if (st.quick) {  // a quick-play table: its pool's rating, and when its empty seats get bots
+        key(t, "quick");
+        t += "{\"fill_at\":";
+        put_or_null(t, table.fill_at());
+        t += ",\"rating\":";
+        put(t, st.quick_rating);
+        t += '}';
+    }
     key(t, "rated");
     put(t, table.rated());
     // "remaining_ms": the time left on the turn, deadline − now on the server's clock (0 once past).

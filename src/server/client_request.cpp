@@ -152,8 +152,18 @@ ClientRequest parse_client_request(const json& msg) {
     else if (type == "hello") r.body = read_hello(msg);
     else if (type == "list") r.body = read_list(msg);
     else if (type == "create") {
-        if (auto settings = parse_settings(msg)) r.body = CreateRequest{std::move(*settings)};
-        else r.body = BadRequest{std::string(to_string(ProtocolError::bad_settings)), ""};
+        if (auto settings = parse_settings(msg)) {
+            settings->quick = false;  // only quick_play makes a quick-play table
+            r.body = CreateRequest{std::move(*settings)};
+        } else {
+            r.body = BadRequest{std::string(to_string(ProtocolError::bad_settings)), ""};
+        }
+    } else if (type == "quick_play") {
+        QuickPlayRequest q;
+        if (auto p = msg.find("preset"); p != msg.end() && !p->is_null())
+            q.preset = p->is_string() ? parse_preset(p->get_ref<const std::string&>()) : std::nullopt;
+        if (q.preset) r.body = q;
+        else r.body = BadRequest{std::string(to_string(ProtocolError::bad_settings)), "preset: levantine or classic"};
     } else if (type == "join") r.body = read_join(msg);
     else if (type == "leave") r.body = TableRequest{LeaveRequest{}};
     else if (type == "add_bot") r.body = TableRequest{AddBotRequest{seat_field(msg, "seat"), string_field(msg, "bot")}};

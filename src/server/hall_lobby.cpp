@@ -36,6 +36,7 @@ void Hall::dispatch(ConnId conn, Conn& c, const ClientRequest& r) {
                    [&](const HelloRequest& h) { hello(conn, c, h, id); },
                    [&](const ListRequest& l) { list_tables(conn, id, l); },
                    [&](const CreateRequest& cr) { on_create(conn, c, cr, id); },
+                   [&](const QuickPlayRequest& q) { on_quick_play(conn, c, q, id); },  // hall_quick_play.cpp
                    [&](const TableRequest& t) { on_table_request(conn, c, t, r); },
                    // Accounts (hall_accounts.cpp).
                    [&](const RegisterRequest& reg) { on_register(conn, c, reg, id); },

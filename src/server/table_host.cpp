@@ -97,6 +97,9 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
     Hosted* t = find(tid);
     t->busy = true;
     const JournalEntry entry = change.entry();
+    // What commit makes: the last entry, or the last `commits` (a quick-play fill).
+    std::vector<JournalEntry> commits(change.entries.end() - static_cast<std::ptrdiff_t>(std::min(change.commits, change.entries.size())),
+                                      change.entries.end());
     JournalWrite w{tid, change.rewrite, {}, t->fence};
     if (change.rewrite) {
         for (const auto& e : change.entries) w.entries.push_back(journal_text(e));
@@ -104,9 +107,11 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
         w.entries.push_back(journal_text(change.entries.back()));
     }
     front_.write_journal(
-        std::string(journal_op(entry)), std::move(w), [this, tid, entry, then = std::move(then)](const std::optional<StorageError>& e) {
+        std::string(journal_op(entry)), std::move(w),
+        [this, tid, commits = std::move(commits), then = std::move(then)](const std::optional<StorageError>& e) {
             Hosted* done = find(tid);  // a busy table is never closed
-            if (!e) done->table->commit(entry, front_.now());
+            if (!e)
+                for (const JournalEntry& c : commits) done->table->commit(c, front_.now());
             count_engines(*done);  // an engine seated or removed; or a seat reserved for one, not written
             if (then) then(e);
             done->busy = false;

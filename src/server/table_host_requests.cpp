@@ -262,7 +262,10 @@ void TableHost::on_seat_request(const std::string& guest, const TableRequest& re
         if (playing_from(t->creator_address) >= config_.max_playing_tables_per_address)
             return done(refused(to_string(ProtocolError::too_many_tables),
                                 "this address has " + std::to_string(config_.max_playing_tables_per_address) + " tables playing already"));
-        change = t->table->prepare_start(front_.next_seed(), front_.next_seed());
+        // A quick-play table waiting for people starts now, its empty seats given bots.
+        const bool fill = t->table->settings().quick && t->table->state() == TableState::waiting;
+        change = fill ? t->table->prepare_fill([this] { return front_.next_seed(); })
+                      : t->table->prepare_start(front_.next_seed(), front_.next_seed());
         // The journal of a finished match is dropped by the start: its record is stored first.
         for (const auto& row : pending_matches_)
             if (row.table == tid) pending.push_back(row);

@@ -298,6 +298,34 @@ TEST(RoutedTables, ASignInWhoseTableRunsNowhereIsWelcomedAtNoTableAndFindsItWhen
     EXPECT_TRUE(table["seats"][2]["connected"].get<bool>());
 }
 
+// Quick play across nodes (issue 28): a player on node b is seated at the quick-play table a
+// player on node a made, found in the lobby the directory brings (Hall::set_remote_lobby), and
+// joined where it runs.
+TEST(RoutedTables, QuickPlayOnAnotherNodeJoinsTheQuickPlayTableWhereItRuns) {
+    TwoNodes n;
+    const ConnId la = n.a.connect(), ob = n.b.connect();
+    n.a.sign_in(la, "Layla");
+    n.b.sign_in(ob, "Omar");
+    n.send(n.a, la, {{"type", "quick_play"}, {"id", 1}});
+    const json first = reply(n.a, la, 1);
+    ASSERT_EQ(first["type"], "ok") << first;
+    const std::string tid = first["table"];
+    // b's directory read: a's public tables, as cluster_node.cpp gives them to b's hall.
+    std::map<std::string, std::shared_ptr<const json>> lobby;
+    for (const auto& [id, summary] : n.a.hall.host().summaries()) lobby[id] = std::make_shared<const json>(summary);
+    n.b.hall.set_remote_lobby(std::move(lobby));
+    n.refresh();
+    n.send(n.b, ob, {{"type", "quick_play"}, {"id", 2}});
+    const json second = reply(n.b, ob, 2);
+    ASSERT_EQ(second["type"], "ok") << second;
+    EXPECT_EQ(second["table"], tid);
+    EXPECT_EQ(second["seat"], 1);
+    EXPECT_EQ(n.b.hall.host().tables().size(), 0u) << "b made no table";
+    // Omar's connection on b gets the table, seated; Layla sees him.
+    EXPECT_EQ(n.b.last(ob, "table")["you"], 1);
+    EXPECT_EQ(n.a.last(la, "table")["seats"][1]["name"], "Omar");
+}
+
 TEST(RoutedTables, ARequestToASilentNodeIsAnsweredAtItsTimeout) {
     TwoNodes n;
     const ConnId layla = n.a.connect(), omar = n.b.connect();

@@ -108,6 +108,39 @@ void check_messages(const Table& t, const std::vector<TableEvent>& events, Milli
     }
 }
 
+// A quick-play table (issue 28): "quick" and "fill_ms" while it waits for people, as the plain
+// encoding writes them; its fill (bots, then the start) committed entry by entry.
+TEST(Protocol, SharedTableMessageOfAQuickPlayTableEqualsThePlainEncoding) {
+    TableSettings settings;
+    settings.quick = true;
+    settings.quick_rating = 1523;
+    TableTiming timing;
+    timing.quick_bot = "heuristic";
+    Table t("t1", settings, timing, [](std::string_view name, std::uint64_t seed) { return bots::make_bot(name, seed); });
+    Millis now = 1'767'225'600'000;
+    int checked = 0;
+    HistoryCache history;
+    check_messages(t, t.take_events(), now, checked, &history);
+    EXPECT_FALSE(t.fill_at()) << "nobody sits yet";
+    const Change sit = t.prepare_sit(Seat::s1, "Layla");
+    ASSERT_TRUE(sit.ok());
+    t.commit(sit.entry(), now);
+    ASSERT_EQ(t.fill_at(), now + timing.quick_fill_ms);
+    now += 1234;
+    check_messages(t, t.take_events(), now, checked, &history);
+    EXPECT_FALSE(t.prepare_due(now, [] { return std::uint64_t{5}; })) << "not yet";
+    now = *t.fill_at();
+    std::uint64_t seed = 100;
+    const auto fill = t.prepare_due(now, [&] { return ++seed; });
+    ASSERT_TRUE(fill && fill->ok());
+    EXPECT_EQ(fill->commits, 4u) << "three bots and the start";
+    for (std::size_t i = fill->entries.size() - fill->commits; i < fill->entries.size(); ++i) t.commit(fill->entries[i], now);
+    EXPECT_EQ(t.state(), TableState::playing);
+    EXPECT_FALSE(t.fill_at());
+    check_messages(t, t.take_events(), now, checked, &history);
+    EXPECT_GE(checked, 3);
+}
+
 TEST(Protocol, SharedTableMessageEqualsThePlainEncodingForAWholeMatch) {
     for (const bool is_private : {false, true}) {
         TableSettings settings;

@@ -71,6 +71,12 @@ struct TableSettings {
     /// Its creator made it casual (`create` with "rated": false): no match of it is rated, and
     /// hints are given there. Stored as "casual" in the settings.
     bool casual = false;
+    /// A quick-play table (docs/protocol.md "Quick play"): made by the server for `quick_play`,
+    /// never by a client's `create`. It starts by itself when four people sit, or when its
+    /// fill time comes (Table::fill_at) or a seated person sends `start`: its empty seats get
+    /// TableTiming::quick_bot first. Stored as "quick": quick_rating.
+    bool quick = false;
+    int quick_rating = 0;  ///< quick: the rating of the player it was made for (the pool it matches)
 
     Rules rules() const;
 };  // JSON forms: settings_json / parse_settings (protocol.hpp)
@@ -83,6 +89,10 @@ struct TableTiming {
     /// no turn clock runs and no bot acts meanwhile, while the players read the round summary.
     Millis summary_ms = 4000;
     std::string standin_bot = "heuristic";  ///< plays a disconnected or departed player's seat
+    /// A quick-play table waits this long after its first person sits for more people, then its
+    /// empty seats get `quick_bot`s and it starts.
+    Millis quick_fill_ms = 20000;
+    std::string quick_bot = "medium";
 };
 
 enum class TableState : std::uint8_t { waiting, playing, finished };
@@ -95,6 +105,8 @@ struct Change {
     std::optional<Refusal> error;
     std::vector<JournalEntry> entries;
     bool rewrite = false;
+    /// The entries commit makes, the last ones (a quick-play fill: its bots and its start).
+    std::size_t commits = 1;
 
     bool ok() const { return !error; }
     const JournalEntry& entry() const { return entries.back(); }
@@ -185,6 +197,14 @@ public:
     /// Starts a match: the dealer and the bots' seeds from `seed`, the first deal from
     /// `deal_seed`. Compacts the journal (a rewrite). Errors: table_playing, not_enough_players.
     Change prepare_start(std::uint64_t seed, std::uint64_t deal_seed) const;
+    /// A quick-play table's start: each empty seat gets TableTiming::quick_bot (its seed from
+    /// `seed`), then the match starts (prepare_start's rewrite, the bots and the start
+    /// committed: Change::commits). Errors: table_playing, not_seated (no person seated),
+    /// bad_settings (not a quick table).
+    Change prepare_fill(const std::function<std::uint64_t()>& seed) const;
+    /// A quick-play table waiting for people: when its empty seats are filled (nullopt: it is
+    /// not waiting, or nobody sits there yet).
+    std::optional<Millis> fill_at() const { return fill_at_; }
     /// A seated player's action at table version `version`; `deal_seed` deals the next round
     /// when this action ends one. Errors: stale, no_deal, match_over, deal_over, out_of_turn and
     /// the engine's rule errors (docs/rules.md).
@@ -192,7 +212,8 @@ public:
     /// The action due at `now`, if any: a bot's decision (given through decided(); an illegal
     /// one is replaced by the rules' default action) once the bot delay has passed, or the
     /// default action of a human seat whose turn timer ran out (docs/rules.md "Timer").
-    /// `deal_seed` is called only when the action ends a round.
+    /// `deal_seed` is called only when the action ends a round. A quick-play table's fill
+    /// (prepare_fill) is due when four people sit or its fill_at() comes.
     std::optional<Change> prepare_due(Millis now, const std::function<std::uint64_t()>& deal_seed) const;
     /// Makes a change whose entry was written to the journal (events for the clients).
     void commit(const JournalEntry& entry, Millis now);
@@ -281,6 +302,7 @@ private:
     std::optional<Millis> turn_deadline_;   ///< a human seat to act runs out of time
     std::optional<Millis> bot_due_;         ///< a bot-controlled seat to act acts (once decided)
     std::optional<Millis> summary_until_;   ///< the round summary's pause ends (summary_until())
+    std::optional<Millis> fill_at_;         ///< a quick-play table fills its empty seats (fill_at())
     /// A turn: the match, the deal and the actions so far.
     using TurnKey = std::tuple<int, std::size_t, std::uint64_t>;
     TurnKey turn_key() const;

@@ -50,6 +50,11 @@ struct ListRequest {
 struct CreateRequest {
     TableSettings settings;
 };
+/// `quick_play`: a seat at a quick-play table of `preset` (quick_play.hpp); nullopt: "preset"
+/// is there but names no preset (bad_settings).
+struct QuickPlayRequest {
+    std::optional<Preset> preset = Preset::levantine;
+};
 /// `register`: a guest keeps its name with a password (nullopt: absent or not a string).
 struct RegisterRequest {
     std::optional<std::string> password;
@@ -81,7 +86,7 @@ struct TournamentRequest {
 };
 
 /// What a client asked, once read.
-using RequestBody = std::variant<PingRequest, HelloRequest, ListRequest, CreateRequest, TableRequest, RegisterRequest,
+using RequestBody = std::variant<PingRequest, HelloRequest, ListRequest, CreateRequest, QuickPlayRequest, TableRequest, RegisterRequest,
                                  ChangePasswordRequest, SignOutRequest, SignOutEverywhereRequest,
                                  TournamentCreateRequest, TournamentRequest, BadRequest>;
 

@@ -264,6 +264,24 @@ private:
     /// and chat excepted: a hint takes a while, and neither changes a table).
     void on_create(ConnId conn, Conn& c, const CreateRequest& cr, const nlohmann::json& id);
     void on_table_request(ConnId conn, Conn& c, const TableRequest& t, const ClientRequest& r);
+    // ---- quick play (hall_quick_play.cpp; quick_play.hpp) ---------------------------------
+    /// `quick_play`: queued, and handled one at a time in arrival order (two players asking at
+    /// once must find each other's table, not make two); the guest is held until its answer.
+    void on_quick_play(ConnId conn, Conn& c, const QuickPlayRequest& q, const nlohmann::json& id);
+    struct QuickJob {
+        ConnId conn = 0;
+        nlohmann::json id;
+        std::string guest, address;
+        Preset preset = Preset::levantine;
+    };
+    /// Starts the next queued quick_play when none is running.
+    void next_quick_play();
+    /// Seats `job`'s guest (of `rating`) at a chosen table, else at a new one; `tries`: chosen
+    /// tables that filled before the join reached them.
+    void quick_seat(const QuickJob& job, int rating, int tries);
+    void quick_done(const QuickJob& job, nlohmann::json body);
+    std::deque<QuickJob> quick_queue_;
+    bool quick_running_ = false;
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token,
                    bool registered = false);
     /// `list`: one page of public tables (docs/protocol.md "list"); `watch` subscribes the connection.
