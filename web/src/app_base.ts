@@ -6,6 +6,7 @@ import { initialLang, setLang, errorText, dir, type Lang } from './i18n';
 import type { ServerMessage, TableView } from './protocol';
 import { applyEvents, sheetFromHistory } from './sheet';
 import { play, soundsFor } from './sounds';
+import { motionOf } from './motion';
 import { load, save } from './util';
 import { localDeadline } from './timer';
 import { parseInvite, withoutInvite, type Invite } from './invite';
@@ -190,6 +191,8 @@ export class AppBase {
     if (!this.resync && s.table && s.table.table === t.table && t.version < s.table.version) return;
     this.resync = false;
     const events = t.events ?? [];
+    // a message that follows the one shown moves its cards and trick (motion.ts; none after a reload)
+    s.motion = s.table?.table === t.table ? motionOf(t.version, events) : null;
     if (s.sound && s.table?.table === t.table) {
       const was = s.table.you !== null && s.table.round?.to_act === s.table.you && (s.table.legal ?? []).length > 0;
       for (const sound of soundsFor(events, t, was)) play(sound);

@@ -7,6 +7,7 @@ import { emptySheet, type Sheet } from './sheet';
 import { load } from './util';
 import type { AccountInput, AccountPanel } from './accounts';
 import { DEFAULT_LEVEL, isLevel, type Level } from './bot_levels';
+import type { Motion } from './motion';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -71,8 +72,10 @@ export interface State {
   hint: { version: number; action: Action } | null;
   /** The last finished round of the table's match (from `history`): the last trick before the next deal's first. */
   lastRound?: { table: string; match: number; round: HistoryRound } | null;
-  /** Table sounds on (off by default; remembered). */
+  /** Table sounds on (on by default; remembered): played only after the person's first gesture (sounds.ts). */
   sound: boolean;
+  /** What the last table message moves on the screen (motion.ts): visual only, drawn by view.ts. */
+  motion?: Motion | null;
   form: CreateForm;
   /** The level of the bots this person adds (bot_levels.ts; remembered; absent: DEFAULT_LEVEL). */
   botLevel?: Level;
@@ -133,7 +136,7 @@ export function initialState(l: Lang): State {
     showSheet: false,
     actedVersion: null,
     hint: null,
-    sound: load(LS, 'tarneeb.sound', false),
+    sound: load(LS, 'tarneeb.sound', true),
     form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
     botLevel: ((v: unknown) => (isLevel(v) ? v : DEFAULT_LEVEL))(load<unknown>(LS, 'tarneeb.botLevel', DEFAULT_LEVEL)),
     nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',

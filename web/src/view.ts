@@ -12,6 +12,7 @@ import { rulesHash } from './rules';
 import { errorBar, hintsOn } from './view_parts';
 import { finishedScreen, lobbyScreen, signInScreen, waitingRoom } from './view_lobby';
 import { tableScreen, type Screen } from './view_table';
+import { animateTable, handRects, reducedMotion } from './motion';
 
 export { NAME_MAX_UNITS, botKind, playerHtml, playerText } from './view_parts';
 export { hinted, lastTrickOf, type Screen } from './view_table';
@@ -41,13 +42,21 @@ export function html(s: State, screen: Screen = windowSize()): string {
 
 export function mount(root: HTMLElement, app: App): (s: State) => void {
   let last = '';
+  let moved: number | null = null; // the table version whose movement was laid over the page
   const render = (s: State) => {
     const out = html(s, appSize(root));
     if (out === last) return;
     last = out;
     const active = document.activeElement as HTMLElement | null;
     const key = active ? focusKey(active) : null;
+    // the movement of a new table message, once (visual only: motion.ts)
+    const m = s.motion && s.table?.version === s.motion.version && moved !== s.motion.version && !reducedMotion() ? s.motion : null;
+    const before = m ? handRects(root) : null;
     root.innerHTML = out;
+    if (m && before) {
+      moved = m.version;
+      animateTable(root, m, before);
+    }
     if (key) {
       const el = root.querySelector<HTMLElement>(key);
       if (el && !(el as HTMLButtonElement).disabled) el.focus();

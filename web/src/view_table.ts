@@ -124,13 +124,11 @@ function seatPanel(tv: TableView, seat: Seat, pos: Position): string {
 
 export function trickView(tv: TableView, plays: Play[], cls: string, caption: string): string {
   const leader = plays[0]?.seat;
-  // the newest card of the trick in progress slides in (no motion under prefers-reduced-motion)
-  const fresh = (i: number) => (cls === 'current-trick' && i === plays.length - 1 ? ' fresh' : '');
   return `<div class="trick ${cls}" data-testid="${cls}">
     ${plays
       .map(
-        (p, i) =>
-          `<div class="played played-${positionOf(p.seat, tv.you)}${fresh(i)}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
+        (p) =>
+          `<div class="played played-${positionOf(p.seat, tv.you)}" data-played="${p.card}" data-seat="${p.seat}">${cardSvg(
             p.card,
           )}${p.seat === leader ? `<span class="led">${t('ledBy')}</span>` : ''}</div>`,
       )
