@@ -6,7 +6,8 @@ import { save } from './util';
 import type { OfflineGame } from './offline';
 import type { AccountPanel } from './accounts';
 import { loadRecord, saveRecord } from './offline_store';
-import { DEFAULT_LEVEL, isLevel } from './bot_levels';
+import { DEFAULT_LEVEL, isLevel, isOfflineLevel } from './bot_levels';
+import type { OfflineSettings } from './engine';
 import { AppBase } from './app_base';
 import { LS, backFrom } from './app_state';
 
@@ -164,10 +165,16 @@ export class App extends AppBase {
     save(LS, 'tarneeb.botLevel', level);
     this.update({ botLevel: level });
   }
+  /** The level of the bots of the next offline match (remembered); a level offline play does not have is ignored. */
+  setOfflineLevel(level: string | undefined): void {
+    if (!isOfflineLevel(level)) return;
+    save(LS, 'tarneeb.offlineLevel', level);
+    this.update({ offlineLevel: level });
+  }
   removeBot(seat: number): void {
     this.req({ type: 'remove_bot', seat });
   }
-  /** A match against three bots in this page, without a server (offline.ts); the form's rules and target. */
+  /** A match against three bots in this page, without a server (offline.ts); the form's rules and target, the offline level picked. */
   async playOffline(): Promise<void> {
     this.update({ busy: true });
     try {
@@ -185,7 +192,7 @@ export class App extends AppBase {
     try {
       await this.offlineWith((game) => {
         if (!game.resume(record)) throw new Error('the kept offline match does not replay');
-      }, record.settings);
+      }, { ...record.settings, level: record.settings.level ?? DEFAULT_LEVEL }); // a record from before the levels: medium
     } catch {
       // the engine did not load, or the record is of another build: the start screen, as before
       saveRecord(LS, null);
@@ -196,8 +203,8 @@ export class App extends AppBase {
     }
   }
 
-  /** Sets up the page's offline game (its table shown instead of the server's) and runs `begin` on it; `kept`: a resumed match's rules, target and name. */
-  private async offlineWith(begin: (game: OfflineGame) => void, kept: { preset?: 'levantine' | 'classic'; target?: number; name?: string } = {}): Promise<void> {
+  /** Sets up the page's offline game (its table shown instead of the server's) and runs `begin` on it; `kept`: a resumed match's rules, target, name and level. */
+  private async offlineWith(begin: (game: OfflineGame) => void, kept: Partial<Pick<OfflineSettings, 'preset' | 'target' | 'name' | 'level'>> = {}): Promise<void> {
     const { OfflineGame, pageEngine } = await import('./offline');
     const engine = await pageEngine();
     const q = new URLSearchParams(location.search);
@@ -210,6 +217,7 @@ export class App extends AppBase {
         preset: kept.preset ?? this.state.form.preset,
         target: kept.target ?? this.state.form.target,
         name: kept.name ?? this.state.name ?? t('offlineName'),
+        level: kept.level ?? this.state.offlineLevel ?? DEFAULT_LEVEL,
         ...(Number.isFinite(delay) ? { botDelayMs: delay } : {}),
         store: (r) => saveRecord(LS, r),
       },

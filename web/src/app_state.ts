@@ -6,7 +6,7 @@ import type { Action, GameEvent, HistoryRound, RatingsMessage, TableSummary, Tab
 import { emptySheet, type Sheet } from './sheet';
 import { load } from './util';
 import type { AccountInput, AccountPanel } from './accounts';
-import { DEFAULT_LEVEL, isLevel, type Level } from './bot_levels';
+import { DEFAULT_LEVEL, isLevel, isOfflineLevel, type Level, type OfflineLevel } from './bot_levels';
 import type { Motion } from './motion';
 
 export interface CreateForm {
@@ -79,6 +79,8 @@ export interface State {
   form: CreateForm;
   /** The level of the bots this person adds (bot_levels.ts; remembered; absent: DEFAULT_LEVEL). */
   botLevel?: Level;
+  /** The level of the bots of an offline match (OFFLINE_LEVELS; remembered; absent: DEFAULT_LEVEL). */
+  offlineLevel?: OfflineLevel;
   nameInput: string;
   joinId: string;
   joinCode: string;
@@ -139,6 +141,7 @@ export function initialState(l: Lang): State {
     sound: load(LS, 'tarneeb.sound', true),
     form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
     botLevel: ((v: unknown) => (isLevel(v) ? v : DEFAULT_LEVEL))(load<unknown>(LS, 'tarneeb.botLevel', DEFAULT_LEVEL)),
+    offlineLevel: ((v: unknown) => (isOfflineLevel(v) ? v : DEFAULT_LEVEL))(load<unknown>(LS, 'tarneeb.offlineLevel', DEFAULT_LEVEL)),
     nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
     joinId: '',
     joinCode: '',

@@ -219,6 +219,9 @@ function onAct(app: App, el: HTMLElement): void {
     case 'botlevel':
       app.setBotLevel(d.level);
       break;
+    case 'offlinelevel':
+      app.setOfflineLevel(d.level);
+      break;
     case 'removebot':
       app.removeBot(Number(d.seat));
       break;

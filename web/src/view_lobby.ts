@@ -8,7 +8,7 @@ import { num, t, tableLabel, type Key } from './i18n';
 import { positionOf } from './layout';
 import type { Seat, TableSummary, TableView } from './protocol';
 import { esc } from './util';
-import { offlineButton, offlineEntry } from './offline_view';
+import { offlineEntry, offlineLobby } from './offline_view';
 import { accountButtons, accountSignInForm } from './accounts';
 import { inviteHtml } from './invite';
 import { st } from './social_i18n';
@@ -86,8 +86,8 @@ export function lobbyScreen(s: State): string {
           ${f.bots ? levelPickerHtml(s.botLevel ?? DEFAULT_LEVEL) : ''}
           <label class="check"><input type="checkbox" name="casual" data-bind="form.casual" ${f.casual ? 'checked' : ''}> ${t('casualTable')}</label>
           <button type="submit" class="primary">${t('create')}</button>
-          ${offlineButton(s, 'ghost')}
         </form>
+        ${offlineLobby(s)}
         <h2>${t('joinPrivate')}</h2>
         <form data-form="private" class="row">
           <input name="table" placeholder="${t('tableId')}" data-bind="joinId" value="${esc(s.joinId)}" size="6">
