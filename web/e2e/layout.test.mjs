@@ -4,7 +4,8 @@
 // six window sizes from a small phone to a large desktop, in English and Arabic, in the waiting
 // room and at the table (auction, trump, play); on a phone every control is at least 44 x 44
 // CSS px and every text at least 12 px. Dialogs cover the chat too, and the chat opens at its
-// newest line and follows new ones.
+// newest line and follows new ones. The connection bar (offline, reconnecting) lies under the
+// game, over no seat, card or control, at every size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, signIn, createTable, clickSure, step, answerTo, frameMark } from './harness.mjs';
@@ -91,6 +92,19 @@ function problems(page, phone) {
         if (phone && e.getBoundingClientRect().width < 43.5) out.push(`card ${name(e)} narrower than 44 px`);
       });
     }
+    // the connection bar: itself in the window and uncovered, and over nothing that is checked
+    const bar = document.querySelector('.conn-bar');
+    if (bar && shown(bar)) {
+      check(bar, 'connection bar');
+      const b = bar.getBoundingClientRect();
+      const under = document.querySelectorAll('.seat .seat-name, .seat .backs, .seat .countdown, .seat .bubble, .wseat, .trick .played, .hand .card, button, a[href], input, select, [role=button]');
+      for (const e of under) {
+        if (bar.contains(e) || !shown(e)) continue;
+        const r = e.getBoundingClientRect();
+        if (r.width >= 1 && r.height >= 1 && r.left < b.right - 1 && r.right > b.left + 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1)
+          out.push(`${name(e)} lies under the connection bar`);
+      }
+    }
     // every control
     const controls = document.querySelectorAll('button, a[href], input, select, textarea, summary, [role=button]');
     for (const e of controls) {
@@ -126,6 +140,29 @@ async function atEverySize(page, what) {
     if (isPhone(w) && what !== 'waiting room') assert.ok(header <= 56, `${what} ${w}x${h}: the header is one row (${header} px)`);
     for (const p of await problems(page, isPhone(w))) found.push(`[${what} ${w}x${h}] ${p}`);
   }
+  return found;
+}
+
+/**
+ * The problems at every size while the connection bar is shown: offline (the browser's network
+ * gone), then reconnecting (the network back, the server frozen: the new socket's handshake is not
+ * answered). The server then wakes up and the page signs in again; the bar goes.
+ */
+async function withConnectionBar(page) {
+  const found = [];
+  await page.context().setOffline(true);
+  await page.waitForSelector('[data-testid=offline-bar]');
+  found.push(...(await atEverySize(page, 'play, offline bar')));
+  env.srv.pause();
+  try {
+    await page.context().setOffline(false);
+    await page.waitForSelector('[data-testid=conn-bar]');
+    found.push(...(await atEverySize(page, 'play, reconnecting bar')));
+  } finally {
+    env.srv.resume();
+  }
+  await page.waitForSelector('.conn-bar', { state: 'detached', timeout: 30000 });
+  await page.waitForFunction(() => window.tarneeb.state.conn === 'open' && window.tarneeb.state.welcomed);
   return found;
 }
 
@@ -191,6 +228,7 @@ for (const lang of ['en', 'ar']) {
             assert.ok(dimmed, 'the score sheet covers the chat');
             await clickSure(page, '.modal button[data-act=closemodal]');
             await page.waitForSelector('[data-testid=sheet]', { state: 'detached' });
+            found.push(...(await withConnectionBar(page)));
           }
         }
         const r = await step(page);
