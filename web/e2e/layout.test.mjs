@@ -52,10 +52,16 @@ function problems(page, phone) {
       }
       return null;
     };
+    // the connection bar (offline, reconnecting): nothing checked may lie under it
+    const bar = [...document.querySelectorAll('.conn-bar')].find(shown) ?? null;
     const check = (e, kind, pointsOf) => {
       e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       const r = e.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) return;
+      if (bar && e !== bar) {
+        const b = bar.getBoundingClientRect();
+        if (r.left < b.right - 1 && r.right > b.left + 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1) out.push(`${kind} ${name(e)} lies under the connection bar`);
+      }
       if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
         out.push(`${kind} ${name(e)} outside the window: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)}`);
       const i = Math.min(8, r.width / 4, r.height / 4); // inside rounded corners
@@ -71,6 +77,7 @@ function problems(page, phone) {
       const c = covered(e, pts);
       if (c) out.push(`${kind} ${name(e)} ${c}`);
     };
+    if (bar) check(bar, 'connection bar');
     // seats: the name, the card count, the timer, the last call
     for (const e of document.querySelectorAll('.seat .seat-name, .seat .backs .count, .seat .countdown, .seat .bubble, .wseat')) if (shown(e)) check(e, 'seat');
     // the trick's cards
@@ -91,19 +98,6 @@ function problems(page, phone) {
         });
         if (phone && e.getBoundingClientRect().width < 43.5) out.push(`card ${name(e)} narrower than 44 px`);
       });
-    }
-    // the connection bar: itself in the window and uncovered, and over nothing that is checked
-    const bar = document.querySelector('.conn-bar');
-    if (bar && shown(bar)) {
-      check(bar, 'connection bar');
-      const b = bar.getBoundingClientRect();
-      const under = document.querySelectorAll('.seat .seat-name, .seat .backs, .seat .countdown, .seat .bubble, .wseat, .trick .played, .hand .card, button, a[href], input, select, [role=button]');
-      for (const e of under) {
-        if (bar.contains(e) || !shown(e)) continue;
-        const r = e.getBoundingClientRect();
-        if (r.width >= 1 && r.height >= 1 && r.left < b.right - 1 && r.right > b.left + 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1)
-          out.push(`${name(e)} lies under the connection bar`);
-      }
     }
     // every control
     const controls = document.querySelectorAll('button, a[href], input, select, textarea, summary, [role=button]');
@@ -151,6 +145,8 @@ async function atEverySize(page, what) {
 async function withConnectionBar(page) {
   const found = [];
   await page.context().setOffline(true);
+  // a socket that still answers is kept without a network (conn.ts): this one is lost now
+  await page.evaluate(() => window.tarneeb.conn.ws?.close());
   await page.waitForSelector('[data-testid=offline-bar]');
   found.push(...(await atEverySize(page, 'play, offline bar')));
   env.srv.pause();

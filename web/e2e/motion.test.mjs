@@ -127,11 +127,14 @@ test('with reduced motion nothing moves; the mute button is 44x44 on a phone, in
     assert.deepEqual(m, { cards: [], tricks: [] }, 'nothing moves');
     assert.equal(await page.locator('.trick-flight, .played[data-from], .trick.collected').count(), 0);
 
-    const button = page.locator('.game-bar [data-act=sound]');
-    const box = await button.boundingBox();
-    assert.ok(box.width >= 44 && box.height >= 44, `the mute button is ${box.width}x${box.height}`);
-    assert.equal(await button.getAttribute('title'), 'الأصوات');
-    assert.equal(await button.getAttribute('aria-pressed'), 'true');
+    // measured in one go (the bots play on: the page is drawn again between two reads)
+    const button = await page.evaluate(() => {
+      const e = document.querySelector('.game-bar [data-act=sound]');
+      const r = e.getBoundingClientRect();
+      return { w: r.width, h: r.height, title: e.title, pressed: e.getAttribute('aria-pressed') };
+    });
+    assert.ok(button.w >= 44 && button.h >= 44, `the mute button is ${button.w}x${button.h}`);
+    assert.deepEqual([button.title, button.pressed], ['الأصوات', 'true']);
     await clickSure(page, '.game-bar [data-act=sound]');
     await page.waitForSelector('.game-bar [data-act=sound][aria-pressed=false]');
     await page.reload();
