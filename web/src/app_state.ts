@@ -111,6 +111,12 @@ export interface PageUpdates {
 export const LS = typeof localStorage !== 'undefined' ? localStorage : undefined;
 export const SS = typeof sessionStorage !== 'undefined' ? sessionStorage : undefined;
 
+/** The value stored under `key` when `ok` accepts it (e.g. a level), else `fallback`. */
+function loadChecked<T>(key: string, ok: (v: unknown) => v is T, fallback: T): T {
+  const v = load<unknown>(LS, key, fallback);
+  return ok(v) ? v : fallback;
+}
+
 /** The state a page starts with in language `l`: what the person chose before, read from storage. */
 export function initialState(l: Lang): State {
   return {
@@ -140,8 +146,8 @@ export function initialState(l: Lang): State {
     hint: null,
     sound: load(LS, 'tarneeb.sound', true),
     form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
-    botLevel: ((v: unknown) => (isLevel(v) ? v : DEFAULT_LEVEL))(load<unknown>(LS, 'tarneeb.botLevel', DEFAULT_LEVEL)),
-    offlineLevel: ((v: unknown) => (isOfflineLevel(v) ? v : DEFAULT_LEVEL))(load<unknown>(LS, 'tarneeb.offlineLevel', DEFAULT_LEVEL)),
+    botLevel: loadChecked('tarneeb.botLevel', isLevel, DEFAULT_LEVEL),
+    offlineLevel: loadChecked('tarneeb.offlineLevel', isOfflineLevel, DEFAULT_LEVEL),
     nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
     joinId: '',
     joinCode: '',
