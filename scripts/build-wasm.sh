@@ -25,10 +25,11 @@ mkdir -p "$out" "$obj/include"
 ln -sfn /usr/include/nlohmann "$obj/include/nlohmann"
 
 # The rules (core), records and the game room (room/: table, journal, protocol) whole; of the
-# bots, the one loop and the heuristic (pimc needs DDS and threads, engines need processes).
+# bots, the one loop, the heuristic and the weakened heuristic (levels medium and easy; pimc, the
+# hard and expert levels, needs DDS and threads, engines need processes).
 sources=(
   src/core/*.cpp src/records/*.cpp src/room/*.cpp
-  src/bots/loop.cpp src/bots/arena.cpp src/bots/heuristic_bot.cpp src/bots/auction_read.cpp src/bots/bid_model.cpp
+  src/bots/loop.cpp src/bots/arena.cpp src/bots/heuristic_bot.cpp src/bots/weakened_bot.cpp src/bots/auction_read.cpp src/bots/bid_model.cpp
   wasm/offline.cpp
 )
 flags=(-std=c++20 "$opt" -ffp-contract=off -fexceptions -Iinclude -isystem "$obj/include" -Wall -Wextra -Werror

@@ -1,11 +1,12 @@
-// The offline game: the rules engine, the game room (server::Table) and the heuristic bot,
+// The offline game: the rules engine, the game room (server::Table) and the easy and medium bots,
 // compiled to WebAssembly (scripts/build-wasm.sh) for the browser's "Play offline" (issue 14).
 // One engine: this file only drives the same Table the server runs and writes the same JSON
 // (server::table_message_json, docs/protocol.md "table"); it re-derives no rule.
 //
 // The API is JSON text in, JSON text out (web/src/engine.ts wraps it with types):
 //   OfflineMatch.start(settings)  {"preset":"levantine"|"classic","target":1..500,
-//                                  "seed":"<1–16 hex digits>","name":"You","summary_ms":0..60000}
+//                                  "seed":"<1–16 hex digits>","name":"You","summary_ms":0..60000,
+//                                  "level":"easy"|"medium"} (the bots' level, default medium)
 //                                 → the table message for seat 0, or {"type":"error",…}
 //   OfflineMatch.table()          → the table message for seat 0 now (no events)
 //   OfflineMatch.act(action)      {"card":"QS"} etc. → the table message after it (with its
@@ -23,7 +24,10 @@
 //                                 benchmark bots_bench BM_HeuristicDeal does (docs/performance.md
 //                                 compares the two); returns the cards played (a checksum)
 //
-// The human is seat 0, the bots seats 1–3 (heuristic). Every seed comes from the match seed
+// The human is seat 0, the bots seats 1–3 at one level (docs/bots.md "Levels"): medium, the
+// heuristic (seated as "heuristic", as before the levels, so a kept match replays the same), or
+// easy, the weakened heuristic (seated as "easy"). hard and expert are pimc, which needs DDS and
+// threads: not in this build, refused as bad_settings. Every seed comes from the match seed
 // (derive_seed): the bots' seeds as the server's Table makes them, and deal k's seed from
 // stream 1000 + k, so a match seed gives the same match whatever the timing. The caller passes
 // the time (Unix ms) for the message's now_ms; there is no turn timer (turn_seconds 0) and no
@@ -45,7 +49,9 @@
 
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/levels.hpp"
 #include "tarneeb/bots/loop.hpp"
+#include "tarneeb/bots/weakened_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/records/record.hpp"
 #include "tarneeb/room/protocol.hpp"
@@ -79,9 +85,23 @@ std::optional<std::uint64_t> parse_seed(const std::string& s) {
 
 server::Millis to_millis(double now_ms) { return static_cast<server::Millis>(now_ms); }
 
+/// The bots this build has, by the kind the table seats them as: the levels offline play offers.
+std::unique_ptr<bots::Bot> make_bot(std::string_view kind, std::uint64_t seed) {
+    if (kind == "heuristic") return std::make_unique<bots::HeuristicBot>(seed);
+    if (kind == "easy") return std::make_unique<bots::WeakenedBot>(seed, bots::kEasyRandomShare, "easy");
+    return nullptr;
+}
+
+/// The kind a level's bots are seated as ("medium": "heuristic"); nullopt for a level not built in.
+std::optional<std::string> kind_of_level(const std::string& level) {
+    if (level == "medium") return "heuristic";
+    if (level == "easy") return "easy";
+    return std::nullopt;
+}
+
 }  // namespace
 
-/// One offline match: a server::Table with the human at seat 0 and three heuristic bots.
+/// One offline match: a server::Table with the human at seat 0 and three bots of one level.
 class OfflineMatch {
 public:
     /// Sets the table up and starts the match (see the file comment for `settings_text`).
@@ -111,18 +131,22 @@ public:
             if (name.empty() || name.size() > 64) name = "You";
         }
 
+        std::string kind = "heuristic";
+        if (auto it = j.find("level"); it != j.end() && !it->is_null()) {
+            const auto k = it->is_string() ? kind_of_level(it->get<std::string>()) : std::nullopt;
+            if (!k) return error_text("bad_settings", "level: easy|medium");
+            kind = *k;
+        }
+
         seed_ = *seed;
         history_ = {};  // of the table this replaces
         table_ = std::make_unique<server::Table>(
-            "offline", *settings, timing, [](std::string_view kind, std::uint64_t bot_seed) -> std::unique_ptr<bots::Bot> {
-                if (kind != "heuristic") return nullptr;
-                return std::make_unique<bots::HeuristicBot>(bot_seed);
-            });
+            "offline", *settings, timing, make_bot);
         const auto now = to_millis(now_ms);
         if (auto e = make(table_->prepare_sit(kHuman, name), now)) return *e;
         table_->connected(name, now);
         for (Seat s : {Seat::s1, Seat::s2, Seat::s3})
-            if (auto e = make(table_->prepare_add_bot(s, "heuristic", derive_seed(seed_, 100 + index(s))), now)) return *e;
+            if (auto e = make(table_->prepare_add_bot(s, kind, derive_seed(seed_, 100 + index(s))), now)) return *e;
         if (auto e = make(table_->prepare_start(derive_seed(seed_, 1), next_deal_seed()), now)) return *e;
         return message(now);
     }

@@ -4,7 +4,8 @@
 // six window sizes from a small phone to a large desktop, in English and Arabic, in the waiting
 // room and at the table (auction, trump, play); on a phone every control is at least 44 x 44
 // CSS px and every text at least 12 px. Dialogs cover the chat too, and the chat opens at its
-// newest line and follows new ones.
+// newest line and follows new ones. The connection bar (offline, reconnecting) lies under the
+// game, over no seat, card or control, at every size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, signIn, createTable, clickSure, step, answerTo, frameMark } from './harness.mjs';
@@ -51,10 +52,16 @@ function problems(page, phone) {
       }
       return null;
     };
+    // the connection bar (offline, reconnecting): nothing checked may lie under it
+    const bar = [...document.querySelectorAll('.conn-bar')].find(shown) ?? null;
     const check = (e, kind, pointsOf) => {
       e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       const r = e.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) return;
+      if (bar && e !== bar) {
+        const b = bar.getBoundingClientRect();
+        if (r.left < b.right - 1 && r.right > b.left + 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1) out.push(`${kind} ${name(e)} lies under the connection bar`);
+      }
       if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
         out.push(`${kind} ${name(e)} outside the window: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)}`);
       const i = Math.min(8, r.width / 4, r.height / 4); // inside rounded corners
@@ -70,6 +77,7 @@ function problems(page, phone) {
       const c = covered(e, pts);
       if (c) out.push(`${kind} ${name(e)} ${c}`);
     };
+    if (bar) check(bar, 'connection bar');
     // seats: the name, the card count, the timer, the last call
     for (const e of document.querySelectorAll('.seat .seat-name, .seat .backs .count, .seat .countdown, .seat .bubble, .wseat')) if (shown(e)) check(e, 'seat');
     // the trick's cards
@@ -126,6 +134,31 @@ async function atEverySize(page, what) {
     if (isPhone(w) && what !== 'waiting room') assert.ok(header <= 56, `${what} ${w}x${h}: the header is one row (${header} px)`);
     for (const p of await problems(page, isPhone(w))) found.push(`[${what} ${w}x${h}] ${p}`);
   }
+  return found;
+}
+
+/**
+ * The problems at every size while the connection bar is shown: offline (the browser's network
+ * gone), then reconnecting (the network back, the server frozen: the new socket's handshake is not
+ * answered). The server then wakes up and the page signs in again; the bar goes.
+ */
+async function withConnectionBar(page) {
+  const found = [];
+  await page.context().setOffline(true);
+  // a socket that still answers is kept without a network (conn.ts): this one is lost now
+  await page.evaluate(() => window.tarneeb.conn.ws?.close());
+  await page.waitForSelector('[data-testid=offline-bar]');
+  found.push(...(await atEverySize(page, 'play, offline bar')));
+  env.srv.pause();
+  try {
+    await page.context().setOffline(false);
+    await page.waitForSelector('[data-testid=conn-bar]');
+    found.push(...(await atEverySize(page, 'play, reconnecting bar')));
+  } finally {
+    env.srv.resume();
+  }
+  await page.waitForSelector('.conn-bar', { state: 'detached', timeout: 30000 });
+  await page.waitForFunction(() => window.tarneeb.state.conn === 'open' && window.tarneeb.state.welcomed);
   return found;
 }
 
@@ -191,6 +224,7 @@ for (const lang of ['en', 'ar']) {
             assert.ok(dimmed, 'the score sheet covers the chat');
             await clickSure(page, '.modal button[data-act=closemodal]');
             await page.waitForSelector('[data-testid=sheet]', { state: 'detached' });
+            found.push(...(await withConnectionBar(page)));
           }
         }
         const r = await step(page);

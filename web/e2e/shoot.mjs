@@ -2,7 +2,7 @@
 // docs/screenshots/<screen>-<lang>-<size>.png (viewport only, not the full page), each
 // made about six times smaller by pngquant (Debian package pngquant) when it is installed.
 //   node e2e/shoot.mjs [phone|desktop]   (needs web/dist and the server binary, as the e2e tests)
-// The sound button's icon is an emoji: install fonts-noto-color-emoji for it to show.
+// Every icon is inline SVG (no emoji font needed). Taken with reduced motion: nothing moving.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -12,7 +12,19 @@ import type { SeatInfo } from './protocol';
 export const LEVELS = ['easy', 'medium', 'hard', 'expert'] as const;
 export type Level = (typeof LEVELS)[number];
 /** The level a new bot gets when the person has not picked one. */
-export const DEFAULT_LEVEL: Level = 'medium';
+export const DEFAULT_LEVEL = 'medium' satisfies Level;
+/**
+ * The levels offline play offers: those the WebAssembly engine has (wasm/offline.cpp, setting
+ * "level"). hard and expert are pimc, which needs the double-dummy solver and threads, not in that
+ * build; the picker says they are played online.
+ */
+export const OFFLINE_LEVELS = ['easy', 'medium'] as const satisfies readonly Level[];
+export type OfflineLevel = (typeof OFFLINE_LEVELS)[number];
+
+/** True when `x` is a level offline play has. */
+export function isOfflineLevel(x: unknown): x is OfflineLevel {
+  return typeof x === 'string' && (OFFLINE_LEVELS as readonly string[]).includes(x);
+}
 
 const WORDS = {
   en: {
@@ -23,6 +35,7 @@ const WORDS = {
     expert: 'expert',
     levelTitle: 'Bot level',
     addBotAt: 'Add a bot',
+    offlineLevels: 'Hard and expert bots play online only.',
   },
   ar: {
     bot: 'روبوت',
@@ -32,6 +45,7 @@ const WORDS = {
     expert: 'خبير',
     levelTitle: 'مستوى الروبوت',
     addBotAt: 'أضف روبوتًا',
+    offlineLevels: 'الروبوت الصعب والخبير في اللعب على الإنترنت فقط.',
   },
 } as const;
 export type LevelKey = keyof (typeof WORDS)['en'];
@@ -141,16 +155,24 @@ export function botHtml(b: BotShown, l: Lang = lang()): string {
 }
 
 /**
- * The level picker: four buttons, one pressed (`aria-pressed`), each at least 44×44 CSS px
- * (style.css `.levels button`); each carries `data-<attr>="botlevel"` (data-act for the game's
- * screens, data-tact for the tournament's) and data-level.
+ * The level picker: a button per level (`levels`: the four, or offline's), one pressed
+ * (`aria-pressed`), each at least 44×44 CSS px (bot_levels.css `.levels button`); each carries
+ * `data-<attr>="<act>"` (data-act for the game's screens, data-tact for the tournament's) and
+ * data-level. The offline picker (act `offlinelevel`) says why hard and expert are not there.
  */
-export function levelPickerHtml(current: Level, l: Lang = lang(), attr: 'act' | 'tact' = 'act'): string {
-  const buttons = LEVELS.map(
+export function levelPickerHtml(
+  current: Level,
+  l: Lang = lang(),
+  attr: 'act' | 'tact' = 'act',
+  { levels = LEVELS, act = 'botlevel' }: { levels?: readonly Level[]; act?: 'botlevel' | 'offlinelevel' } = {},
+): string {
+  const id = act === 'offlinelevel' ? 'offline-level' : 'level';
+  const buttons = levels.map(
     (lv) =>
-      `<button type="button" class="level-choice" data-${attr}="botlevel" data-level="${lv}" data-testid="level-${lv}" aria-pressed="${lv === current}">${esc(lw(lv, l))}</button>`,
+      `<button type="button" class="level-choice" data-${attr}="${act}" data-level="${lv}" data-testid="${id}-${lv}" aria-pressed="${lv === current}">${esc(lw(lv, l))}</button>`,
   ).join('');
-  return `<div class="levels" role="group" aria-label="${esc(lw('levelTitle', l))}" data-testid="bot-levels"><span class="levels-title">${esc(lw('levelTitle', l))}</span>${buttons}</div>`;
+  const note = levels.length < LEVELS.length ? `<span class="levels-note">${esc(lw('offlineLevels', l))}</span>` : '';
+  return `<div class="levels" role="group" aria-label="${esc(lw('levelTitle', l))}" data-testid="${act === 'offlinelevel' ? 'offline-levels' : 'bot-levels'}"><span class="levels-title">${esc(lw('levelTitle', l))}</span>${buttons}${note}</div>`;
 }
 
 /** A stored record's player in plain text: "Bot 2 · hard" for a built-in bot, else the name itself. */

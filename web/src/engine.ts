@@ -7,6 +7,7 @@
 // Hidden information: the wasm module builds each table message for seat 0 from that seat's
 // view (server::table_message_json), so the other hands never reach JavaScript.
 import type { Action, ErrorMsg, TableView } from './protocol';
+import type { OfflineLevel } from './bot_levels';
 
 /** How an offline match is set up. */
 export interface OfflineSettings {
@@ -20,6 +21,8 @@ export interface OfflineSettings {
   name?: string;
   /** The round summary's pause before the next deal's bots act, ms (0..60000; default 4000, as the server's). */
   summary_ms?: number;
+  /** The bots' level (bot_levels.ts OFFLINE_LEVELS: the levels this build has); default medium. */
+  level?: OfflineLevel;
 }
 
 /** A refusal: `code` is the server's stable code (e.g. `must_follow_suit`, `out_of_turn`, `bad_action`). */
@@ -31,7 +34,7 @@ export type Reply = TableView | EngineError;
 /** The server's `hint` answer (docs/protocol.md "hint"): `action` for the table at `version`. */
 export type HintReply = { type: 'hint'; version: number; action: Action } | EngineError;
 
-/** One match: the human at seat 0, heuristic bots at seats 1–3, no turn timer. */
+/** One match: the human at seat 0, bots at seats 1–3 (of the settings' level), no turn timer. */
 export interface OfflineMatch {
   /** The table message for seat 0 now (`events` empty unless some were not reported yet). */
   table(): TableView;

@@ -10,8 +10,11 @@ import { SocialScreens } from './profiles';
 import { TournamentScreens } from './tournament_screen';
 import { startUpdates } from './updates';
 import { RulesScreen } from './rules';
+import { listenForGesture } from './sounds';
 
 const root = document.getElementById('app')!;
+// sounds play only after the person's first gesture (the browser's autoplay rules: sounds.ts)
+listenForGesture(document);
 // History and replays (#/history, #/replay/…) draw beside the game, into their own element
 const screenEl = document.createElement('div');
 screenEl.id = 'screens';

@@ -1,10 +1,11 @@
-// Offline play (issue 14): a whole match against three heuristic bots with no server, run by
+// Offline play (issue 14): a whole match against three bots (easy or medium) with no server, run by
 // the WebAssembly engine (engine.ts). It feeds the app the same `table` messages the server
 // sends (docs/protocol.md), so the table view is the online game's. The bots act one action
 // at a time, `botDelayMs` apart, so that the human can follow the cards, and wait for the round
 // summary after a deal as the server's bots do (`summary_ms` in the table message).
 import { loadEngine, randomSeed, type Engine, type HintReply, type OfflineMatch, type Reply } from './engine';
 import type { Action, TableView } from './protocol';
+import type { OfflineLevel } from './bot_levels';
 import { botToAct, newRecord, replayRecord, withAction, type OfflineRecord } from './offline_store';
 
 /** What the app gives an offline game: where its table messages and refusals go. */
@@ -23,6 +24,8 @@ export interface OfflineOptions {
   botDelayMs?: number;
   /** The round summary's pause, ms (default 4000, as the server's: engine.ts OfflineSettings). */
   summaryMs?: number;
+  /** The bots' level (default medium); kept in the match's record, so a resumed match keeps it. */
+  level?: OfflineLevel;
   /** Keeps the match's record after each of the person's actions (offline_store.ts); null: the match is over or left. */
   store?: (r: OfflineRecord | null) => void;
 }
@@ -54,8 +57,12 @@ export class OfflineGame {
   /** Deals a new match (a fresh seed from crypto.getRandomValues). */
   restart(): void {
     this.stop();
-    const { preset, target, name, summaryMs } = this.options;
-    const settings = { preset, target, name, seed: randomSeed(), ...(summaryMs === undefined ? {} : { summary_ms: summaryMs }) };
+    const { preset, target, name, summaryMs, level } = this.options;
+    const settings = {
+      preset, target, name, seed: randomSeed(),
+      ...(summaryMs === undefined ? {} : { summary_ms: summaryMs }),
+      ...(level === undefined ? {} : { level }),
+    };
     const { match, table } = this.engine.startMatch(settings);
     this.match = match;
     this.keep(newRecord(settings));

@@ -1,7 +1,18 @@
 // The "Play offline" entry of the start screen and the lobby (offline.ts plays the match; the
-// table itself is the online game's view).
+// table itself is the online game's view), with the bots' level: the levels the offline engine has.
 import type { State } from './app';
 import { num, t } from './i18n';
+import { DEFAULT_LEVEL, OFFLINE_LEVELS, levelPickerHtml } from './bot_levels';
+
+/** The offline bots' level picker (easy, medium; it says hard and expert are played online). */
+function offlineLevels(s: State): string {
+  return levelPickerHtml(s.offlineLevel ?? DEFAULT_LEVEL, s.lang, 'act', { levels: OFFLINE_LEVELS, act: 'offlinelevel' });
+}
+
+/** The lobby's offline entry: the level and the button (the rules and target are the create form's). */
+export function offlineLobby(s: State): string {
+  return `<section class="offline-entry" data-testid="offline-entry"><h2>${t('playOffline')}</h2>${offlineLevels(s)}${offlineButton(s, 'ghost')}</section>`;
+}
 
 /** The button that starts an offline match with the form's rules and target. */
 export function offlineButton(s: State, cls = 'primary'): string {
@@ -21,7 +32,8 @@ export function offlineEntry(s: State): string {
           <option value="classic" ${f.preset === 'classic' ? 'selected' : ''}>${t('classic')}</option>
         </select></label>
       <label>${t('target')} <input type="text" inputmode="numeric" name="target" data-bind="form.target" data-num value="${num(f.target)}" size="4"></label>
-      ${offlineButton(s)}
     </div>
+    ${offlineLevels(s)}
+    ${offlineButton(s)}
   </section>`;
 }

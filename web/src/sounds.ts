@@ -1,6 +1,8 @@
-// Table sounds, generated with the Web Audio API (no sound files): off by default, a toggle in
-// the table's header, remembered in localStorage. Which sound a table message calls for is
-// decided by soundsFor (pure, tested); play() makes it.
+// Table sounds, generated with the Web Audio API (no sound files): on by default (issue 28: "your
+// turn" is heard), a toggle in the table's header, remembered in localStorage. Which sound a table
+// message calls for is decided by soundsFor (pure, tested); play() makes it. Browsers let a page
+// play sound only after a gesture of the person (autoplay rules): nothing is played, and no
+// AudioContext made, before the first pointer or key press on the page (listenForGesture).
 import type { GameEvent, TableView } from './protocol';
 
 export type Sound = 'card' | 'trick' | 'turn' | 'round';
@@ -28,12 +30,29 @@ const NOTES: Record<Sound, [number, number, number][]> = {
 };
 
 let ctx: AudioContext | null = null;
+let gesture = false;
 
-/** Plays `sound` quietly (nothing where the browser has no Web Audio). */
+/** Listens on `target` (the document) for the person's first gesture, after which sounds may play. */
+export function listenForGesture(target: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>): void {
+  const events = ['pointerdown', 'keydown', 'touchend'] as const;
+  const seen = () => {
+    gesture = true;
+    for (const e of events) target.removeEventListener(e, seen, true);
+  };
+  for (const e of events) target.addEventListener(e, seen, true);
+}
+
+/** Whether the person has made a gesture on the page yet (sounds may play). */
+export function gestureSeen(): boolean {
+  return gesture;
+}
+
+/** Plays `sound` quietly: nothing before the person's first gesture, nor where the browser has no Web Audio. */
 export function play(sound: Sound): void {
   const AC = (globalThis as { AudioContext?: typeof AudioContext }).AudioContext;
-  if (!AC) return;
+  if (!AC || !gesture) return;
   ctx ??= new AC();
+  if (ctx.state === 'suspended') void ctx.resume().catch(() => {});
   const at = ctx.currentTime;
   for (const [freq, start, len] of NOTES[sound]) {
     const osc = ctx.createOscillator();

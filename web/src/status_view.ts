@@ -7,11 +7,11 @@ import { errorText, t } from './i18n';
 import { statusText } from './status_i18n';
 import { esc } from './util';
 
-/** The bar at the foot of the page while there is no connection (none while playing offline). */
+/** The bar at the foot of the page while there is no connection (none while playing offline): in the page's flow, under the screen (style.css). */
 export function connBar(s: State): string {
   if (s.conn === 'open' || s.offline) return '';
   if (s.conn === 'offline') return `<div class="conn-bar offline" role="status" data-testid="offline-bar">${statusText('offlineBar')}</div>`;
-  return `<div class="conn-bar" role="status">${t(s.conn === 'connecting' && !s.token ? 'connecting' : 'reconnecting')}</div>`;
+  return `<div class="conn-bar" role="status" data-testid="conn-bar">${t(s.conn === 'connecting' && !s.token ? 'connecting' : 'reconnecting')}</div>`;
 }
 
 /** "A new version is ready" (or "this page is older than the server") with its Reload button; '' otherwise. */

@@ -3,6 +3,7 @@
 // the shared record examples' expected results (what `tarneeb replay` is checked against).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine, type Engine, type OfflineMatch } from '../src/engine';
+import { OFFLINE_LEVELS } from '../src/bot_levels';
 import type { Action, TableView } from '../src/protocol';
 import { nodeEngineOptions, readRecord, recordNames } from './wasm_node.mjs';
 
@@ -61,6 +62,19 @@ describe('offline match', () => {
     expect(a.cards.length).toBeGreaterThan(0);
     expect(b.cards).toEqual(a.cards);
     expect(b.last.scores).toEqual(a.last.scores);
+  });
+
+  it('has the offline levels (OFFLINE_LEVELS: easy, medium) and refuses the others as bad_settings', () => {
+    for (const level of OFFLINE_LEVELS) {
+      const { match, table } = engine.startMatch({ target: 5, seed: '1e7e1', level });
+      expect(table.seats[1]?.kind).toBe(level === 'medium' ? 'heuristic' : level); // medium seats the heuristic, as before the levels
+      const { last } = playOut(match, table);
+      expect(last.state).toBe('finished');
+      match.dispose();
+    }
+    for (const level of ['hard', 'expert', 'random', 'pimc']) {
+      expect(() => engine.startMatch({ target: 5, seed: '1', level: level as 'easy' })).toThrow('bad_settings');
+    }
   });
 
   it('never sends another seat\'s cards: the hand is seat 0\'s, every other card shown was played', () => {

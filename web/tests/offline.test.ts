@@ -3,6 +3,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadEngine, type Engine } from '../src/engine';
 import { OfflineGame } from '../src/offline';
+import type { OfflineRecord } from '../src/offline_store';
 import { html } from '../src/view';
 import { setLang } from '../src/i18n';
 import { emptySheet } from '../src/sheet';
@@ -64,6 +65,18 @@ describe('OfflineGame', () => {
     expect(shown).toHaveLength(1);
     game.stop();
   });
+
+  it('plays at the level picked, kept in the match\'s record (a resumed match keeps its level)', () => {
+    const shown: TableView[] = [];
+    const kept: (OfflineRecord | null)[] = [];
+    const game = new OfflineGame(engine, { table: (t) => shown.push(t), error: () => {} }, {
+      preset: 'levantine', target: 31, name: 'You', botDelayMs: 60_000, level: 'easy', store: (r) => kept.push(r),
+    });
+    game.restart();
+    expect(shown[0].seats.slice(1).map((x) => x?.kind)).toEqual(['easy', 'easy', 'easy']);
+    expect(kept[kept.length - 1]?.settings.level).toBe('easy');
+    game.stop();
+  });
 });
 
 describe('offline screens', () => {
@@ -73,6 +86,23 @@ describe('offline screens', () => {
     expect(html(state({ conn: 'open', welcomed: true, name: 'Me', token: 'x' }))).toContain('data-act="offline"');
     setLang('ar');
     expect(html(state({ lang: 'ar' }))).toContain('العب دون اتصال');
+  });
+
+  it('offers the levels the offline engine has (easy, medium), the one picked pressed, and says why not hard or expert', () => {
+    const out = html(state({ offlineLevel: 'easy' }));
+    expect(out).toContain('data-testid="offline-levels"');
+    expect(out).toMatch(/data-act="offlinelevel" data-level="easy"[^>]*aria-pressed="true"/);
+    expect(out).toMatch(/data-act="offlinelevel" data-level="medium"[^>]*aria-pressed="false"/);
+    expect(out).not.toContain('data-testid="offline-level-hard"');
+    expect(out).not.toContain('data-testid="offline-level-expert"');
+    expect(out).toContain('Hard and expert bots play online only.');
+    const lobby = html(state({ conn: 'open', welcomed: true, name: 'Me', token: 'x' }));
+    expect(lobby).toContain('data-testid="offline-levels"');
+    setLang('ar');
+    const ar = html(state({ lang: 'ar' }));
+    expect(ar).toContain('سهل');
+    expect(ar).toContain('متوسط');
+    expect(ar).toContain('الروبوت الصعب والخبير في اللعب على الإنترنت فقط.');
   });
 
   it('shows the engine\'s table without a server: seat 0\'s hand only, no connection bar', () => {

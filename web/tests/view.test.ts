@@ -75,7 +75,7 @@ describe('the table as rendered', () => {
     expect(out).toMatch(/data-seat="2" data-pos="right"/);
     expect(out).toMatch(/data-seat="3" data-pos="top"/);
     expect(out).toMatch(/data-seat="0" data-pos="left"/);
-    expect(out).toMatch(/played-top fresh" data-played="TS" data-seat="3">.*led/s); // the newest card slides in
+    expect(out).toMatch(/played-top" data-played="TS" data-seat="3">.*led/s); // motion.ts moves it, not the HTML
     // we declared 8: we need 8, they need 6 to set us
     expect(out).toContain('Tricks: Us <b>1</b><span class="muted">/8</span> · Them <b>0</b><span class="muted">/6</span>');
     expect(out).toMatch(/class="countdown/);
