@@ -76,6 +76,7 @@ void add_serve(CLI::App& app, int& exit_code) {
     struct Options {
         server::ServeConfig config;
         double grace_seconds = 20;
+        double quick_fill_seconds = 20;
         std::string log_level = "info";
         bool no_static = false;
         double rate_burst = 0;  ///< 0: twice the rate
@@ -127,6 +128,15 @@ void add_serve(CLI::App& app, int& exit_code) {
     cmd->add_option("--grace", o->grace_seconds, "seconds a disconnected player's seat is held before a bot plays it")
         ->capture_default_str()->check(CLI::Range(0.0, 3600.0));
     cmd->add_option("--bot", o->config.hall.default_bot, "bot for add_bot without a name and for stand-ins")->capture_default_str();
+    cmd->add_option("--quick-fill-seconds", o->quick_fill_seconds,
+                    "quick play: seconds a quick-play table waits for people after its first sits, then bots fill it")
+        ->capture_default_str()->check(CLI::Range(0.0, 600.0));
+    cmd->add_option("--quick-bot", o->config.hall.timing.quick_bot, "quick play: the computer players that fill a table")
+        ->capture_default_str()->check([](const std::string& name) {
+            for (const bots::BotInfo& info : bots::registry())
+                if (info.name == name) return std::string();
+            return "--quick-bot: no built-in bot '" + name + "' (tarneeb simulate --help lists them)";
+        });
     cmd->add_option("--idle-seconds", o->config.idle_seconds, "close a WebSocket silent this long")->capture_default_str()
         ->check(CLI::Range(1, 86400));
     cmd->add_option("--max-tables", o->config.hall.max_tables, "live tables at once")->capture_default_str();
@@ -214,6 +224,7 @@ void add_serve(CLI::App& app, int& exit_code) {
         spdlog::set_level(spdlog::level::from_str(o->log_level));
         spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %v");
         o->config.hall.timing.grace_ms = static_cast<server::Millis>(o->grace_seconds * 1000);
+        o->config.hall.timing.quick_fill_ms = static_cast<server::Millis>(o->quick_fill_seconds * 1000);
         o->config.hall.session_ttl_ms = static_cast<server::Millis>(o->session_days * 24 * 3600 * 1000);
         o->config.hall.timing.standin_bot = o->config.hall.default_bot;
         if (o->config.hall.seed != 0)
