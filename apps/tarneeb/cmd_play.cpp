@@ -20,6 +20,7 @@
 
 #include "commands.hpp"
 #include "engine_flags.hpp"
+#include "play_words.hpp"
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/bots/engine_bot.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
@@ -30,88 +31,6 @@
 namespace tarneeb::cli {
 
 namespace {
-
-/// The few words of the interface, in English or Arabic. A line is in one language: in Arabic
-/// the card notation, numbers and the command line are the only Latin text, each in an LRI...PDI
-/// isolate (Game::ltr, or \u2066...\u2069 inside the Arabic strings below). A verb whose subject
-/// is the person (you) or the person's team (we) has its own form.
-struct Words {
-    const char* you;
-    const char* right;
-    const char* partner;
-    const char* left;
-    const char* us;
-    const char* them;
-    const char* round;
-    const char* dealer;
-    const char* your_hand;
-    const char* auction;
-    const char* pass;
-    const char* bids;
-    const char* you_bid;        ///< "bids" when the person bids
-    const char* contract;
-    const char* trump;
-    const char* tricks;
-    const char* trick;
-    const char* we_need;        ///< followed by the contract
-    const char* they_need;      ///< followed by the contract
-    const char* rounds;
-    const char* score;
-    const char* target;
-    const char* wins_trick;     ///< after the winner's name
-    const char* you_win_trick;  ///< the whole phrase when the person wins
-    const char* comma;
-    const char* semicolon;
-    const char* call_prompt;
-    const char* trump_prompt;
-    const char* card_prompt;
-    const char* made;
-    const char* set;
-    const char* passed_out;
-    const char* match_over;
-    const char* winner;
-    const char* draw;
-    const char* closed;
-    const char* goodbye;
-    const char* legal;
-    const char* hint;
-    const char* more_help;      ///< after the legal moves
-    // One-line reasons for a wrong answer.
-    const char* e_empty;
-    const char* e_not_call;     ///< followed by "min-max"
-    const char* e_bid_range;    ///< followed by "min-max"
-    const char* e_too_low;      ///< followed by the standing bid
-    const char* e_not_suit;
-    const char* e_not_card;
-    const char* e_not_held;     ///< followed by the card
-    const char* e_follow;       ///< followed by the suit led
-    const char* e_not_now;      ///< followed by the error code
-};
-
-constexpr Words kEnglish{
-    "You", "Right", "Partner", "Left", "us", "them", "Round", "dealer", "Your hand", "Auction", "pass",
-    "bids", "bid", "Contract", "trump", "Tricks", "Trick", "we need", "they need", "scored rounds/deals", "Score", "target",
-    "wins the trick", "You win the trick", ", ", "; ",
-    "Your call (7-13 or pass; ? for help)", "Name trump (s, h, d, c)", "Your card (e.g. QS, 10h; ? for help)",
-    "made", "set", "All passed: the cards are dealt again.", "Match over", "winner", "a draw",
-    "the table is closed (too many passed-out deals)", "Game ended.", "Legal", "Hint", "(hint, quit)",
-    "Please answer (? lists the legal moves).", "Not a call: bid or pass, bids", "Bids go", "Too low: the bid stands at",
-    "Not a suit: answer s, h, d or c.", "Not a card: write it like QS, 10h or td.", "You do not hold",
-    "You must follow suit and you hold one:", "Not allowed now:"};
-
-// A trick is «لفة» and trump «حكم», as in the browser client (issue 14).
-constexpr Words kArabic{
-    "أنت", "اليمين", "الشريك", "اليسار", "نحن", "هم", "الجولة", "الموزع", "أوراقك", "المزايدة", "باس",
-    "يطلب", "تطلب", "العقد", "الحكم", "اللفات", "اللفة", "نحتاج", "هم يحتاجون", "الجولات المحسوبة/التوزيعات", "النتيجة",
-    "الهدف", "يأخذ اللفة", "تأخذ اللفة", "، ", "؛ ",
-    "طلبك (٧-١٣ أو باس، ؟ للمساعدة)", "اختر الحكم (بستوني، كبة، ديناري، سباتي، أو \u2066s h d c\u2069)",
-    "ورقتك (مثل \u2066QS\u2069 أو \u206610h\u2069، ؟ للمساعدة)",
-    "نجح", "كُسر", "الجميع باس: يعاد التوزيع.", "انتهت المباراة", "الفائز", "تعادل",
-    "أغلقت الطاولة (توزيعات كثيرة بلا عقد)", "انتهت اللعبة.", "المسموح", "اقتراح", "(تلميح، خروج)",
-    "أجب من فضلك (؟ يعرض الخيارات).", "ليس طلبًا: اطلب أو قل باس، الطلبات", "الطلبات من", "منخفض: الطلب الحالي",
-    "ليس لونًا: أجب \u2066s\u2069 أو \u2066h\u2069 أو \u2066d\u2069 أو \u2066c\u2069.",
-    "ليست ورقة: اكتبها مثل \u2066QS\u2069 أو \u206610h\u2069 أو \u2066td\u2069.", "لا تملك",
-    "يجب أن تتبع اللون وعندك منه:", "غير مسموح الآن:"};
 
 struct PlayOptions {
     std::string rules = "levantine";
@@ -124,59 +43,6 @@ struct PlayOptions {
     std::string lang = "en";
     bots::EngineConfig engine;  ///< defaults of engine:CMD players
 };
-
-std::string lower_trim(std::string s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    const auto e = s.find_last_not_of(" \t\r\n");
-    s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    for (char& c : s)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return s;
-}
-
-/// An answer as the prompts read it, whatever --lang says: lower_trim, Eastern Arabic digits
-/// (٠-٩, U+0660-U+0669, and the Persian forms ۰-۹, U+06F0-U+06F9) as ASCII digits in bids and
-/// card ranks ("١٠h" is 10h), «؟» as "?", the Arabic words «باس» (pass), «تلميح» (hint)
-/// and «خروج» (quit) as the English ones, and the Levantine suit names as the browser client
-/// writes them — «بستوني» spades, «كبة» hearts, «ديناري» diamonds, «سباتي» clubs (and the
-/// spellings «كبّة», «دينار», «اسباتي») — as their letters, alone (a trump) or after a rank
-/// ("١٠ كبة" is 10h).
-std::string normalise_answer(const std::string& line) {
-    static constexpr std::string_view kDigits[2][10] = {{"٠", "١", "٢", "٣", "٤", "٥", "٦", "٧", "٨", "٩"},
-                                                        {"۰", "۱", "۲", "۳", "۴", "۵", "۶", "۷", "۸", "۹"}};
-    static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
-        {"باس", "pass"}, {"تلميح", "hint"}, {"خروج", "quit"}};
-    constexpr std::string_view kQuestion = "؟";
-    std::string s;
-    for (std::size_t i = 0; i < line.size();) {
-        const std::string_view rest = std::string_view(line).substr(i);
-        if (rest.starts_with(kQuestion)) {
-            s += '?';
-            i += kQuestion.size();
-            continue;
-        }
-        bool digit = false;
-        for (const auto& digits : kDigits)
-            for (int d = 0; d < 10 && !digit; ++d)
-                if (rest.starts_with(digits[d])) {
-                    s += static_cast<char>('0' + d);
-                    i += digits[d].size();
-                    digit = true;
-                }
-        if (!digit) s += line[i++];
-    }
-    s = lower_trim(s);
-    for (const auto& [arabic, english] : kWords)
-        if (s == arabic) return std::string(english);
-    static constexpr std::pair<std::string_view, char> kSuits[] = {
-        {"بستوني", 's'}, {"كبة", 'h'}, {"كبّة", 'h'}, {"ديناري", 'd'}, {"دينار", 'd'}, {"سباتي", 'c'}, {"اسباتي", 'c'}};
-    for (const auto& [name, letter] : kSuits)
-        if (s.ends_with(name)) {
-            std::string rank = lower_trim(s.substr(0, s.size() - name.size()));
-            if (rank.find(' ') == std::string::npos) return rank + letter;
-        }
-    return s;
-}
 
 class Game {
 public:
