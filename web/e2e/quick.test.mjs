@@ -88,7 +88,7 @@ test('on a 390x844 phone: the new controls are 44x44 at least, the preset is rem
     assert.equal(await page.getAttribute('[data-testid=quick-preset-classic]', 'aria-pressed'), 'true', 'the preset is remembered');
     const small = [];
     const tooSmall = (list) => small.push(...list.filter((r) => r.width < 43.5 || r.height < 43.5).map((r) => `${r.what} ${r.width}x${r.height}`));
-    tooSmall(await sizes(page, '[data-testid=quick-play], .quick-preset'));
+    tooSmall(await sizes(page, '[data-testid=quick-play], [data-act=quickpreset]'));
     // the quick-play button is in the first screenful
     const top = await page.$eval('[data-testid=quick-play]', (e) => e.getBoundingClientRect().bottom);
     assert.ok(top <= 844, `Quick play is on the first screen (its bottom at ${top})`);

@@ -8,16 +8,16 @@ import type { QuickInfo, TableView } from './protocol';
 import { esc } from './util';
 import { DEFAULT_QUICK_PRESET, QUICK_PRESETS, fillLabel, qw } from './quick';
 
-/** The lobby's quick play: the button first, then the rules it asks for (remembered) and what it does. */
+/** The lobby's quick play: the button first, then the rules it asks for (remembered; pills as the bot level picker's) and what it does. */
 export function quickLobby(s: State): string {
   const current = s.quickPreset ?? DEFAULT_QUICK_PRESET;
   const presets = QUICK_PRESETS.map(
     (p) =>
-      `<button type="button" class="quick-preset" data-act="quickpreset" data-preset="${p}" data-testid="quick-preset-${p}" aria-pressed="${p === current}">${t(p)}</button>`,
+      `<button type="button" class="level-choice" data-act="quickpreset" data-preset="${p}" data-testid="quick-preset-${p}" aria-pressed="${p === current}">${t(p)}</button>`,
   ).join('');
   return `<section class="panel quick-play" data-testid="quick-play-panel">
     <button type="button" class="primary big quick-btn" data-act="quickplay" data-testid="quick-play" ${s.busy || s.conn !== 'open' ? 'disabled' : ''}>${qw('quickPlay')}</button>
-    <div class="quick-presets" role="group" aria-label="${esc(qw('quickRules'))}"><span class="quick-presets-title">${qw('quickRules')}</span>${presets}</div>
+    <div class="levels quick-presets" role="group" aria-label="${esc(qw('quickRules'))}"><span class="levels-title">${qw('quickRules')}</span>${presets}</div>
     <p class="muted quick-hint">${qw('quickHint')}</p>
   </section>`;
 }
