@@ -1,7 +1,7 @@
 // A tour of every screen of the browser client on one page, against a real server (harness.mjs):
-// sign-in, lobby with its create form, a quick-play table's waiting room, waiting room, the table in the auction, the trump choice
-// and the play, the last-trick window, the round summary, the score sheet, match over, the
-// offline match, History and the replay of a match with its analysis. At each screen it calls
+// sign-in, lobby with its create form, a quick-play table's waiting room, waiting room, the table
+// in the auction, the trump choice and the play, the last-trick window, the round summary, the
+// score sheet, match over, the offline match, History and the replay of a match with its analysis. At each screen it calls
 // `visit(name)` (the accessibility audit, a screenshot).
 import { clickSure, createTable, fillField, lastFrames, leaveTable, playToEnd, step } from './harness.mjs';
 
