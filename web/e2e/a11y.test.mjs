@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { useServer, screenshots, DESKTOP, PHONE, audit } from './harness.mjs';
 import { tour, SCREENS } from './tour.mjs';
 
-const env = useServer({ botDelayMs: 0 });
+// quick play's fill time past the audit of its waiting room (tour.mjs)
+const env = useServer({ botDelayMs: 0, extra: ['--quick-fill-seconds', '600'] });
 
 for (const [lang, size, opts] of [['en', 'desktop', DESKTOP], ['ar', 'desktop', DESKTOP], ['en', 'phone', PHONE], ['ar', 'phone', PHONE]]) {
   test(`${lang}, ${size}: no serious or critical axe-core violation on any screen`, async () => {

@@ -5,12 +5,14 @@
 // room and at the table (auction, trump, play); on a phone every control is at least 44 x 44
 // CSS px and every text at least 12 px. Dialogs cover the chat too, and the chat opens at its
 // newest line and follows new ones. The connection bar (offline, reconnecting) lies under the
-// game, over no seat, card or control, at every size.
+// game, over no seat, card or control, at every size. A quick-play table's waiting room (its
+// countdown and Play now) is checked the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, signIn, createTable, clickSure, step, answerTo, frameMark } from './harness.mjs';
 
-const env = useServer({ botDelayMs: 0, extra: ['--max-new-guests-per-address', '0'] });
+// quick play's fill time past the checks of its waiting room
+const env = useServer({ botDelayMs: 0, extra: ['--max-new-guests-per-address', '0', '--quick-fill-seconds', '600'] });
 
 const SIZES = [
   [360, 640],
@@ -131,7 +133,7 @@ async function atEverySize(page, what) {
     // the chat is open, and at the side of the table on a wide window, under it on a narrow one
     assert.equal(await page.getAttribute('[data-testid=chat-toggle]', 'aria-expanded'), 'true', `${what} ${w}x${h}: chat open`);
     const header = await page.$eval('#app header', (e) => e.getBoundingClientRect().height);
-    if (isPhone(w) && what !== 'waiting room') assert.ok(header <= 56, `${what} ${w}x${h}: the header is one row (${header} px)`);
+    if (isPhone(w) && !what.endsWith('waiting room')) assert.ok(header <= 56, `${what} ${w}x${h}: the header is one row (${header} px)`);
     for (const p of await problems(page, isPhone(w))) found.push(`[${what} ${w}x${h}] ${p}`);
   }
   return found;
@@ -231,6 +233,20 @@ for (const lang of ['en', 'ar']) {
         if (r.kind === 'over') break;
       }
       assert.ok(seen.has('auction') && seen.has('play'), `the auction and a trick in play were checked (${[...seen]})`);
+      assert.deepEqual(found, [], `hidden, covered or small:\n${found.join('\n')}`);
+    });
+  });
+}
+
+for (const lang of ['en', 'ar']) {
+  test(`${lang}: the quick-play waiting room is visible and uncovered with the chat open, 360x640 to 1920x1080`, { timeout: 120000 }, async () => {
+    await env.withPage(`layout-quick-${lang}`, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, reducedMotion: 'reduce' }, async (page) => {
+      await signIn(page, env.srv.url, `LayQ${lang}${Date.now() % 100000}`, lang);
+      await clickSure(page, '[data-testid=quick-play]');
+      await page.waitForSelector('[data-testid=play-now]');
+      await clickSure(page, '[data-testid=chat-toggle]');
+      await page.waitForSelector('[data-testid=chat-input]');
+      const found = await atEverySize(page, 'quick waiting room');
       assert.deepEqual(found, [], `hidden, covered or small:\n${found.join('\n')}`);
     });
   });

@@ -1,13 +1,13 @@
 // A tour of every screen of the browser client on one page, against a real server (harness.mjs):
-// sign-in, lobby with its create form, waiting room, the table in the auction, the trump choice
-// and the play, the last-trick window, the round summary, the score sheet, match over, the
-// offline match, History and the replay of a match with its analysis. At each screen it calls
+// sign-in, lobby with its create form, a quick-play table's waiting room, waiting room, the table
+// in the auction, the trump choice and the play, the last-trick window, the round summary, the
+// score sheet, match over, the offline match, History and the replay of a match with its analysis. At each screen it calls
 // `visit(name)` (the accessibility audit, a screenshot).
 import { clickSure, createTable, fillField, lastFrames, leaveTable, playToEnd, step } from './harness.mjs';
 
 /** The screens `tour` visits, in order (the names given to `visit`). */
 export const SCREENS = [
-  'signin', 'lobby', 'waiting', 'table-auction', 'table-trump', 'table-play', 'last-trick', 'round-summary',
+  'signin', 'lobby', 'quick-waiting', 'waiting', 'table-auction', 'table-trump', 'table-play', 'last-trick', 'round-summary',
   'score-sheet', 'match-over', 'offline', 'history', 'replay-analysis',
 ];
 
@@ -39,7 +39,8 @@ async function closeModal(page) {
  * player `name`, calling `await visit(screen)` on each (names: SCREENS). The server should run
  * with no bot delay (startServer's default) and a summary pause of 0 or a few seconds (the
  * summary is visited as soon as it shows); the page's context should have reduced motion, so
- * that no panel is caught half faded in.
+ * that no panel is caught half faded in. The quick-play table is left before its fill time
+ * (`--quick-fill-seconds`, 20 s by default: a server of a slow machine may make it longer).
  */
 export async function tour(page, url, lang, name, visit) {
   // When a step times out, the error shows the page's last WebSocket frames (what it asked
@@ -60,6 +61,13 @@ async function walk(page, url, lang, name, visit) {
   await clickSure(page, 'form[data-form=signin] button[type=submit]');
   await page.waitForSelector('form[data-form=create]');
   await visit('lobby');
+
+  // quick play: the table waits for people (nobody else comes), left before bots fill it
+  await clickSure(page, '[data-testid=quick-play]');
+  await page.waitForSelector('[data-testid=play-now]');
+  await page.waitForSelector('[data-testid=quick-status] [data-fill-at]');
+  await visit('quick-waiting');
+  await leaveTable(page);
 
   // a long match for the table's screens: no round can end it
   await createTable(page, { target: 500, timer: 0, bots: true });

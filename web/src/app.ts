@@ -9,6 +9,7 @@ import { loadRecord, saveRecord } from './offline_store';
 import { DEFAULT_LEVEL, isLevel, isOfflineLevel } from './bot_levels';
 import type { OfflineSettings } from './engine';
 import { AppBase } from './app_base';
+import { DEFAULT_QUICK_PRESET, isQuickPreset } from './quick';
 import { LS, backFrom } from './app_state';
 
 export * from './app_state';
@@ -138,6 +139,25 @@ export class App extends AppBase {
     const ok = await this.req({ type: 'join', table: c.table, seat: 0, ...(c.code ? { code: c.code } : {}) });
     if (!ok) return;
     if (f.bots) for (const seat of [1, 2, 3]) await this.req({ type: 'add_bot', seat, bot: this.state.botLevel ?? DEFAULT_LEVEL });
+  }
+
+  /** The rules quick play asks for from now on (remembered); anything but a preset is ignored. */
+  setQuickPreset(preset: string | undefined): void {
+    if (!isQuickPreset(preset)) return;
+    save(LS, 'tarneeb.quickPreset', preset);
+    this.update({ quickPreset: preset });
+  }
+
+  /**
+   * Quick play (docs/protocol.md "Quick play"): the server seats this guest at a quick-play table
+   * of the preset picked; its table message follows the `ok`. A refusal is shown (already_seated:
+   * leave the table first).
+   */
+  async quickPlay(): Promise<void> {
+    if (this.state.busy) return;
+    this.update({ busy: true });
+    await this.req({ type: 'quick_play', preset: this.state.quickPreset ?? DEFAULT_QUICK_PRESET });
+    this.update({ busy: false });
   }
 
   /** Joins a table whose seats are not known yet (a private one): watch, then sit in the first free seat. */

@@ -9,6 +9,7 @@ import { play, soundsFor } from './sounds';
 import { motionOf } from './motion';
 import { load, save } from './util';
 import { localDeadline } from './timer';
+import { fillDeadline } from './quick';
 import { parseInvite, withoutInvite, type Invite } from './invite';
 import { PROTOCOL_VERSION } from './protocol';
 import { sameName } from './accounts';
@@ -184,6 +185,7 @@ export class AppBase {
   protected onTable(t: TableView): void {
     // the countdown runs from the moment the message arrived, on this client's clock
     t.local_deadline_ms = localDeadline(t.deadline_ms, t.now_ms, Date.now(), t.remaining_ms);
+    t.local_fill_at = fillDeadline(t.fill_ms, Date.now());
     const waiters = this.tableWaiters;
     this.tableWaiters = [];
     queueMicrotask(() => waiters.forEach((w) => w(t)));

@@ -8,6 +8,7 @@ import { load } from './util';
 import type { AccountInput, AccountPanel } from './accounts';
 import { DEFAULT_LEVEL, isLevel, isOfflineLevel, type Level, type OfflineLevel } from './bot_levels';
 import type { Motion } from './motion';
+import { DEFAULT_QUICK_PRESET, isQuickPreset, type QuickPreset } from './quick';
 
 export interface CreateForm {
   preset: 'levantine' | 'classic';
@@ -81,6 +82,8 @@ export interface State {
   botLevel?: Level;
   /** The level of the bots of an offline match (OFFLINE_LEVELS; remembered; absent: DEFAULT_LEVEL). */
   offlineLevel?: OfflineLevel;
+  /** The rules quick play asks for (quick.ts; remembered; absent: DEFAULT_QUICK_PRESET). */
+  quickPreset?: QuickPreset;
   nameInput: string;
   joinId: string;
   joinCode: string;
@@ -148,6 +151,7 @@ export function initialState(l: Lang): State {
     form: load<CreateForm>(LS, 'tarneeb.form', { preset: 'levantine', target: 31, timer: 30, priv: false, bots: true }),
     botLevel: loadChecked('tarneeb.botLevel', isLevel, DEFAULT_LEVEL),
     offlineLevel: loadChecked('tarneeb.offlineLevel', isOfflineLevel, DEFAULT_LEVEL),
+    quickPreset: loadChecked('tarneeb.quickPreset', isQuickPreset, DEFAULT_QUICK_PRESET),
     nameInput: load<string | null>(LS, 'tarneeb.name', null) ?? '',
     joinId: '',
     joinCode: '',

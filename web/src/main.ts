@@ -2,6 +2,7 @@
 import './style.css';
 import './social.css';
 import './bot_levels.css';
+import './quick.css';
 import { App } from './app';
 import { mount } from './view';
 import { Screens } from './replay';

@@ -32,6 +32,17 @@ export interface TableSummary {
   seats: (SeatInfo | null)[];
   spectators: number;
   match: number;
+  /** A quick-play table (issue 28): present only there. */
+  quick?: QuickInfo;
+}
+
+/**
+ * What marks a quick-play table (docs/protocol.md "Quick play"): its pool rating and the server's
+ * Unix ms when bots fill its empty seats (null once it no longer waits for people).
+ */
+export interface QuickInfo {
+  rating: number;
+  fill_at: number | null;
 }
 
 export interface Play {
@@ -169,6 +180,12 @@ export interface TableView {
   now_ms?: number;
   /** Client-side, not sent: deadline_ms on this client's clock, set on arrival (timer.ts localDeadline). */
   local_deadline_ms?: number | null;
+  /** A quick-play table (issue 28). */
+  quick?: QuickInfo;
+  /** A quick-play table waiting for people: ms until bots fill its empty seats (issue 28). */
+  fill_ms?: number | null;
+  /** Client-side, not sent: when bots fill the empty seats on this client's clock, set on arrival (quick.ts fillDeadline). */
+  local_fill_at?: number | null;
   timeout_action: Action | null;
   events: GameEvent[];
   /**
@@ -201,7 +218,8 @@ export type ServerMessage =
   | Welcome
   | TableView
   | ErrorMsg
-  | { type: 'ok'; id?: unknown; version?: number }
+  /** `table` and `seat`: where `quick_play` seated the guest (issue 28). */
+  | { type: 'ok'; id?: unknown; version?: number; table?: string; seat?: Seat }
   | { type: 'pong'; id?: unknown }
   /** One page of the lobby: `next` is the cursor of the following page, null on the last one.
    *  Also pushed, without `id`, to a connection that sent `list` with `watch: true` (issue #14). */

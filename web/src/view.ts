@@ -13,6 +13,7 @@ import { errorBar, hintsOn } from './view_parts';
 import { finishedScreen, lobbyScreen, signInScreen, waitingRoom } from './view_lobby';
 import { tableScreen, type Screen } from './view_table';
 import { animateTable, handRects, reducedMotion } from './motion';
+import { tickFill } from './view_quick';
 
 export { NAME_MAX_UNITS, botKind, playerHtml, playerText } from './view_parts';
 export { hinted, lastTrickOf, type Screen } from './view_table';
@@ -152,8 +153,9 @@ export function mount(root: HTMLElement, app: App): (s: State) => void {
     }
   });
 
-  // the countdown runs between table messages
+  // the countdowns (the turn's, a quick-play table's fill) run between table messages
   setInterval(() => {
+    tickFill(root, Date.now());
     for (const el of root.querySelectorAll<HTMLElement>('[data-countdown]')) {
       const turn = Number(el.dataset.turn);
       const ms = remainingMs(Number(el.dataset.countdown), Date.now(), turn) ?? 0;
@@ -236,6 +238,12 @@ function onAct(app: App, el: HTMLElement): void {
       break;
     case 'start':
       app.startMatch();
+      break;
+    case 'quickplay':
+      void app.quickPlay();
+      break;
+    case 'quickpreset':
+      app.setQuickPreset(d.preset);
       break;
     case 'leave': {
       const tv = app.state.table;

@@ -19,6 +19,8 @@ import { DEFAULT_LEVEL, levelPickerHtml, lw } from './bot_levels';
 import { NAME_MAX_UNITS, langButton, nameHtml, playerHtml, ratedTag, seatChip } from './view_parts';
 import { tableTopbar } from './view_table';
 import { matchOverPanel } from './view_panels';
+import { quickWaiting } from './quick';
+import { playNowButton, quickBadge, quickLobby, quickStatus } from './view_quick';
 
 export function signInScreen(s: State): string {
   return `<main class="screen signin">
@@ -44,7 +46,7 @@ export function signInScreen(s: State): string {
 export function lobbyScreen(s: State): string {
   const f = s.form;
   const row = (tb: TableSummary) => `<li class="table-row table-${tb.state === 'finished' ? 'finished' : 'open'}" data-table="${esc(tb.table)}" data-state="${esc(tb.state)}">
-      <div class="table-head"><b>${esc(tableLabel(tb.table))}</b> · ${t(tb.preset === 'classic' ? 'classic' : 'levantine')} · ${t(
+      <div class="table-head"><b>${esc(tableLabel(tb.table))}</b>${quickBadge(tb.quick)} · ${t(tb.preset === 'classic' ? 'classic' : 'levantine')} · ${t(
         'target',
       )} ${num(tb.target)} · ${tb.turn_seconds ? `${num(tb.turn_seconds)}${t('secs')}` : '∞'}${ratedTag(tb.rated)} · <span class="state-${esc(tb.state)} ${tb.state === 'finished' ? 'tag' : ''}">${
         ['waiting', 'playing', 'finished'].includes(tb.state) ? t(`st_${tb.state}` as Key) : esc(tb.state)
@@ -71,6 +73,7 @@ export function lobbyScreen(s: State): string {
       <a class="btn ghost small" href="${rulesHash()}" data-testid="rules-link">${rulesIcon()} ${rw('rules', s.lang)}</a>
       ${accountButtons(s)}${langButton(s)}<button class="ghost small" data-act="signout">${t('signOut')}</button></header>
     <div class="lobby-cols">
+      ${quickLobby(s)}
       <section class="panel create">
         <h2>${t('createTable')}</h2>
         <form data-form="create">
@@ -115,8 +118,12 @@ export function lobbyScreen(s: State): string {
 
 export function waitingRoom(s: State, tv: TableView): string {
   const seated = tv.you !== null;
+  // A quick-play table waiting for people (issue 28): the server fills and starts it; its people
+  // get "Play now" instead of the bots, the level and Start, and it has no code to share.
+  const quick = quickWaiting(tv);
+  const controls = seated && !quick;
   // The server sends the code to the private table's creator (join_code, issue 14): a reload keeps it.
-  const code = s.codes[tv.table] ?? tv.join_code ?? tv.code;
+  const code = quick ? null : (s.codes[tv.table] ?? tv.join_code ?? tv.code);
   const full = tv.seats.every((x) => x);
   const level = s.botLevel ?? DEFAULT_LEVEL;
   const seatBox = (seat: Seat) => {
@@ -125,29 +132,31 @@ export function waitingRoom(s: State, tv: TableView): string {
     let body: string;
     if (!st) {
       body = `<span class="muted">${t('free')}</span>
-        <button class="small" data-act="join" data-table="${esc(tv.table)}" data-seat="${seat}">${t('sit')}</button>
-        ${seated ? `<button class="small" data-act="addbot" data-seat="${seat}" data-testid="add-bot-${seat}">${t('addBot')} · ${lw(level)}</button>` : ''}`;
+        ${quick && seated ? '' : `<button class="small" data-act="join" data-table="${esc(tv.table)}" data-seat="${seat}">${t('sit')}</button>`}
+        ${controls ? `<button class="small" data-act="addbot" data-seat="${seat}" data-testid="add-bot-${seat}">${t('addBot')} · ${lw(level)}</button>` : ''}`;
     } else {
       body = `<b>${playerHtml(st)}</b>${seat === tv.you ? ` <span class="tag">${t('you')}</span>` : ''}${
-        st.bot && seated ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''
+        st.bot && controls ? ` <button class="small ghost" data-act="removebot" data-seat="${seat}">${t('removeBot')}</button>` : ''
       }`;
     }
     return `<div class="wseat wseat-${pos}" data-seat-box="${seat}">${body}</div>`;
   };
+  const footer = !seated
+    ? `<p class="muted">${t('waitingPlayers')}</p>`
+    : quick
+      ? playNowButton()
+      : `<button class="primary big" data-act="start" ${full ? '' : 'disabled'}>${t('start')}</button>
+        ${full ? '' : `<p class="muted">${t('needFour')}</p>`}`;
   return `<main class="screen waiting">
     ${tableTopbar(s, tv)}
     <section class="panel waiting-panel">
-      <h2>${t('tableId')} ${esc(tableLabel(tv.table))} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}${ratedTag(tv.rated)}</h2>
+      <h2>${t('tableId')} ${esc(tableLabel(tv.table))}${quickBadge(tv.quick)} · ${t(tv.preset === 'classic' ? 'classic' : 'levantine')} · ${t('target')} ${num(tv.target)}${ratedTag(tv.rated)}</h2>
       ${code ? `<p class="code">${t('shareCode')}: <b dir="ltr">${esc(code)}</b></p>` : ''}
       ${code ? inviteHtml(globalThis.location ?? { origin: '', pathname: '/' }, tv.table, code, { invite: st('invite'), copy: st('copy'), hint: st('inviteHint') }) : ''}
-      ${seated && !full ? levelPickerHtml(level) : ''}
+      ${controls && !full ? levelPickerHtml(level) : ''}
+      ${quick ? quickStatus(tv, Date.now()) : ''}
       <div class="wtable">${([0, 1, 2, 3] as Seat[]).map(seatBox).join('')}<div class="wcentre">${suitIcon('S', 28)}${suitIcon('H', 28)}</div></div>
-      ${
-        seated
-          ? `<button class="primary big" data-act="start" ${full ? '' : 'disabled'}>${t('start')}</button>
-        ${full ? '' : `<p class="muted">${t('needFour')}</p>`}`
-          : `<p class="muted">${t('waitingPlayers')}</p>`
-      }
+      ${footer}
     </section>
   </main>`;
 }

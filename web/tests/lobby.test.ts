@@ -133,3 +133,28 @@ describe('the turn timer from remaining_ms', () => {
     expect(app.state.table?.local_deadline_ms).toBe(5_030_000);
   });
 });
+
+describe('quick play (issue 28)', () => {
+  it('asks for the preset picked, remembers it, and ignores anything else', async () => {
+    const { app, conn } = lobbyApp();
+    expect(app.state.quickPreset).toBe('levantine');
+    await app.quickPlay();
+    expect(conn.sent.at(-1)).toEqual({ type: 'quick_play', preset: 'levantine' });
+    app.setQuickPreset('classic');
+    app.setQuickPreset('bridge');
+    expect(app.state.quickPreset).toBe('classic');
+    expect(localStorage.getItem('tarneeb.quickPreset')).toBe('"classic"');
+    await app.quickPlay();
+    expect(conn.sent.at(-1)).toEqual({ type: 'quick_play', preset: 'classic' });
+    expect(app.state.busy).toBe(false);
+    localStorage.removeItem('tarneeb.quickPreset');
+  });
+  it('counts fill_ms from the arrival of the table message', () => {
+    vi.setSystemTime(7_000_000);
+    const { receive, app } = lobbyApp();
+    receive(tableMsg({ fill_ms: 20_000, quick: { rating: 1500, fill_at: 1 } }));
+    expect(app.state.table?.local_fill_at).toBe(7_020_000);
+    receive(tableMsg({ version: 2, state: 'playing' }));
+    expect(app.state.table?.local_fill_at).toBeNull();
+  });
+});
