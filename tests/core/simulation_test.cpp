@@ -2,6 +2,8 @@
 // copies and the record round trip (as OpenSpiel's random-simulation tests do).
 #include <gtest/gtest.h>
 
+#include "../test_util.hpp"
+
 #include "tarneeb/core/simulate.hpp"
 #include "tarneeb/records/record.hpp"
 
@@ -128,7 +130,8 @@ TEST_P(RandomMatches, ACopyBehavesIdentically) {
 
 TEST_P(RandomMatches, WritingARecordAndReplayingItGivesTheSameResult) {
     const Rules rules = rules_for(GetParam());
-    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+    const auto matches = static_cast<std::uint64_t>(test::under_sanitizers(400, 40));
+    for (std::uint64_t seed = 0; seed < matches; ++seed) {
         records::Replay played{play_random_match(rules, seat(static_cast<int>(seed % 4)), seed), std::nullopt};
         const std::string text = records::record_json(played.match).dump();
         const records::Replay again = records::replay(text);
