@@ -101,7 +101,8 @@ wait_background
 # storage suite on SQLite and PostgreSQL), the simulate CLI tests and pimc's thread test, and the
 # cluster's Redis layer (its lease keeper and subscriber threads), a real three-node cluster
 # (cluster_serve_tests) and one process's event loops (loops_serve_tests; every server test runs
-# a loop per core).
+# a loop per core). It runs the tests of these that use threads: not the single-threaded
+# encoding tests (Protocol.*, StaticFiles.*), which the release and ASan runs cover.
 in_background build/tsan.log sanitizer_build build/tsan thread --target tarneeb server_tests server_ws_tests \
   bots_tests pimc_tests accounts_tests cluster_tests storage_tests cluster_serve_tests loops_serve_tests
 stage "address and undefined-behaviour sanitizers: every test (the TSan build beside them)"
@@ -114,7 +115,7 @@ in_background build/fuzz.log bash scripts/fuzz.sh --build-only
 stage "thread sanitizer: the server and the multi-threaded tests (the fuzz build beside them)"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 -E "$faults" \
-    -R '^(Hall|Protocol|Serve|Loops|Fault|Security|StaticFiles|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|RoutedTables|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
+    -R '^(Hall|Serve|Loops|Fault|Security|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|RoutedTables|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
 stage "fuzz smoke"
 wait_background
