@@ -124,7 +124,12 @@ test('at a table on a 360 px phone: the rules open from the score sheet and clos
     await clickSure(page, '[data-act=start]:not([disabled])');
     await page.waitForSelector('.hand .card');
     // the top bar stays inside the window (its button is in the sheet on a narrow phone)
-    const bar = await page.locator('.game-bar').boundingBox();
+    // Measured in the page, in one step: the bots play on (no delay), and each table message
+    // draws the bar again, so a handle to it may be detached by the time it is measured.
+    const bar = await page.evaluate(() => {
+      const r = document.querySelector('.game-bar').getBoundingClientRect();
+      return { x: r.x, width: r.width };
+    });
     assert.ok(bar.x >= 0 && bar.x + bar.width <= 360, `the top bar fits: ${JSON.stringify(bar)}`);
     await clickSure(page, '.game-bar [data-testid=score]');
     await clickSure(page, '.modal [data-testid=sheet-rules]');
