@@ -6,6 +6,7 @@
 // polls wait for a positive answer, with a liveness bound only.
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "tarneeb/core/cards.hpp"
@@ -72,11 +73,12 @@ std::string analysis_target(const std::string& id, int deal) {
     return "/api/matches/" + id + "/analysis?deal=" + std::to_string(deal);
 }
 
-/// GETs `target` until its status is not 202 (sleeping retry_after_ms between); the last answer.
-std::pair<int, std::string> poll_analysis(unsigned short port, const std::string& target) {
+/// GETs `target` (with `token` as its bearer token when not empty) until its status is not 202
+/// (sleeping retry_after_ms between); the last answer.
+std::pair<int, std::string> poll_analysis(unsigned short port, const std::string& target, const std::string& token = {}) {
     const auto end = std::chrono::steady_clock::now() + 300s;  // liveness only
     for (;;) {
-        auto r = http_get(port, target);
+        auto r = http_get(port, target, token);
         if (r.first != 202 || std::chrono::steady_clock::now() > end) return r;
         const json j = json::parse(r.second);
         EXPECT_TRUE(j["status"] == "queued" || j["status"] == "running") << r.second;
@@ -238,6 +240,23 @@ TEST(AnalysisHttp, AJobOverItsCpuBudgetFailsAndIsNotRetried) {
     // The failure is not stored: a server with the default budget analyses the deal.
     ServerProcess server(db);
     EXPECT_EQ(poll_analysis(server.port(), analysis_target(m.id, deal)).first, 200);
+}
+
+// GET /api/fairplay on the real server (issue 27): served with --operator-token-file, to that
+// token only; the report is made off the event loop (202, then 200).
+TEST(AnalysisHttp, TheFairPlayReportIsTheOperatorsOnly) {
+    const std::string token = "f00dfeed0123456789abcdef0123456789abcdef";
+    const std::string path = temp_db("operator-token") + ".txt";
+    std::ofstream(path) << token << "\n";
+    ServerProcess server(temp_db("fairplay-http"), {"--operator-token-file", path});
+    EXPECT_EQ(http_get(server.port(), "/api/fairplay").first, 401);
+    EXPECT_EQ(http_get(server.port(), "/api/fairplay", token + "0").first, 401);
+    const auto [status, body] = poll_analysis(server.port(), "/api/fairplay", token);
+    ASSERT_EQ(status, 200) << body;
+    EXPECT_EQ(json::parse(body)["matches"], 0);
+    // Without the option the path is not served.
+    ServerProcess plain(temp_db("fairplay-none"));
+    EXPECT_EQ(http_get(plain.port(), "/api/fairplay", token).first, 404);
 }
 
 }  // namespace

@@ -51,6 +51,20 @@ TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(run("").status, 2);
 }
 
+// serve --operator-token-file (issue 27, GET /api/fairplay): a token that could be guessed, or
+// that no Authorization header can carry, stops the server before it listens (exit 2, a message).
+TEST(Cli, ServeRefusesAnOperatorTokenThatIsShortOrMalformed) {
+    const std::string dir = ::testing::TempDir();
+    for (const std::string& token : {std::string("short"), std::string(40, 'a') + " b", std::string(129, 'x'), std::string()}) {
+        const std::string path = dir + "/operator-token";
+        std::ofstream(path) << token << "\n";
+        const Result r = run("serve --port 0 --db " + dir + "/unused.db --operator-token-file " + path + " 2>&1");
+        EXPECT_EQ(r.status, 2) << "'" << token << "': " << r.out;
+        EXPECT_NE(r.out.find("--operator-token-file"), std::string::npos) << r.out;
+    }
+    EXPECT_EQ(run("serve --port 0 --operator-token-file /no/such/file 2>&1").status, 2);
+}
+
 TEST(Cli, HelpOnEverySubcommand) {
     const Result top = run("--help");
     EXPECT_EQ(top.status, 0);
