@@ -276,6 +276,7 @@ void Hall::tick(Millis now) {
     now_ = std::max(now_, now);
     if (started_ == 0) started_ = now;  // a hall that resumed nothing and saw no client yet
     host_->tick(now);
+    merge_quick_tables();  // hall_quick_play.cpp
     run_tournaments(now);  // hall_tournament.cpp
     push_lobby(now);
     run_pumps();

@@ -54,13 +54,20 @@ void Hall::next_quick_play() {
     });
 }
 
-void Hall::quick_seat(const QuickJob& job, int rating, int tries) {
-    std::vector<json> local;  // this node's quick-play tables, as the lobby shows them
+std::vector<json> Hall::quick_summaries(const std::string& except) const {
+    std::vector<json> all;
     for (const auto& [tid, t] : host_->tables())
-        if (t.table->settings().quick && !t.table->settings().is_private) local.push_back(summary_json(*t.table, t.spectators));
+        if (tid != except && t.table->settings().quick && !t.table->settings().is_private)
+            all.push_back(summary_json(*t.table, t.spectators));
+    for (const auto& [tid, t] : remote_lobby_)
+        if (tid != except && t->contains("quick")) all.push_back(*t);
+    return all;
+}
+
+void Hall::quick_seat(const QuickJob& job, int rating, int tries) {
+    const std::vector<json> summaries = quick_summaries();
     std::vector<const json*> all;
-    for (const json& t : local) all.push_back(&t);
-    for (const auto& [tid, t] : remote_lobby_) all.push_back(t.get());
+    for (const json& t : summaries) all.push_back(&t);
     const std::optional<QuickSeat> pick =
         tries < 3 ? choose_quick_table(all, job.preset, rating, now_, config_.timing.quick_fill_ms) : std::nullopt;
     if (pick) {
@@ -87,6 +94,47 @@ void Hall::quick_seat(const QuickJob& job, int rating, int tries) {
             quick_done(job, body.value("type", "") == "ok" ? quick_seated_json(tid, Seat::s0) : std::move(body));
         });
     });
+}
+
+void Hall::merge_quick_tables() {
+    if (quick_running_ || now_ - quick_merged_ < 1000) return;  // a quick_play is being placed: the lobby moves
+    quick_merged_ = now_;
+    for (const auto& [tid, t] : host_->tables()) {
+        const Table& table = *t.table;
+        if (!table.settings().quick || table.state() != TableState::waiting || !table.fill_at() || *table.fill_at() <= now_)
+            continue;
+        std::optional<std::string> alone;  // its one person, when nobody else (person or bot) sits there
+        int seated = 0;
+        for (const Seat s : kSeats) {
+            const SeatInfo info = table.seat_info(s);
+            if (info.kind == SeatInfo::Kind::empty) continue;
+            ++seated;
+            if (info.kind == SeatInfo::Kind::human) alone = info.name;
+        }
+        if (seated != 1 || !alone) continue;
+        // Only a person connected here and not in the middle of a request of its own.
+        auto g = guests_.find(*alone);
+        if (g == guests_.end() || g->second.busy || g->second.conns.empty()) continue;
+        const std::vector<json> others = quick_summaries(tid);
+        std::vector<const json*> all;
+        for (const json& o : others) all.push_back(&o);
+        const auto pick = choose_quick_table(all, table.settings().preset, table.settings().quick_rating, now_,
+                                             config_.timing.quick_fill_ms);
+        if (!pick || !quick_before(*pick, QuickSeat{tid, Seat::s0, 1, *table.fill_at()})) continue;
+        // The move is the guest's next request: its own wait until it is answered.
+        const std::string guest = *alone;
+        g->second.busy = true;
+        if (out_.log) out_.log(false, "event=quick_play_merged from=" + tid + " to=" + pick->table);
+        tables_->request(guest, JoinRequest{pick->table, std::nullopt, true, pick->seat}, [this, guest](json) {
+            if (auto at = guests_.find(guest); at != guests_.end()) {
+                at->second.busy = false;
+                for (ConnId c : at->second.conns) pumps_.push_back(c);
+                if (at->second.conns.empty()) guests_.erase(at);  // closed meanwhile
+            }
+            run_pumps();
+        });
+        return;  // one at a time: the lobby changes with it
+    }
 }
 
 void Hall::quick_done(const QuickJob& job, json body) {

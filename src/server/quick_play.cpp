@@ -14,10 +14,13 @@ int quick_window(Millis waited, Millis fill_ms) {
     return kFirst + static_cast<int>((kLast - kFirst) * waited / fill_ms);
 }
 
+bool quick_before(const QuickSeat& a, const QuickSeat& b) {
+    return std::make_tuple(-a.people, a.fill_at, a.table) < std::make_tuple(-b.people, b.fill_at, b.table);
+}
+
 std::optional<QuickSeat> choose_quick_table(const std::vector<const nlohmann::json*>& tables, Preset preset, int rating,
                                             Millis now, Millis fill_ms) {
     std::optional<QuickSeat> best;
-    std::tuple<int, Millis, std::string> best_key;  // (-people, fill_at, id): smallest wins
     for (const nlohmann::json* t : tables) {
         if (!t || !t->is_object()) continue;
         const auto quick = t->find("quick");
@@ -44,11 +47,8 @@ std::optional<QuickSeat> choose_quick_table(const std::vector<const nlohmann::js
             if (seat.is_object() && !seat.value("bot", true)) ++people;
         }
         if (!empty) continue;
-        auto key = std::make_tuple(-people, at, id->get<std::string>());
-        if (!best || key < best_key) {
-            best = QuickSeat{id->get<std::string>(), *empty};
-            best_key = std::move(key);
-        }
+        QuickSeat seat{id->get<std::string>(), *empty, people, at};
+        if (!best || quick_before(seat, *best)) best = std::move(seat);
     }
     return best;
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "hall_harness.hpp"
+#include "../store/match_rows.hpp"
 #include "tarneeb/server/quick_play.hpp"
 
 namespace tarneeb::server::testing {
@@ -111,6 +112,46 @@ TEST(QuickPlay, PlayersOfOnePresetMeetAtOneTableThenBotsFillItAtItsTime) {
     ASSERT_EQ(late["type"], "ok");
     EXPECT_NE(late["table"], tid);
     EXPECT_NE(late["table"], other["table"]);
+}
+
+// Two people alone at two quick-play tables (too far apart in rating when the second asked; or
+// tables made on two nodes at once) become one: the one whose table comes later in the order
+// moves to the other once that table's widening window reaches it.
+TEST(QuickPlay, TwoLoneTablesBecomeOneWhenTheWindowReachesThem) {
+    QuickHarness h;
+    const ConnId a = h.connect(), b = h.connect();
+    h.sign_in(b, "Omar");  // a player's row, which stored matches rate
+    // Omar wins rated matches until he is 200 points above the start (Layla's rating).
+    for (int i = 0; i < 200 && h.storage.rating("Omar") < 1700; ++i) {
+        MatchRow row = match_row("t9" + std::to_string(i) + "-1", h.now - 1000, false);
+        row.names = {"Omar", "A" + std::to_string(i), "Omar2", "B" + std::to_string(i)};
+        row.bots = {false, false, false, false};
+        row.winner = 0;
+        row.rated = true;
+        h.storage.store_match(row);
+    }
+    ASSERT_GE(h.storage.rating("Omar"), 1700);
+    const std::string layla = h.quick(a, "Layla")["table"];
+    const json omar = h.request(b, {{"type", "quick_play"}});
+    ASSERT_EQ(omar["type"], "ok");
+    const std::string own = omar["table"];
+    ASSERT_NE(own, layla) << "out of Layla's table's first window";
+    // A tick before the windows reach: nothing moves.
+    h.now += 1000;
+    h.tick();
+    EXPECT_EQ(h.last(b, "table")["table"], own);
+    // Layla's table has waited 15 of its 20 s: its window (412) reaches Omar; Omar's table is the
+    // younger of the two, so Omar moves.
+    h.now += 14000;
+    h.tick();
+    const json t = h.last(b, "table");
+    EXPECT_EQ(t["table"], layla) << t;
+    EXPECT_EQ(t["you"], 1);
+    EXPECT_EQ(h.last(a, "table")["seats"][1]["name"], "Omar");
+    EXPECT_EQ(h.hall.table(own), nullptr) << "Omar's empty table closed";
+    // Omar's requests still go through in order after the move.
+    EXPECT_EQ(h.request(b, {{"type", "start"}})["type"], "ok");
+    EXPECT_EQ(h.last(a, "table")["state"], "playing");
 }
 
 TEST(QuickPlay, ASeatedPersonsStartFillsTheTableNowAndARestartResumesIt) {

@@ -280,8 +280,16 @@ private:
     /// tables that filled before the join reached them.
     void quick_seat(const QuickJob& job, int rating, int tries);
     void quick_done(const QuickJob& job, nlohmann::json body);
+    /// This node's and the other nodes' quick-play table summaries (the lobby's), but `except`.
+    std::vector<nlohmann::json> quick_summaries(const std::string& except = {}) const;
+    /// Once a second (tick): a person alone at a quick-play table of this node moves to a
+    /// quick-play table with people that choose_quick_table puts before its own (one that
+    /// another node made at the same time, or one whose rating window has widened to it), so
+    /// two tables waiting for people become one. One move at a time.
+    void merge_quick_tables();
     std::deque<QuickJob> quick_queue_;
     bool quick_running_ = false;
+    Millis quick_merged_ = 0;  ///< the last merge_quick_tables
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token,
                    bool registered = false);
     /// `list`: one page of public tables (docs/protocol.md "list"); `watch` subscribes the connection.

@@ -34,7 +34,13 @@ int quick_window(Millis waited, Millis fill_ms);
 struct QuickSeat {
     std::string table;
     Seat seat = Seat::s0;
+    int people = 0;     ///< people seated there
+    Millis fill_at = 0; ///< when its empty seats get bots
 };
+
+/// The order choose_quick_table prefers tables in: more people, then waiting longer (an earlier
+/// fill_at), then the smaller id. A strict order: of two tables, at most one comes before the other.
+bool quick_before(const QuickSeat& a, const QuickSeat& b);
 
 /// The table for a player of `rating` who wants `preset`, among lobby summaries `tables`
 /// (summary_json's shape; anything else in the list is skipped): a public quick-play table of
