@@ -18,7 +18,10 @@ Strategy (simple, but not random):
     discards its lowest card.
 
 Options: --log-dir DIR writes every line the host sends into DIR/engine-<pid>.log (the
-hidden-information test reads it). The engine declares one protocol option, "margin"
+hidden-information test reads it); --transcript-dir DIR writes the whole session into
+DIR/transcript-<pid>.txt, the host's lines as "> LINE" and the engine's as "< LINE", in the
+order the engine read and wrote them (the example of docs/engine-protocol.md, which a test
+compares with it). The engine declares one protocol option, "margin"
 (tenths of a trick it wants in hand beyond a bid), which a host may set with setoption.
 """
 import os
@@ -216,15 +219,26 @@ def main(engine=None):
     if "--log-dir" in sys.argv:
         directory = sys.argv[sys.argv.index("--log-dir") + 1]
         log = open(os.path.join(directory, "engine-%d.log" % os.getpid()), "w")
+    transcript = None
+    if "--transcript-dir" in sys.argv:
+        directory = sys.argv[sys.argv.index("--transcript-dir") + 1]
+        transcript = open(os.path.join(directory, "transcript-%d.txt" % os.getpid()), "w")
     for line in sys.stdin:
         if log:
             log.write(line)
             log.flush()
+        if transcript:
+            transcript.write("> " + line.rstrip("\r\n") + "\n")
+            transcript.flush()
         if line.strip() == "quit":
             break
-        for out in engine.handle(line):
+        answer = engine.handle(line)
+        for out in answer:
             sys.stdout.write(out + "\n")
         sys.stdout.flush()
+        if transcript and answer:
+            transcript.write("".join("< " + out + "\n" for out in answer))
+            transcript.flush()
 
 
 if __name__ == "__main__":

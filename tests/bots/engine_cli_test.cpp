@@ -6,6 +6,7 @@
 #include "../cli_util.hpp"
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -74,6 +75,49 @@ TEST(EngineCli, ThePythonEnginePlaysWholeMatchesAndDuplicateAgainstTheHeuristic)
     EXPECT_EQ(ds["deals_played"], 12);
     EXPECT_EQ(ds["illegal_actions"], 0);
     EXPECT_TRUE(ds["duplicate"]["mean_diff"].is_number());
+}
+
+// docs/engine-protocol.md "A full example session": the block is what the documented command
+// makes the engine in seat 2 read and write, byte for byte (simple_engine.py --transcript-dir
+// records it), so that neither the document nor the host can change without the other.
+TEST(EngineCli, TheDocumentedExampleSessionIsWhatTheHostWrites) {
+    REQUIRE_PYTHON();
+    const std::string doc = read_file(fs::path(TARNEEB_DOCS) / "engine-protocol.md");
+    const auto section = doc.find("\n## A full example session\n");
+    ASSERT_NE(section, std::string::npos);
+    const auto open = doc.find("\n```\n", section);
+    ASSERT_NE(open, std::string::npos);
+    const auto close = doc.find("\n```\n", open + 5);
+    ASSERT_NE(close, std::string::npos);
+    std::string intro = doc.substr(section, open - section);
+    std::replace(intro.begin(), intro.end(), '\n', ' ');
+    // The command the document gives (the test runs it with the interpreter and the example's
+    // paths of this build, and time limits no loaded machine reaches; the budget is the
+    // default, since `go` shows it).
+    ASSERT_NE(intro.find("`tarneeb simulate --team0 engine:\"python3 examples/engines/simple_engine.py\" --team1 "
+                         "heuristic --deals 1 --duplicate --seed 3 --engine-option margin=4`"),
+              std::string::npos)
+        << intro;
+    ASSERT_NE(intro.find("seat 2"), std::string::npos) << intro;
+    const std::string block = doc.substr(open + 5, close + 1 - (open + 5));
+
+    const fs::path dir = temp_dir("example");
+    const Result r = run("simulate --team0 " + engine("simple_engine.py", "--transcript-dir " + dir.string()) +
+                         " --team1 heuristic --deals 1 --duplicate --seed 3 --engine-option margin=4"
+                         " --engine-startup-ms 30000 --engine-grace-ms 30000");
+    ASSERT_EQ(r.status, 0) << r.out;
+    // Seats 0 and 2 each had their engine; the session of the one that began in seat 2.
+    int files = 0;
+    std::string session;
+    for (const auto& f : fs::directory_iterator(dir)) {
+        ++files;
+        const std::string t = read_file(f.path());
+        if (t.find("\n> newmatch seat 2 ") != std::string::npos && t.find("\n> newmatch seat 0 ") == std::string::npos)
+            session = t;
+    }
+    EXPECT_EQ(files, 2);
+    EXPECT_EQ(session, block);
+    fs::remove_all(dir);
 }
 
 TEST(EngineCli, OurBotBehindTarneebEngineGivesTheSameSummaryAsInProcess) {
