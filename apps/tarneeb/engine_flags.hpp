@@ -35,6 +35,9 @@ inline void add_engine_flags(CLI::App* cmd, bots::EngineConfig& config) {
         ->capture_default_str()->check(CLI::Range(0, 60000))->group("Engines");
     cmd->add_option("--engine-startup-ms", config.startup_ms, "engines: time to start and finish the handshake")
         ->capture_default_str()->check(CLI::Range(1, 600000))->group("Engines");
+    cmd->add_option("--engine-quit-ms", config.quit_ms,
+                    "engines: after 'quit', time an engine may take to exit before its processes are killed")
+        ->capture_default_str()->check(CLI::Range(0, 60000))->group("Engines");
     cmd->add_option_function<std::uint64_t>(
            "--engine-memory-mb", [&config](std::uint64_t mb) { config.limits.memory_bytes = mb << 20; },
            "engines: address space each engine process may map (RLIMIT_AS), in MiB; 0 (default) = no limit")

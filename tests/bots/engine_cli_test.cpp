@@ -92,8 +92,8 @@ TEST(EngineCli, TheDocumentedExampleSessionIsWhatTheHostWrites) {
     std::string intro = doc.substr(section, open - section);
     std::replace(intro.begin(), intro.end(), '\n', ' ');
     // The command the document gives (the test runs it with the interpreter and the example's
-    // paths of this build, and time limits no loaded machine reaches; the budget is the
-    // default, since `go` shows it).
+    // paths of this build, and time limits no loaded machine reaches — also for its exit after
+    // `quit`, the transcript's last line; the budget is the default, since `go` shows it).
     ASSERT_NE(intro.find("`tarneeb simulate --team0 engine:\"python3 examples/engines/simple_engine.py\" --team1 "
                          "heuristic --deals 1 --duplicate --seed 3 --engine-option margin=4`"),
               std::string::npos)
@@ -104,7 +104,7 @@ TEST(EngineCli, TheDocumentedExampleSessionIsWhatTheHostWrites) {
     const fs::path dir = temp_dir("example");
     const Result r = run("simulate --team0 " + engine("simple_engine.py", "--transcript-dir " + dir.string()) +
                          " --team1 heuristic --deals 1 --duplicate --seed 3 --engine-option margin=4"
-                         " --engine-startup-ms 30000 --engine-grace-ms 30000");
+                         " --engine-startup-ms 30000 --engine-grace-ms 30000 --engine-quit-ms 30000");
     ASSERT_EQ(r.status, 0) << r.out;
     // Seats 0 and 2 each had their engine; the session of the one that began in seat 2.
     int files = 0;
