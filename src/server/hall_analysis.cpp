@@ -50,8 +50,6 @@ double thread_cpu_ms() {
     return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
-HttpReply reply_json(int status, const json& body) { return HttpReply{status, "application/json", body.dump()}; }
-
 }  // namespace
 
 bool Hall::analysis_path(std::string_view path) {
@@ -64,7 +62,7 @@ void Hall::analysis_get(std::string_view path, std::string_view query, const std
     std::string id(path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size()));
     const std::optional<int> deal = deal_param(query);
     if (!deal)
-        return done(reply_json(400, {{"error", "bad_deal"}, {"message", "give ?deal=N, a deal of the match counted from 0"}}));
+        return done(json_reply(400, {{"error", "bad_deal"}, {"message", "give ?deal=N, a deal of the match counted from 0"}}));
     auto key = std::make_pair(std::move(id), *deal);
 
     // Who may read the match is checked first, every time (a private table's match: its players
@@ -92,19 +90,19 @@ void Hall::analysis_get(std::string_view path, std::string_view query, const std
             if (key.second < read->deals) read->round = rounds[static_cast<std::size_t>(key.second)];
         },
         [this, key, read, address, done = std::move(done)](const std::optional<StorageError>& e) {
-            if (e) return done(reply_json(503, {{"error", "storage_unavailable"}, {"code", e->code()}}));
-            if (!read->match) return done(reply_json(404, {{"error", "no_such_match"}}));
+            if (e) return done(json_reply(503, {{"error", "storage_unavailable"}, {"code", e->code()}}));
+            if (!read->match) return done(json_reply(404, {{"error", "no_such_match"}}));
             if (read->cached) return done(HttpReply{200, "application/json", std::move(*read->cached)});
             if (!read->round)
-                return done(reply_json(400, {{"error", "bad_deal"}, {"deals", read->deals},
+                return done(json_reply(400, {{"error", "bad_deal"}, {"deals", read->deals},
                                              {"message", "the match has deals 0.." + std::to_string(read->deals - 1)}}));
             // Asked before (or again while the read was in flight): the same job.
             if (analyses_.contains(key)) return done(analysis_pending(key));
             if (auto f = analysis_failed_.find(key); f != analysis_failed_.end())
-                return done(reply_json(422, {{"status", "failed"}, {"error", f->second}}));
+                return done(json_reply(422, {{"status", "failed"}, {"error", f->second}}));
             if (auto refused = analysis_refusal(address)) return done(std::move(*refused));
             if (!queue_analysis(key.first, key.second, *read->round, address))
-                return done(reply_json(503, {{"error", "analysis_busy"}}));
+                return done(json_reply(503, {{"error", "analysis_busy"}}));
             done(analysis_pending(key));
         },
         /*write=*/false);
@@ -112,10 +110,10 @@ void Hall::analysis_get(std::string_view path, std::string_view query, const std
 
 std::optional<HttpReply> Hall::analysis_refusal(const std::string& address) const {
     if (analyses_.size() >= std::max<std::size_t>(1, config_.analysis_queue))
-        return reply_json(503, {{"error", "analysis_busy"}, {"scope", "server"}});
+        return json_reply(503, {{"error", "analysis_busy"}, {"scope", "server"}});
     const auto mine = std::count_if(analyses_.begin(), analyses_.end(), [&](const auto& a) { return a.second.address == address; });
     if (static_cast<std::size_t>(mine) >= std::max<std::size_t>(1, config_.analysis_per_address))
-        return reply_json(503, {{"error", "analysis_busy"}, {"scope", "address"}});
+        return json_reply(503, {{"error", "analysis_busy"}, {"scope", "address"}});
     return std::nullopt;
 }
 
@@ -191,7 +189,7 @@ HttpReply Hall::analysis_pending(const std::pair<std::string, int>& key) const {
     const std::size_t threads = std::max(1u, config_.analysis_threads);
     // A deal takes about 0.35 s of CPU (docs/performance.md "Analysis").
     const std::size_t retry = running ? 500 : std::min<std::size_t>(5000, 500 * (1 + queued / threads));
-    return reply_json(202, {{"status", running ? "running" : "queued"}, {"retry_after_ms", retry},
+    return json_reply(202, {{"status", running ? "running" : "queued"}, {"retry_after_ms", retry},
                             {"match", key.first}, {"deal", key.second}});
 }
 

@@ -31,8 +31,6 @@ constexpr int kMaxFairplayMatches = 5000;
 /// The layouts re-dealt for the hidden-dependent decisions: the same as `tarneeb fairplay`'s default.
 constexpr std::uint64_t kFairplaySeed = 1;
 
-HttpReply fairplay_reply(int status, const json& body) { return HttpReply{status, "application/json", body.dump()}; }
-
 /// Whether `token` is the operator's: equal lengths, then every byte compared (sodium_memcmp
 /// takes the same time wherever they differ).
 bool operator_token(const std::string& expected, const std::string& token) {
@@ -43,16 +41,16 @@ bool operator_token(const std::string& expected, const std::string& token) {
 }  // namespace
 
 void Hall::fairplay_get(std::string_view query, const std::string& token, std::function<void(HttpReply)> done) {
-    if (config_.operator_token.empty()) return done(fairplay_reply(404, {{"error", "not_found"}}));
+    if (config_.operator_token.empty()) return done(json_reply(404, {{"error", "not_found"}}));
     if (!operator_token(config_.operator_token, token))
-        return done(fairplay_reply(401, {{"error", "unauthorized"}, {"message", "the operator's bearer token is needed"}}));
+        return done(json_reply(401, {{"error", "unauthorized"}, {"message", "the operator's bearer token is needed"}}));
     const std::optional<int> matches = int_param(query, "matches", kFairplayMatches, 1, kMaxFairplayMatches);
     const std::optional<int> fresh = int_param(query, "fresh", 0, 0, 1);
     if (!matches || !fresh)
-        return done(fairplay_reply(400, {{"error", "bad_request"},
+        return done(json_reply(400, {{"error", "bad_request"},
                                          {"message", "matches=1.." + std::to_string(kMaxFairplayMatches) + ", fresh=0|1"}}));
     auto pending = [this] {
-        return fairplay_reply(202, {{"status", "running"}, {"matches", fairplay_.matches}, {"retry_after_ms", 2000}});
+        return json_reply(202, {{"status", "running"}, {"matches", fairplay_.matches}, {"retry_after_ms", 2000}});
     };
     if (fairplay_.running) return done(pending());
     if (fairplay_.report && !*fresh && fairplay_.asked == *matches)
@@ -79,10 +77,10 @@ void Hall::fairplay_get(std::string_view query, const std::string& token, std::f
         [this, read, n = *matches, pending, done = std::move(done)](const std::optional<StorageError>& e) {
             if (e) {
                 fairplay_.running = false;
-                return done(fairplay_reply(503, {{"error", "storage_unavailable"}, {"code", e->code()}}));
+                return done(json_reply(503, {{"error", "storage_unavailable"}, {"code", e->code()}}));
             }
             queue_fairplay(n, std::move(read->records), std::move(read->ratings));
-            done(fairplay_.running ? pending() : fairplay_reply(503, {{"error", "analysis_busy"}}));
+            done(fairplay_.running ? pending() : json_reply(503, {{"error", "analysis_busy"}}));
         },
         /*write=*/false);
 }

@@ -16,8 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-HttpReply json_reply(int status, const json& body) { return HttpReply{status, "application/json", body.dump()}; }
-
 HttpReply bad_request() { return HttpReply{400, "application/json", R"({"error":"bad_request"})"}; }
 
 /// GET /api/matches?limit=N&before=ID (docs/protocol.md "HTTP endpoints"): a page of public

@@ -54,22 +54,18 @@ void Hall::next_quick_play() {
     });
 }
 
-std::vector<json> Hall::quick_summaries(const std::string& except) const {
+std::vector<json> Hall::quick_summaries() const {
     std::vector<json> all;
     for (const auto& [tid, t] : host_->tables())
-        if (tid != except && t.table->settings().quick && !t.table->settings().is_private)
-            all.push_back(summary_json(*t.table, t.spectators));
+        if (t.table->settings().quick && !t.table->settings().is_private) all.push_back(summary_json(*t.table, t.spectators));
     for (const auto& [tid, t] : remote_lobby_)
-        if (tid != except && t->contains("quick")) all.push_back(*t);
+        if (t->contains("quick")) all.push_back(*t);
     return all;
 }
 
 void Hall::quick_seat(const QuickJob& job, int rating, int tries) {
-    const std::vector<json> summaries = quick_summaries();
-    std::vector<const json*> all;
-    for (const json& t : summaries) all.push_back(&t);
     const std::optional<QuickSeat> pick =
-        tries < 3 ? choose_quick_table(all, job.preset, rating, now_, config_.timing.quick_fill_ms) : std::nullopt;
+        tries < 3 ? choose_quick_table(quick_summaries(), job.preset, rating, now_, config_.timing.quick_fill_ms) : std::nullopt;
     if (pick) {
         JoinRequest j{pick->table, std::nullopt, true, pick->seat};
         tables_->request(job.guest, j, [this, job, rating, tries, seat = *pick](json body) {
@@ -99,6 +95,7 @@ void Hall::quick_seat(const QuickJob& job, int rating, int tries) {
 void Hall::merge_quick_tables() {
     if (quick_running_ || now_ - quick_merged_ < 1000) return;  // a quick_play is being placed: the lobby moves
     quick_merged_ = now_;
+    std::optional<std::vector<json>> summaries;  // read once, when a lone person is found
     for (const auto& [tid, t] : host_->tables()) {
         const Table& table = *t.table;
         if (!table.settings().quick || table.state() != TableState::waiting || !table.fill_at() || *table.fill_at() <= now_)
@@ -115,11 +112,9 @@ void Hall::merge_quick_tables() {
         // Only a person connected here and not in the middle of a request of its own.
         auto g = guests_.find(*alone);
         if (g == guests_.end() || g->second.busy || g->second.conns.empty()) continue;
-        const std::vector<json> others = quick_summaries(tid);
-        std::vector<const json*> all;
-        for (const json& o : others) all.push_back(&o);
-        const auto pick = choose_quick_table(all, table.settings().preset, table.settings().quick_rating, now_,
-                                             config_.timing.quick_fill_ms);
+        if (!summaries) summaries = quick_summaries();
+        const auto pick = choose_quick_table(*summaries, table.settings().preset, table.settings().quick_rating, now_,
+                                             config_.timing.quick_fill_ms, tid);
         if (!pick || !quick_before(*pick, QuickSeat{tid, Seat::s0, 1, *table.fill_at()})) continue;
         // The move is the guest's next request: its own wait until it is answered.
         const std::string guest = *alone;

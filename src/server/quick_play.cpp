@@ -18,11 +18,12 @@ bool quick_before(const QuickSeat& a, const QuickSeat& b) {
     return std::make_tuple(-a.people, a.fill_at, a.table) < std::make_tuple(-b.people, b.fill_at, b.table);
 }
 
-std::optional<QuickSeat> choose_quick_table(const std::vector<const nlohmann::json*>& tables, Preset preset, int rating,
-                                            Millis now, Millis fill_ms) {
+std::optional<QuickSeat> choose_quick_table(const std::vector<nlohmann::json>& tables, Preset preset, int rating,
+                                            Millis now, Millis fill_ms, std::string_view except) {
     std::optional<QuickSeat> best;
-    for (const nlohmann::json* t : tables) {
-        if (!t || !t->is_object()) continue;
+    for (const nlohmann::json& summary : tables) {
+        const nlohmann::json* t = &summary;
+        if (!t->is_object()) continue;
         const auto quick = t->find("quick");
         if (quick == t->end() || !quick->is_object() || t->value("private", true) || t->value("state", "") != "waiting" ||
             t->value("preset", "") != to_string(preset))
@@ -33,7 +34,7 @@ std::optional<QuickSeat> choose_quick_table(const std::vector<const nlohmann::js
         const auto id = t->find("table");
         if (fill_at == quick->end() || !fill_at->is_number_integer() || table_rating == quick->end() ||
             !table_rating->is_number_integer() || seats == t->end() || !seats->is_array() || seats->size() != 4 ||
-            id == t->end() || !id->is_string())
+            id == t->end() || !id->is_string() || id->get_ref<const std::string&>() == except)
             continue;
         const Millis at = fill_at->get<Millis>();
         if (at <= now) continue;  // filling now

@@ -41,19 +41,19 @@ TEST(QuickPlay, ChoosesTheTableWithMostPeopleWithinTheRatingWindow) {
     playing["state"] = "playing";
     plain.erase("quick");
     const json filling = quick_summary("t9", 1500, now - 1, 3), junk = json::array({1, 2});
-    const auto pick = choose_quick_table({&a, &b, &far, &classic, &full, &priv, &playing, &plain, &filling, &junk},
-                                         Preset::levantine, 1500, now, fill);
+    const auto pick = choose_quick_table({a, b, far, classic, full, priv, playing, plain, filling, junk}, Preset::levantine,
+                                         1500, now, fill);
     ASSERT_TRUE(pick);
     EXPECT_EQ(pick->table, "t2");
     EXPECT_EQ(pick->seat, Seat::s2);
     // Nothing within reach: make a table.
-    EXPECT_FALSE(choose_quick_table({&far}, Preset::levantine, 1500, now, fill));
+    EXPECT_FALSE(choose_quick_table({far}, Preset::levantine, 1500, now, fill));
     // The far table is reached once it has waited long enough (400 points: 15 of its 20 s).
     const json waited = quick_summary("t3", 1900, now + 4000, 3);
-    EXPECT_TRUE(choose_quick_table({&waited}, Preset::levantine, 1500, now, fill));
+    EXPECT_TRUE(choose_quick_table({waited}, Preset::levantine, 1500, now, fill));
     // Equal people: the one waiting longest.
     const json c = quick_summary("t10", 1500, now + 5000, 2);
-    EXPECT_EQ(choose_quick_table({&b, &c}, Preset::levantine, 1500, now, fill)->table, "t10");
+    EXPECT_EQ(choose_quick_table({b, c}, Preset::levantine, 1500, now, fill)->table, "t10");
 }
 
 struct QuickHarness : HallHarness {

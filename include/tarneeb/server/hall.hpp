@@ -280,8 +280,8 @@ private:
     /// tables that filled before the join reached them.
     void quick_seat(const QuickJob& job, int rating, int tries);
     void quick_done(const QuickJob& job, nlohmann::json body);
-    /// This node's and the other nodes' quick-play table summaries (the lobby's), but `except`.
-    std::vector<nlohmann::json> quick_summaries(const std::string& except = {}) const;
+    /// This node's and the other nodes' quick-play table summaries (the lobby's).
+    std::vector<nlohmann::json> quick_summaries() const;
     /// Once a second (tick): a person alone at a quick-play table of this node moves to a
     /// quick-play table with people that choose_quick_table puts before its own (one that
     /// another node made at the same time, or one whose rating window has widened to it), so

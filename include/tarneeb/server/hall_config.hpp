@@ -129,6 +129,9 @@ struct HttpReply {
     std::string body;
 };
 
+/// A JSON answer with `status`.
+inline HttpReply json_reply(int status, const nlohmann::json& body) { return HttpReply{status, "application/json", body.dump()}; }
+
 /// What a cluster node (cluster_node.hpp) asks of its hall; every hook is empty on a single
 /// node, and the hall then behaves exactly as before. Set once, before the first message.
 struct ClusterHooks {

@@ -46,8 +46,9 @@ bool quick_before(const QuickSeat& a, const QuickSeat& b);
 /// (summary_json's shape; anything else in the list is skipped): a public quick-play table of
 /// that preset, waiting for people (its fill_at still ahead of `now`), with an empty seat, whose
 /// rating is within quick_window of the player's. Of those, the one with the most people, then
-/// the one waiting longest, then the smallest id; its first empty seat. nullopt: none (make one).
-std::optional<QuickSeat> choose_quick_table(const std::vector<const nlohmann::json*>& tables, Preset preset, int rating,
-                                            Millis now, Millis fill_ms);
+/// the one waiting longest, then the smallest id; its first empty seat; never table `except`.
+/// nullopt: none (make one).
+std::optional<QuickSeat> choose_quick_table(const std::vector<nlohmann::json>& tables, Preset preset, int rating,
+                                            Millis now, Millis fill_ms, std::string_view except = {});
 
 }  // namespace tarneeb::server
