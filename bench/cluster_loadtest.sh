@@ -12,6 +12,9 @@
 # PG_OPTS="-c synchronous_commit=off" to see what the commit flushes cost). TARNEEB_BIN_DIR runs
 # the executables of another build (default build/release: e.g. a copy of an older build, to
 # compare); SERVE_OPTS adds `tarneeb serve` options (e.g. SERVE_OPTS="--journal-batch 1").
+# KILL_AFTER=S kills node KILL_NODE (default 1) with SIGKILL S seconds after the load starts (give
+# the load generator --reconnect so that its clients sign in again on another node); the killed
+# node's /metrics.json is then skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-3}
@@ -39,20 +42,30 @@ redis-server --port "$redisport" --bind 127.0.0.1 --save '' --appendonly no --di
 pids+=($!)
 sleep 0.5
 ports=()
+node_pids=()
 for i in $(seq 1 "$nodes"); do
   out="$dir/node$i.out"
   "$bin/tarneeb" serve --address 127.0.0.1 --port 0 --no-static --postgres "postgresql://tarneeb@127.0.0.1:$pgport/postgres" \
     --redis "redis://127.0.0.1:$redisport" --node "n$i" --bot-delay-ms 0 --rate 1000 --max-connections-per-address 100000 \
     --max-waiting-tables-per-address 100000 --max-playing-tables-per-address 100000 --max-new-guests-per-address 0 --log-level warn ${SERVE_OPTS:-} >"$out" 2>"$dir/node$i.log" &
   pids+=($!)
+  node_pids+=($!)
   for _ in $(seq 1 100); do grep -q "listening on" "$out" 2>/dev/null && break; sleep 0.1; done
   ports+=("$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$out")")
 done
 args=()
 for p in "${ports[@]}"; do args+=(--port "$p"); done
 echo "nodes: ${ports[*]} (load average: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+killed=0
+if [[ -n ${KILL_AFTER:-} ]]; then
+  killed=${KILL_NODE:-1}
+  victim=${node_pids[$((killed - 1))]}
+  (sleep "$KILL_AFTER"; kill -9 "$victim" && echo "killed node n$killed (pid $victim) at $(date +%T)" >&2) &
+fi
 "$bin/tarneeb-loadtest" "${args[@]}" "$@" || true
-for p in "${ports[@]}"; do
+for i in "${!ports[@]}"; do
+  p=${ports[$i]}
+  [[ $((i + 1)) == "$killed" ]] && continue
   python3 - "$p" <<'PY'
 import json, sys, urllib.request
 m = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics.json"))

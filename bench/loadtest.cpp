@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <string>
 #include <string_view>
@@ -49,6 +50,15 @@ struct Stats {
     std::vector<double> latency_ms;
     std::vector<double> owner_ms, routed_ms;  ///< the same, split by the player's node (several ports)
     std::uint64_t actions = 0, errors = 0, frames = 0, connect_failures = 0, matches = 0;
+    // --reconnect: what a fault did (a node killed under the load).
+    std::vector<double> interrupted_ms;  ///< actions sent again, or by a client that lost its connection meanwhile
+    std::uint64_t disconnects = 0;       ///< connections closed under a client
+    std::uint64_t seats_given_back = 0;  ///< welcomes after a reconnect that name the client's table and seat
+    std::uint64_t seats_lost = 0;        ///< welcomes after a reconnect with no table (the client joins again)
+    std::uint64_t resent = 0;            ///< acts sent again after 3 s with no update
+    bool faulted = false;                ///< a connection was lost: later latencies also go to after_fault_ms
+    std::vector<double> after_fault_ms;  ///< latency_ms of the actions sent after the first lost connection
+    std::vector<double> longest_gap_ms;  ///< each table's longest time between two applied actions (at the end)
 };
 
 struct Options {
@@ -59,6 +69,7 @@ struct Options {
     int duration_s = 30;
     int ramp_ms = 5000;
     int threads = 1;
+    bool reconnect = false;  ///< a closed connection signs in again (its token) on the next node
 };
 
 /// Parses a frame without what the client never reads: at the top "history" and "events", in
@@ -77,45 +88,68 @@ class LoadTable;
 
 class LoadClient : public std::enable_shared_from_this<LoadClient> {
 public:
-    LoadClient(net::io_context& ioc, LoadTable& table, int seat) : ws_(ioc), table_(table), seat_(seat) {}
-    void connect(const tcp::endpoint& ep, std::string name);
+    LoadClient(net::io_context& ioc, LoadTable& table, int seat) : ioc_(ioc), table_(table), seat_(seat), retry_(ioc) {}
+    /// Connects to node `node` of `eps` and signs in as `name` (then with the token it was given).
+    void connect(const std::vector<tcp::endpoint>& eps, std::size_t node, std::string name);
     void send(const json& msg) {
+        if (!open) return;  // a closed connection sends nothing: the reconnect resumes from the state
         queue_.push_back(msg.dump());
         if (queue_.size() == 1) write_next();
     }
     int seat() const { return seat_; }
+    std::size_t node() const { return node_; }
+    /// The welcome's token (what a reconnect signs in with).
+    void set_token(std::string token) { token_ = std::move(token); }
     bool open = false;
+    Clock::time_point connected_at{};
+    bool reconnected = false;  ///< signed in again after a lost connection, welcome not read yet
 
 private:
     void write_next() {
-        ws_.async_write(net::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            if (ec) return;
+        ws_->async_write(net::buffer(queue_.front()), [self = shared_from_this(), ws = ws_.get()](beast::error_code ec, std::size_t) {
+            if (ec || ws != self->ws_.get()) return;
             self->queue_.erase(self->queue_.begin());
             if (!self->queue_.empty()) self->write_next();
         });
     }
+    void dial();
     void read();
+    /// The connection closed under the client: with --reconnect, the next node in 100 ms.
+    void lost();
 
-    websocket::stream<beast::tcp_stream> ws_;
+    net::io_context& ioc_;
+    std::unique_ptr<websocket::stream<beast::tcp_stream>> ws_;
     beast::flat_buffer buffer_;
     LoadTable& table_;
     int seat_;
     std::vector<std::string> queue_;
-    std::string name_;
+    std::string name_, token_;
+    std::vector<tcp::endpoint> eps_;
+    std::size_t node_ = 0;
+    net::steady_timer retry_;
 };
 
 class LoadTable {
 public:
     LoadTable(net::io_context& ioc, Stats& stats, const Options& o, std::string prefix, int n)
-        : ioc_(ioc), stats_(stats), o_(o), prefix_(std::move(prefix)), n_(n), pace_(ioc) {}
+        : ioc_(ioc), stats_(stats), o_(o), prefix_(std::move(prefix)), n_(n), pace_(ioc), watchdog_(ioc) {}
 
     void start(const std::vector<tcp::endpoint>& eps) {
         for (int s = 0; s < 4; ++s) {
             const std::size_t node = static_cast<std::size_t>(n_ + s) % eps.size();
             routed_[static_cast<std::size_t>(s)] = node != static_cast<std::size_t>(n_) % eps.size();
             clients_.push_back(std::make_shared<LoadClient>(ioc_, *this, s));
-            clients_.back()->connect(eps[node], prefix_ + "-" + std::to_string(n_) + "-" + std::to_string(s));
+            clients_.back()->connect(eps, node, prefix_ + "-" + std::to_string(n_) + "-" + std::to_string(s));
         }
+        if (o_.reconnect) watch();
+    }
+
+    /// A client's connection closed: the actions waiting at this table are interrupted (their
+    /// time is counted apart).
+    void on_lost() {
+        ++stats_.disconnects;
+        stats_.faulted = true;
+        for (auto& p : pending_) p.interrupted |= p.active;
     }
 
     /// A frame this client need not read: a table message of a match in play that offers it no
@@ -132,9 +166,25 @@ public:
         if (type == "error") {
             ++stats_.errors;
             if (stats_.errors < 5) std::cerr << "error frame: " << j.dump() << "\n";
+            // A refused act (e.g. its table's node died): sent again with the next update.
+            auto& p = pending_[static_cast<std::size_t>(c.seat())];
+            if (p.active) p.interrupted = p.refused = true;
             return;
         }
         if (type == "welcome") {
+            c.set_token(j.value("token", ""));
+            if (c.reconnected) {
+                // Signed in again: the seat given back (a table message follows), or join again.
+                c.reconnected = false;
+                routed_[static_cast<std::size_t>(c.seat())] = c.node() != clients_[0]->node();
+                if (j.contains("table") && j["table"].is_string()) {
+                    ++stats_.seats_given_back;
+                } else {
+                    ++stats_.seats_lost;
+                    if (!table_id_.empty()) c.send({{"type", "join"}, {"table", table_id_}, {"seat", c.seat()}});
+                }
+                return;
+            }
             if (++welcomed_ == 4) clients_[0]->send({{"type", "create"}, {"turn_seconds", 0}, {"target", 31}});
             return;
         }
@@ -158,11 +208,31 @@ public:
         // any order, so the next actor may act before the last actor has read its update.
         auto& p = pending_[static_cast<std::size_t>(c.seat())];
         if (p.active && version > p.version) {
-            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - p.sent_at).count();
-            stats_.latency_ms.push_back(ms);
-            (routed_[static_cast<std::size_t>(c.seat())] ? stats_.routed_ms : stats_.owner_ms).push_back(ms);
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - p.first_sent_at).count();
+            if (p.interrupted) {
+                stats_.interrupted_ms.push_back(ms);
+            } else {
+                stats_.latency_ms.push_back(ms);
+                if (stats_.faulted) stats_.after_fault_ms.push_back(ms);
+                (routed_[static_cast<std::size_t>(c.seat())] ? stats_.routed_ms : stats_.owner_ms).push_back(ms);
+            }
             ++stats_.actions;
             p.active = false;
+            const auto now = Clock::now();
+            if (measuring) longest_gap = std::max(longest_gap, std::chrono::duration<double, std::milli>(now - last_progress).count());
+            last_progress = now;
+        }
+        if (p.active && version == p.version && !j["legal"].empty()) {
+            // Still waiting. After its reconnect the client sends it again at once (it may have
+            // been lost with the node); otherwise the watchdog does after 3 s.
+            if (c.connected_at > p.sent_at || p.refused) {
+                p.refused = false;
+                p.interrupted = true;
+                p.sent_at = Clock::now();
+                ++stats_.resent;
+                c.send(p.act);
+            }
+            return;
         }
         if (j["legal"].empty() || stopping) return;
         // This client is to act: pick the timeout action, or open the auction with the lowest bid.
@@ -184,16 +254,40 @@ public:
     }
 
     bool stopping = false;
+    Clock::time_point last_progress = Clock::now();  ///< the last action seen applied
+    bool measuring = false;                          ///< after the ramp: longest_gap is kept
+    double longest_gap = 0;                          ///< ms between two applied actions, at most (while measuring)
+    bool reconnects() const { return o_.reconnect; }
 
 private:
     void fire() {
         if (!next_client_ || stopping) return;
         auto& p = pending_[static_cast<std::size_t>(next_client_->seat())];
         p.active = true;
+        p.interrupted = p.refused = false;
         p.version = next_["version"];
-        p.sent_at = last_action_ = Clock::now();
+        p.sent_at = p.first_sent_at = last_action_ = Clock::now();
+        p.act = next_;
         next_client_->send(next_);
         next_client_ = nullptr;
+    }
+
+    /// --reconnect: once a second, an act with no update for 3 s is sent again (to the table's
+    /// new owner after a failover, or after a request lost with its node); its time counts apart.
+    void watch() {
+        watchdog_.expires_after(std::chrono::seconds(1));
+        watchdog_.async_wait([this](beast::error_code ec) {
+            if (ec || stopping) return;
+            for (std::size_t s = 0; s < 4; ++s) {
+                auto& p = pending_[s];
+                if (!p.active || Clock::now() - p.sent_at < std::chrono::seconds(3)) continue;
+                p.interrupted = true;
+                p.sent_at = Clock::now();
+                ++stats_.resent;
+                clients_[s]->send(p.act);
+            }
+            watch();
+        });
     }
 
     net::io_context& ioc_;
@@ -201,15 +295,18 @@ private:
     const Options& o_;
     std::string prefix_;
     int n_;
-    net::steady_timer pace_;
+    net::steady_timer pace_, watchdog_;
     std::vector<std::shared_ptr<LoadClient>> clients_;
     int welcomed_ = 0;
     std::string table_id_;
     std::uint64_t started_version_ = 0;
     struct Pending {
         bool active = false;
+        bool interrupted = false;  ///< sent again, or a client of the table lost its connection meanwhile
+        bool refused = false;      ///< answered with an error: sent again with the next update
         std::uint64_t version = 0;
-        Clock::time_point sent_at{};
+        Clock::time_point sent_at{}, first_sent_at{};
+        json act;
     };
     std::array<Pending, 4> pending_{};
     std::array<bool, 4> routed_{};  ///< the seat's client is on another node than seat 0's
@@ -218,35 +315,61 @@ private:
     LoadClient* next_client_ = nullptr;
 };
 
-void LoadClient::connect(const tcp::endpoint& ep, std::string name) {
+void LoadClient::connect(const std::vector<tcp::endpoint>& eps, std::size_t node, std::string name) {
+    eps_ = eps;
+    node_ = node;
     name_ = std::move(name);
-    ws_.next_layer().async_connect(ep, [self = shared_from_this(), ep](beast::error_code ec) {
+    dial();
+}
+
+void LoadClient::dial() {
+    ws_ = std::make_unique<websocket::stream<beast::tcp_stream>>(ioc_);
+    buffer_.clear();
+    queue_.clear();
+    const tcp::endpoint ep = eps_[node_];
+    ws_->next_layer().async_connect(ep, [self = shared_from_this(), ep](beast::error_code ec) {
         if (ec) {
-            std::cerr << "connect failed: " << ec.message() << "\n";
-            return;
+            if (self->token_.empty()) std::cerr << "connect failed: " << ec.message() << "\n";
+            return self->lost();
         }
         beast::error_code ignored;
-        self->ws_.next_layer().socket().set_option(tcp::no_delay(true), ignored);
-        self->ws_.async_handshake(ep.address().to_string() + ":" + std::to_string(ep.port()), "/ws",
-                                  [self](beast::error_code e) {
-                                      if (e) {
-                                          std::cerr << "handshake failed: " << e.message() << "\n";
-                                          return;
-                                      }
-                                      self->open = true;
-                                      self->ws_.text(true);
-                                      self->read();
-                                      self->send({{"type", "hello"}, {"name", self->name_}});
-                                  });
+        self->ws_->next_layer().socket().set_option(tcp::no_delay(true), ignored);
+        self->ws_->async_handshake(ep.address().to_string() + ":" + std::to_string(ep.port()), "/ws",
+                                   [self](beast::error_code e) {
+                                       if (e) {
+                                           if (self->token_.empty()) std::cerr << "handshake failed: " << e.message() << "\n";
+                                           return self->lost();
+                                       }
+                                       self->open = true;
+                                       self->connected_at = Clock::now();
+                                       self->ws_->text(true);
+                                       self->read();
+                                       if (self->token_.empty()) {
+                                           self->send({{"type", "hello"}, {"name", self->name_}});
+                                       } else {
+                                           self->reconnected = true;
+                                           self->send({{"type", "hello"}, {"token", self->token_}});
+                                       }
+                                   });
+    });
+}
+
+void LoadClient::lost() {
+    const bool was_open = open;
+    open = false;
+    if (was_open) table_.on_lost();
+    if (!table_.reconnects() || table_.stopping || token_.empty()) return;
+    node_ = (node_ + 1) % eps_.size();
+    retry_.expires_after(std::chrono::milliseconds(100));
+    retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        if (!ec && !self->table_.stopping) self->dial();
     });
 }
 
 void LoadClient::read() {
-    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-        if (ec) {
-            self->open = false;
-            return;
-        }
+    ws_->async_read(buffer_, [self = shared_from_this(), ws = ws_.get()](beast::error_code ec, std::size_t) {
+        if (ws != self->ws_.get()) return;
+        if (ec) return self->lost();
         const std::string text = beast::buffers_to_string(self->buffer_.data());
         self->buffer_.consume(self->buffer_.size());
         if (self->table_.skippable(*self, text)) {
@@ -272,6 +395,9 @@ int main(int argc, char** argv) {
     app.add_option("--duration", o.duration_s, "seconds to run after the ramp")->capture_default_str()->check(CLI::Range(1, 3600));
     app.add_option("--ramp-ms", o.ramp_ms, "spread the connections over this many ms")->capture_default_str();
     app.add_option("--threads", o.threads, "event loops (tables dealt out among them)")->capture_default_str()->check(CLI::Range(1, 64));
+    app.add_flag("--reconnect", o.reconnect,
+                 "a client whose connection closes signs in again with its token on the next node (a node killed under "
+                 "load: bench/cluster_loadtest.sh KILL_AFTER); actions it held up are counted apart (\"interrupted\")");
     CLI11_PARSE(app, argc, argv);
 
     // Raise the open-file limit: 4 sockets per table.
@@ -290,6 +416,7 @@ int main(int argc, char** argv) {
     std::vector<Stats> shard_stats(static_cast<std::size_t>(o.threads));
     std::vector<double> shard_secs(shard_stats.size());
     std::vector<std::uint64_t> errors_before(shard_stats.size());
+    std::vector<int> stalled(shard_stats.size());
     auto run = [&](int k) {
         net::io_context ioc{1};
         Stats& stats = shard_stats[static_cast<std::size_t>(k)];
@@ -314,10 +441,16 @@ int main(int argc, char** argv) {
         stats.owner_ms.clear();
         stats.routed_ms.clear();
         stats.actions = 0;
+        for (auto& t : tables) t->measuring = true;
         errors_before[static_cast<std::size_t>(k)] = stats.errors;
         const auto t0 = Clock::now();
         ioc.run_for(std::chrono::seconds(o.duration_s));
         shard_secs[static_cast<std::size_t>(k)] = std::chrono::duration<double>(Clock::now() - t0).count();
+        // A table with no action applied in its last 5 s stopped (after a fault: never resumed).
+        for (auto& t : tables) {
+            stalled[static_cast<std::size_t>(k)] += Clock::now() - t->last_progress > std::chrono::seconds(5);
+            stats.longest_gap_ms.push_back(t->longest_gap);
+        }
         for (auto& t : tables) t->stopping = true;
     };
     std::vector<std::thread> threads;
@@ -335,6 +468,13 @@ int main(int argc, char** argv) {
         stats.errors += s.errors;
         stats.frames += s.frames;
         stats.matches += s.matches;
+        stats.interrupted_ms.insert(stats.interrupted_ms.end(), s.interrupted_ms.begin(), s.interrupted_ms.end());
+        stats.disconnects += s.disconnects;
+        stats.seats_given_back += s.seats_given_back;
+        stats.seats_lost += s.seats_lost;
+        stats.resent += s.resent;
+        stats.after_fault_ms.insert(stats.after_fault_ms.end(), s.after_fault_ms.begin(), s.after_fault_ms.end());
+        stats.longest_gap_ms.insert(stats.longest_gap_ms.end(), s.longest_gap_ms.begin(), s.longest_gap_ms.end());
         errors_during += s.errors - errors_before[k];
     }
     const double secs = *std::max_element(shard_secs.begin(), shard_secs.end());
@@ -351,6 +491,15 @@ int main(int argc, char** argv) {
     if (o.ports.size() > 1) {
         out["latency_ms_owner_node"] = summary(stats.owner_ms);
         out["latency_ms_other_node"] = summary(stats.routed_ms);
+    }
+    if (o.reconnect) {
+        // latency_ms above: the actions no fault held up; these: the ones it did.
+        out["faults"] = {{"disconnects", stats.disconnects}, {"seats_given_back", stats.seats_given_back},
+                         {"seats_lost", stats.seats_lost}, {"acts_sent_again", stats.resent},
+                         {"interrupted_actions", stats.interrupted_ms.size()}, {"interrupted_ms", summary(stats.interrupted_ms)},
+                         {"latency_ms_after_first_fault", summary(stats.after_fault_ms)},
+                         {"longest_gap_ms_per_table", summary(stats.longest_gap_ms)},
+                         {"stalled_tables", std::accumulate(stalled.begin(), stalled.end(), 0)}};
     }
     std::cout << out.dump() << std::endl;
     return stats.errors == 0 ? 0 : 1;

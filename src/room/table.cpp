@@ -147,6 +147,11 @@ Change Table::prepare_fill(const std::function<std::uint64_t()>& seed) const {
 }
 
 Change Table::prepare_act(Seat seat, Action action, std::uint64_t version, std::uint64_t deal_seed) const {
+    return prepare_act(seat, action, version, [deal_seed] { return deal_seed; });
+}
+
+Change Table::prepare_act(Seat seat, Action action, std::uint64_t version,
+                          const std::function<std::uint64_t()>& deal_seed) const {
     if (version != version_) return Change::refused(ProtocolError::stale);
     if (state_ != TableState::playing) return Change::refused(match_.over() ? ErrorCode::match_over : ErrorCode::no_deal);
     if (match_.awaiting_deal() || !match_.has_round()) return Change::refused(ErrorCode::no_deal);
@@ -154,7 +159,7 @@ Change Table::prepare_act(Seat seat, Action action, std::uint64_t version, std::
     if (round.over()) return Change::refused(ErrorCode::deal_over);
     if (round.to_act() != seat) return Change::refused(ErrorCode::out_of_turn);
     if (const ErrorCode e = round.check(action); e != ErrorCode::ok) return Change::refused(e);
-    return act_change(seat, action, false, [deal_seed] { return deal_seed; });
+    return act_change(seat, action, false, deal_seed);
 }
 
 Change Table::act_change(Seat seat, Action a, bool timeout, const std::function<std::uint64_t()>& deal_seed) const {

@@ -272,7 +272,7 @@ void TableHost::on_seat_request(const std::string& guest, const TableRequest& re
     } else if (const auto* act = std::get_if<ActRequest>(&request)) {
         if (!act->version) return done(refused(to_string(ProtocolError::bad_message), "act needs a version"));
         if (!act->action) return done(refused(to_string(ProtocolError::bad_action)));
-        change = t->table->prepare_act(*g.seat, *act->action, *act->version, front_.next_seed());
+        change = t->table->prepare_act(*g.seat, *act->action, *act->version, [this] { return front_.next_seed(); });
         if (change.error == Refusal{ProtocolError::stale})
             return done(refused(to_string(*change.error), "table is at version " + std::to_string(t->table->version())));
     } else if (const auto* add = std::get_if<AddBotRequest>(&request)) {

@@ -209,6 +209,9 @@ public:
     /// when this action ends one. Errors: stale, no_deal, match_over, deal_over, out_of_turn and
     /// the engine's rule errors (docs/rules.md).
     Change prepare_act(Seat seat, Action action, std::uint64_t version, std::uint64_t deal_seed) const;
+    /// The same, with `deal_seed` called only when the action ends a round (the server's CSPRNG
+    /// is asked once per deal, not once per action).
+    Change prepare_act(Seat seat, Action action, std::uint64_t version, const std::function<std::uint64_t()>& deal_seed) const;
     /// The action due at `now`, if any: a bot's decision (given through decided(); an illegal
     /// one is replaced by the rules' default action) once the bot delay has passed, or the
     /// default action of a human seat whose turn timer ran out (docs/rules.md "Timer").
