@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -59,6 +60,8 @@ struct Stats {
     bool faulted = false;                ///< a connection was lost: later latencies also go to after_fault_ms
     std::vector<double> after_fault_ms;  ///< latency_ms of the actions sent after the first lost connection
     std::vector<double> longest_gap_ms;  ///< each table's longest time between two applied actions (at the end)
+    Clock::time_point measure_from{};    ///< the window's start (after the ramp)
+    std::vector<std::vector<double>> by_second;  ///< latency_ms by the second of the window the action was applied in
 };
 
 struct Options {
@@ -214,6 +217,11 @@ public:
             } else {
                 stats_.latency_ms.push_back(ms);
                 if (stats_.faulted) stats_.after_fault_ms.push_back(ms);
+                if (measuring) {
+                    const auto second = static_cast<std::size_t>(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - stats_.measure_from).count());
+                    if (stats_.by_second.size() <= second) stats_.by_second.resize(second + 1);
+                    stats_.by_second[second].push_back(ms);
+                }
                 (routed_[static_cast<std::size_t>(c.seat())] ? stats_.routed_ms : stats_.owner_ms).push_back(ms);
             }
             ++stats_.actions;
@@ -442,6 +450,7 @@ int main(int argc, char** argv) {
         stats.routed_ms.clear();
         stats.actions = 0;
         for (auto& t : tables) t->measuring = true;
+        stats.measure_from = Clock::now();
         errors_before[static_cast<std::size_t>(k)] = stats.errors;
         const auto t0 = Clock::now();
         ioc.run_for(std::chrono::seconds(o.duration_s));
@@ -475,6 +484,9 @@ int main(int argc, char** argv) {
         stats.resent += s.resent;
         stats.after_fault_ms.insert(stats.after_fault_ms.end(), s.after_fault_ms.begin(), s.after_fault_ms.end());
         stats.longest_gap_ms.insert(stats.longest_gap_ms.end(), s.longest_gap_ms.begin(), s.longest_gap_ms.end());
+        if (stats.by_second.size() < s.by_second.size()) stats.by_second.resize(s.by_second.size());
+        for (std::size_t i = 0; i < s.by_second.size(); ++i)
+            stats.by_second[i].insert(stats.by_second[i].end(), s.by_second[i].begin(), s.by_second[i].end());
         errors_during += s.errors - errors_before[k];
     }
     const double secs = *std::max_element(shard_secs.begin(), shard_secs.end());
@@ -493,12 +505,15 @@ int main(int argc, char** argv) {
         out["latency_ms_other_node"] = summary(stats.routed_ms);
     }
     if (o.reconnect) {
+        json by_second_p99 = json::array();  // each second of the window: the p99 of latency_ms, rounded
+        for (const auto& v : stats.by_second) by_second_p99.push_back(std::round(tarneeb::percentile(v, 0.99)));
         // latency_ms above: the actions no fault held up; these: the ones it did.
         out["faults"] = {{"disconnects", stats.disconnects}, {"seats_given_back", stats.seats_given_back},
                          {"seats_lost", stats.seats_lost}, {"acts_sent_again", stats.resent},
                          {"interrupted_actions", stats.interrupted_ms.size()}, {"interrupted_ms", summary(stats.interrupted_ms)},
                          {"latency_ms_after_first_fault", summary(stats.after_fault_ms)},
                          {"longest_gap_ms_per_table", summary(stats.longest_gap_ms)},
+                         {"p99_ms_by_second", by_second_p99},
                          {"stalled_tables", std::accumulate(stalled.begin(), stalled.end(), 0)}};
     }
     std::cout << out.dump() << std::endl;

@@ -12,6 +12,9 @@
 namespace tarneeb::server::transport {
 
 namespace {
+/// What open_storage opens: the PostgreSQL URL (--postgres), else the SQLite path (--db).
+const std::string& store_spec(const ServeConfig& cfg) { return cfg.postgres.empty() ? cfg.db : cfg.postgres; }
+
 void log_line(bool error, const std::string& line) {
     if (error) spdlog::error("{}", line);
     else spdlog::warn("{}", line);
@@ -19,13 +22,15 @@ void log_line(bool error, const std::string& line) {
 }  // namespace
 
 Home::Home(net::io_context& io, const ServeConfig& cfg, BotFactory bots, std::unique_ptr<ClusterLink> link)
-    : ioc(io), storage(open_storage(cfg.postgres.empty() ? cfg.db : cfg.postgres, cfg.full_sync)),
+    : ioc(io), storage(open_storage(store_spec(cfg), cfg.full_sync)),
+      reads(store_spec(cfg) == ":memory:" ? nullptr : open_storage(store_spec(cfg), cfg.full_sync)),
       hall(*storage, std::move(bots), cfg.hall,
            Outbox{[this](ConnId c, std::string text) { send(c, std::move(text)); },
                   [this](ConnId c, int code, std::string reason) { close(c, code, std::move(reason)); },
                   log_line,
                   // The writer and bot threads hand their results to loop 0.
-                  [this](std::function<void()> job) { net::post(ioc, std::move(job)); }}) {
+                  [this](std::function<void()> job) { net::post(ioc, std::move(job)); }},
+           reads.get()) {
     if (!link) return;
     // The node's own connection to the store, for its scan of tables no node runs.
     cluster = std::make_unique<ClusterNode>(

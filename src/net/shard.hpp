@@ -85,6 +85,9 @@ struct Shared;
 struct Home {
     net::io_context& ioc;              ///< loop 0's
     std::unique_ptr<Storage> storage;  ///< open_storage: PostgreSQL (--postgres) or SQLite (--db)
+    /// A second connection for the hall's reads that need no order with its writes (Hall's
+    /// `reads`); null for an in-memory SQLite database (it has no second connection).
+    std::unique_ptr<Storage> reads;
     Hall hall;
     /// In cluster mode (--redis, cluster_node.hpp), the node the hall's table requests are routed through; else null.
     std::unique_ptr<ClusterNode> cluster;

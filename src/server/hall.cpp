@@ -18,12 +18,15 @@ namespace tarneeb::server {
 
 using nlohmann::json;
 
-Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox)
+Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox, Storage* reads)
     : storage_(storage), bots_(std::move(bots)), config_(std::move(config)), out_(std::move(outbox)),
       rng_state_(config_.seed) {
     writer_ = std::make_unique<StoreWriter>(
         storage_, [this](std::function<void()> job) { out_.post(std::move(job)); }, config_.write_queue,
         config_.journal_batch, [this] { run_pumps(); });
+    if (reads)
+        reader_ = std::make_unique<StoreWriter>(
+            *reads, [this](std::function<void()> job) { out_.post(std::move(job)); }, config_.write_queue, 1, nullptr);
     host_ = std::make_unique<TableHost>(static_cast<TableFront&>(*this), bots_, config_, out_.post);
     tables_ = host_.get();
     // The analysis queue's own bound is analyses_ (hall_analysis.cpp); the WorkQueue never refuses.
@@ -41,6 +44,7 @@ void Hall::stop() {
     if (analysts_) analysts_->stop();
     if (host_) host_->stop();
     if (writer_) writer_->stop();
+    if (reader_) reader_->stop();
     if (passwords_) passwords_->stop();
 }
 
@@ -60,6 +64,17 @@ void Hall::on_writer(std::string op, std::function<void(Storage&)> job, Done don
         else if (write) storage_worked();  // a read that works says nothing of writes
         if (done) done(e);
         fenced_settled();  // e.g. a closed table's close_table, fenced: no table of it is left
+        run_pumps();
+    });
+}
+
+void Hall::on_reader(std::string op, std::function<void(Storage&)> job, Done done) {
+    if (!reader_) return on_writer(std::move(op), std::move(job), std::move(done), /*write=*/false);
+    ++outstanding_;
+    reader_->run(std::move(job), [this, op = std::move(op), done = std::move(done)](const StoreWriter::Result& e) {
+        --outstanding_;
+        if (e) storage_failed(*e, op);
+        if (done) done(e);
         run_pumps();
     });
 }

@@ -27,14 +27,13 @@ void Hall::hello(ConnId conn, Conn& c, const HelloRequest& h, const json& id) {
         const std::string token = h.token;
         auto found = std::make_shared<std::optional<TokenOwner>>();
         hold(conn);
-        on_writer("hello", [token, found, now = now_](Storage& s) { *found = s.token_owner(token, now); },
+        on_reader("hello", [token, found, now = now_](Storage& s) { *found = s.token_owner(token, now); },
                   [this, conn, id, token, found](const std::optional<StorageError>& e) {
                       release(conn);
                       if (e) storage_error(conn, id, *e);
                       else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
                       else signed_in(conn, id, (*found)->name, token, (*found)->registered);
-                  },
-                  /*write=*/false);
+                  });
         return;
     }
     if (h.kind == HelloRequest::Kind::name) {

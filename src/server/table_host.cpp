@@ -393,16 +393,20 @@ bool TableHost::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
     // Guests connected here who sit at it (they reconnected before it arrived) find it.
     // They get the table and its chat now: they may wait for nothing else (nobody else may act).
     Hosted& t = tables_.at(live.id);
+    // (Found by the table's four seats, not by every guest: a node adopts hundreds of tables
+    // at once after a kill, with thousands of guests signing in again.)
     std::vector<std::string> back;
-    for (auto& [name, g] : guests_)
-        if (g.table.empty() && g.present)
-            if (auto s = t.table->seat_of(name)) {
-                g.table = live.id;
-                g.seat = s;
-                t.watchers.insert(name);
-                t.table->connected(name, front_.now());
-                back.push_back(name);
-            }
+    for (Seat s : kSeats) {
+        const SeatInfo h = t.table->seat_info(s);
+        if (h.kind != SeatInfo::Kind::human) continue;
+        auto g = guests_.find(h.name);
+        if (g == guests_.end() || !g->second.table.empty() || !g->second.present) continue;
+        g->second.table = live.id;
+        g->second.seat = s;
+        t.watchers.insert(h.name);
+        t.table->connected(h.name, front_.now());
+        back.push_back(h.name);
+    }
     if (!back.empty()) publish(t);
     for (const auto& name : back) send_chat_history(name, t);
     advance(live.id);

@@ -4,6 +4,9 @@
 // change is acknowledged only after its write committed, and a batch that fails changes no
 // table. The writer is held at a gate (a positive event, never a sleep) so that the batches
 // are the same on every run.
+#include <unistd.h>
+
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -236,6 +239,42 @@ TEST(HallGroupCommit, ABatchThatFailsChangesNoTableAndPlayResumesWhenTheStoreWor
     EXPECT_EQ(h.get("/healthz")->status, 200);
     h.play(tables[0].players, 8);
     EXPECT_EQ(journal_size(h.storage, tables[0].table), journals[0] + 9);
+}
+
+TEST(HallGroupCommit, ASignInByTokenIsAnsweredFromTheSecondConnectionWhileTheWriterIsHeld) {
+    // Issue 26: after a node's death thousands of its players sign in again on the others at
+    // once. Their tokens are read on the hall's second connection: a welcome never waits behind
+    // the journal, and the journal's writes never wait behind thousands of reads.
+    const auto path = std::filesystem::temp_directory_path() / ("tarneeb_reads_" + std::to_string(::getpid()) + ".db");
+    auto remove_db = [&] {
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+    };
+    remove_db();
+    {
+        auto* store = new GatedStorage(path.string());
+        testing::HallHarness h(std::unique_ptr<Storage>(store), open_storage(path.string()));
+        const Seated t = start_table(h, "r");
+        const std::string token = h.sign_in(h.connect(), "Layla");
+        ASSERT_FALSE(token.empty());
+
+        store->close();
+        auto [actor, act] = next_act(h, t, 7);
+        h.hall.message(actor, act.dump(), h.now);
+        store->wait_held();  // the writer holds the action's write
+        const ConnId again = h.connect();
+        h.hall.message(again, json{{"type", "hello"}, {"token", token}, {"id", 1}}.dump(), h.now);
+        // Without the second connection the welcome would wait at the gate (run_until throws
+        // after 60 s without a job).
+        h.loop.run_until([&] { return !answer(h, again, 1).is_null(); }, [] { return false; });
+        EXPECT_EQ(answer(h, again, 1)["type"], "welcome");
+        EXPECT_EQ(answer(h, again, 1)["name"], "Layla");
+        EXPECT_TRUE(answer(h, actor, 7).is_null()) << "acknowledged before its write committed";
+
+        store->open();
+        h.settle();
+        EXPECT_EQ(answer(h, actor, 7)["type"], "ok");
+    }
+    remove_db();
 }
 
 }  // namespace

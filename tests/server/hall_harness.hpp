@@ -23,6 +23,10 @@ struct HallHarness {
     /// A hall on `store` (e.g. a SqliteStorage subclass that fails or waits on demand).
     explicit HallHarness(std::unique_ptr<Storage> store, HallConfig cfg = config(), BotFactory bots = default_bots())
         : owned(std::move(store)), storage(*owned), hall(make_hall(cfg, std::move(bots))) {}
+    /// A hall on `store` with `second`, a second connection to the same database, for its reads
+    /// (Hall's `reads`, as `tarneeb serve` opens one).
+    HallHarness(std::unique_ptr<Storage> store, std::unique_ptr<Storage> second, HallConfig cfg = config())
+        : owned(std::move(store)), storage(*owned), reads(std::move(second)), hall(make_hall(cfg, default_bots())) {}
 
     /// No bot delay, no round summary, a 1 s grace, a fixed seed, no rate limit.
     static HallConfig config() {
@@ -122,6 +126,7 @@ struct HallHarness {
     HallLoop loop;  // before the hall: outlives its workers
     std::unique_ptr<Storage> owned;  ///< open_storage(db)
     Storage& storage;
+    std::unique_ptr<Storage> reads;  ///< the hall's second connection, or null
     Millis now = 1'700'000'000'000;
     Hall hall;
     ConnId next = 1;
@@ -135,7 +140,8 @@ private:
         return Hall(storage, std::move(bots), cfg,
                     Outbox{[this](ConnId c, std::string text) { frames[c].push_back(std::move(text)); },
                            [this](ConnId c, int code, std::string) { closed_with[c] = code; },
-                           [this](bool, const std::string& line) { logs.push_back(line); }, loop.poster()});
+                           [this](bool, const std::string& line) { logs.push_back(line); }, loop.poster()},
+                    reads.get());
     }
 };
 

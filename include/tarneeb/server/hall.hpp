@@ -82,8 +82,12 @@ namespace tarneeb::server {
 class Hall : private TableFront {
 public:
     /// Starts the writer and bot threads. `storage` is used by the writer thread only (and by
-    /// resume(), before any other call).
-    Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox);
+    /// resume(), before any other call). `reads`, if given, is a second connection to the same
+    /// database for the reads that need no order with the writes (a sign-in's token: a welcome
+    /// never waits behind the journal, and a storm of reconnects after a node's death never
+    /// holds up the tables' writes); it gets a thread of its own. Null: the writer reads too
+    /// (an in-memory SQLite database has no second connection).
+    Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox, Storage* reads = nullptr);
     /// stop(), then nothing more is posted.
     ~Hall();
     Hall(const Hall&) = delete;
@@ -223,6 +227,9 @@ private:
     /// Queues journal write `w` on the writer, in a batch (StoreWriter::append); `done` runs
     /// on the hall's thread with its result, as on_writer's does. `op` names it in logs.
     void write_journal(std::string op, JournalWrite w, Done done) override;
+    /// A read that needs no order with the writes (its data was committed before the client
+    /// could ask: a token it was given): on the reader's thread, or the writer's without one.
+    void on_reader(std::string op, std::function<void(Storage&)> job, Done done);
     /// Handles a request now (its connection is not busy: pump, message).
     void handle(ConnId conn, ClientRequest r);
     void hold(ConnId conn);
@@ -383,6 +390,7 @@ private:
     Millis now_ = 0;                      ///< the latest time the transport gave (for posted results)
     std::size_t outstanding_ = 0;         ///< jobs off the hall's thread whose result has not run yet
     std::unique_ptr<StoreWriter> writer_; ///< the database: one thread, in order, group commit
+    std::unique_ptr<StoreWriter> reader_; ///< the second connection's thread (reads only), or null
     /// Shared with the posted results: false once the hall is gone (they then do nothing).
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     std::unordered_map<ConnId, Conn> conns_;
