@@ -227,8 +227,9 @@ public:
             ++stats_.actions;
             p.active = false;
             const auto now = Clock::now();
-            if (measuring) longest_gap = std::max(longest_gap, std::chrono::duration<double, std::milli>(now - last_progress).count());
+            if (measuring && played) longest_gap = std::max(longest_gap, std::chrono::duration<double, std::milli>(now - last_progress).count());
             last_progress = now;
+            played = true;
         }
         if (p.active && version == p.version && !j["legal"].empty()) {
             // Still waiting. After its reconnect the client sends it again at once (it may have
@@ -262,7 +263,8 @@ public:
     }
 
     bool stopping = false;
-    Clock::time_point last_progress = Clock::now();  ///< the last action seen applied
+    Clock::time_point last_progress{};  ///< the last action seen applied
+    bool played = false;                ///< an action was seen applied (the table got going)
     bool measuring = false;                          ///< after the ramp: longest_gap is kept
     double longest_gap = 0;                          ///< ms between two applied actions, at most (while measuring)
     bool reconnects() const { return o_.reconnect; }
@@ -424,7 +426,7 @@ int main(int argc, char** argv) {
     std::vector<Stats> shard_stats(static_cast<std::size_t>(o.threads));
     std::vector<double> shard_secs(shard_stats.size());
     std::vector<std::uint64_t> errors_before(shard_stats.size());
-    std::vector<int> stalled(shard_stats.size());
+    std::vector<int> stalled(shard_stats.size()), never(shard_stats.size());
     auto run = [&](int k) {
         net::io_context ioc{1};
         Stats& stats = shard_stats[static_cast<std::size_t>(k)];
@@ -457,7 +459,8 @@ int main(int argc, char** argv) {
         shard_secs[static_cast<std::size_t>(k)] = std::chrono::duration<double>(Clock::now() - t0).count();
         // A table with no action applied in its last 5 s stopped (after a fault: never resumed).
         for (auto& t : tables) {
-            stalled[static_cast<std::size_t>(k)] += Clock::now() - t->last_progress > std::chrono::seconds(5);
+            stalled[static_cast<std::size_t>(k)] += t->played && Clock::now() - t->last_progress > std::chrono::seconds(5);
+            never[static_cast<std::size_t>(k)] += !t->played;
             stats.longest_gap_ms.push_back(t->longest_gap);
         }
         for (auto& t : tables) t->stopping = true;
@@ -514,7 +517,8 @@ int main(int argc, char** argv) {
                          {"latency_ms_after_first_fault", summary(stats.after_fault_ms)},
                          {"longest_gap_ms_per_table", summary(stats.longest_gap_ms)},
                          {"p99_ms_by_second", by_second_p99},
-                         {"stalled_tables", std::accumulate(stalled.begin(), stalled.end(), 0)}};
+                         {"stalled_tables", std::accumulate(stalled.begin(), stalled.end(), 0)},
+                         {"tables_never_started", std::accumulate(never.begin(), never.end(), 0)}};
     }
     std::cout << out.dump() << std::endl;
     return stats.errors == 0 ? 0 : 1;

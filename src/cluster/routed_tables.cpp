@@ -77,7 +77,7 @@ void RoutedTables::locate(const std::string& guest, Located done) {
 }
 
 void RoutedTables::find_place(const std::string& guest, Millis until, Located done) {
-    if (auto p = hall_.host().place(guest)) {
+    if (auto p = hall_.host().where(guest)) {
         drop_route(guest);  // seated here (a table taken over by this node): served here
         return done(p);
     }
@@ -266,7 +266,7 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
     } else if (kind == "disc") {
         front_gone(guest, from);
     } else if (kind == "place") {
-        publish(from, {{"k", "ans"}, {"n", msg.value("n", json())}, {"p", node_place_json(host.place(guest))}});
+        publish(from, {{"k", "ans"}, {"n", msg.value("n", json())}, {"p", node_place_json(host.where(guest))}});
     } else if (kind == "req") {
         const json n = msg.value("n", json());
         const auto r = parse_node_request(msg.value("r", json()));

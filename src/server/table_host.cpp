@@ -263,23 +263,6 @@ void TableHost::close_if_empty(const std::string& tid) {
 
 // ---- guests ---------------------------------------------------------------------------------
 
-std::optional<Place> TableHost::place(const std::string& guest) {
-    auto g = guests_.find(guest);
-    if (g == guests_.end() || g->second.table.empty()) {
-        // After a restart the guest's seat is known only to its table.
-        for (auto& [tid, t] : tables_)
-            if (auto s = t.table->seat_of(guest)) {
-                Guest& found = guests_[guest];
-                found.table = tid;
-                found.seat = s;
-                t.watchers.insert(guest);
-                return Place{tid, s};
-            }
-        return std::nullopt;
-    }
-    return Place{g->second.table, g->second.seat};
-}
-
 std::optional<Place> TableHost::where(const std::string& guest) const {
     auto g = guests_.find(guest);
     if (g == guests_.end() || g->second.table.empty()) return std::nullopt;
@@ -287,7 +270,6 @@ std::optional<Place> TableHost::where(const std::string& guest) const {
 }
 
 void TableHost::connected(const std::string& guest) {
-    place(guest);
     Guest& g = guests_[guest];
     g.present = true;
     if (Hosted* t = g.table.empty() ? nullptr : find(g.table)) {
@@ -350,6 +332,17 @@ void TableHost::install(std::unique_ptr<Table> table, std::int64_t fence) {
     entry.table->take_events();
     entry.fence = fence;
     const std::string id = entry.table->id();
+    // Its players are known by name from now on (where()), connected or not: a
+    // restarted or adopting node finds who sits where without looking through its tables.
+    for (Seat s : kSeats) {
+        SeatInfo h = entry.table->seat_info(s);
+        if (h.kind != SeatInfo::Kind::human) continue;
+        Guest& g = guests_[h.name];
+        if (!g.table.empty()) continue;
+        g.table = id;
+        g.seat = s;
+        entry.watchers.insert(std::move(h.name));
+    }
     add(id, std::move(entry));
     front_.lobby_changed();
 }
@@ -393,17 +386,14 @@ bool TableHost::adopt(const LiveTable& live, std::int64_t fence, Millis now) {
     // Guests connected here who sit at it (they reconnected before it arrived) find it.
     // They get the table and its chat now: they may wait for nothing else (nobody else may act).
     Hosted& t = tables_.at(live.id);
-    // (Found by the table's four seats, not by every guest: a node adopts hundreds of tables
-    // at once after a kill, with thousands of guests signing in again.)
+    // (install() placed them; found by the table's four seats, not by every guest: a node
+    // adopts hundreds of tables at once after a kill, with thousands of guests signing in again.)
     std::vector<std::string> back;
     for (Seat s : kSeats) {
         const SeatInfo h = t.table->seat_info(s);
         if (h.kind != SeatInfo::Kind::human) continue;
         auto g = guests_.find(h.name);
-        if (g == guests_.end() || !g->second.table.empty() || !g->second.present) continue;
-        g->second.table = live.id;
-        g->second.seat = s;
-        t.watchers.insert(h.name);
+        if (g == guests_.end() || g->second.table != live.id || !g->second.present) continue;
         t.table->connected(h.name, front_.now());
         back.push_back(h.name);
     }

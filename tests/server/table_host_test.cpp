@@ -206,7 +206,7 @@ TEST_F(HostTest, ASeatedGuestKeepsItsSeatWhenItGoesAndASpectatorIsForgotten) {
     EXPECT_FALSE(host.table(t)->seat_info(seat(0)).connected);
     // Back on another connection: its seat, and its table's message.
     const auto before = front.frames["Layla"].size();
-    ASSERT_TRUE(host.place("Layla"));
+    ASSERT_TRUE(host.where("Layla"));
     host.connected("Layla");
     EXPECT_TRUE(host.table(t)->seat_info(seat(0)).connected);
     ASSERT_GT(front.frames["Layla"].size(), before);

@@ -139,13 +139,12 @@ public:
     /// `create`: a new table of `guest` (from `address`), written first (and taken by this node
     /// in a cluster), answered with created_json.
     void create(const std::string& guest, const std::string& address, const CreateRequest& cr, Answer done);
-    /// Where `guest` is, or nullopt (at no table). A guest that signs in after a restart is
-    /// found at the table that seats it.
-    std::optional<Place> place(const std::string& guest);
-    /// place(), through `done` at once (Tables).
-    void locate(const std::string& guest, std::function<void(std::optional<Place>)> done) override { done(place(guest)); }
-    /// Where `guest` is as the host has it recorded (no search), or nullopt.
+    /// Where `guest` is, or nullopt (at no table). Every table's players are recorded when it
+    /// is installed (resumed after a restart, or adopted), so a guest who signs in again is
+    /// found at the table that seats it, connected or not.
     std::optional<Place> where(const std::string& guest) const;
+    /// where(), through `done` at once (Tables).
+    void locate(const std::string& guest, std::function<void(std::optional<Place>)> done) override { done(where(guest)); }
     /// `guest` signed in on one more connection: a seated guest counts as connected again, its
     /// table is published and it gets the table's chat.
     void connected(const std::string& guest) override;
