@@ -3,6 +3,12 @@
 // Determinism: unit k (match k, or deal pair k) uses seed derive_seed(run seed, k) for its
 // cards and its bots, results are stored by k and summed in index order, so the summary is the
 // same whatever --threads. Decision times (--timing) are the only part that varies.
+//
+// Bots: a unit has four bot slots (x, y, x2, y2: each seat of a team its own bot). A bot is
+// made anew for each unit with the unit's seeds, but an outside engine (engine:CMD) is one
+// EngineBot, and so one process, per slot per worker thread for the whole run, told each unit
+// and its seed (EngineBot::new_match): an engine's start costs far more than its decisions
+// (docs/engine-protocol.md "Processes and limits").
 #include <unistd.h>
 
 #include <atomic>
@@ -90,6 +96,42 @@ std::string numbered(const char* prefix, int k, const char* suffix) {
     return buf;
 }
 
+/// One of a unit's four bot slots, kept by a worker thread for the whole run: the player of
+/// `spec` for each unit the thread plays (see the file's comment).
+class Slot {
+public:
+    /// `spec` a bot's name, engine:CMD, or a seeing test bot, already checked (player_error);
+    /// `engine` the defaults of an engine's configuration.
+    Slot(std::string spec, const bots::EngineConfig& engine) : spec_(std::move(spec)), engine_defaults_(engine) {}
+
+    /// The player for a unit: `seed` is the slot's seed in the unit, `match` the unit's match
+    /// (given to a seeing test bot). A bot is made anew; an engine's EngineBot is made at the
+    /// first unit and given new_match(seed) at each. The reference stays valid until the next
+    /// call.
+    bots::Bot& for_unit(std::uint64_t seed, const Match& match) {
+        if (engine_) {
+            engine_->new_match(seed);
+            return *engine_;
+        }
+        if (spec_.starts_with(bots::kEnginePrefix)) {
+            auto config = bots::engine_config(std::string_view(spec_).substr(bots::kEnginePrefix.size()), engine_defaults_);
+            if (config) {
+                engine_ = std::make_unique<bots::EngineBot>(std::move(*config), seed);
+                return *engine_;
+            }
+        }
+        bot_ = bots::is_seeing_bot(spec_) ? bots::make_seeing_bot(spec_, seed, match)
+                                          : bots::make_player(spec_, seed, engine_defaults_);
+        return *bot_;
+    }
+
+private:
+    std::string spec_;
+    const bots::EngineConfig& engine_defaults_;
+    std::unique_ptr<bots::EngineBot> engine_;
+    std::unique_ptr<bots::Bot> bot_;
+};
+
 class Progress {
 public:
     Progress(int total, bool enabled) : total_(total), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
@@ -156,26 +198,25 @@ int run_simulate(const SimOptions& o) {
     std::mutex hist_mutex;
     std::array<DurationHistogram, 2> hist;  // by bot: team0's, team1's
 
-    // A player by name; the `cheater` test bot is given the match it plays in (cheater_bot.hpp).
-    auto make = [&](const std::string& spec, std::uint64_t seed, const Match& match) {
-        return bots::is_seeing_bot(spec) ? bots::make_seeing_bot(spec, seed, match) : bots::make_player(spec, seed, o.engine);
-    };
     auto worker = [&] {
         std::array<DurationHistogram, 2> local;
+        // x, y, x2, y2 (an engine's process lives until the worker ends: "quit" then).
+        std::array<Slot, 4> slots{Slot(o.seat0.empty() ? o.team0 : o.seat0, o.engine), Slot(o.team1, o.engine),
+                                  Slot(o.team0, o.engine), Slot(o.team1, o.engine)};
         for (int k = next_unit++; k < units; k = next_unit++) {
             const std::uint64_t unit_seed = derive_seed(o.seed, static_cast<std::uint64_t>(k));
             UnitResult& u = results[static_cast<std::size_t>(k)];
             // The unit's match (duplicate: each pass's, assigned anew in place), made first so
             // that a seeing test bot can be given it.
             Match m(rules, seat(k));
-            auto x = make(o.seat0.empty() ? o.team0 : o.seat0, derive_seed(unit_seed, 1), m);
-            auto y = make(o.team1, derive_seed(unit_seed, 2), m);
-            auto x2 = make(o.team0, derive_seed(unit_seed, 3), m);
-            auto y2 = make(o.team1, derive_seed(unit_seed, 4), m);
+            bots::Bot* x = &slots[0].for_unit(derive_seed(unit_seed, 1), m);
+            bots::Bot* y = &slots[1].for_unit(derive_seed(unit_seed, 2), m);
+            bots::Bot* x2 = &slots[2].for_unit(derive_seed(unit_seed, 3), m);
+            bots::Bot* y2 = &slots[3].for_unit(derive_seed(unit_seed, 4), m);
             bots::LoopStats stats;
             if (!o.duplicate) {
                 // Team 0 (seats 0, 2) is team0's bot; each seat has its own bot object.
-                const bots::Lineup lineup{x.get(), y.get(), x2.get(), y2.get()};
+                const bots::Lineup lineup{x, y, x2, y2};
                 const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) { local[index(team_of(s))].add(ns); };
                 // As bots::play_match, on the match made above.
                 bots::LoopHooks hooks;
@@ -198,8 +239,7 @@ int run_simulate(const SimOptions& o) {
                 std::array<long long, 2> by_bot{};
                 for (int pass = 0; pass < 2; ++pass) {
                     const bool swapped = pass == 1;
-                    const bots::Lineup lineup = swapped ? bots::Lineup{y.get(), x.get(), y2.get(), x2.get()}
-                                                      : bots::Lineup{x.get(), y.get(), x2.get(), y2.get()};
+                    const bots::Lineup lineup = swapped ? bots::Lineup{y, x, y2, x2} : bots::Lineup{x, y, x2, y2};
                     // Bot b (0 = team0's bot) sits on team b ^ swapped.
                     const bots::DecisionTimer timer = [&](Seat s, std::uint64_t ns) {
                         local[static_cast<std::size_t>(index(team_of(s)) ^ static_cast<int>(swapped))].add(ns);
@@ -328,7 +368,10 @@ void add_simulate(CLI::App& app, int& exit_code) {
         "Prints a JSON summary on standard output; a progress bar on standard error when it is a\n"
         "terminal. The same --seed gives the same summary whatever --threads (--timing adds the\n"
         "bots' decision times, which vary; an outside engine is as deterministic as it is).\n" +
-        std::string(kEngineHelp) + "\nEach seat of a team gets its own engine process (its own bot).");
+        std::string(kEngineHelp) +
+        "\nEach seat of a team gets its own engine process (its own bot), which lives for the whole run:\n"
+        "one per engine seat per --threads worker, told each unit (match or deal pair) and its seed,\n"
+        "restarted only after a fault.");
     auto o = std::make_shared<SimOptions>();
     cmd->add_option("--team0", o->team0, "bot for team 0 (" + bots::bot_names() + ", or engine:CMD; or the cheater test bot)");
     cmd->add_option("--team1", o->team1, "bot for team 1 (the same choices)");

@@ -79,6 +79,21 @@ void EngineBot::log(EngineLogLevel level, const std::string& text) const {
     else log_to_stderr(level, line);
 }
 
+bool EngineBot::declared(std::string_view name) const {
+    return std::any_of(declared_.begin(), declared_.end(), [name](const EngineOption& o) { return o.name == name; });
+}
+
+void EngineBot::new_match(std::uint64_t seed) {
+    seed_ = seed;
+    faults_ = 0;
+    fallback_.reset();
+    feed_.reset();  // the next sync starts with newmatch
+    if (!process_) return;  // a (re)start sends the seed after its handshake
+    process_->pump_stderr();
+    if (declared("seed") && !process_->send(setoption_line("seed", std::to_string(seed_))))
+        fault(EngineFault::crash, nullptr, "", "it stopped reading its stdin");
+}
+
 bool EngineBot::start() {
     if (process_) return true;
     if (fallback_) return false;
@@ -136,9 +151,6 @@ bool EngineBot::launch(Clock::time_point deadline, const SeatView* view) {
         }
         break;
     }
-    const auto declared = [this](std::string_view n) {
-        return std::any_of(declared_.begin(), declared_.end(), [n](const EngineOption& o) { return o.name == n; });
-    };
     std::string setup;
     if (declared("seed")) setup += setoption_line("seed", std::to_string(seed_));
     for (const auto& [n, v] : config_.options) {

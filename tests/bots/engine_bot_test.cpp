@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "tarneeb/bots/arena.hpp"
@@ -169,6 +170,64 @@ TEST(EngineBot, OurOwnBotBehindTheProtocolPlaysExactlyAsItDoesInProcess) {
         }
     }
     EXPECT_EQ(logs.count("fault="), 0) << logs.all();
+}
+
+/// Plays the rules' default action at every turn: in the auction, pass.
+class DefaultBot final : public bots::Bot {
+public:
+    std::string_view name() const override { return "default"; }
+    Action decide_call(const SeatView& v) override { return v.default_action(); }
+    Action decide_trump(const SeatView& v) override { return v.default_action(); }
+    Action decide_card(const SeatView& v) override { return v.default_action(); }
+};
+
+// EngineBot::new_match, as `tarneeb simulate` uses it between units: the same process, the new
+// seed before the new match, and `newmatch` even when nothing else would tell the engine that
+// a match began. Here a match that closed at 0-0 (one deal passed out, pass_out_close 1) is
+// followed by the same deal in the same seat, which the feed alone would take for the deal
+// the engine already knows. A shell engine declares `seed` and passes; `tee` keeps its stdin.
+TEST(EngineBot, NewMatchKeepsTheProcessSendsTheSeedAndAnnouncesTheMatch) {
+    Logs logs;
+    const fs::path dir = temp_dir("new_match"), stdin_copy = dir / "stdin.txt";
+    const std::string script = "tee " + stdin_copy.string() +
+                               " | while read -r word rest; do case $word in"
+                               " tarneeb-engine) printf 'option name seed type int default 1\\nready\\n' ;;"
+                               " go) set -- $rest; echo \"action $4\" ;;"
+                               " quit) exit 0 ;; esac; done";
+    Rules rules = kLevantine;
+    rules.pass_out_close = 1;
+    {
+        EngineBot bot(config("passer", {"/bin/sh", "-c", script}, logs), 1);
+        DefaultBot d1, d2, d3;
+        const Match first = bots::play_match(rules, Seat::s0, 5, {&bot, &d1, &d2, &d3});
+        ASSERT_EQ(first.status(), MatchStatus::closed);
+        const pid_t first_pid = bot.pid();
+        bot.new_match(2);
+        const Match second = bots::play_match(rules, Seat::s0, 5, {&bot, &d1, &d2, &d3});
+        ASSERT_EQ(second.status(), MatchStatus::closed);
+        EXPECT_EQ(bot.pid(), first_pid);
+        EXPECT_EQ(bot.starts(), 1);
+        EXPECT_EQ(bot.faults(), 0) << logs.all();
+    }
+    // What the engine read, up to its last "go" (the lines after it may not have reached the
+    // file when the process was stopped): the first word or two of each line of the game.
+    std::vector<std::string> told;
+    std::ifstream in(stdin_copy);
+    for (std::string line; std::getline(in, line);)
+        for (const char* kind : {"setoption ", "newmatch ", "deal ", "go ", "passout"})
+            if (line.starts_with(kind)) told.push_back(line.substr(0, line.find(' ', line.find(' ') + 1)));
+    told.resize(std::min<std::size_t>(told.size(), 9));
+    EXPECT_EQ(told, (std::vector<std::string>{"setoption name", "newmatch seat", "deal dealer", "go budget_ms", "passout",
+                                              "setoption name", "newmatch seat", "deal dealer", "go budget_ms"}));
+    const std::string all = [&] {
+        std::ifstream f(stdin_copy);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        return ss.str();
+    }();
+    EXPECT_NE(all.find("setoption name seed value 1\nnewmatch seat 0 "), std::string::npos) << all;
+    EXPECT_NE(all.find("\npassout\nsetoption name seed value 2\nnewmatch seat 0 "), std::string::npos) << all;
+    fs::remove_all(dir);
 }
 
 TEST(EngineBot, ThePythonExampleEnginePlaysWholeMatches) {

@@ -17,6 +17,11 @@
 // A decision never waits longer than budget + grace, plus startup_ms when the engine has to
 // start (or restart) first.
 //
+// Lifetime: one process at a time, from the seat's first turn (or start()) until a fault or the
+// bot's end ("quit"). A host that keeps the bot for many matches (`tarneeb simulate`: one per
+// engine seat per worker thread for the whole run) calls new_match() before each; the process
+// goes on (docs/engine-protocol.md "Processes and limits").
+//
 // Threads: one thread at a time (the loop; the server's bot worker, where decide() may block
 // until its deadline, and the event loop, where observe() never blocks: it only queues text).
 #pragma once
@@ -103,10 +108,24 @@ public:
     /// fault (logged and counted as in decide()).
     bool start();
 
+    /// A new unit of play for a bot kept across matches (`tarneeb simulate`: a match, or a
+    /// duplicate deal pair; docs/engine-protocol.md "Processes and limits"):
+    /// - `seed` becomes the bot's seed: the fallback bot's, and the engine's `seed` option. A
+    ///   running engine that declared `seed` is sent `setoption name seed value SEED` now,
+    ///   before the unit's newmatch; one that starts later gets it with its handshake.
+    /// - The next line about the game is `newmatch`, even when seat, rules and totals look like
+    ///   the last match's (a match that closed at 0-0, then one in the same seat).
+    /// - The faults start again from 0 and a fallback is dropped: a faulted or replaced engine
+    ///   has max_faults chances in each unit, (re)started at its seat's next turn.
+    /// The process is not restarted. Never waits; an engine found dead while sending the seed
+    /// is a crash fault of the new unit (logged as in observe()).
+    void new_match(std::uint64_t seed);
+
+    /// Faults since the bot was made or since the last new_match().
     int faults() const { return faults_; }
-    /// Processes started so far (1 + restarts).
+    /// Processes started so far, over the bot's life (1 + restarts).
     int starts() const { return starts_; }
-    /// True once the fallback bot plays instead of the engine.
+    /// True once the fallback bot plays instead of the engine (until the next new_match()).
     bool replaced() const { return fallback_ != nullptr; }
     /// The running engine's process id, or -1.
     pid_t pid() const { return process_ ? process_->pid() : -1; }
@@ -125,6 +144,8 @@ private:
     void fault(EngineFault kind, const SeatView* view, std::string_view line, const std::string& detail);
     [[noreturn]] void fail(EngineFault kind, const SeatView& view, std::string_view line, const std::string& detail);
     void log(EngineLogLevel level, const std::string& text) const;
+    /// True when the engine declared option `name` in its last handshake.
+    bool declared(std::string_view name) const;
 
     EngineConfig config_;
     std::uint64_t seed_;
