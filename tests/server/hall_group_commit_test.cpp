@@ -265,6 +265,7 @@ TEST(HallGroupCommit, ASignInByTokenIsAnsweredFromTheSecondConnectionWhileTheWri
         h.hall.message(again, json{{"type", "hello"}, {"token", token}, {"id", 1}}.dump(), h.now);
         // Without the second connection the welcome would wait at the gate (run_until throws
         // after 60 s without a job).
+        // test-wait: runs the hall's jobs until the welcome; `false`: never idle (the writer is held)
         h.loop.run_until([&] { return !answer(h, again, 1).is_null(); }, [] { return false; });
         EXPECT_EQ(answer(h, again, 1)["type"], "welcome");
         EXPECT_EQ(answer(h, again, 1)["name"], "Layla");
