@@ -7,6 +7,7 @@
 # clients. Prints one line per measure and the ratio.
 #
 # Usage: bench/floor_ratio.sh [THREADS=1] [SECONDS=10]   (needs the release build: scripts/build.sh)
+#        SERVE_ARGS="--journal-gather false" bench/floor_ratio.sh 1 5   (more `tarneeb serve` options)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=${1:-1}
@@ -21,7 +22,7 @@ trap '[[ -n $server ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "
 
 "$bin/tarneeb" serve --address 127.0.0.1 --port 0 --threads "$threads" --db "$dir/floor.db" --no-static \
   --log-level warn --grace 600 --rate 100000 --max-connections-per-address 100000 \
-  --max-waiting-tables-per-address 100000 --max-playing-tables-per-address 100000 --max-new-guests-per-address 0 > "$dir/out" 2> "$dir/log" &
+  --max-waiting-tables-per-address 100000 --max-playing-tables-per-address 100000 --max-new-guests-per-address 0 ${SERVE_ARGS:-} > "$dir/out" 2> "$dir/log" &
 server=$!
 for _ in $(seq 1 200); do
   grep -q "listening on" "$dir/out" 2>/dev/null && break
@@ -33,12 +34,19 @@ port=$(sed -n 's/^listening on .*:\([0-9]*\).*/\1/p' "$dir/out")
 metrics() {  # actions_total
   curl -sf "http://127.0.0.1:$port/metrics.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["actions_total"])'
 }
+journal() {  # the group commit's figures since the start
+  curl -sf "http://127.0.0.1:$port/metrics.json" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["journal"]
+print("journal: %d writes in %d transactions (%.2f per transaction)" % (j["writes"], j["batches"], j["writes_per_batch"]))'
+}
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 
 ticks=$(getconf CLK_TCK)
 a0=$(metrics); c0=$(cpu_ticks)
 "$bin/tarneeb-loadtest" --port "$port" --tables 20 --interval-ms 0 --duration "$seconds" > "$dir/load.json"
 a1=$(metrics); c1=$(cpu_ticks)
+journal
 floor=$("$bin/tarneeb-fanout-floor" --tables 20 --duration "$seconds")
 python3 - "$a0" "$a1" "$c0" "$c1" "$ticks" "$threads" "$floor" "$dir/load.json" <<'EOF'
 import json, sys

@@ -52,7 +52,9 @@ struct Stats {
     std::vector<double> owner_ms, routed_ms;  ///< the same, split by the player's node (several ports)
     std::uint64_t actions = 0, errors = 0, frames = 0, connect_failures = 0, matches = 0;
     // --reconnect: what a fault did (a node killed under the load).
-    std::vector<double> interrupted_ms;  ///< actions sent again, or by a client that lost its connection meanwhile
+    /// Actions a fault held up: the acting client's connection closed meanwhile, or the table's
+    /// node did (or did before it was sent, until the table's next action is applied).
+    std::vector<double> interrupted_ms;
     std::uint64_t disconnects = 0;       ///< connections closed under a client
     std::uint64_t seats_given_back = 0;  ///< welcomes after a reconnect that name the client's table and seat
     std::uint64_t seats_lost = 0;        ///< welcomes after a reconnect with no table (the client joins again)
@@ -117,7 +119,9 @@ private:
     }
     void dial();
     void read();
-    /// The connection closed under the client: with --reconnect, the next node in 100 ms.
+    /// The connection closed under the client: with --reconnect, the next node after the
+    /// browser's back-off (web/src/conn.ts: 300 ms doubled after each attempt that got no
+    /// message, at most 5 s, each delay lengthened by up to as much again at random).
     void lost();
 
     net::io_context& ioc_;
@@ -130,6 +134,8 @@ private:
     std::vector<tcp::endpoint> eps_;
     std::size_t node_ = 0;
     net::steady_timer retry_;
+    int attempts_ = 0;  ///< reconnections since the last message (the back-off's exponent)
+    std::minstd_rand jitter_{std::random_device{}()};
 };
 
 class LoadTable {
@@ -141,17 +147,24 @@ public:
         for (int s = 0; s < 4; ++s) {
             const std::size_t node = static_cast<std::size_t>(n_ + s) % eps.size();
             routed_[static_cast<std::size_t>(s)] = node != static_cast<std::size_t>(n_) % eps.size();
+            if (s == 0) owner_node_ = node;
             clients_.push_back(std::make_shared<LoadClient>(ioc_, *this, s));
             clients_.back()->connect(eps, node, prefix_ + "-" + std::to_string(n_) + "-" + std::to_string(s));
         }
         if (o_.reconnect) watch();
     }
 
-    /// A client's connection closed: the actions waiting at this table are interrupted (their
-    /// time is counted apart).
-    void on_lost() {
+    /// A client's connection closed: its action waiting, if any, is interrupted (its time is
+    /// counted apart). When the client was on the table's node, the node is taken to be gone
+    /// (a node killed closes all of its connections): every action waiting, and every one sent
+    /// until the table's next action is applied (by its new owner), is interrupted too.
+    void on_lost(const LoadClient& c) {
         ++stats_.disconnects;
         stats_.faulted = true;
+        auto& mine = pending_[static_cast<std::size_t>(c.seat())];
+        mine.interrupted |= mine.active;
+        if (c.node() != owner_node_) return;
+        owner_lost_ = true;
         for (auto& p : pending_) p.interrupted |= p.active;
     }
 
@@ -226,6 +239,11 @@ public:
             }
             ++stats_.actions;
             p.active = false;
+            if (owner_lost_) {
+                // Applied: the table has an owner again, on a node this client does not know.
+                owner_lost_ = false;
+                owner_node_ = kNoNode;
+            }
             const auto now = Clock::now();
             if (measuring && played) longest_gap = std::max(longest_gap, std::chrono::duration<double, std::milli>(now - last_progress).count());
             last_progress = now;
@@ -274,7 +292,8 @@ private:
         if (!next_client_ || stopping) return;
         auto& p = pending_[static_cast<std::size_t>(next_client_->seat())];
         p.active = true;
-        p.interrupted = p.refused = false;
+        p.interrupted = owner_lost_;  // sent to a table whose node is gone: it waits for the takeover
+        p.refused = false;
         p.version = next_["version"];
         p.sent_at = p.first_sent_at = last_action_ = Clock::now();
         p.act = next_;
@@ -320,6 +339,9 @@ private:
     };
     std::array<Pending, 4> pending_{};
     std::array<bool, 4> routed_{};  ///< the seat's client is on another node than seat 0's
+    static constexpr std::size_t kNoNode = SIZE_MAX;
+    std::size_t owner_node_ = kNoNode;  ///< the node that runs the table, while this client knows it
+    bool owner_lost_ = false;           ///< that node closed its connections; no action applied since
     Clock::time_point last_action_{};
     json next_;
     LoadClient* next_client_ = nullptr;
@@ -367,10 +389,12 @@ void LoadClient::dial() {
 void LoadClient::lost() {
     const bool was_open = open;
     open = false;
-    if (was_open) table_.on_lost();
+    if (was_open) table_.on_lost(*this);
     if (!table_.reconnects() || table_.stopping || token_.empty()) return;
     node_ = (node_ + 1) % eps_.size();
-    retry_.expires_after(std::chrono::milliseconds(100));
+    const double base = std::min(5000.0, 300.0 * std::pow(2.0, std::min(attempts_++, 10)));
+    const double delay = base * (1.0 + std::uniform_real_distribution<double>(0.0, 1.0)(jitter_));
+    retry_.expires_after(std::chrono::milliseconds(static_cast<long>(delay)));
     retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
         if (!ec && !self->table_.stopping) self->dial();
     });
@@ -382,6 +406,7 @@ void LoadClient::read() {
         if (ec) return self->lost();
         const std::string text = beast::buffers_to_string(self->buffer_.data());
         self->buffer_.consume(self->buffer_.size());
+        self->attempts_ = 0;  // the server answers: the next loss starts the back-off again
         if (self->table_.skippable(*self, text)) {
             self->table_.count_frame();
         } else if (const auto j = parse_frame(text); !j.is_discarded()) {
@@ -406,8 +431,9 @@ int main(int argc, char** argv) {
     app.add_option("--ramp-ms", o.ramp_ms, "spread the connections over this many ms")->capture_default_str();
     app.add_option("--threads", o.threads, "event loops (tables dealt out among them)")->capture_default_str()->check(CLI::Range(1, 64));
     app.add_flag("--reconnect", o.reconnect,
-                 "a client whose connection closes signs in again with its token on the next node (a node killed under "
-                 "load: bench/cluster_loadtest.sh KILL_AFTER); actions it held up are counted apart (\"interrupted\")");
+                 "a client whose connection closes signs in again with its token on the next node after the browser's "
+                 "back-off (a node killed under load: bench/cluster_loadtest.sh KILL_AFTER); actions the fault held up "
+                 "are counted apart (\"interrupted\")");
     CLI11_PARSE(app, argc, argv);
 
     // Raise the open-file limit: 4 sockets per table.

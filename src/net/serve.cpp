@@ -3,12 +3,14 @@
 // (listener.hpp), the hall's clock, the signals and the shutdown.
 #include "tarneeb/net/serve.hpp"
 
+#include <pthread.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <csignal>
 #include <functional>
 #include <iostream>
+#include <string>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -126,7 +128,13 @@ int serve(const ServeConfig& config, BotFactory bots) {
     std::vector<net::executor_work_guard<net::io_context::executor_type>> guards;
     for (auto& io : iocs) guards.push_back(net::make_work_guard(*io));
     std::vector<std::thread> threads;
-    for (unsigned i = 1; i < n; ++i) threads.emplace_back([&io = *iocs[i]] { io.run(); });
+    // Each further loop's thread is named `loopN` (`top -H`); loop 0, the hall's, is the
+    // process's main thread and keeps its name (`tarneeb`, what ps and pgrep show).
+    for (unsigned i = 1; i < n; ++i)
+        threads.emplace_back([&io = *iocs[i], name = "loop" + std::to_string(i)] {
+            pthread_setname_np(pthread_self(), name.c_str());
+            io.run();
+        });
     ioc.run();
     for (auto& io : iocs) io->stop();  // one loop ending ends them all
     for (auto& t : threads) t.join();

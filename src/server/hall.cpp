@@ -26,7 +26,7 @@ Hall::Hall(Storage& storage, BotFactory bots, HallConfig config, Outbox outbox, 
         config_.journal_batch, [this] { run_pumps(); });
     if (reads)
         reader_ = std::make_unique<StoreWriter>(
-            *reads, [this](std::function<void()> job) { out_.post(std::move(job)); }, config_.write_queue, 1, nullptr);
+            *reads, [this](std::function<void()> job) { out_.post(std::move(job)); }, config_.write_queue, 1, nullptr, "reads");
     host_ = std::make_unique<TableHost>(static_cast<TableFront&>(*this), bots_, config_, out_.post);
     tables_ = host_.get();
     // The analysis queue's own bound is analyses_ (hall_analysis.cpp); the WorkQueue never refuses.

@@ -15,9 +15,9 @@ struct StoreWriter::Batch {
 };
 
 StoreWriter::StoreWriter(Storage& storage, std::function<void(std::function<void()>)> post, std::size_t queue,
-                         std::size_t batch, std::function<void()> after_batch)
+                         std::size_t batch, std::function<void()> after_batch, const char* name)
     : storage_(storage), post_(std::move(post)), batch_(std::max<std::size_t>(1, batch)),
-      after_batch_(std::move(after_batch)), queue_("writer", 1, queue) {}
+      after_batch_(std::move(after_batch)), queue_(name, 1, queue) {}
 
 StoreWriter::~StoreWriter() { stop(); }
 

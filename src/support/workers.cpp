@@ -1,5 +1,6 @@
 #include "tarneeb/support/workers.hpp"
 
+#include <pthread.h>
 #include <sys/random.h>
 
 #include <cerrno>
@@ -45,6 +46,8 @@ void WorkQueue::stop() {
 }
 
 void WorkQueue::run() {
+    // The queue's name on its threads (`top -H`, `perf`, /proc/PID/task/*/comm: at most 15 bytes).
+    pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
     for (;;) {
         std::function<void()> job;
         {

@@ -45,6 +45,11 @@ export interface ConnLimits {
   /** Back-off before a new socket: the first delay, doubled after each attempt that got no message, at most `retryMaxMs`. */
   retryFirstMs: number;
   retryMaxMs: number;
+  /**
+   * Each back-off delay is lengthened by up to this fraction of itself, at random (a fraction, not ms), so that
+   * the thousands of players of a server that dies do not all come back in the same millisecond (docs/scaling.md).
+   */
+  retryJitter: number;
 }
 
 /** The limits a page uses; `new Connection(…, { limits })` overrides any of them (tests). */
@@ -55,12 +60,15 @@ export const CONN_LIMITS: Readonly<ConnLimits> = Object.freeze({
   connectTimeoutMs: 15_000,
   retryFirstMs: 300,
   retryMaxMs: 5_000,
+  retryJitter: 1,
 });
 
 export interface ConnOptions {
   limits?: Partial<ConnLimits>;
   /** The network to follow (default: the browser's). */
   network?: Network;
+  /** Uniform in [0, 1), for the back-off's jitter (default: Math.random). */
+  random?: () => number;
 }
 
 /** A message sent and not answered yet: its deadline, and the promise of `request()` (none for `send()`). */
@@ -87,6 +95,7 @@ export class Connection {
   /** The close code of the last socket the server closed (4001: its session was revoked, docs/protocol.md "Accounts"); null when it was given up otherwise. */
   lastCloseCode: number | null = null;
   private network: Network;
+  private random: () => number;
 
   constructor(
     private url: string,
@@ -96,6 +105,7 @@ export class Connection {
   ) {
     this.limits = { ...CONN_LIMITS, ...options.limits };
     this.network = options.network ?? browserNetwork;
+    this.random = options.random ?? Math.random;
     this.network.watch((online) => (online ? this.networkBack() : this.networkLost()));
   }
 
@@ -197,7 +207,8 @@ export class Connection {
     this.setState('closed');
     if (!this.stopped && !this.network.online()) this.setState('offline');
     else if (!this.stopped) {
-      const delay = Math.min(this.limits.retryMaxMs, this.limits.retryFirstMs * 2 ** this.retry++);
+      const base = Math.min(this.limits.retryMaxMs, this.limits.retryFirstMs * 2 ** this.retry++);
+      const delay = base * (1 + this.limits.retryJitter * this.random());
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
         if (!this.stopped) this.open();

@@ -11,6 +11,7 @@ const LIMITS: ConnLimits = {
   connectTimeoutMs: 700,
   retryFirstMs: 50,
   retryMaxMs: 400,
+  retryJitter: 0, // the delays exactly (the jitter has its own test)
 };
 /** The same without pings (they would run out before a request's limit: nobody answers them here). */
 const QUIET: ConnLimits = { ...LIMITS, pingIntervalMs: 1e9 };
@@ -48,6 +49,7 @@ describe('the limits', () => {
       connectTimeoutMs: 15000,
       retryFirstMs: 300,
       retryMaxMs: 5000,
+      retryJitter: 1,
     });
     expect(Object.isFrozen(CONN_LIMITS)).toBe(true);
     const { conn } = connect({ pongTimeoutMs: 5 });
@@ -211,6 +213,26 @@ describe('opening', () => {
     expect(FakeSocket.made).toHaveLength(2); // the second wait is twice the first
     vi.advanceTimersByTime(1);
     expect(FakeSocket.made).toHaveLength(3);
+  });
+
+  it('each back-off is lengthened at random by up to retryJitter of itself', () => {
+    const draws = [0.5, 0.999];
+    const conn = new Connection('ws://test/ws', () => {}, () => {}, {
+      limits: { ...QUIET, retryJitter: 1 },
+      random: () => draws.shift()!,
+    });
+    conn.open();
+    FakeSocket.made[0].serverClose();
+    vi.advanceTimersByTime(LIMITS.retryFirstMs * 1.5 - 1);
+    expect(FakeSocket.made).toHaveLength(1);
+    vi.advanceTimersByTime(1); // 50 ms lengthened by half
+    expect(FakeSocket.made).toHaveLength(2);
+    FakeSocket.made[1].serverClose();
+    vi.advanceTimersByTime(LIMITS.retryFirstMs * 2 * 1.999 - 1);
+    expect(FakeSocket.made).toHaveLength(2);
+    vi.advanceTimersByTime(1); // the doubled delay, lengthened by almost as much again
+    expect(FakeSocket.made).toHaveLength(3);
+    expect(draws).toHaveLength(0);
   });
 
   it('the back-off starts again once the server answers something', () => {

@@ -69,7 +69,7 @@ describe('a server that falls silent (issue 26)', () => {
     expect(app.state.conn).toBe('closed');
     expect(app.state.actedVersion).toBeNull(); // nothing stays pending
     expect(app.state.error).toBeNull(); // the connection bar says it, not an error line
-    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs);
+    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs * (1 + CONN_LIMITS.retryJitter)); // the longest first back-off
     const second = socket();
     expect(second).not.toBe(first);
     second.accept();
@@ -102,7 +102,9 @@ describe('a server that falls silent (issue 26)', () => {
     expect(first.closedByPage).toBe(false);
     await vi.advanceTimersByTimeAsync(CONN_LIMITS.pongTimeoutMs); // the second ping's pong never comes
     expect(first.closedByPage).toBe(true);
-    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs);
+    // The pong's limit ran out inside that wait, a whole ping interval before its end: the new
+    // socket came after the back-off (at most twice retryFirstMs) and is still opening.
+    expect(socket()).not.toBe(first);
     socket().accept();
     const hello = socket().last('hello')!;
     expect(hello.token).toBe('tok1');
@@ -123,7 +125,7 @@ describe('a server that falls silent (issue 26)', () => {
     expect(app.state.busy).toBe(true); // the sign-in button is off
     await vi.advanceTimersByTimeAsync(CONN_LIMITS.requestTimeoutMs);
     expect(app.state.busy).toBe(false);
-    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs);
+    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs * (1 + CONN_LIMITS.retryJitter)); // the longest first back-off
     socket().accept();
     expect(app.state.conn).toBe('open');
     expect(app.state.busy).toBe(false); // the sign-in button is on again

@@ -65,7 +65,7 @@ describe('a session ended by the server', () => {
     expect(out).toContain(errorText('unknown_token', undefined));
     expect(out).toMatch(/<details class="account-signin"[^>]*open/);
     // the new connection does not sign in with the old token
-    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs);
+    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs * (1 + CONN_LIMITS.retryJitter)); // the longest first back-off
     socket().accept();
     expect(socket().last('hello')).toBeUndefined();
     // signing in with the password: welcomed, the notice gone, no stale "registered" dialog
@@ -98,7 +98,7 @@ describe('a session ended by the server', () => {
     await reg;
     socket().serverClose(4001);
     expect(app.state.notice).toBe('sessionEnded');
-    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs);
+    await vi.advanceTimersByTimeAsync(CONN_LIMITS.retryFirstMs * (1 + CONN_LIMITS.retryJitter)); // the longest first back-off
     socket().accept();
     app.signIn('Layla');
     hello = socket().last('hello')!;

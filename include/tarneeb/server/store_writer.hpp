@@ -38,8 +38,9 @@ public:
     /// `post`: runs a function on the hall's thread (Outbox::post). `queue`: jobs waiting at
     /// most (then storage_busy). `batch`: journal writes per transaction at most (0 counts as 1).
     /// `after_batch`: runs on the hall's thread after each batch's results (may be null).
+    /// `name`: the thread's (`top -H`).
     StoreWriter(Storage& storage, std::function<void(std::function<void()>)> post, std::size_t queue,
-                std::size_t batch, std::function<void()> after_batch);
+                std::size_t batch, std::function<void()> after_batch, const char* name = "writer");
     /// stop().
     ~StoreWriter();
     StoreWriter(const StoreWriter&) = delete;
