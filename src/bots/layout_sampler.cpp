@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "tarneeb/bots/bid_model.hpp"
+#include "tarneeb/bots/holder_model.hpp"
 
 namespace tarneeb::bots {
 
@@ -138,6 +139,8 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, i
     std::vector<Hands> layouts;
     layouts.reserve(static_cast<std::size_t>(samples));
     const bool modelled = model.model || model.partner_calls;
+    std::optional<HolderModel> holders;
+    if (model.learned > 0 && tries > 1) holders.emplace(view);
     for (int k = 0; k < samples; ++k) {
         std::optional<Hands> h, best;
         double best_fit = -1;
@@ -147,6 +150,7 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, i
             if (!h || tries <= 1) break;
             const double u = static_cast<double>(rng.below(1u << 20)) / static_cast<double>(1u << 20);
             double fit = auction_fit(view, *h, slack, spread);
+            if (holders) fit *= std::pow(holders->fit(*h), model.learned);
             // The model's weight only matters if the layout could be kept or beat the best so far.
             const double bar = std::min(u, best_fit);
             if (fit > bar && modelled) fit *= model_fit(view, *h, model, bar / fit);

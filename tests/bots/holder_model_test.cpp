@@ -1,0 +1,111 @@
+// The learned holder model (include/tarneeb/bots/holder_model.hpp): its probabilities are a
+// distribution over the seats that may hold each card, what it reads from play, and the share of
+// hidden cards the sampled layouts give to their real holder with it (issue 29: 0.416 with the
+// heuristic replayed in the opponents' place).
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+#include <gtest/gtest.h>
+
+#include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/holder_model.hpp"
+#include "tarneeb/bots/layout_sampler.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/core/round.hpp"
+
+using namespace tarneeb;
+using namespace tarneeb::bots;
+
+namespace {
+
+/// A round played by four heuristics up to `plays` cards (nullopt if it was passed out). Seeds
+/// from 1,000,000 on: bench/holder_data's training deals are derive_seed(1, k) for small k.
+std::optional<Round> played_to(std::uint64_t seed, int plays) {
+    HeuristicBot h;
+    const Seat dealer = seat(static_cast<int>(seed % 4));
+    Round r(kLevantine, dealer, deal_from_seed(seed, dealer));
+    while (!r.over() && static_cast<int>(r.plays().size()) < plays) r.apply(h.decide(SeatView(r, r.to_act())));
+    if (r.phase() != Phase::play) return std::nullopt;
+    return r;
+}
+
+}  // namespace
+
+TEST(HolderModel, EachUnseenCardIsSharedOutAmongTheSeatsThatMayHoldIt) {
+    int positions = 0;
+    for (std::uint64_t seed = 1'000'000; positions < 20; ++seed) {
+        const auto r = played_to(seed, 4 + static_cast<int>(seed % 40));
+        if (!r) continue;
+        ++positions;
+        const SeatView v(*r, r->to_act());
+        const HolderModel m(v);
+        for (Card c : CardSet::deck()) {
+            double sum = 0;
+            for (Seat s : kSeats) {
+                const double p = m.p(c, s);
+                EXPECT_GE(p, 0.0);
+                const bool may = v.unseen().contains(c) && s != v.seat() && v.cards_left(s) > 0 && !v.shown_void(s, c.suit());
+                if (!may) {
+                    EXPECT_EQ(p, 0.0) << to_string(c) << " at seat " << index(s);
+                }
+                sum += p;
+            }
+            if (v.unseen().contains(c)) {
+                EXPECT_NEAR(sum, 1.0, 1e-9) << to_string(c);
+            } else {
+                EXPECT_EQ(sum, 0.0);
+            }
+        }
+        Hands truth{};
+        for (Seat s : kSeats) truth[s] = r->hand(s);
+        const double fit = m.fit(truth);
+        EXPECT_GT(fit, 0.0);
+        EXPECT_LE(fit, 1.0);
+    }
+}
+
+TEST(HolderModel, ItReadsTheSuitsASeatLedAndDiscarded) {
+    // Features of one seat and card: leading a suit raises a seat's share of the suit's higher
+    // cards, discarding a suit lowers it (the fitted weights' signs; tools/train_holder_model.py).
+    const HolderWeights& w = fitted_holder_weights();
+    EXPECT_GT(w[13], 0.0) << "led_suit";
+    EXPECT_LT(w[14], 0.0) << "discarded_suit";
+    EXPECT_GT(w[8], 0.0) << "the declarer holds trumps";
+    EXPECT_GT(w[3], 0.0) << "more cards held, more chances";
+}
+
+TEST(HolderModel, LayoutsWeighedByItPlaceMoreHiddenCardsRight) {
+    // The share of hidden cards a layout gives to their real holder, at the same positions as
+    // PlayerModel.ReadingTheOpponentsPlacesMoreHiddenCardsRight: uniform layouts, the
+    // heuristic replayed (model_fit), the holder model, and both.
+    HeuristicBot h;
+    double plain = 0, read = 0, learned = 0, both = 0;
+    int positions = 0;
+    for (std::uint64_t seed = 100; positions < 30; ++seed) {
+        const auto r = played_to(seed, 8 + static_cast<int>(seed % 24));
+        if (!r) continue;
+        ++positions;
+        const SeatView v(*r, r->to_act());
+        auto right = [&](const PlayerModel& m) {
+            Rng rng(seed);
+            const auto layouts = sample_layouts(v, rng, 40, 40, 0.5, 1.0, m);
+            double share = 0;
+            for (const Hands& l : layouts)
+                for (Seat s : kSeats)
+                    if (s != v.seat()) share += static_cast<double>((l[s] & r->hand(s)).size()) / static_cast<double>(v.unseen().size());
+            return share / static_cast<double>(layouts.size());
+        };
+        plain += right({}) / 30;
+        read += right({&h, &h, 0.3, 0.1}) / 30;
+        learned += right({nullptr, nullptr, 1.0, 1.0, 1.0}) / 30;
+        both += right({&h, &h, 0.3, 0.1, 1.0}) / 30;
+    }
+    std::cout << "[holder model] hidden cards placed right: uniform " << plain << ", heuristic replayed " << read
+              << ", learned " << learned << ", both " << both << "\n";
+    // Measured with the committed weights: 0.362 uniform, 0.416 replayed, 0.395 learned, 0.424
+    // both. The replay is the exact policy that played these deals; the learned model, a few
+    // dozen multiplications per card, gets most of the way and adds to it.
+    EXPECT_GT(learned, plain + 0.025);
+    EXPECT_GT(both, read);
+}
