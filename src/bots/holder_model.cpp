@@ -102,15 +102,15 @@ void holder_features(const SeatView& view, const HolderEvidence& e, Seat s, Card
     f[20] = trump && partner_declares;
 }
 
-HolderModel::HolderModel(const SeatView& view, const HolderWeights& w) : me_(view.seat()), unseen_(view.unseen()) {
+HolderModel::HolderModel(const SeatView& view, const HolderWeights& w) {
     const HolderEvidence e = read_evidence(view);
     std::array<double, kHolderFeatures> f{};
-    for (Card c : unseen_) {
+    for (Card c : view.unseen()) {
         auto& row = p_[static_cast<std::size_t>(c.dense())];
         std::array<double, 4> score{};
         double best = -1e300;
         for (Seat s : kSeats) {
-            if (s == me_ || view.cards_left(s) == 0 || view.shown_void(s, c.suit())) continue;
+            if (s == view.seat() || view.cards_left(s) == 0 || view.shown_void(s, c.suit())) continue;
             holder_features(view, e, s, c, f);
             double z = 0;
             for (int k = 0; k < kHolderFeatures; ++k) z += w[static_cast<std::size_t>(k)] * f[static_cast<std::size_t>(k)];
@@ -123,18 +123,6 @@ HolderModel::HolderModel(const SeatView& view, const HolderWeights& w) : me_(vie
             if (row[s] > 0) sum += row[s] = std::exp(score[s] - best);
         for (double& x : row) x = sum > 0 ? x / sum : 0;
     }
-}
-
-double HolderModel::fit(const Hands& layout) const {
-    double fit = 1;
-    for (Card c : unseen_) {
-        const auto& row = p_[static_cast<std::size_t>(c.dense())];
-        const double top = *std::max_element(row.begin(), row.end());
-        if (top <= 0) continue;
-        for (Seat s : kSeats)
-            if (s != me_ && layout[s].contains(c)) fit *= row[static_cast<std::size_t>(index(s))] / top;
-    }
-    return fit;
 }
 
 }  // namespace tarneeb::bots

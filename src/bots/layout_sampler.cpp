@@ -107,6 +107,47 @@ std::optional<Hands> sample_layout(const SeatView& view, Rng& rng) {
     return std::nullopt;
 }
 
+namespace {
+
+/// A layout drawn card by card from the holder model: each hidden card, in random order, to a
+/// seat that may hold it and has room, with the chance p(card, seat) ^ `power` times the seat's
+/// room left over the cards it holds (the model's odds against the prior, kept within the
+/// counts). nullopt when a card finds no seat with room (then the caller deals uniformly).
+std::optional<Hands> draw_layout(const SeatView& view, const HolderModel& holders, double power, Rng& rng) {
+    const Seat me = view.seat();
+    std::array<Card, 52> cards{};
+    int n = 0;
+    for (Card c : view.unseen()) cards[static_cast<std::size_t>(n++)] = c;
+    for (int i = n - 1; i > 0; --i)
+        std::swap(cards[static_cast<std::size_t>(i)], cards[static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(i) + 1))]);
+    BySeat<int> room{}, held{};
+    for (Seat s : kSeats)
+        if (s != me) room[s] = held[s] = view.cards_left(s);
+    Hands h{};
+    h[me] = view.hand();
+    for (int i = 0; i < n; ++i) {
+        const Card c = cards[static_cast<std::size_t>(i)];
+        BySeat<double> w{};
+        double total = 0;
+        for (Seat s : kSeats)
+            if (s != me && room[s] > 0) total += w[s] = std::pow(holders.p(c, s), power) * room[s] / held[s];
+        if (total <= 0) return std::nullopt;
+        double pick = total * static_cast<double>(rng.below(1u << 30)) / static_cast<double>(1u << 30);
+        Seat to = me;
+        for (Seat s : kSeats) {
+            if (w[s] <= 0) continue;
+            to = s;
+            if (pick < w[s]) break;
+            pick -= w[s];
+        }
+        h[to] |= c;
+        --room[to];
+    }
+    return h;
+}
+
+}  // namespace
+
 double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& m, double stop_below) {
     if (!m.model && !m.partner_calls) return 1;
     const Seat me = view.seat();
@@ -140,17 +181,17 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, i
     layouts.reserve(static_cast<std::size_t>(samples));
     const bool modelled = model.model || model.partner_calls;
     std::optional<HolderModel> holders;
-    if (model.learned > 0 && tries > 1) holders.emplace(view);
+    if (model.learned > 0) holders.emplace(view);
     for (int k = 0; k < samples; ++k) {
         std::optional<Hands> h, best;
         double best_fit = -1;
         bool kept = false;
         for (int t = 0; t < std::max(tries, 1) && !kept; ++t) {
-            h = sample_layout(view, rng);
+            h = holders ? draw_layout(view, *holders, model.learned, rng) : std::nullopt;
+            if (!h) h = sample_layout(view, rng);
             if (!h || tries <= 1) break;
             const double u = static_cast<double>(rng.below(1u << 20)) / static_cast<double>(1u << 20);
             double fit = auction_fit(view, *h, slack, spread);
-            if (holders) fit *= std::pow(holders->fit(*h), model.learned);
             // The model's weight only matters if the layout could be kept or beat the best so far.
             const double bar = std::min(u, best_fit);
             if (fit > bar && modelled) fit *= model_fit(view, *h, model, bar / fit);

@@ -55,16 +55,10 @@ void holder_features(const SeatView& view, const HolderEvidence& e, Seat s, Card
 /// viewer, and cards the viewer has seen).
 class HolderModel {
 public:
-    HolderModel(const SeatView& view, const HolderWeights& w = fitted_holder_weights());
+    explicit HolderModel(const SeatView& view, const HolderWeights& w = fitted_holder_weights());
     double p(Card c, Seat s) const { return p_[static_cast<std::size_t>(c.dense())][static_cast<std::size_t>(index(s))]; }
-    /// How well `layout` (every seat's hand) agrees with the model, in (0, 1]: the product over
-    /// unseen cards of p(its seat in the layout) / max over seats of p(card, seat), so that the
-    /// layout giving every card to its likeliest holder scores 1.
-    double fit(const Hands& layout) const;
 
 private:
-    Seat me_;
-    CardSet unseen_;
     std::array<std::array<double, 4>, 52> p_{};
 };
 

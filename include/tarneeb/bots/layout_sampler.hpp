@@ -37,8 +37,9 @@ struct PlayerModel {
     Bot* partner_calls = nullptr;  ///< the partner's calls (its cards are not modelled); nullptr: none
     double miss_call = 1.0;        ///< weight of a layout per call the model would not have made
     double miss_card = 1.0;        ///< ... per trump or card the model would not have chosen
-    /// The learned holder model (holder_model.hpp): each layout is also weighed by its fit
-    /// raised to this power (below 1 keeps the samples varied); 0: not used.
+    /// The learned holder model (holder_model.hpp): candidate layouts are drawn from it, each
+    /// card to a seat with the chance p(card, seat) raised to this power (1: the model as
+    /// fitted) within the seats' counts, instead of uniformly; 0: not used.
     double learned = 0;
 };
 
@@ -50,9 +51,8 @@ struct PlayerModel {
 /// early, returning the weight so far, once the weight is below `stop_below`.
 double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& model, double stop_below = 0);
 
-/// `samples` draws of sample_layout(), each kept with the chance auction_fit(slack, spread)
-/// times model_fit(model) (when `model` has a bot) times HolderModel::fit ^ model.learned
-/// (when above 0), trying up to `tries` candidates per
+/// `samples` draws of sample_layout() (or, with model.learned, from the holder model), each kept
+/// with the chance auction_fit(slack, spread) times model_fit(model) (when `model` has a bot), trying up to `tries` candidates per
 /// sample (the one that fitted best stays if none is kept; tries <= 1: neither is used). Fewer than
 /// `samples` only if the view admits no layout at all.
 std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, int tries, double slack,
