@@ -4,7 +4,8 @@
     build/release/bench/holder_data --deals 20000 --positions 3 --seed 1 --out /tmp/holder.f32
     python3 tools/train_holder_model.py /tmp/holder.f32 [--write src/bots/holder_weights.cpp]
 
-The model is a conditional logit: for a hidden card, each seat that may hold it scores w . f
+--weights FILE also reports the weights of FILE (a holder_weights.cpp) on the held-out rows (e.g.
+the levantine fit on classic deals). The model is a conditional logit: for a hidden card, each seat that may hold it scores w . f
 (its kHolderFeatures features) and the seats share the card by the softmax of their scores. The
 weights maximise the likelihood of the true holders (Newton's method: 21 weights, a few
 iterations, deterministic), with a small L2 penalty. The last fifth of the rows (the last
@@ -13,6 +14,7 @@ true one, and the mean probability given to the true holder, for the prior alone
 and for the fit. Needs numpy (Debian: apt-get install python3-numpy).
 """
 import argparse
+import re
 import sys
 import time
 
@@ -101,6 +103,7 @@ def main():
     ap.add_argument("--write", help="the C++ file to write the weights to (src/bots/holder_weights.cpp)")
     ap.add_argument("--recipe", default="", help="how the data was made, copied into the written file")
     ap.add_argument("--rows", type=int, default=0, help="use at most this many rows of training data (0: all)")
+    ap.add_argument("--weights", help="also report these weights on the held-out rows (a holder_weights.cpp)")
     args = ap.parse_args()
     parts = [load(p) for p in args.data]
     label = np.concatenate([p[0] for p in parts])
@@ -117,6 +120,10 @@ def main():
     print(f"fitted in {time.process_time() - start:.1f} s of CPU")
     report("prior", prior, label[held], mask[held], feats[held])
     report("fit", w, label[held], mask[held], feats[held])
+    if args.weights:
+        text = open(args.weights).read()
+        given = np.array([float(x) for x in re.search(r"HolderWeights w\{([^}]*)\}", text).group(1).split(",")])
+        report("given", given, label[held], mask[held], feats[held])
     for n, x in zip(NAMES, w):
         print(f"  {n:<22} {x:+.4f}")
     if args.write:
