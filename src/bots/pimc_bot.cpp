@@ -88,6 +88,7 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOpti
     PlayerModel m;
     if (options.model_miss_call < 1 || options.model_miss_card < 1)
         m = {model, options.model_partner ? partner_calls : nullptr, options.model_miss_call, options.model_miss_card};
+    m.learned = options.model_learned;
     return sample_layouts(view, rng, samples_for(view, options), options.sample_tries, options.auction_slack,
                           options.auction_spread, m);
 }

@@ -11,6 +11,7 @@
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/bots/holder_model.hpp"
 #include "tarneeb/bots/layout_sampler.hpp"
+#include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/round.hpp"
 
@@ -56,6 +57,50 @@ TEST(HolderModel, EachUnseenCardIsSharedOutAmongTheSeatsThatMayHoldIt) {
             } else {
                 EXPECT_EQ(sum, 0.0);
             }
+        }
+    }
+}
+
+TEST(HolderModel, LayoutsDrawnFromItRespectTheView) {
+    // Every layout drawn from the model deals each hidden card once, each seat exactly the cards
+    // it has left, none of a suit it has shown out of, and the viewer its own hand.
+    int positions = 0;
+    for (std::uint64_t seed = 2'000'000; positions < 40; ++seed) {
+        const auto r = played_to(seed, 1 + static_cast<int>(seed % 50));
+        if (!r) continue;
+        ++positions;
+        const SeatView v(*r, r->to_act());
+        Rng rng(seed);
+        for (const Hands& l : sample_layouts(v, rng, 8, 4, 0.5, 1.0, {nullptr, nullptr, 1.0, 1.0, 1.0})) {
+            CardSet all;
+            for (Seat s : kSeats) {
+                if (s == v.seat()) {
+                    EXPECT_EQ(l[s], v.hand());
+                    continue;
+                }
+                EXPECT_EQ(l[s].size(), v.cards_left(s)) << seed;
+                for (Suit su : kSuits) {
+                    if (v.shown_void(s, su)) {
+                        EXPECT_TRUE(l[s].of(su).empty()) << seed;
+                    }
+                }
+                EXPECT_TRUE((all & l[s]).empty());
+                all |= l[s];
+            }
+            EXPECT_EQ(all, v.unseen()) << seed;
+        }
+    }
+}
+
+TEST(HolderModel, PimcWithLearnedLayoutsPlaysWholeRoundsLegally) {
+    for (std::uint64_t seed = 3; seed <= 3; ++seed) {
+        std::array<PimcBot, 4> bots{PimcBot(seed, {.samples = 3, .model_learned = 1}), PimcBot(seed + 1, {.samples = 3}),
+                                    PimcBot(seed + 2, {.samples = 3, .model_learned = 1}), PimcBot(seed + 3, {.samples = 3})};
+        Round r(kLevantine, Seat::s0, deal_from_seed(seed, Seat::s0));
+        while (!r.over()) {
+            const Seat s = r.to_act();
+            const Action a = bots[static_cast<std::size_t>(index(s))].decide(SeatView(r, s));
+            ASSERT_EQ(r.apply(a), ErrorCode::ok) << to_string(a);
         }
     }
 }

@@ -107,6 +107,9 @@ struct PimcOptions {
     double model_miss_call = 1.0;
     double model_miss_card = 1.0;
     bool model_partner = false;
+    /// The learned holder model (holder_model.hpp): layouts drawn from it, each card's chances
+    /// raised to this power (PlayerModel::learned); 0 = not used.
+    double model_learned = 0;
 };
 
 /// The number of layouts a card decision in `view` solves (the options' per-trick counts).
