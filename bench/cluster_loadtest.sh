@@ -14,7 +14,7 @@
 # compare); SERVE_OPTS adds `tarneeb serve` options (e.g. SERVE_OPTS="--journal-batch 1").
 # KILL_AFTER=S kills node KILL_NODE (default 1) with SIGKILL S seconds after the load starts (give
 # the load generator --reconnect so that its clients sign in again on another node); the killed
-# node's /metrics.json is then skipped.
+# node's /metrics.json is then skipped. KEEP_LOGS=DIR copies the nodes' logs there at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nodes=${1:-3}
@@ -78,3 +78,4 @@ print(json.dumps({"node": c.get("node"), "tables": m["tables"], "connections": m
 PY
 done
 grep -h "error" "$dir"/node*.log | head -5 >&2 || true
+if [[ -n ${KEEP_LOGS:-} ]]; then mkdir -p "$KEEP_LOGS" && cp "$dir"/node*.log "$KEEP_LOGS"/; fi

@@ -57,7 +57,8 @@ struct Stats {
     std::vector<double> interrupted_ms;
     std::uint64_t disconnects = 0;       ///< connections closed under a client
     std::uint64_t seats_given_back = 0;  ///< welcomes after a reconnect that name the client's table and seat
-    std::uint64_t seats_lost = 0;        ///< welcomes after a reconnect with no table (the client joins again)
+    std::uint64_t seats_lost = 0;        ///< welcomes after a reconnect with no table to a client that sat at one (it joins again)
+    std::uint64_t not_yet_seated = 0;    ///< welcomes after a reconnect to a client that had not sat yet (the ramp)
     std::uint64_t resent = 0;            ///< acts sent again after 3 s with no update
     bool faulted = false;                ///< a connection was lost: later latencies also go to after_fault_ms
     std::vector<double> after_fault_ms;  ///< latency_ms of the actions sent after the first lost connection
@@ -107,6 +108,9 @@ public:
     void set_token(std::string token) { token_ = std::move(token); }
     bool open = false;
     Clock::time_point connected_at{};
+    Clock::time_point lost_at{};  ///< when its connection last closed
+    bool welcomed = false;        ///< got a welcome (its first one counts toward the table's four)
+    bool seated = false;          ///< got a table message: it sits at its table
     bool reconnected = false;  ///< signed in again after a lost connection, welcome not read yet
 
 private:
@@ -189,17 +193,25 @@ public:
         }
         if (type == "welcome") {
             c.set_token(j.value("token", ""));
+            const bool first = !c.welcomed;
+            c.welcomed = true;
             if (c.reconnected) {
                 // Signed in again: the seat given back (a table message follows), or join again.
                 c.reconnected = false;
                 routed_[static_cast<std::size_t>(c.seat())] = c.node() != clients_[0]->node();
                 if (j.contains("table") && j["table"].is_string()) {
                     ++stats_.seats_given_back;
+                } else if (c.seated) {
+                    if (++stats_.seats_lost <= 5)
+                        std::cerr << "seat not given back: " << prefix_ << "-" << n_ << "-" << c.seat() << " on node " << c.node()
+                                  << ", " << std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - c.lost_at).count()
+                                  << " ms after its connection closed\n";
+                    if (!table_id_.empty()) c.send({{"type", "join"}, {"table", table_id_}, {"seat", c.seat()}});
                 } else {
-                    ++stats_.seats_lost;
+                    ++stats_.not_yet_seated;  // lost its connection before it sat: it joins now
                     if (!table_id_.empty()) c.send({{"type", "join"}, {"table", table_id_}, {"seat", c.seat()}});
                 }
-                return;
+                if (!first) return;
             }
             if (++welcomed_ == 4) clients_[0]->send({{"type", "create"}, {"turn_seconds", 0}, {"target", 31}});
             return;
@@ -210,6 +222,7 @@ public:
             return;
         }
         if (type != "table") return;
+        c.seated = true;
         const std::uint64_t version = j["version"];
         if (c.seat() == 0 && j["state"] != "playing") {
             const bool full = std::all_of(j["seats"].begin(), j["seats"].end(), [](const json& s) { return !s.is_null(); });
@@ -389,6 +402,7 @@ void LoadClient::dial() {
 void LoadClient::lost() {
     const bool was_open = open;
     open = false;
+    if (was_open) lost_at = Clock::now();
     if (was_open) table_.on_lost(*this);
     if (!table_.reconnects() || table_.stopping || token_.empty()) return;
     node_ = (node_ + 1) % eps_.size();
@@ -510,6 +524,7 @@ int main(int argc, char** argv) {
         stats.disconnects += s.disconnects;
         stats.seats_given_back += s.seats_given_back;
         stats.seats_lost += s.seats_lost;
+        stats.not_yet_seated += s.not_yet_seated;
         stats.resent += s.resent;
         stats.after_fault_ms.insert(stats.after_fault_ms.end(), s.after_fault_ms.begin(), s.after_fault_ms.end());
         stats.longest_gap_ms.insert(stats.longest_gap_ms.end(), s.longest_gap_ms.begin(), s.longest_gap_ms.end());
@@ -538,7 +553,7 @@ int main(int argc, char** argv) {
         for (const auto& v : stats.by_second) by_second_p99.push_back(std::round(tarneeb::percentile(v, 0.99)));
         // latency_ms above: the actions no fault held up; these: the ones it did.
         out["faults"] = {{"disconnects", stats.disconnects}, {"seats_given_back", stats.seats_given_back},
-                         {"seats_lost", stats.seats_lost}, {"acts_sent_again", stats.resent},
+                         {"seats_lost", stats.seats_lost}, {"reconnected_before_seated", stats.not_yet_seated}, {"acts_sent_again", stats.resent},
                          {"interrupted_actions", stats.interrupted_ms.size()}, {"interrupted_ms", summary(stats.interrupted_ms)},
                          {"latency_ms_after_first_fault", summary(stats.after_fault_ms)},
                          {"longest_gap_ms_per_table", summary(stats.longest_gap_ms)},
