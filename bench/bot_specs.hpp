@@ -73,6 +73,8 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "raise_min_own") p.raise_min_own = v;
             else if (k == "pass_margin") p.pass_margin = v;
             else if (k == "preempt") p.preempt = v;
+            else if (k == "cards") p.card_rules = static_cast<unsigned>(v);
+            else if (k == "cards_off") p.card_rules &= ~static_cast<unsigned>(v);
             else throw std::runtime_error("unknown heuristic knob " + k);
         }
         if (base == "heuristic-oldplay")

@@ -33,6 +33,37 @@ std::optional<Card> cheapest_beating(CardSet set, Card w, Suit led, Suit trump) 
     return std::nullopt;
 }
 
+/// The card-play rules of issue 29 (HeuristicParams::card_rules), one bit each.
+enum CardRule : unsigned {
+    kThirdOverPartner = 1u << 0,  ///< third hand raises the bar over the partner's unsafe card
+    kEquivalent = 1u << 1,        ///< a high card played is the lowest of its equivalents
+    kCover = 1u << 2,             ///< second hand covers an honour
+    kReturnPartner = 1u << 3,     ///< lead back the suit the partner led
+    kSequenceLead = 1u << 4,      ///< lead the top of a sequence (K Q, Q J) rather than low
+    kRuffSafety = 1u << 5,        ///< a ruff is beaten only by a player who may be void in the suit led
+};
+
+/// The lowest card of `hand` equivalent to `c` (held `c`, no unseen card of the suit between).
+Card lowest_equivalent(Card c, CardSet hand, CardSet unseen) {
+    const Suit s = c.suit();
+    const std::uint32_t mine = hand.ranks(s), out = unseen.ranks(s);
+    Card low = c;
+    for (int r = index(c.rank()) - 1; r >= 0; --r) {
+        if (out & (1u << r)) break;
+        if (mine & (1u << r)) low = Card(s, static_cast<Rank>(r));
+    }
+    return low;
+}
+
+/// An unseen card of `w`'s suit ranks above `w` and below `c` (same suit).
+bool unseen_between(Card w, Card c, CardSet unseen) {
+    const std::uint32_t out = unseen.ranks(c.suit());
+    const int lo = index(w.rank()), hi = index(c.rank());
+    if (hi <= lo + 1) return false;
+    const std::uint32_t mask = ((1u << hi) - 1) & ~((2u << lo) - 1);
+    return (out & mask) != 0;
+}
+
 /// Everything one decision needs, computed once from the view.
 struct Decision {
     const SeatView& view;
@@ -41,10 +72,31 @@ struct Decision {
     CardSet unseen;
     Suit trump;
     bool declaring;  ///< my team holds the contract
+    unsigned rules;  ///< CardRule bits
+    mutable const char* why = "";  ///< the rule that chose the card (CardChoice::rule)
 
-    explicit Decision(const SeatView& v)
+    /// Returns `c`, noting the rule that chose it.
+    Card chose(Card c, const char* rule) const {
+        why = rule;
+        return c;
+    }
+
+    Decision(const SeatView& v, unsigned card_rules)
         : view(v), me(v.seat()), hand(v.hand()), unseen(v.unseen()), trump(v.trump()),
-          declaring(v.contract()->team() == team_of(v.seat())) {}
+          declaring(v.contract()->team() == team_of(v.seat())), rules(card_rules) {}
+
+    bool on(CardRule r) const { return (rules & r) != 0; }
+
+    /// `c`, or the lowest card equivalent to it with kEquivalent.
+    Card high(Card c) const { return on(kEquivalent) ? lowest_equivalent(c, hand, unseen) : c; }
+
+    /// The first suit (other than trump) `s` led in this round, if any, by plays' order.
+    std::optional<Suit> first_lead_by(Seat s) const {
+        const auto plays = view.plays();
+        for (std::size_t i = 0; i < plays.size(); i += 4)
+            if (view.played_by(static_cast<int>(i)) == s && plays[i].suit() != trump) return plays[i].suit();
+        return std::nullopt;
+    }
 
     bool is_opponent(Seat s) const { return team_of(s) != team_of(me); }
 
@@ -70,6 +122,8 @@ struct Decision {
             const Seat s = next(me, i);
             if (!is_opponent(s)) continue;
             if (c.suit() == trump) {
+                // A player who must follow the suit led cannot over-ruff.
+                if (on(kRuffSafety) && led != trump && !may_ruff(s, led)) continue;
                 if (may_beat_in_suit(s, c)) return false;
             } else {
                 if (c.suit() == led && may_beat_in_suit(s, c)) return false;
@@ -118,8 +172,8 @@ Card Decision::lead() const {
 
     // Draw trumps as the declaring team: with the master trump, or with more trumps than are out.
     if (declaring && opponents_trump && !trumps.empty()) {
-        if (is_master(trumps.highest(), unseen)) return trumps.highest();
-        if (trumps.size() > unseen_trumps.size() && trumps.size() >= 3) return trumps.lowest();
+        if (is_master(trumps.highest(), unseen)) return chose(trumps.highest(), "lead: draw trumps (master)");
+        if (trumps.size() > unseen_trumps.size() && trumps.size() >= 3) return chose(trumps.lowest(), "lead: draw trumps (length)");
     }
 
     // Cash a side-suit master the opponents will follow to (or cannot ruff).
@@ -145,14 +199,28 @@ Card Decision::lead() const {
                 pick = top;
             }
         }
-        if (best >= 0) return pick;
+        if (best >= 0) return chose(pick, "lead: cash master");
     }
 
     // Lead into the partner's void for a ruff (partner may still hold a trump).
     if (may_have_trump(mate) && !(declaring && opponents_trump)) {
         for (Suit s : kSuits) {
             if (s == trump || hand.of(s).empty()) continue;
-            if (view.shown_void(mate, s)) return hand.of(s).lowest();
+            if (view.shown_void(mate, s)) return chose(hand.of(s).lowest(), "lead: partner void");
+        }
+    }
+
+    // Return the suit the partner led first (top of a doubleton, else low), unless an
+    // opponent would ruff it.
+    if (on(kReturnPartner)) {
+        if (const auto s = first_lead_by(mate); s && !hand.of(*s).empty()) {
+            bool ruffed = false;
+            for (Seat o : {left, right})
+                if (view.shown_void(o, *s) && may_have_trump(o)) ruffed = true;
+            if (!ruffed) {
+                const CardSet cards = hand.of(*s);
+                return chose((cards.size() <= 2 ? high(cards.highest()) : cards.lowest()), "lead: return partner suit");
+            }
         }
     }
 
@@ -173,15 +241,24 @@ Card Decision::lead() const {
         for (Seat o : {left, right})
             if (view.shown_void(o, s) && may_have_trump(o)) key -= 40;
         if (view.shown_void(mate, s) && may_have_trump(mate)) key += 15;
+        Card lead_card = cards.lowest();
+        if (on(kSequenceLead)) {
+            // The top of a sequence (K Q, Q J, J T): it knocks out the higher card and sets up the next.
+            const Card top = cards.highest();
+            if (index(top.rank()) >= index(Rank::ten) && lowest_equivalent(top, hand, unseen) != top) {
+                lead_card = top;
+                key += 20;
+            }
+        }
         if (key > best_key) {
             best_key = key;
-            pick = cards.lowest();
+            pick = lead_card;
             found = true;
         }
     }
-    if (found) return pick;
+    if (found) return chose(pick, "lead: side suit");
     // Only trumps left.
-    return is_master(trumps.highest(), unseen) ? trumps.highest() : trumps.lowest();
+    return chose((is_master(trumps.highest(), unseen) ? trumps.highest() : trumps.lowest()), "lead: only trumps");
 }
 
 Card Decision::follow() const {
@@ -196,44 +273,56 @@ Card Decision::follow() const {
     if (!follow_cards.empty()) {
         const Card low = follow_cards.lowest();
         if (partner_winning) {
-            if (after == 0 || safe(w, led, after)) return low;
+            if (after == 0 || safe(w, led, after)) return chose(low, "follow: partner wins, low");
             // Third hand: partner's card may be beaten; take over only with a safe card.
             for (Card c : follow_cards)
-                if (beats(c, w, led, trump) && safe(c, led, after)) return c;
-            return low;
+                if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "follow: overtake partner safe");
+            if (on(kThirdOverPartner) && after == 1) {
+                // Third hand high over the partner's card when the last player may hold a card
+                // between the two (and will not ruff it anyway).
+                const Card top = follow_cards.highest();
+                const Seat last = next(me, 1);
+                const bool ruffs = led != trump && view.shown_void(last, led) && may_have_trump(last);
+                if (beats(top, w, led, trump) && !ruffs && unseen_between(w, top, unseen)) return chose(high(top), "follow: third over partner");
+            }
+            return chose(low, "follow: partner wins unsafe, low");
         }
         const auto win = cheapest_beating(follow_cards, w, led, trump);
-        if (!win) return low;          // cannot win: lowest
-        if (after == 0) return *win;   // fourth hand: win cheaply
+        if (!win) return chose(low, "follow: cannot win");          // cannot win: lowest
+        if (after == 0) return chose(*win, "follow: fourth wins cheap");   // fourth hand: win cheaply
         for (Card c : follow_cards)
             if (beats(c, w, led, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
                 // the suit is short enough that the winner might be ruffed later.
-                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return low;
-                return c;
+                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return chose(low, "follow: second low (long)");
+                return chose(c, "follow: safe winner");
             }
         // No safe winner.
-        if (k == 1) return low;  // second hand low
+        if (k == 1) {
+            // Cover an honour with an honour: it promotes the partner's lower cards.
+            if (on(kCover) && index(w.rank()) >= index(Rank::jack) && index(win->rank()) >= index(Rank::queen)) return chose(*win, "follow: cover honour");
+            return chose(low, "follow: second hand low");  // second hand low
+        }
         // Third hand high, unless the last player will surely ruff it.
-        if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump) return low;
-        return follow_cards.highest();
+        if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump) return chose(low, "follow: third low, last ruffs");
+        return chose(high(follow_cards.highest()), "follow: third high");
     }
 
     // Void in the suit led.
     const CardSet trumps = hand.of(trump);
-    if (trumps.empty()) return discard();
+    if (trumps.empty()) return chose(discard(), "void: no trumps, discard");
     if (partner_winning) {
-        if (after == 0 || safe(w, led, after)) return discard();
+        if (after == 0 || safe(w, led, after)) return chose(discard(), "void: partner wins, discard");
         for (Card c : trumps)
-            if (beats(c, w, led, trump) && safe(c, led, after)) return c;
-        return discard();
+            if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "void: ruff over partner safe");
+        return chose(discard(), "void: partner unsafe, discard");
     }
     const auto over = cheapest_beating(trumps, w, led, trump);
-    if (!over) return discard();  // cannot over-ruff
-    if (after == 0) return *over;
+    if (!over) return chose(discard(), "void: cannot overruff, discard");  // cannot over-ruff
+    if (after == 0) return chose(*over, "void: fourth ruff");
     for (Card c : trumps)
-        if (beats(c, w, led, trump) && safe(c, led, after)) return c;
-    return *over;  // may be over-ruffed, but a trick not contested is lost for sure
+        if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "void: safe ruff");
+    return chose(*over, "void: unsafe ruff");  // may be over-ruffed, but a trick not contested is lost for sure
 }
 
 }  // namespace
@@ -353,10 +442,12 @@ Action HeuristicBot::decide_call(const SeatView& view) {
 
 Action HeuristicBot::decide_trump(const SeatView& view) { return Action::name_trump(best_trump(view.hand())); }
 
-Action HeuristicBot::decide_card(const SeatView& view) {
-    const Decision t(view);
+CardChoice heuristic_card(const SeatView& view, unsigned card_rules) {
+    const Decision t(view, card_rules);
     const Card c = view.current_trick().empty() ? t.lead() : t.follow();
-    return Action::play(c);
+    return {c, t.why};
 }
+
+Action HeuristicBot::decide_card(const SeatView& view) { return Action::play(heuristic_card(view, params_.card_rules).card); }
 
 }  // namespace tarneeb::bots

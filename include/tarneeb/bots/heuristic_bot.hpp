@@ -49,6 +49,9 @@ struct HeuristicParams {
     double pass_margin = 0.0;     ///< expected_points: bid only when it beats passing by this (points)
     double preempt = 0.5;         ///< expected_points: the highest level worth at most this less
                                   ///< than the best level is bid instead (points)
+    /// Card play rules of issue 29, one bit each (CardRule in heuristic_bot.cpp); 0 is the
+    /// card play before issue 29. Experiments switch single rules off.
+    unsigned card_rules = ~0u;
 };
 
 class HeuristicBot final : public Bot {
@@ -62,6 +65,15 @@ public:
 private:
     HeuristicParams params_;
 };
+
+/// The card the heuristic plays in `view` (its turn, phase play) with `card_rules`
+/// (HeuristicParams::card_rules), and a short label of the rule that chose it
+/// ("follow: third high"), for bench/card_costs.
+struct CardChoice {
+    Card card;
+    const char* rule;
+};
+CardChoice heuristic_card(const SeatView& view, unsigned card_rules = ~0u);
 
 /// Estimated tricks `hand` (13 cards or fewer) takes on its own with `trump` as trump, in
 /// tricks (fractional). The partner's cards are not counted.
