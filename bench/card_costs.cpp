@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     int deals = 200;
     std::uint64_t seed = 1;
     Rules rules = kLevantine;
-    unsigned mask = ~0u;
+    unsigned mask = bots::kDefaultCardRules;
     for (int i = 1; i < argc; ++i) {
         const std::string o = argv[i];
         auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };

@@ -33,15 +33,6 @@ std::optional<Card> cheapest_beating(CardSet set, Card w, Suit led, Suit trump) 
     return std::nullopt;
 }
 
-/// The card-play rules of issue 29 (HeuristicParams::card_rules), one bit each.
-enum CardRule : unsigned {
-    kThirdOverPartner = 1u << 0,  ///< third hand raises the bar over the partner's unsafe card
-    kEquivalent = 1u << 1,        ///< a high card played is the lowest of its equivalents
-    kCover = 1u << 2,             ///< second hand covers an honour
-    kReturnPartner = 1u << 3,     ///< lead back the suit the partner led
-    kSequenceLead = 1u << 4,      ///< lead the top of a sequence (K Q, Q J) rather than low
-    kRuffSafety = 1u << 5,        ///< a ruff is beaten only by a player who may be void in the suit led
-};
 
 /// The lowest card of `hand` equivalent to `c` (held `c`, no unseen card of the suit between).
 Card lowest_equivalent(Card c, CardSet hand, CardSet unseen) {
@@ -86,6 +77,17 @@ struct Decision {
           declaring(v.contract()->team() == team_of(v.seat())), rules(card_rules) {}
 
     bool on(CardRule r) const { return (rules & r) != 0; }
+
+    /// How many unseen cards of `c`'s suit rank above `c` (0: a master).
+    int above(Card c) const { return std::popcount(unseen.ranks(c.suit()) >> (index(c.rank()) + 1)); }
+
+    /// The suit `cards` (one suit) holds a card with exactly `n` unseen cards above it and
+    /// none with fewer: with kRelative; else the card of rank ace - n.
+    bool tops_at(CardSet cards, int n) const {
+        if (cards.empty()) return false;
+        if (!on(kRelative)) return (cards.ranks(cards.highest().suit()) >> (index(Rank::ace) - n)) & 1u;
+        return above(cards.highest()) == n;
+    }
 
     /// `c`, or the lowest card equivalent to it with kEquivalent.
     Card high(Card c) const { return on(kEquivalent) ? lowest_equivalent(c, hand, unseen) : c; }
@@ -147,9 +149,14 @@ struct Decision {
             const int len = cards.size();
             int key = len * 10 + index(low.rank());
             if (is_master(cards.highest(), unseen)) key += 200;       // keep winners
-            const std::uint32_t r = cards.ranks(s);
-            if ((r & bit_of(Rank::king)) && len == 2) key += 100;       // K x: keep the guard
-            if ((r & bit_of(Rank::queen)) && len == 3) key += 50;       // Q x x
+            if (on(kRelative)) {
+                if (tops_at(cards, 1) && len == 2) key += 100;  // K x: keep the guard
+                if (tops_at(cards, 2) && len == 3) key += 50;   // Q x x
+            } else {
+                const std::uint32_t r = cards.ranks(s);
+                if ((r & bit_of(Rank::king)) && len == 2) key += 100;       // K x: keep the guard
+                if ((r & bit_of(Rank::queen)) && len == 3) key += 50;       // Q x x
+            }
             if (key < best_key) {
                 best_key = key;
                 best = low;
@@ -235,7 +242,11 @@ Card Decision::lead() const {
         const std::uint32_t r = cards.ranks(s);
         const int len = cards.size();
         int key = len * 10;
-        const bool a = r & bit_of(Rank::ace), k = r & bit_of(Rank::king), q = r & bit_of(Rank::queen);
+        bool a = r & bit_of(Rank::ace), k = r & bit_of(Rank::king), q = r & bit_of(Rank::queen);
+        if (on(kRelative)) {
+            const int top = above(cards.highest());
+            a = top == 0, k = top == 1, q = top == 2;
+        }
         if (k && !a) key -= 25;            // do not lead away from a king
         if (q && !k && !a && len <= 3) key -= 12;
         for (Seat o : {left, right})
@@ -320,6 +331,14 @@ Card Decision::follow() const {
     const auto over = cheapest_beating(trumps, w, led, trump);
     if (!over) return chose(discard(), "void: cannot overruff, discard");  // cannot over-ruff
     if (after == 0) return chose(*over, "void: fourth ruff");
+    if (k == 1 && on(kSecondWait) && w.suit() == led && !is_master(w, unseen) && !view.shown_void(partner(me), led))
+        return chose(discard(), "void: second waits for partner");
+    if (k == 1 && on(kSecondNoMaster) && trumps.size() > 1) {
+        for (Card c : trumps)
+            if (beats(c, w, led, trump) && !is_master(c, unseen) && safe(c, led, after)) return chose(c, "void: safe ruff");
+        for (Card c : trumps)
+            if (beats(c, w, led, trump) && !is_master(c, unseen)) return chose(c, "void: second ruffs low");
+    }
     for (Card c : trumps)
         if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "void: safe ruff");
     return chose(*over, "void: unsafe ruff");  // may be over-ruffed, but a trick not contested is lost for sure

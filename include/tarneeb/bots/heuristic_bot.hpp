@@ -28,6 +28,22 @@
 
 namespace tarneeb::bots {
 
+/// The card-play rules of issue 29 (HeuristicParams::card_rules), one bit each.
+enum CardRule : unsigned {
+    kThirdOverPartner = 1u << 0,  ///< third hand raises the bar over the partner's unsafe card
+    kEquivalent = 1u << 1,        ///< a high card played is the lowest of its equivalents
+    kCover = 1u << 2,             ///< second hand covers an honour
+    kReturnPartner = 1u << 3,     ///< lead back the suit the partner led
+    kSequenceLead = 1u << 4,      ///< lead the top of a sequence (K Q, Q J) rather than low
+    kRuffSafety = 1u << 5,        ///< a ruff is beaten only by a player who may be void in the suit led
+    kRelative = 1u << 6,          ///< "a king", "a queen" mean the second, third highest card still out
+    kSecondWait = 1u << 7,        ///< second hand void: discard while the partner may beat the lead
+    kSecondNoMaster = 1u << 8,    ///< second hand void: no ruff with the master trump
+};
+
+/// The card rules the registry's heuristic plays with (docs/bots.md "Card play").
+inline constexpr unsigned kDefaultCardRules = kThirdOverPartner | kReturnPartner | kSequenceLead | kRuffSafety | kSecondWait | kSecondNoMaster;
+
 /// The bidding knobs, in tricks. The defaults were fitted on heuristic self-play: expected
 /// tricks from 20,000 played deals, margins by duplicate matches of variants against each
 /// other (docs/bots.md). Tests and experiments may change them; the registry uses the defaults.
@@ -51,7 +67,7 @@ struct HeuristicParams {
                                   ///< than the best level is bid instead (points)
     /// Card play rules of issue 29, one bit each (CardRule in heuristic_bot.cpp); 0 is the
     /// card play before issue 29. Experiments switch single rules off.
-    unsigned card_rules = ~0u;
+    unsigned card_rules = kDefaultCardRules;
 };
 
 class HeuristicBot final : public Bot {
@@ -73,7 +89,7 @@ struct CardChoice {
     Card card;
     const char* rule;
 };
-CardChoice heuristic_card(const SeatView& view, unsigned card_rules = ~0u);
+CardChoice heuristic_card(const SeatView& view, unsigned card_rules = kDefaultCardRules);
 
 /// Estimated tricks `hand` (13 cards or fewer) takes on its own with `trump` as trump, in
 /// tricks (fractional). The partner's cards are not counted.
