@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 1;
     Rules rules = kLevantine;
     unsigned mask = bots::kDefaultCardRules;
+    std::string show;  // print the positions where this rule gave a trick away
     for (int i = 1; i < argc; ++i) {
         const std::string o = argv[i];
         auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
         else if (o == "--seed") seed = std::stoull(val());
         else if (o == "--rules") rules = val() == "classic" ? kClassic : kLevantine;
         else if (o == "--cards") mask = static_cast<unsigned>(std::stoul(val()));
+        else if (o == "--show") show = val();
         else { std::fprintf(stderr, "unknown option %s\n", o.c_str()); return 2; }
     }
     bots::HeuristicParams params;
@@ -55,12 +57,33 @@ int main(int argc, char** argv) {
             if (!pos) break;
             const Seat s = pos->to_act();
             if (pos->legal_cards().size() <= 1) continue;
-            const auto choice = bots::heuristic_card(SeatView(*pos, s), mask);
+            const auto choice = bots::heuristic_card(SeatView(*pos, s), params);
             solver::CardValues v;
             if (solver::card_values(solver, *pos, v) != solver::SolveError::ok) { std::fprintf(stderr, "solve error\n"); return 1; }
             const auto* mine = v.find(choice.card);
             const int cost = v.cards().front().tricks - mine->tricks;
             const int decl = team_of(s) == pos->contract()->team() ? 1 : 0;
+            if (cost > 0 && show == choice.rule) {
+                std::printf("deal %d: %s, trump %c, contract %d by seat %d, tricks %d-%d, seat %d to play", k,
+                            rules.scoring == ScoringStyle::bid_value ? "levantine" : "classic", suit_letter(pos->trump()),
+                            pos->contract()->bid, index(pos->contract()->declarer), pos->tricks(Team::t0), pos->tricks(Team::t1),
+                            index(s));
+                std::printf("; trick so far:");
+                for (Card t : pos->current_trick()) std::printf(" %s", to_string(t).c_str());
+                std::printf("\n");
+                for (Seat h : kSeats) {
+                    std::printf("  seat %d%s:", index(h), h == s ? "*" : "");
+                    for (Suit su : {Suit::spades, Suit::hearts, Suit::diamonds, Suit::clubs}) {
+                        std::printf(" %c:", suit_letter(su));
+                        for (int r = 12; r >= 0; --r)
+                            if (pos->hand(h).contains(Card(su, static_cast<Rank>(r)))) std::printf("%s", to_string(Card(su, static_cast<Rank>(r))).substr(0, 1).c_str());
+                    }
+                    std::printf("\n");
+                }
+                std::printf("  played %s (%d), best:", to_string(choice.card).c_str(), mine->tricks);
+                for (const auto& cv : v.cards()) std::printf(" %s=%d", to_string(cv.card).c_str(), cv.tricks);
+                std::printf("\n");
+            }
             auto& e = by[{choice.rule, decl}];
             ++e.n;
             e.cost += cost;

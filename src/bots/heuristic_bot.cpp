@@ -64,6 +64,7 @@ struct Decision {
     Suit trump;
     bool declaring;  ///< my team holds the contract
     unsigned rules;  ///< CardRule bits
+    int draw_len, draw_slack;  ///< HeuristicParams
     mutable const char* why = "";  ///< the rule that chose the card (CardChoice::rule)
 
     /// Returns `c`, noting the rule that chose it.
@@ -72,9 +73,10 @@ struct Decision {
         return c;
     }
 
-    Decision(const SeatView& v, unsigned card_rules)
+    Decision(const SeatView& v, const HeuristicParams& p)
         : view(v), me(v.seat()), hand(v.hand()), unseen(v.unseen()), trump(v.trump()),
-          declaring(v.contract()->team() == team_of(v.seat())), rules(card_rules) {}
+          declaring(v.contract()->team() == team_of(v.seat())), rules(p.card_rules), draw_len(p.draw_len),
+          draw_slack(p.draw_slack) {}
 
     bool on(CardRule r) const { return (rules & r) != 0; }
 
@@ -180,7 +182,7 @@ Card Decision::lead() const {
     // Draw trumps as the declaring team: with the master trump, or with more trumps than are out.
     if (declaring && opponents_trump && !trumps.empty()) {
         if (is_master(trumps.highest(), unseen)) return chose(trumps.highest(), "lead: draw trumps (master)");
-        if (trumps.size() > unseen_trumps.size() && trumps.size() >= 3) return chose(trumps.lowest(), "lead: draw trumps (length)");
+        if (trumps.size() + draw_slack > unseen_trumps.size() && trumps.size() >= draw_len) return chose(trumps.lowest(), "lead: draw trumps (length)");
     }
 
     // Cash a side-suit master the opponents will follow to (or cannot ruff).
@@ -219,7 +221,7 @@ Card Decision::lead() const {
 
     // Return the suit the partner led first (top of a doubleton, else low), unless an
     // opponent would ruff it.
-    if (on(kReturnPartner)) {
+    if (on(kReturnPartner) && !(declaring && on(kReturnDefendersOnly))) {
         if (const auto s = first_lead_by(mate); s && !hand.of(*s).empty()) {
             bool ruffed = false;
             for (Seat o : {left, right})
@@ -305,7 +307,9 @@ Card Decision::follow() const {
             if (beats(c, w, led, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
                 // the suit is short enough that the winner might be ruffed later.
-                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return chose(low, "follow: second low (long)");
+                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4 &&
+                    !(declaring && on(kSecondWinDeclarer)))
+                    return chose(low, "follow: second low (long)");
                 return chose(c, "follow: safe winner");
             }
         // No safe winner.
@@ -326,12 +330,14 @@ Card Decision::follow() const {
         if (after == 0 || safe(w, led, after)) return chose(discard(), "void: partner wins, discard");
         for (Card c : trumps)
             if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "void: ruff over partner safe");
+        if (on(kRuffUnsafePartner))
+            if (const auto r = cheapest_beating(trumps, w, led, trump)) return chose(*r, "void: ruff partner's unsafe card");
         return chose(discard(), "void: partner unsafe, discard");
     }
     const auto over = cheapest_beating(trumps, w, led, trump);
     if (!over) return chose(discard(), "void: cannot overruff, discard");  // cannot over-ruff
     if (after == 0) return chose(*over, "void: fourth ruff");
-    if (k == 1 && on(kSecondWait) && w.suit() == led && !is_master(w, unseen) && !view.shown_void(partner(me), led))
+    if (k == 1 && on(kSecondWait) && !(declaring && on(kWaitDefendersOnly)) && w.suit() == led && !is_master(w, unseen) && !view.shown_void(partner(me), led))
         return chose(discard(), "void: second waits for partner");
     if (k == 1 && on(kSecondNoMaster) && trumps.size() > 1) {
         for (Card c : trumps)
@@ -461,12 +467,12 @@ Action HeuristicBot::decide_call(const SeatView& view) {
 
 Action HeuristicBot::decide_trump(const SeatView& view) { return Action::name_trump(best_trump(view.hand())); }
 
-CardChoice heuristic_card(const SeatView& view, unsigned card_rules) {
-    const Decision t(view, card_rules);
+CardChoice heuristic_card(const SeatView& view, const HeuristicParams& params) {
+    const Decision t(view, params);
     const Card c = view.current_trick().empty() ? t.lead() : t.follow();
     return {c, t.why};
 }
 
-Action HeuristicBot::decide_card(const SeatView& view) { return Action::play(heuristic_card(view, params_.card_rules).card); }
+Action HeuristicBot::decide_card(const SeatView& view) { return Action::play(heuristic_card(view, params_).card); }
 
 }  // namespace tarneeb::bots

@@ -39,10 +39,15 @@ enum CardRule : unsigned {
     kRelative = 1u << 6,          ///< "a king", "a queen" mean the second, third highest card still out
     kSecondWait = 1u << 7,        ///< second hand void: discard while the partner may beat the lead
     kSecondNoMaster = 1u << 8,    ///< second hand void: no ruff with the master trump
+    kWaitDefendersOnly = 1u << 9, ///< kSecondWait for the defenders only
+    kRuffUnsafePartner = 1u << 10,///< void behind the partner's unsafe card: ruff it cheaply
+    kSecondWinDeclarer = 1u << 11,///< declaring side, second hand: take a safe winner even on a low lead
+    kReturnDefendersOnly = 1u << 12, ///< kReturnPartner for the defenders only
 };
 
 /// The card rules the registry's heuristic plays with (docs/bots.md "Card play").
-inline constexpr unsigned kDefaultCardRules = kThirdOverPartner | kReturnPartner | kSequenceLead | kRuffSafety | kSecondWait | kSecondNoMaster;
+inline constexpr unsigned kDefaultCardRules =
+    kThirdOverPartner | kReturnPartner | kSequenceLead | kRuffSafety | kSecondWait | kSecondNoMaster;
 
 /// The bidding knobs, in tricks. The defaults were fitted on heuristic self-play: expected
 /// tricks from 20,000 played deals, margins by duplicate matches of variants against each
@@ -68,6 +73,8 @@ struct HeuristicParams {
     /// Card play rules of issue 29, one bit each (CardRule in heuristic_bot.cpp); 0 is the
     /// card play before issue 29. Experiments switch single rules off.
     unsigned card_rules = kDefaultCardRules;
+    int draw_len = 3;    ///< the declaring team leads a low trump with at least this many trumps
+    int draw_slack = 4;  ///< ... and more than (trumps still out - draw_slack)
 };
 
 class HeuristicBot final : public Bot {
@@ -82,14 +89,13 @@ private:
     HeuristicParams params_;
 };
 
-/// The card the heuristic plays in `view` (its turn, phase play) with `card_rules`
-/// (HeuristicParams::card_rules), and a short label of the rule that chose it
+/// The card the heuristic with `params` plays in `view` (its turn, phase play), and a short label of the rule that chose it
 /// ("follow: third high"), for bench/card_costs.
 struct CardChoice {
     Card card;
     const char* rule;
 };
-CardChoice heuristic_card(const SeatView& view, unsigned card_rules = kDefaultCardRules);
+CardChoice heuristic_card(const SeatView& view, const HeuristicParams& params = {});
 
 /// Estimated tricks `hand` (13 cards or fewer) takes on its own with `trump` as trump, in
 /// tricks (fractional). The partner's cards are not counted.
