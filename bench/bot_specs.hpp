@@ -76,6 +76,8 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "cards") p.card_rules = static_cast<unsigned>(v);
             else if (k == "draw_len") p.draw_len = static_cast<int>(v);
             else if (k == "draw_slack") p.draw_slack = static_cast<int>(v);
+            else if (k == "void_guess") p.void_guess = static_cast<int>(v);
+            else if (k == "cash_guess") p.cash_guess = static_cast<int>(v);
             else if (k == "cards_off") p.card_rules &= ~static_cast<unsigned>(v);
             else throw std::runtime_error("unknown heuristic knob " + k);
         }

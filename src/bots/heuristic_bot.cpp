@@ -64,7 +64,7 @@ struct Decision {
     Suit trump;
     bool declaring;  ///< my team holds the contract
     unsigned rules;  ///< CardRule bits
-    int draw_len, draw_slack;  ///< HeuristicParams
+    int draw_len, draw_slack, void_guess, cash_guess;  ///< HeuristicParams
     mutable const char* why = "";  ///< the rule that chose the card (CardChoice::rule)
 
     /// Returns `c`, noting the rule that chose it.
@@ -76,7 +76,7 @@ struct Decision {
     Decision(const SeatView& v, const HeuristicParams& p)
         : view(v), me(v.seat()), hand(v.hand()), unseen(v.unseen()), trump(v.trump()),
           declaring(v.contract()->team() == team_of(v.seat())), rules(p.card_rules), draw_len(p.draw_len),
-          draw_slack(p.draw_slack) {}
+          draw_slack(p.draw_slack), void_guess(p.void_guess), cash_guess(p.cash_guess) {}
 
     bool on(CardRule r) const { return (rules & r) != 0; }
 
@@ -116,7 +116,7 @@ struct Decision {
     /// is (at most one unseen card of it left), and may hold a trump.
     bool may_ruff(Seat s, Suit led) const {
         if (led == trump || !may_have_trump(s)) return false;
-        return view.shown_void(s, led) || suit_length(unseen, led) <= 1;
+        return view.shown_void(s, led) || suit_length(unseen, led) <= void_guess;
     }
 
     /// Card `c` (which would be winning the trick) cannot be beaten by an opponent who plays
@@ -199,7 +199,7 @@ Card Decision::lead() const {
             bool ok = true;
             if (opponents_trump) {
                 for (Seat o : {left, right})
-                    if (may_have_trump(o) && (view.shown_void(o, s) || out <= 1)) ok = false;
+                    if (may_have_trump(o) && (view.shown_void(o, s) || out <= cash_guess)) ok = false;
             }
             if (!ok) continue;
             const int score = out * 4 + cards.size();
@@ -288,8 +288,9 @@ Card Decision::follow() const {
         if (partner_winning) {
             if (after == 0 || safe(w, led, after)) return chose(low, "follow: partner wins, low");
             // Third hand: partner's card may be beaten; take over only with a safe card.
-            for (Card c : follow_cards)
-                if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "follow: overtake partner safe");
+            if (!on(kNoOvertake))
+                for (Card c : follow_cards)
+                    if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "follow: overtake partner safe");
             if (on(kThirdOverPartner) && after == 1) {
                 // Third hand high over the partner's card when the last player may hold a card
                 // between the two (and will not ruff it anyway).
@@ -307,7 +308,7 @@ Card Decision::follow() const {
             if (beats(c, w, led, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
                 // the suit is short enough that the winner might be ruffed later.
-                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4 &&
+                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > (on(kSecondLowShort) ? 2 : 4) &&
                     !(declaring && on(kSecondWinDeclarer)))
                     return chose(low, "follow: second low (long)");
                 return chose(c, "follow: safe winner");

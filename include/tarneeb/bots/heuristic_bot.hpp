@@ -43,6 +43,8 @@ enum CardRule : unsigned {
     kRuffUnsafePartner = 1u << 10,///< void behind the partner's unsafe card: ruff it cheaply
     kSecondWinDeclarer = 1u << 11,///< declaring side, second hand: take a safe winner even on a low lead
     kReturnDefendersOnly = 1u << 12, ///< kReturnPartner for the defenders only
+    kNoOvertake = 1u << 13,       ///< third hand does not overtake the partner's unsafe card with a sure winner
+    kSecondLowShort = 1u << 14,   ///< second hand low on a low lead unless at most 2 cards of it are out
 };
 
 /// The card rules the registry's heuristic plays with (docs/bots.md "Card play").
@@ -74,6 +76,8 @@ struct HeuristicParams {
     /// card play before issue 29. Experiments switch single rules off.
     unsigned card_rules = kDefaultCardRules;
     int draw_len = 3;    ///< the declaring team leads a low trump with at least this many trumps
+    int cash_guess = 0;  ///< a master is not cashed when an opponent may ruff it: at most this many out
+    int void_guess = 0;  ///< a seat not shown void may ruff a suit with at most this many cards of it out
     int draw_slack = 4;  ///< ... and more than (trumps still out - draw_slack)
 };
 
