@@ -33,7 +33,6 @@ std::optional<Card> cheapest_beating(CardSet set, Card w, Suit led, Suit trump) 
     return std::nullopt;
 }
 
-
 /// The lowest card of `hand` equivalent to `c` (held `c`, no unseen card of the suit between).
 Card lowest_equivalent(Card c, CardSet hand, CardSet unseen) {
     const Suit s = c.suit();
@@ -80,20 +79,6 @@ struct Decision {
 
     bool on(CardRule r) const { return (rules & r) != 0; }
 
-    /// How many unseen cards of `c`'s suit rank above `c` (0: a master).
-    int above(Card c) const { return std::popcount(unseen.ranks(c.suit()) >> (index(c.rank()) + 1)); }
-
-    /// The suit `cards` (one suit) holds a card with exactly `n` unseen cards above it and
-    /// none with fewer: with kRelative; else the card of rank ace - n.
-    bool tops_at(CardSet cards, int n) const {
-        if (cards.empty()) return false;
-        if (!on(kRelative)) return (cards.ranks(cards.highest().suit()) >> (index(Rank::ace) - n)) & 1u;
-        return above(cards.highest()) == n;
-    }
-
-    /// `c`, or the lowest card equivalent to it with kEquivalent.
-    Card high(Card c) const { return on(kEquivalent) ? lowest_equivalent(c, hand, unseen) : c; }
-
     /// The first suit (other than trump) `s` led in this round, if any, by plays' order.
     std::optional<Suit> first_lead_by(Seat s) const {
         const auto plays = view.plays();
@@ -112,8 +97,8 @@ struct Decision {
         return !view.shown_void(s, c.suit()) && !is_master(c, unseen);
     }
 
-    /// `s` may ruff a trick led in `led` (led is not trump): it is void in it, or very likely
-    /// is (at most one unseen card of it left), and may hold a trump.
+    /// `s` may ruff a trick led in `led` (led is not trump): it has shown the void (or at most
+    /// `void_guess` cards of the suit are unseen) and may hold a trump.
     bool may_ruff(Seat s, Suit led) const {
         if (led == trump || !may_have_trump(s)) return false;
         return view.shown_void(s, led) || suit_length(unseen, led) <= void_guess;
@@ -151,14 +136,9 @@ struct Decision {
             const int len = cards.size();
             int key = len * 10 + index(low.rank());
             if (is_master(cards.highest(), unseen)) key += 200;       // keep winners
-            if (on(kRelative)) {
-                if (tops_at(cards, 1) && len == 2) key += 100;  // K x: keep the guard
-                if (tops_at(cards, 2) && len == 3) key += 50;   // Q x x
-            } else {
-                const std::uint32_t r = cards.ranks(s);
-                if ((r & bit_of(Rank::king)) && len == 2) key += 100;       // K x: keep the guard
-                if ((r & bit_of(Rank::queen)) && len == 3) key += 50;       // Q x x
-            }
+            const std::uint32_t r = cards.ranks(s);
+            if ((r & bit_of(Rank::king)) && len == 2) key += 100;       // K x: keep the guard
+            if ((r & bit_of(Rank::queen)) && len == 3) key += 50;       // Q x x
             if (key < best_key) {
                 best_key = key;
                 best = low;
@@ -221,14 +201,14 @@ Card Decision::lead() const {
 
     // Return the suit the partner led first (top of a doubleton, else low), unless an
     // opponent would ruff it.
-    if (on(kReturnPartner) && !(declaring && on(kReturnDefendersOnly))) {
+    if (on(kReturnPartner)) {
         if (const auto s = first_lead_by(mate); s && !hand.of(*s).empty()) {
             bool ruffed = false;
             for (Seat o : {left, right})
                 if (view.shown_void(o, *s) && may_have_trump(o)) ruffed = true;
             if (!ruffed) {
                 const CardSet cards = hand.of(*s);
-                return chose((cards.size() <= 2 ? high(cards.highest()) : cards.lowest()), "lead: return partner suit");
+                return chose((cards.size() <= 2 ? cards.highest() : cards.lowest()), "lead: return partner suit");
             }
         }
     }
@@ -244,11 +224,7 @@ Card Decision::lead() const {
         const std::uint32_t r = cards.ranks(s);
         const int len = cards.size();
         int key = len * 10;
-        bool a = r & bit_of(Rank::ace), k = r & bit_of(Rank::king), q = r & bit_of(Rank::queen);
-        if (on(kRelative)) {
-            const int top = above(cards.highest());
-            a = top == 0, k = top == 1, q = top == 2;
-        }
+        const bool a = r & bit_of(Rank::ace), k = r & bit_of(Rank::king), q = r & bit_of(Rank::queen);
         if (k && !a) key -= 25;            // do not lead away from a king
         if (q && !k && !a && len <= 3) key -= 12;
         for (Seat o : {left, right})
@@ -288,16 +264,15 @@ Card Decision::follow() const {
         if (partner_winning) {
             if (after == 0 || safe(w, led, after)) return chose(low, "follow: partner wins, low");
             // Third hand: partner's card may be beaten; take over only with a safe card.
-            if (!on(kNoOvertake))
-                for (Card c : follow_cards)
-                    if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "follow: overtake partner safe");
+            for (Card c : follow_cards)
+                if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "follow: overtake partner safe");
             if (on(kThirdOverPartner) && after == 1) {
                 // Third hand high over the partner's card when the last player may hold a card
                 // between the two (and will not ruff it anyway).
                 const Card top = follow_cards.highest();
                 const Seat last = next(me, 1);
                 const bool ruffs = led != trump && view.shown_void(last, led) && may_have_trump(last);
-                if (beats(top, w, led, trump) && !ruffs && unseen_between(w, top, unseen)) return chose(high(top), "follow: third over partner");
+                if (beats(top, w, led, trump) && !ruffs && unseen_between(w, top, unseen)) return chose(top, "follow: third over partner");
             }
             return chose(low, "follow: partner wins unsafe, low");
         }
@@ -308,20 +283,16 @@ Card Decision::follow() const {
             if (beats(c, w, led, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
                 // the suit is short enough that the winner might be ruffed later.
-                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > (on(kSecondLowShort) ? 2 : 4) &&
-                    !(declaring && on(kSecondWinDeclarer)))
-                    return chose(low, "follow: second low (long)");
+                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return chose(low, "follow: second low (long)");
                 return chose(c, "follow: safe winner");
             }
         // No safe winner.
         if (k == 1) {
-            // Cover an honour with an honour: it promotes the partner's lower cards.
-            if (on(kCover) && index(w.rank()) >= index(Rank::jack) && index(win->rank()) >= index(Rank::queen)) return chose(*win, "follow: cover honour");
             return chose(low, "follow: second hand low");  // second hand low
         }
         // Third hand high, unless the last player will surely ruff it.
         if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump) return chose(low, "follow: third low, last ruffs");
-        return chose(high(follow_cards.highest()), "follow: third high");
+        return chose(follow_cards.highest(), "follow: third high");
     }
 
     // Void in the suit led.
@@ -331,14 +302,12 @@ Card Decision::follow() const {
         if (after == 0 || safe(w, led, after)) return chose(discard(), "void: partner wins, discard");
         for (Card c : trumps)
             if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "void: ruff over partner safe");
-        if (on(kRuffUnsafePartner))
-            if (const auto r = cheapest_beating(trumps, w, led, trump)) return chose(*r, "void: ruff partner's unsafe card");
         return chose(discard(), "void: partner unsafe, discard");
     }
     const auto over = cheapest_beating(trumps, w, led, trump);
     if (!over) return chose(discard(), "void: cannot overruff, discard");  // cannot over-ruff
     if (after == 0) return chose(*over, "void: fourth ruff");
-    if (k == 1 && on(kSecondWait) && !(declaring && on(kWaitDefendersOnly)) && w.suit() == led && !is_master(w, unseen) && !view.shown_void(partner(me), led))
+    if (k == 1 && on(kSecondWait) && w.suit() == led && !is_master(w, unseen) && !view.shown_void(partner(me), led))
         return chose(discard(), "void: second waits for partner");
     if (k == 1 && on(kSecondNoMaster) && trumps.size() > 1) {
         for (Card c : trumps)

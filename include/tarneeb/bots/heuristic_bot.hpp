@@ -28,26 +28,20 @@
 
 namespace tarneeb::bots {
 
-/// The card-play rules of issue 29 (HeuristicParams::card_rules), one bit each.
+/// The card-play rules added by issue 29 (HeuristicParams::card_rules), one bit each;
+/// docs/bots.md "Card play" gives each one's measured worth. With none of them and the old
+/// knobs (draw_slack 0, void_guess 1, cash_guess 1) the card play is the one before issue 29.
 enum CardRule : unsigned {
-    kThirdOverPartner = 1u << 0,  ///< third hand raises the bar over the partner's unsafe card
-    kEquivalent = 1u << 1,        ///< a high card played is the lowest of its equivalents
-    kCover = 1u << 2,             ///< second hand covers an honour
-    kReturnPartner = 1u << 3,     ///< lead back the suit the partner led
-    kSequenceLead = 1u << 4,      ///< lead the top of a sequence (K Q, Q J) rather than low
-    kRuffSafety = 1u << 5,        ///< a ruff is beaten only by a player who may be void in the suit led
-    kRelative = 1u << 6,          ///< "a king", "a queen" mean the second, third highest card still out
-    kSecondWait = 1u << 7,        ///< second hand void: discard while the partner may beat the lead
-    kSecondNoMaster = 1u << 8,    ///< second hand void: no ruff with the master trump
-    kWaitDefendersOnly = 1u << 9, ///< kSecondWait for the defenders only
-    kRuffUnsafePartner = 1u << 10,///< void behind the partner's unsafe card: ruff it cheaply
-    kSecondWinDeclarer = 1u << 11,///< declaring side, second hand: take a safe winner even on a low lead
-    kReturnDefendersOnly = 1u << 12, ///< kReturnPartner for the defenders only
-    kNoOvertake = 1u << 13,       ///< third hand does not overtake the partner's unsafe card with a sure winner
-    kSecondLowShort = 1u << 14,   ///< second hand low on a low lead unless at most 2 cards of it are out
+    kThirdOverPartner = 1u << 0,  ///< third hand plays high over the partner's card when the
+                                  ///< last player may hold a card between the two
+    kReturnPartner = 1u << 1,     ///< lead back the suit the partner led first
+    kSequenceLead = 1u << 2,      ///< lead the top of a sequence (K Q, Q J, J T) rather than low
+    kRuffSafety = 1u << 3,        ///< a ruff can be over-ruffed only by a player void in the suit led
+    kSecondWait = 1u << 4,        ///< second hand, void: discard while the partner may beat the lead
+    kSecondNoMaster = 1u << 5,    ///< second hand, void: ruff with a lower trump than the master
 };
 
-/// The card rules the registry's heuristic plays with (docs/bots.md "Card play").
+/// Every rule: the registry's heuristic.
 inline constexpr unsigned kDefaultCardRules =
     kThirdOverPartner | kReturnPartner | kSequenceLead | kRuffSafety | kSecondWait | kSecondNoMaster;
 
@@ -72,13 +66,15 @@ struct HeuristicParams {
     double pass_margin = 0.0;     ///< expected_points: bid only when it beats passing by this (points)
     double preempt = 0.5;         ///< expected_points: the highest level worth at most this less
                                   ///< than the best level is bid instead (points)
-    /// Card play rules of issue 29, one bit each (CardRule in heuristic_bot.cpp); 0 is the
-    /// card play before issue 29. Experiments switch single rules off.
+    /// Card play (issue 29): the CardRule bits in use (experiments switch single rules off),
+    /// and how the declaring team draws trumps and how each seat guesses voids, in cards.
     unsigned card_rules = kDefaultCardRules;
-    int draw_len = 3;    ///< the declaring team leads a low trump with at least this many trumps
-    int cash_guess = 0;  ///< a master is not cashed when an opponent may ruff it: at most this many out
-    int void_guess = 0;  ///< a seat not shown void may ruff a suit with at most this many cards of it out
-    int draw_slack = 4;  ///< ... and more than (trumps still out - draw_slack)
+    int draw_len = 3;    ///< the declaring team leads a low trump holding at least this many
+    int draw_slack = 4;  ///< ... and more than (trumps still unseen - draw_slack) (before issue 29: 0)
+    int void_guess = 0;  ///< a seat not shown void may ruff a suit with at most this many of it
+                         ///< unseen (before issue 29: 1)
+    int cash_guess = 0;  ///< a master is not cashed if an opponent not shown void may ruff it
+                         ///< with at most this many of its suit unseen (before issue 29: 1)
 };
 
 class HeuristicBot final : public Bot {
