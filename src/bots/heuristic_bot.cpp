@@ -3,7 +3,8 @@
 // Vocabulary used below: a card is a "master" when no card this seat has not seen ranks
 // higher in its suit (so only a trump can beat it); a winning card is "safe" when none of the
 // players still to play this trick can beat it (by rank or by ruffing), as far as this seat
-// can tell from the cards played and the voids shown.
+// can tell from the cards played and the voids shown. Each card decision returns through
+// chose(card, label): the label names the rule (CardChoice::rule, bench/card_costs).
 #include "tarneeb/bots/heuristic_bot.hpp"
 
 #include <algorithm>
@@ -159,10 +160,12 @@ Card Decision::lead() const {
     const Seat left = next(me, 3), right = next(me, 1), mate = partner(me);
     const bool opponents_trump = may_have_trump(left) || may_have_trump(right);
 
-    // Draw trumps as the declaring team: with the master trump, or with more trumps than are out.
+    // Draw trumps as the declaring team: with the master trump, or with length: at least
+    // draw_len trumps and more than (unseen trumps - draw_slack), as the partner holds a share.
     if (declaring && opponents_trump && !trumps.empty()) {
         if (is_master(trumps.highest(), unseen)) return chose(trumps.highest(), "lead: draw trumps (master)");
-        if (trumps.size() + draw_slack > unseen_trumps.size() && trumps.size() >= draw_len) return chose(trumps.lowest(), "lead: draw trumps (length)");
+        if (trumps.size() + draw_slack > unseen_trumps.size() && trumps.size() >= draw_len)
+            return chose(trumps.lowest(), "lead: draw trumps (length)");
     }
 
     // Cash a side-suit master the opponents will follow to (or cannot ruff).
@@ -272,7 +275,8 @@ Card Decision::follow() const {
                 const Card top = follow_cards.highest();
                 const Seat last = next(me, 1);
                 const bool ruffs = led != trump && view.shown_void(last, led) && may_have_trump(last);
-                if (beats(top, w, led, trump) && !ruffs && unseen_between(w, top, unseen)) return chose(top, "follow: third over partner");
+                if (beats(top, w, led, trump) && !ruffs && unseen_between(w, top, unseen))
+                    return chose(top, "follow: third over partner");
             }
             return chose(low, "follow: partner wins unsafe, low");
         }
@@ -283,15 +287,15 @@ Card Decision::follow() const {
             if (beats(c, w, led, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
                 // the suit is short enough that the winner might be ruffed later.
-                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return chose(low, "follow: second low (long)");
+                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4)
+                    return chose(low, "follow: second low (long)");
                 return chose(c, "follow: safe winner");
             }
         // No safe winner.
-        if (k == 1) {
-            return chose(low, "follow: second hand low");  // second hand low
-        }
+        if (k == 1) return chose(low, "follow: second hand low");
         // Third hand high, unless the last player will surely ruff it.
-        if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump) return chose(low, "follow: third low, last ruffs");
+        if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump)
+            return chose(low, "follow: third low, last ruffs");
         return chose(follow_cards.highest(), "follow: third high");
     }
 
@@ -307,11 +311,14 @@ Card Decision::follow() const {
     const auto over = cheapest_beating(trumps, w, led, trump);
     if (!over) return chose(discard(), "void: cannot overruff, discard");  // cannot over-ruff
     if (after == 0) return chose(*over, "void: fourth ruff");
+    // Second hand: the partner plays after the last opponent. Behind a lead the partner may
+    // still beat, discard rather than spend a trump; when ruffing, keep the master trump.
     if (k == 1 && on(kSecondWait) && w.suit() == led && !is_master(w, unseen) && !view.shown_void(partner(me), led))
         return chose(discard(), "void: second waits for partner");
     if (k == 1 && on(kSecondNoMaster) && trumps.size() > 1) {
         for (Card c : trumps)
-            if (beats(c, w, led, trump) && !is_master(c, unseen) && safe(c, led, after)) return chose(c, "void: safe ruff");
+            if (beats(c, w, led, trump) && !is_master(c, unseen) && safe(c, led, after))
+                return chose(c, "void: safe ruff");
         for (Card c : trumps)
             if (beats(c, w, led, trump) && !is_master(c, unseen)) return chose(c, "void: second ruffs low");
     }

@@ -13,15 +13,18 @@
 // most once, when the higher level is worth more to the team.
 // Trump: the suit with the best estimate for its own hand.
 // Play: tracks every card played and the suits each seat has shown out of (SeatView), and
-// plays by the classic rules of thumb: second hand low, third hand high, win as cheaply as
-// possible, do not overtake a partner whose card is sure to win, ruff a losing trick when void
-// (over-ruffing only when it can win), draw trumps as the declaring team when it holds the
-// master trump or more trumps than are out, cash sure winners when the opponents cannot ruff
-// them, lead into the partner's void for a ruff, and discard from short suits.
+// plays by the classic rules of thumb (docs/bots.md "Card play", issue 29): second hand low,
+// third hand high (also over a partner's card that may be beaten), win as cheaply as
+// possible, do not overtake a partner whose card is sure to win, ruff a losing trick when
+// void with the cheapest trump nobody can over-ruff (only a seat that has shown out of the
+// suit led can), and as second hand void wait for the partner rather than ruff a low lead;
+// the declaring team draws trumps with the master trump or with length; cash sure winners
+// an opponent cannot ruff, lead into the partner's void for a ruff, return the partner's
+// suit, lead the top of a sequence, and discard from short suits.
 //
 // The bot is stateless and deterministic: the same view always gives the same decision (the
-// seed is accepted for the registry and ignored). Every decision is a few hundred
-// nanoseconds of bit operations (bench/bots_bench.cpp).
+// seed is accepted for the registry and ignored). A card decision is about 40 ns of bit
+// operations, a call a few hundred (bench/bots_bench.cpp).
 #pragma once
 
 #include "tarneeb/bots/bot.hpp"
@@ -89,8 +92,8 @@ private:
     HeuristicParams params_;
 };
 
-/// The card the heuristic with `params` plays in `view` (its turn, phase play), and a short label of the rule that chose it
-/// ("follow: third high"), for bench/card_costs.
+/// The card the heuristic with `params` plays in `view` (its turn, phase play), and a short
+/// label of the rule that chose it ("follow: third high"), for bench/card_costs.
 struct CardChoice {
     Card card;
     const char* rule;
