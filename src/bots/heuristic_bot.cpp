@@ -164,8 +164,13 @@ Card Decision::lead() const {
     // draw_len trumps and more than (unseen trumps - draw_slack), as the partner holds a share.
     if (declaring && opponents_trump && !trumps.empty()) {
         if (is_master(trumps.highest(), unseen)) return chose(trumps.highest(), "lead: draw trumps (master)");
-        if (trumps.size() + draw_slack > unseen_trumps.size() && trumps.size() >= draw_len)
+        if (trumps.size() + draw_slack > unseen_trumps.size() && trumps.size() >= draw_len) {
+            // From a sequence (K Q, J T 9) its top: it drives out the higher trump or wins.
+            const Card top = trumps.highest();
+            if (on(kTrumpSequence) && lowest_equivalent(top, hand, unseen) != top)
+                return chose(top, "lead: draw trumps (sequence)");
             return chose(trumps.lowest(), "lead: draw trumps (length)");
+        }
     }
 
     // Cash a side-suit master the opponents will follow to (or cannot ruff).
@@ -235,9 +240,10 @@ Card Decision::lead() const {
         if (view.shown_void(mate, s) && may_have_trump(mate)) key += 15;
         Card lead_card = cards.lowest();
         if (on(kSequenceLead)) {
-            // The top of a sequence (K Q, Q J, J T): it knocks out the higher card and sets up the next.
+            // The top of a sequence (K Q, Q J, 8 7: no unseen card between): it drives out the
+            // higher cards and sets up the next.
             const Card top = cards.highest();
-            if (index(top.rank()) >= index(Rank::ten) && lowest_equivalent(top, hand, unseen) != top) {
+            if (lowest_equivalent(top, hand, unseen) != top) {
                 lead_card = top;
                 key += 20;
             }

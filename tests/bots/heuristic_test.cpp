@@ -177,21 +177,25 @@ TEST(HeuristicCardPlay, TheChoiceNamesItsRule) {
 
 TEST(HeuristicCardPlay, LeadsTheTopOfASequence) {
     // Seat 0 (declarer, one small trump) has no winner to cash: it leads the queen of
-    // Q J 10 9, which drives out the ace and king, rather than low from its long clubs.
-    const Hands h{cards("QH JH TH 9H 2S 2D 3D 4D 2C 3C 4C 5C 6C"), cards("AS KS QS JS AH KH 8H 7H 5D 6D 7D 8D 9D"),
-                  cards("TS 9S 8S 7S 6H 5H 4H TD JD QD 7C 8C 9C"), cards("6S 5S 4S 3S 3H 2H KD AD TC JC QC KC AC")};
+    // Q J 10 9, which drives out the ace and king, rather than low from its long broken clubs.
+    const Hands h{cards("QH JH TH 9H 2S 2D 3D 4D 2C 4C 6C 8C TC"), cards("AS KS QS JS AH KH 8H 7H 5D 6D 7D 8D 9D"),
+                  cards("TS 9S 8S 7S 6H 5H 4H TD JD QD 3C 7C 9C"), cards("6S 5S 4S 3S 3H 2H KD AD 5C JC QC KC AC")};
     const Round r = position(h, Suit::spades, "");
     EXPECT_EQ(decide(r), card("QH"));
     EXPECT_EQ(decide(r, old_card_play()), card("2C"));
 }
 
 TEST(HeuristicCardPlay, DeclarerDrawsTrumpsWithLengthBeforeCashing) {
-    // Five small trumps, eight out (some of them the partner's): draw trumps with the 2 before
-    // cashing the AH (old: cashed the ace, as it drew only with more trumps than were out).
+    // Five small trumps, eight out (some of them the partner's): draw trumps before cashing
+    // the AH (old: cashed the ace, as it drew only with more trumps than were out), with the
+    // top of the sequence 6 5 4 3 2 (without kTrumpSequence: the lowest).
     const Hands h{cards("6S 5S 4S 3S 2S AH 2H 3H 2D 3D 4D 2C 3C"), cards("AS KS QS KH QH JH TH 5D 6D 7D 4C 5C 6C"),
                   cards("JS TS 9S 9H 8H 7H 8D 9D TD 7C 8C 9C TC"), cards("8S 7S 6H 5H 4H JD QD KD AD JC QC KC AC")};
     const Round r = position(h, Suit::spades, "");
-    EXPECT_EQ(decide(r), card("2S"));
+    EXPECT_EQ(decide(r), card("6S"));
+    bots::HeuristicParams lowest;
+    lowest.card_rules &= ~bots::kTrumpSequence;
+    EXPECT_EQ(decide(r, lowest), card("2S"));
     EXPECT_EQ(decide(r, old_card_play()), card("AH"));
 }
 

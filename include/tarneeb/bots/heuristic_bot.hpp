@@ -38,15 +38,16 @@ enum CardRule : unsigned {
     kThirdOverPartner = 1u << 0,  ///< third hand plays high over the partner's card when the
                                   ///< last player may hold a card between the two
     kReturnPartner = 1u << 1,     ///< lead back the suit the partner led first
-    kSequenceLead = 1u << 2,      ///< lead the top of a sequence (K Q, Q J, J T) rather than low
+    kSequenceLead = 1u << 2,      ///< lead the top of a side-suit sequence (K Q, Q J, 8 7) rather than low
     kRuffSafety = 1u << 3,        ///< a ruff can be over-ruffed only by a player void in the suit led
     kSecondWait = 1u << 4,        ///< second hand, void: discard while the partner may beat the lead
     kSecondNoMaster = 1u << 5,    ///< second hand, void: ruff with a lower trump than the master
+    kTrumpSequence = 1u << 6,     ///< drawing trumps with length: the top of a trump sequence, not the lowest
 };
 
 /// Every rule: the registry's heuristic.
 inline constexpr unsigned kDefaultCardRules =
-    kThirdOverPartner | kReturnPartner | kSequenceLead | kRuffSafety | kSecondWait | kSecondNoMaster;
+    kThirdOverPartner | kReturnPartner | kSequenceLead | kRuffSafety | kSecondWait | kSecondNoMaster | kTrumpSequence;
 
 /// The bidding knobs, in tricks. The defaults were fitted on heuristic self-play: expected
 /// tricks from 20,000 played deals, margins by duplicate matches of variants against each
