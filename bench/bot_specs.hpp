@@ -6,6 +6,9 @@
 //                                         margin_levantine, margin_classic, raise_min_own,
 //                                         pass_margin, preempt)
 //   heuristic-old[:KNOB=V,...]            the heuristic before issue 13 (expected_points = false)
+//   heuristic-oldplay[:KNOB=V,...]        today's heuristic auction and trump with the card play
+//                                         before issue 29 (heuristic_oldplay.hpp): against
+//                                         `heuristic` the contracts are equal, only card play differs
 //   pimc-auction[:KNOB=V,...]             the registry pimc's auction and trump (PimcBidding knobs
 //                                         changed: threshold, classic_threshold, partner_base,
 //                                         partner_slope, opponent_bid, raise_min, sd,
@@ -26,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "heuristic_oldplay.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 
@@ -57,9 +61,9 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             knobs.emplace_back(kv.substr(0, eq), std::stod(kv.substr(eq + 1)));
         }
     }
-    if (base == "heuristic" || base == "heuristic-old") {
+    if (base == "heuristic" || base == "heuristic-old" || base == "heuristic-oldplay") {
         HeuristicParams p;
-        p.expected_points = base == "heuristic";
+        p.expected_points = base != "heuristic-old";
         for (const auto& [k, v] : knobs) {
             if (k == "base") p.base = v;
             else if (k == "slope") p.slope = v;
@@ -70,8 +74,16 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "raise_min_own") p.raise_min_own = v;
             else if (k == "pass_margin") p.pass_margin = v;
             else if (k == "preempt") p.preempt = v;
+            else if (k == "cards") p.card_rules = static_cast<unsigned>(v);
+            else if (k == "draw_len") p.draw_len = static_cast<int>(v);
+            else if (k == "draw_slack") p.draw_slack = static_cast<int>(v);
+            else if (k == "void_guess") p.void_guess = static_cast<int>(v);
+            else if (k == "cash_guess") p.cash_guess = static_cast<int>(v);
+            else if (k == "cards_off") p.card_rules &= ~static_cast<unsigned>(v);
             else throw std::runtime_error("unknown heuristic knob " + k);
         }
+        if (base == "heuristic-oldplay")
+            return std::make_unique<SplitBot>(base, std::make_unique<HeuristicBot>(seed, p), std::make_unique<oldplay::OldPlayBot>());
         return std::make_unique<HeuristicBot>(seed, p);
     }
     const bool whole = base == "pimc" && colon != std::string::npos;

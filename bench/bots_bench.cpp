@@ -6,8 +6,11 @@
 // `--benchmark_repetitions=9 --benchmark_report_aggregates_only=true` for the median.
 #include <benchmark/benchmark.h>
 
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "heuristic_oldplay.hpp"
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/core/random.hpp"
@@ -33,9 +36,27 @@ std::vector<SeatView> positions(int phase_filter) {
     return out;
 }
 
+/// The heuristic with the card play before issue 29 (bench/heuristic_oldplay.hpp), to compare.
+class OldPlayHeuristic final : public bots::Bot {
+public:
+    std::string_view name() const override { return "heuristic-oldplay"; }
+    Action decide_call(const SeatView& v) override { return auction_.decide_call(v); }
+    Action decide_trump(const SeatView& v) override { return auction_.decide_trump(v); }
+    Action decide_card(const SeatView& v) override { return cards_.decide_card(v); }
+
+private:
+    bots::HeuristicBot auction_;
+    bots::oldplay::OldPlayBot cards_;
+};
+
+std::unique_ptr<bots::Bot> bench_bot(const std::string& name) {
+    if (name == "heuristic-oldplay") return std::make_unique<OldPlayHeuristic>();
+    return bots::make_bot(name, 1);
+}
+
 void run(benchmark::State& state, const char* name, int phase_filter) {
     const std::vector<SeatView> views = positions(phase_filter);
-    auto bot = bots::make_bot(name, 1);
+    auto bot = bench_bot(name);
     std::size_t i = 0;
     for (auto _ : state) {
         benchmark::DoNotOptimize(bot->decide(views[i]));
@@ -47,6 +68,7 @@ void run(benchmark::State& state, const char* name, int phase_filter) {
 void BM_HeuristicDecision(benchmark::State& s) { run(s, "heuristic", -1); }
 void BM_HeuristicCall(benchmark::State& s) { run(s, "heuristic", static_cast<int>(Phase::auction)); }
 void BM_HeuristicCard(benchmark::State& s) { run(s, "heuristic", static_cast<int>(Phase::play)); }
+void BM_HeuristicCardOldPlay(benchmark::State& s) { run(s, "heuristic-oldplay", static_cast<int>(Phase::play)); }
 void BM_RandomDecision(benchmark::State& s) { run(s, "random", -1); }
 
 /// Making the view a bot receives (copying the round, erasing three hands, finding voids).
@@ -58,9 +80,9 @@ void BM_SeatView(benchmark::State& state) {
 }
 
 /// A whole heuristic deal (about 60 decisions plus four views per action to observe).
-void BM_HeuristicDeal(benchmark::State& state) {
+void deal(benchmark::State& state, const char* name) {
     std::vector<std::unique_ptr<bots::Bot>> b;
-    for (int s = 0; s < 4; ++s) b.push_back(bots::make_bot("heuristic", 0));
+    for (int s = 0; s < 4; ++s) b.push_back(bench_bot(name));
     const bots::Lineup lineup{b[0].get(), b[1].get(), b[2].get(), b[3].get()};
     std::uint64_t k = 0;
     for (auto _ : state) {
@@ -69,13 +91,18 @@ void BM_HeuristicDeal(benchmark::State& state) {
         ++k;
     }
 }
+void BM_HeuristicDeal(benchmark::State& s) { deal(s, "heuristic"); }
+/// The same with the card play before issue 29: the cost of issue 29's card rules.
+void BM_HeuristicDealOldPlay(benchmark::State& s) { deal(s, "heuristic-oldplay"); }
 
 BENCHMARK(BM_HeuristicDecision);
 BENCHMARK(BM_HeuristicCall);
 BENCHMARK(BM_HeuristicCard);
+BENCHMARK(BM_HeuristicCardOldPlay);
 BENCHMARK(BM_RandomDecision);
 BENCHMARK(BM_SeatView);
 BENCHMARK(BM_HeuristicDeal);
+BENCHMARK(BM_HeuristicDealOldPlay);
 
 }  // namespace
 

@@ -3,7 +3,8 @@
 // Vocabulary used below: a card is a "master" when no card this seat has not seen ranks
 // higher in its suit (so only a trump can beat it); a winning card is "safe" when none of the
 // players still to play this trick can beat it (by rank or by ruffing), as far as this seat
-// can tell from the cards played and the voids shown.
+// can tell from the cards played and the voids shown. Each card decision returns through
+// chose(card, label): the label names the rule (CardChoice::rule, bench/card_costs).
 #include "tarneeb/bots/heuristic_bot.hpp"
 
 #include <algorithm>
@@ -33,6 +34,27 @@ std::optional<Card> cheapest_beating(CardSet set, Card w, Suit led, Suit trump) 
     return std::nullopt;
 }
 
+/// The lowest card of `hand` equivalent to `c` (held `c`, no unseen card of the suit between).
+Card lowest_equivalent(Card c, CardSet hand, CardSet unseen) {
+    const Suit s = c.suit();
+    const std::uint32_t mine = hand.ranks(s), out = unseen.ranks(s);
+    Card low = c;
+    for (int r = index(c.rank()) - 1; r >= 0; --r) {
+        if (out & (1u << r)) break;
+        if (mine & (1u << r)) low = Card(s, static_cast<Rank>(r));
+    }
+    return low;
+}
+
+/// An unseen card of `w`'s suit ranks above `w` and below `c` (same suit).
+bool unseen_between(Card w, Card c, CardSet unseen) {
+    const std::uint32_t out = unseen.ranks(c.suit());
+    const int lo = index(w.rank()), hi = index(c.rank());
+    if (hi <= lo + 1) return false;
+    const std::uint32_t mask = ((1u << hi) - 1) & ~((2u << lo) - 1);
+    return (out & mask) != 0;
+}
+
 /// Everything one decision needs, computed once from the view.
 struct Decision {
     const SeatView& view;
@@ -41,10 +63,30 @@ struct Decision {
     CardSet unseen;
     Suit trump;
     bool declaring;  ///< my team holds the contract
+    unsigned rules;  ///< CardRule bits
+    int draw_len, draw_slack, void_guess, cash_guess;  ///< HeuristicParams
+    mutable const char* why = "";  ///< the rule that chose the card (CardChoice::rule)
 
-    explicit Decision(const SeatView& v)
+    /// Returns `c`, noting the rule that chose it.
+    Card chose(Card c, const char* rule) const {
+        why = rule;
+        return c;
+    }
+
+    Decision(const SeatView& v, const HeuristicParams& p)
         : view(v), me(v.seat()), hand(v.hand()), unseen(v.unseen()), trump(v.trump()),
-          declaring(v.contract()->team() == team_of(v.seat())) {}
+          declaring(v.contract()->team() == team_of(v.seat())), rules(p.card_rules), draw_len(p.draw_len),
+          draw_slack(p.draw_slack), void_guess(p.void_guess), cash_guess(p.cash_guess) {}
+
+    bool on(CardRule r) const { return (rules & r) != 0; }
+
+    /// The first suit (other than trump) `s` led in this round, if any, by plays' order.
+    std::optional<Suit> first_lead_by(Seat s) const {
+        const auto plays = view.plays();
+        for (std::size_t i = 0; i < plays.size(); i += 4)
+            if (view.played_by(static_cast<int>(i)) == s && plays[i].suit() != trump) return plays[i].suit();
+        return std::nullopt;
+    }
 
     bool is_opponent(Seat s) const { return team_of(s) != team_of(me); }
 
@@ -56,11 +98,11 @@ struct Decision {
         return !view.shown_void(s, c.suit()) && !is_master(c, unseen);
     }
 
-    /// `s` may ruff a trick led in `led` (led is not trump): it is void in it, or very likely
-    /// is (at most one unseen card of it left), and may hold a trump.
+    /// `s` may ruff a trick led in `led` (led is not trump): it has shown the void (or at most
+    /// `void_guess` cards of the suit are unseen) and may hold a trump.
     bool may_ruff(Seat s, Suit led) const {
         if (led == trump || !may_have_trump(s)) return false;
-        return view.shown_void(s, led) || suit_length(unseen, led) <= 1;
+        return view.shown_void(s, led) || suit_length(unseen, led) <= void_guess;
     }
 
     /// Card `c` (which would be winning the trick) cannot be beaten by an opponent who plays
@@ -70,6 +112,8 @@ struct Decision {
             const Seat s = next(me, i);
             if (!is_opponent(s)) continue;
             if (c.suit() == trump) {
+                // A player who must follow the suit led cannot over-ruff.
+                if (on(kRuffSafety) && led != trump && !may_ruff(s, led)) continue;
                 if (may_beat_in_suit(s, c)) return false;
             } else {
                 if (c.suit() == led && may_beat_in_suit(s, c)) return false;
@@ -116,10 +160,17 @@ Card Decision::lead() const {
     const Seat left = next(me, 3), right = next(me, 1), mate = partner(me);
     const bool opponents_trump = may_have_trump(left) || may_have_trump(right);
 
-    // Draw trumps as the declaring team: with the master trump, or with more trumps than are out.
+    // Draw trumps as the declaring team: with the master trump, or with length: at least
+    // draw_len trumps and more than (unseen trumps - draw_slack), as the partner holds a share.
     if (declaring && opponents_trump && !trumps.empty()) {
-        if (is_master(trumps.highest(), unseen)) return trumps.highest();
-        if (trumps.size() > unseen_trumps.size() && trumps.size() >= 3) return trumps.lowest();
+        if (is_master(trumps.highest(), unseen)) return chose(trumps.highest(), "lead: draw trumps (master)");
+        if (trumps.size() + draw_slack > unseen_trumps.size() && trumps.size() >= draw_len) {
+            // From a sequence (K Q, J T 9) its top: it drives out the higher trump or wins.
+            const Card top = trumps.highest();
+            if (on(kTrumpSequence) && lowest_equivalent(top, hand, unseen) != top)
+                return chose(top, "lead: draw trumps (sequence)");
+            return chose(trumps.lowest(), "lead: draw trumps (length)");
+        }
     }
 
     // Cash a side-suit master the opponents will follow to (or cannot ruff).
@@ -136,7 +187,7 @@ Card Decision::lead() const {
             bool ok = true;
             if (opponents_trump) {
                 for (Seat o : {left, right})
-                    if (may_have_trump(o) && (view.shown_void(o, s) || out <= 1)) ok = false;
+                    if (may_have_trump(o) && (view.shown_void(o, s) || out <= cash_guess)) ok = false;
             }
             if (!ok) continue;
             const int score = out * 4 + cards.size();
@@ -145,14 +196,28 @@ Card Decision::lead() const {
                 pick = top;
             }
         }
-        if (best >= 0) return pick;
+        if (best >= 0) return chose(pick, "lead: cash master");
     }
 
     // Lead into the partner's void for a ruff (partner may still hold a trump).
     if (may_have_trump(mate) && !(declaring && opponents_trump)) {
         for (Suit s : kSuits) {
             if (s == trump || hand.of(s).empty()) continue;
-            if (view.shown_void(mate, s)) return hand.of(s).lowest();
+            if (view.shown_void(mate, s)) return chose(hand.of(s).lowest(), "lead: partner void");
+        }
+    }
+
+    // Return the suit the partner led first (top of a doubleton, else low), unless an
+    // opponent would ruff it.
+    if (on(kReturnPartner)) {
+        if (const auto s = first_lead_by(mate); s && !hand.of(*s).empty()) {
+            bool ruffed = false;
+            for (Seat o : {left, right})
+                if (view.shown_void(o, *s) && may_have_trump(o)) ruffed = true;
+            if (!ruffed) {
+                const CardSet cards = hand.of(*s);
+                return chose((cards.size() <= 2 ? cards.highest() : cards.lowest()), "lead: return partner suit");
+            }
         }
     }
 
@@ -173,15 +238,25 @@ Card Decision::lead() const {
         for (Seat o : {left, right})
             if (view.shown_void(o, s) && may_have_trump(o)) key -= 40;
         if (view.shown_void(mate, s) && may_have_trump(mate)) key += 15;
+        Card lead_card = cards.lowest();
+        if (on(kSequenceLead)) {
+            // The top of a sequence (K Q, Q J, 8 7: no unseen card between): it drives out the
+            // higher cards and sets up the next.
+            const Card top = cards.highest();
+            if (lowest_equivalent(top, hand, unseen) != top) {
+                lead_card = top;
+                key += 20;
+            }
+        }
         if (key > best_key) {
             best_key = key;
-            pick = cards.lowest();
+            pick = lead_card;
             found = true;
         }
     }
-    if (found) return pick;
+    if (found) return chose(pick, "lead: side suit");
     // Only trumps left.
-    return is_master(trumps.highest(), unseen) ? trumps.highest() : trumps.lowest();
+    return chose((is_master(trumps.highest(), unseen) ? trumps.highest() : trumps.lowest()), "lead: only trumps");
 }
 
 Card Decision::follow() const {
@@ -196,44 +271,66 @@ Card Decision::follow() const {
     if (!follow_cards.empty()) {
         const Card low = follow_cards.lowest();
         if (partner_winning) {
-            if (after == 0 || safe(w, led, after)) return low;
+            if (after == 0 || safe(w, led, after)) return chose(low, "follow: partner wins, low");
             // Third hand: partner's card may be beaten; take over only with a safe card.
             for (Card c : follow_cards)
-                if (beats(c, w, led, trump) && safe(c, led, after)) return c;
-            return low;
+                if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "follow: overtake partner safe");
+            if (on(kThirdOverPartner) && after == 1) {
+                // Third hand high over the partner's card when the last player may hold a card
+                // between the two (and will not ruff it anyway).
+                const Card top = follow_cards.highest();
+                const Seat last = next(me, 1);
+                const bool ruffs = led != trump && view.shown_void(last, led) && may_have_trump(last);
+                if (beats(top, w, led, trump) && !ruffs && unseen_between(w, top, unseen))
+                    return chose(top, "follow: third over partner");
+            }
+            return chose(low, "follow: partner wins unsafe, low");
         }
         const auto win = cheapest_beating(follow_cards, w, led, trump);
-        if (!win) return low;          // cannot win: lowest
-        if (after == 0) return *win;   // fourth hand: win cheaply
+        if (!win) return chose(low, "follow: cannot win");          // cannot win: lowest
+        if (after == 0) return chose(*win, "follow: fourth wins cheap");   // fourth hand: win cheaply
         for (Card c : follow_cards)
             if (beats(c, w, led, trump) && safe(c, led, after)) {
                 // The cheapest safe winner. Second hand plays low unless covering an honour or
                 // the suit is short enough that the winner might be ruffed later.
-                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4) return low;
-                return c;
+                if (k == 1 && index(w.rank()) < index(Rank::ten) && suit_length(unseen, led) > 4)
+                    return chose(low, "follow: second low (long)");
+                return chose(c, "follow: safe winner");
             }
         // No safe winner.
-        if (k == 1) return low;  // second hand low
+        if (k == 1) return chose(low, "follow: second hand low");
         // Third hand high, unless the last player will surely ruff it.
-        if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump) return low;
-        return follow_cards.highest();
+        if (view.shown_void(next(me, 1), led) && may_have_trump(next(me, 1)) && led != trump)
+            return chose(low, "follow: third low, last ruffs");
+        return chose(follow_cards.highest(), "follow: third high");
     }
 
     // Void in the suit led.
     const CardSet trumps = hand.of(trump);
-    if (trumps.empty()) return discard();
+    if (trumps.empty()) return chose(discard(), "void: no trumps, discard");
     if (partner_winning) {
-        if (after == 0 || safe(w, led, after)) return discard();
+        if (after == 0 || safe(w, led, after)) return chose(discard(), "void: partner wins, discard");
         for (Card c : trumps)
-            if (beats(c, w, led, trump) && safe(c, led, after)) return c;
-        return discard();
+            if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "void: ruff over partner safe");
+        return chose(discard(), "void: partner unsafe, discard");
     }
     const auto over = cheapest_beating(trumps, w, led, trump);
-    if (!over) return discard();  // cannot over-ruff
-    if (after == 0) return *over;
+    if (!over) return chose(discard(), "void: cannot overruff, discard");  // cannot over-ruff
+    if (after == 0) return chose(*over, "void: fourth ruff");
+    // Second hand: the partner plays after the last opponent. Behind a lead the partner may
+    // still beat, discard rather than spend a trump; when ruffing, keep the master trump.
+    if (k == 1 && on(kSecondWait) && w.suit() == led && !is_master(w, unseen) && !view.shown_void(partner(me), led))
+        return chose(discard(), "void: second waits for partner");
+    if (k == 1 && on(kSecondNoMaster) && trumps.size() > 1) {
+        for (Card c : trumps)
+            if (beats(c, w, led, trump) && !is_master(c, unseen) && safe(c, led, after))
+                return chose(c, "void: safe ruff");
+        for (Card c : trumps)
+            if (beats(c, w, led, trump) && !is_master(c, unseen)) return chose(c, "void: second ruffs low");
+    }
     for (Card c : trumps)
-        if (beats(c, w, led, trump) && safe(c, led, after)) return c;
-    return *over;  // may be over-ruffed, but a trick not contested is lost for sure
+        if (beats(c, w, led, trump) && safe(c, led, after)) return chose(c, "void: safe ruff");
+    return chose(*over, "void: unsafe ruff");  // may be over-ruffed, but a trick not contested is lost for sure
 }
 
 }  // namespace
@@ -353,10 +450,12 @@ Action HeuristicBot::decide_call(const SeatView& view) {
 
 Action HeuristicBot::decide_trump(const SeatView& view) { return Action::name_trump(best_trump(view.hand())); }
 
-Action HeuristicBot::decide_card(const SeatView& view) {
-    const Decision t(view);
+CardChoice heuristic_card(const SeatView& view, const HeuristicParams& params) {
+    const Decision t(view, params);
     const Card c = view.current_trick().empty() ? t.lead() : t.follow();
-    return Action::play(c);
+    return {c, t.why};
 }
+
+Action HeuristicBot::decide_card(const SeatView& view) { return Action::play(heuristic_card(view, params_).card); }
 
 }  // namespace tarneeb::bots

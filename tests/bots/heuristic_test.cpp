@@ -37,8 +37,8 @@ Round position(const Hands& hands, Suit trump, const std::string& plays, const R
     return r;
 }
 
-Card decide(const Round& r) {
-    bots::HeuristicBot bot;
+Card decide(const Round& r, const bots::HeuristicParams& params = {}) {
+    bots::HeuristicBot bot(0, params);
     const Action a = bot.decide(SeatView(r, r.to_act()));
     EXPECT_EQ(a.kind, ActionKind::play);
     EXPECT_EQ(r.check(a), ErrorCode::ok);
@@ -101,6 +101,102 @@ TEST(HeuristicPlay, DiscardsInsteadOfRuffingPartnersSureWinner) {
     h[0] = (h[0] - card("2C")) | card("AC");
     h[3] = (h[3] - card("AC")) | card("2C");
     EXPECT_EQ(decide(position(h, Suit::spades, "AC 5C")), card("6H"));
+}
+
+// Issue 29's card play. Each position is one where the card play before issue 29 (every
+// CardRule off and its old knobs) chose another card: both choices are checked, so each test
+// fails if its rule is lost.
+bots::HeuristicParams old_card_play() {
+    bots::HeuristicParams p;
+    p.card_rules = 0;
+    p.draw_slack = 0;
+    p.void_guess = 1;
+    p.cash_guess = 1;
+    return p;
+}
+
+// Deal A: seat 0 holds the top trumps and small diamonds; seat 1 and seat 2 have no diamonds.
+Hands dealA() {
+    return {cards("AS KS QS 2D 3D 4D 5D 2H 3H 4H 2C 3C 4C"), cards("2S 3S 4S 5S 5H 6H 7H 8H 5C 6C 7C 8C 9C"),
+            cards("6S 7S 8S 9S 9H TH JH QH TC JC QC KC AC"), cards("TS JS 6D 7D 8D 9D TD JD QD KD AD KH AH")};
+}
+
+TEST(HeuristicCardPlay, SecondHandVoidWaitsForThePartner) {
+    // Seat 0 leads 5D; seat 1 has none, and its partner (seat 3, last to play) may still beat
+    // the 5: it discards its lowest heart instead of spending a trump (old: ruffs with 2S).
+    const Round r = position(dealA(), Suit::spades, "5D");
+    EXPECT_EQ(decide(r), card("5H"));
+    EXPECT_EQ(decide(r, old_card_play()), card("2S"));
+}
+
+TEST(HeuristicCardPlay, SecondHandRuffsLowAndKeepsTheMasterTrump) {
+    // Seat 1 now holds AS 3S 4S 5S and seat 0 leads the master AD: seat 1 must ruff to win
+    // it, and seat 2, yet to play, has shown no void in diamonds, so it cannot over-ruff: the
+    // 3S does it (old: the AS, the only trump it thought safe).
+    Hands h = dealA();
+    h[0] = (h[0] - card("AS") - card("5D")) | card("2S") | card("AD");
+    h[1] = (h[1] - card("2S")) | card("AS");
+    h[3] = (h[3] - card("AD")) | card("5D");
+    const Round r = position(h, Suit::spades, "AD");
+    EXPECT_EQ(decide(r), card("3S"));
+    EXPECT_EQ(decide(r, old_card_play()), card("AS"));
+}
+
+TEST(HeuristicCardPlay, ThirdHandRuffsLowWhenTheLastPlayerMustFollow) {
+    // Deal 2 with AS and 8S swapped: seat 2 holds AS 7S 6S 5S 4S and no clubs; the opponent's
+    // KC wins; seat 3 (last) has not shown out of clubs, so it must follow: ruff with the 4S.
+    Hands h = deal2();
+    h[0] = (h[0] - card("AS")) | card("8S");
+    h[2] = (h[2] - card("8S")) | card("AS");
+    const Round r = position(h, Suit::spades, "2C KC");
+    EXPECT_EQ(decide(r), card("4S"));
+    EXPECT_EQ(decide(r, old_card_play()), card("AS"));
+}
+
+// Deal B: seat 0 leads the 9H, seat 1 plays low; seat 2 holds KH 3H, seat 3 AH QH JH TH ...
+Hands dealB() {
+    return {cards("AS KS QS JS TS 9H 8H 2D 3D 4D 2C 3C 4C"), cards("2S 3S 4S 2H 4H 5D 6D 7D 8D 5C 6C 7C 8C"),
+            cards("5S 6S 7S KH 3H 9D TD JD 9C TC JC QC KC"), cards("8S 9S AH QH JH TH 7H 6H 5H QD KD AD AC")};
+}
+
+TEST(HeuristicCardPlay, ThirdHandHighOverThePartnersBeatableCard) {
+    // The partner's 9H wins so far, but the last player may hold the 10, jack or queen: the
+    // king makes them useless (old: low, the partner's 9 left to be beaten).
+    const Round r = position(dealB(), Suit::spades, "9H 2H");
+    EXPECT_EQ(decide(r), card("KH"));
+    EXPECT_EQ(decide(r, old_card_play()), card("3H"));
+}
+
+TEST(HeuristicCardPlay, TheChoiceNamesItsRule) {
+    // bench/card_costs groups the cards by this label; it must be the card decide() plays.
+    const Round r = position(dealB(), Suit::spades, "9H 2H");
+    const bots::CardChoice c = bots::heuristic_card(SeatView(r, r.to_act()));
+    EXPECT_EQ(c.card, card("KH"));
+    EXPECT_STREQ(c.rule, "follow: third over partner");
+}
+
+TEST(HeuristicCardPlay, LeadsTheTopOfASequence) {
+    // Seat 0 (declarer, one small trump) has no winner to cash: it leads the queen of
+    // Q J 10 9, which drives out the ace and king, rather than low from its long broken clubs.
+    const Hands h{cards("QH JH TH 9H 2S 2D 3D 4D 2C 4C 6C 8C TC"), cards("AS KS QS JS AH KH 8H 7H 5D 6D 7D 8D 9D"),
+                  cards("TS 9S 8S 7S 6H 5H 4H TD JD QD 3C 7C 9C"), cards("6S 5S 4S 3S 3H 2H KD AD 5C JC QC KC AC")};
+    const Round r = position(h, Suit::spades, "");
+    EXPECT_EQ(decide(r), card("QH"));
+    EXPECT_EQ(decide(r, old_card_play()), card("2C"));
+}
+
+TEST(HeuristicCardPlay, DeclarerDrawsTrumpsWithLengthBeforeCashing) {
+    // Five small trumps, eight out (some of them the partner's): draw trumps before cashing
+    // the AH (old: cashed the ace, as it drew only with more trumps than were out), with the
+    // top of the sequence 6 5 4 3 2 (without kTrumpSequence: the lowest).
+    const Hands h{cards("6S 5S 4S 3S 2S AH 2H 3H 2D 3D 4D 2C 3C"), cards("AS KS QS KH QH JH TH 5D 6D 7D 4C 5C 6C"),
+                  cards("JS TS 9S 9H 8H 7H 8D 9D TD 7C 8C 9C TC"), cards("8S 7S 6H 5H 4H JD QD KD AD JC QC KC AC")};
+    const Round r = position(h, Suit::spades, "");
+    EXPECT_EQ(decide(r), card("6S"));
+    bots::HeuristicParams lowest;
+    lowest.card_rules &= ~bots::kTrumpSequence;
+    EXPECT_EQ(decide(r, lowest), card("2S"));
+    EXPECT_EQ(decide(r, old_card_play()), card("AH"));
 }
 
 Round auction_start(const Rules& rules, CardSet hand0, Seat dealer) {

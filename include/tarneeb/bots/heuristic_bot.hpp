@@ -13,20 +13,41 @@
 // most once, when the higher level is worth more to the team.
 // Trump: the suit with the best estimate for its own hand.
 // Play: tracks every card played and the suits each seat has shown out of (SeatView), and
-// plays by the classic rules of thumb: second hand low, third hand high, win as cheaply as
-// possible, do not overtake a partner whose card is sure to win, ruff a losing trick when void
-// (over-ruffing only when it can win), draw trumps as the declaring team when it holds the
-// master trump or more trumps than are out, cash sure winners when the opponents cannot ruff
-// them, lead into the partner's void for a ruff, and discard from short suits.
+// plays by the classic rules of thumb (docs/bots.md "Card play", issue 29): second hand low,
+// third hand high (also over a partner's card that may be beaten), win as cheaply as
+// possible, do not overtake a partner whose card is sure to win, ruff a losing trick when
+// void with the cheapest trump nobody can over-ruff (only a seat that has shown out of the
+// suit led can), and as second hand void wait for the partner rather than ruff a low lead;
+// the declaring team draws trumps with the master trump or with length; cash sure winners
+// an opponent cannot ruff, lead into the partner's void for a ruff, return the partner's
+// suit, lead the top of a sequence, and discard from short suits.
 //
 // The bot is stateless and deterministic: the same view always gives the same decision (the
-// seed is accepted for the registry and ignored). Every decision is a few hundred
-// nanoseconds of bit operations (bench/bots_bench.cpp).
+// seed is accepted for the registry and ignored). A card decision is about 40 ns of bit
+// operations, a call a few hundred (bench/bots_bench.cpp).
 #pragma once
 
 #include "tarneeb/bots/bot.hpp"
 
 namespace tarneeb::bots {
+
+/// The card-play rules added by issue 29 (HeuristicParams::card_rules), one bit each;
+/// docs/bots.md "Card play" gives each one's measured worth. With none of them and the old
+/// knobs (draw_slack 0, void_guess 1, cash_guess 1) the card play is the one before issue 29.
+enum CardRule : unsigned {
+    kThirdOverPartner = 1u << 0,  ///< third hand plays high over the partner's card when the
+                                  ///< last player may hold a card between the two
+    kReturnPartner = 1u << 1,     ///< lead back the suit the partner led first
+    kSequenceLead = 1u << 2,      ///< lead the top of a side-suit sequence (K Q, Q J, 8 7) rather than low
+    kRuffSafety = 1u << 3,        ///< a ruff can be over-ruffed only by a player void in the suit led
+    kSecondWait = 1u << 4,        ///< second hand, void: discard while the partner may beat the lead
+    kSecondNoMaster = 1u << 5,    ///< second hand, void: ruff with a lower trump than the master
+    kTrumpSequence = 1u << 6,     ///< drawing trumps with length: the top of a trump sequence, not the lowest
+};
+
+/// Every rule: the registry's heuristic.
+inline constexpr unsigned kDefaultCardRules =
+    kThirdOverPartner | kReturnPartner | kSequenceLead | kRuffSafety | kSecondWait | kSecondNoMaster | kTrumpSequence;
 
 /// The bidding knobs, in tricks. The defaults were fitted on heuristic self-play: expected
 /// tricks from 20,000 played deals, margins by duplicate matches of variants against each
@@ -49,6 +70,15 @@ struct HeuristicParams {
     double pass_margin = 0.0;     ///< expected_points: bid only when it beats passing by this (points)
     double preempt = 0.5;         ///< expected_points: the highest level worth at most this less
                                   ///< than the best level is bid instead (points)
+    /// Card play (issue 29): the CardRule bits in use (experiments switch single rules off),
+    /// and how the declaring team draws trumps and how each seat guesses voids, in cards.
+    unsigned card_rules = kDefaultCardRules;
+    int draw_len = 3;    ///< the declaring team leads a low trump holding at least this many
+    int draw_slack = 4;  ///< ... and more than (trumps still unseen - draw_slack) (before issue 29: 0)
+    int void_guess = 0;  ///< a seat not shown void may ruff a suit with at most this many of it
+                         ///< unseen (before issue 29: 1)
+    int cash_guess = 0;  ///< a master is not cashed if an opponent not shown void may ruff it
+                         ///< with at most this many of its suit unseen (before issue 29: 1)
 };
 
 class HeuristicBot final : public Bot {
@@ -62,6 +92,14 @@ public:
 private:
     HeuristicParams params_;
 };
+
+/// The card the heuristic with `params` plays in `view` (its turn, phase play), and a short
+/// label of the rule that chose it ("follow: third high"), for bench/card_costs.
+struct CardChoice {
+    Card card;
+    const char* rule;
+};
+CardChoice heuristic_card(const SeatView& view, const HeuristicParams& params = {});
 
 /// Estimated tricks `hand` (13 cards or fewer) takes on its own with `trump` as trump, in
 /// tricks (fractional). The partner's cards are not counted.

@@ -1,0 +1,101 @@
+// card_costs: where the heuristic's card play loses tricks, by the rule that chose each card
+// (docs/analysis.md "The heuristic's card play (issue 29)").
+//
+//   card_costs [--deals N] [--seed S] [--rules levantine|classic] [--cards MASK]
+//
+// Deal k of seed S (the deals of `simulate --duplicate --seed S`, table a) is played by four
+// heuristics (HeuristicParams::card_rules = MASK, default all); at every card of the play the
+// position is solved double dummy (solver/analysis.hpp card_values) and the card's cost is the
+// tricks it gives away against the best card for the side to play. Prints, per rule label
+// (heuristic_card's CardChoice::rule) and side (declaring team / defenders): decisions, total
+// cost and cost per decision. Double dummy sees every card, so a cost is what was possible,
+// not what the seat could know: read the totals as where to look, not as a verdict.
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "tarneeb/bots/arena.hpp"
+#include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/core/random.hpp"
+#include "tarneeb/solver/analysis.hpp"
+
+using namespace tarneeb;
+
+int main(int argc, char** argv) {
+    int deals = 200;
+    std::uint64_t seed = 1;
+    Rules rules = kLevantine;
+    unsigned mask = bots::kDefaultCardRules;
+    std::string show;  // print the positions where this rule gave a trick away
+    for (int i = 1; i < argc; ++i) {
+        const std::string o = argv[i];
+        auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
+        if (o == "--deals") deals = std::stoi(val());
+        else if (o == "--seed") seed = std::stoull(val());
+        else if (o == "--rules") rules = val() == "classic" ? kClassic : kLevantine;
+        else if (o == "--cards") mask = static_cast<unsigned>(std::stoul(val()));
+        else if (o == "--show") show = val();
+        else { std::fprintf(stderr, "unknown option %s\n", o.c_str()); return 2; }
+    }
+    bots::HeuristicParams params;
+    params.card_rules = mask;
+    struct Sum { long n = 0, cost = 0; };
+    std::map<std::pair<std::string, int>, Sum> by;  // (rule, declaring side?)
+    solver::Solver solver;
+    long total = 0, decisions = 0;
+    for (int k = 0; k < deals; ++k) {
+        const std::uint64_t unit = derive_seed(seed, static_cast<std::uint64_t>(k));
+        const Seat dealer = seat(k);
+        const Hands hands = deal_from_seed(unit, dealer);
+        bots::HeuristicBot b0(0, params), b1(0, params), b2(0, params), b3(0, params);
+        const Match m = bots::play_deal(rules, dealer, hands, bots::Lineup{&b0, &b1, &b2, &b3});
+        const Round& played = m.rounds().front();
+        if (played.phase() == Phase::passed_out) continue;
+        for (int c = 0; c < 52; ++c) {
+            const auto pos = solver::round_after(played, c);
+            if (!pos) break;
+            const Seat s = pos->to_act();
+            if (pos->legal_cards().size() <= 1) continue;
+            const auto choice = bots::heuristic_card(SeatView(*pos, s), params);
+            solver::CardValues v;
+            if (solver::card_values(solver, *pos, v) != solver::SolveError::ok) { std::fprintf(stderr, "solve error\n"); return 1; }
+            const auto* mine = v.find(choice.card);
+            const int cost = v.cards().front().tricks - mine->tricks;
+            const int decl = team_of(s) == pos->contract()->team() ? 1 : 0;
+            if (cost > 0 && show == choice.rule) {
+                std::printf("deal %d: %s, trump %c, contract %d by seat %d, tricks %d-%d, seat %d to play", k,
+                            rules.scoring == ScoringStyle::bid_value ? "levantine" : "classic", suit_letter(pos->trump()),
+                            pos->contract()->bid, index(pos->contract()->declarer), pos->tricks(Team::t0), pos->tricks(Team::t1),
+                            index(s));
+                std::printf("; trick so far:");
+                for (Card t : pos->current_trick()) std::printf(" %s", to_string(t).c_str());
+                std::printf("\n");
+                for (Seat h : kSeats) {
+                    std::printf("  seat %d%s:", index(h), h == s ? "*" : "");
+                    for (Suit su : {Suit::spades, Suit::hearts, Suit::diamonds, Suit::clubs}) {
+                        std::printf(" %c:", suit_letter(su));
+                        for (int r = 12; r >= 0; --r)
+                            if (pos->hand(h).contains(Card(su, static_cast<Rank>(r)))) std::printf("%s", to_string(Card(su, static_cast<Rank>(r))).substr(0, 1).c_str());
+                    }
+                    std::printf("\n");
+                }
+                std::printf("  played %s (%d), best:", to_string(choice.card).c_str(), mine->tricks);
+                for (const auto& cv : v.cards()) std::printf(" %s=%d", to_string(cv.card).c_str(), cv.tricks);
+                std::printf("\n");
+            }
+            auto& e = by[{choice.rule, decl}];
+            ++e.n;
+            e.cost += cost;
+            total += cost;
+            ++decisions;
+        }
+    }
+    std::printf("%s, %d deals, seed %d, cards %u: %ld decisions with a choice, %ld tricks given away (%.3f per deal)\n",
+                rules.scoring == ScoringStyle::bid_value ? "levantine" : "classic", deals, static_cast<int>(seed), mask, decisions,
+                total, static_cast<double>(total) / deals);
+    std::printf("%-36s %-9s %8s %8s %8s\n", "rule", "side", "n", "cost", "per");
+    for (const auto& [key, e] : by)
+        std::printf("%-36s %-9s %8ld %8ld %8.3f\n", key.first.c_str(), key.second ? "declarer" : "defender", e.n, e.cost,
+                    static_cast<double>(e.cost) / static_cast<double>(e.n));
+}
