@@ -7,7 +7,8 @@
 //                                         pass_margin, preempt)
 //   heuristic-old[:KNOB=V,...]            the heuristic before issue 13 (expected_points = false)
 //   heuristic-oldplay[:KNOB=V,...]        today's heuristic auction and trump with the card play
-//                                         before issue 29 (heuristic_oldplay.hpp): against
+//                                         before issue 29 (oldplay_params(): every card rule off,
+//                                         the old knobs; 0 [0, 0] against the frozen copy it replaced): against
 //                                         `heuristic` the contracts are equal, only card play differs
 //   pimc-auction[:KNOB=V,...]             the registry pimc's auction and trump (PimcBidding knobs
 //                                         changed: threshold, classic_threshold, partner_base,
@@ -29,11 +30,21 @@
 #include <utility>
 #include <vector>
 
-#include "heuristic_oldplay.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 
 namespace tarneeb::bots {
+
+/// The heuristic with its card play as before issue 29: every HeuristicParams::card_rules bit
+/// off and the knobs' old values (heuristic_bot.hpp), the auction today's.
+inline HeuristicParams oldplay_params() {
+    HeuristicParams p;
+    p.card_rules = 0;
+    p.draw_slack = 0;
+    p.void_guess = 1;
+    p.cash_guess = 1;
+    return p;
+}
 
 /// One bot's auction and trump with another bot's card play.
 class SplitBot final : public Bot {
@@ -62,7 +73,7 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
         }
     }
     if (base == "heuristic" || base == "heuristic-old" || base == "heuristic-oldplay") {
-        HeuristicParams p;
+        HeuristicParams p = base == "heuristic-oldplay" ? oldplay_params() : HeuristicParams{};
         p.expected_points = base != "heuristic-old";
         for (const auto& [k, v] : knobs) {
             if (k == "base") p.base = v;
@@ -82,8 +93,6 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "cards_off") p.card_rules &= ~static_cast<unsigned>(v);
             else throw std::runtime_error("unknown heuristic knob " + k);
         }
-        if (base == "heuristic-oldplay")
-            return std::make_unique<SplitBot>(base, std::make_unique<HeuristicBot>(seed, p), std::make_unique<oldplay::OldPlayBot>());
         return std::make_unique<HeuristicBot>(seed, p);
     }
     const bool whole = base == "pimc" && colon != std::string::npos;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "heuristic_oldplay.hpp"
+#include "bot_specs.hpp"
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/core/random.hpp"
@@ -36,21 +36,8 @@ std::vector<SeatView> positions(int phase_filter) {
     return out;
 }
 
-/// The heuristic with the card play before issue 29 (bench/heuristic_oldplay.hpp), to compare.
-class OldPlayHeuristic final : public bots::Bot {
-public:
-    std::string_view name() const override { return "heuristic-oldplay"; }
-    Action decide_call(const SeatView& v) override { return auction_.decide_call(v); }
-    Action decide_trump(const SeatView& v) override { return auction_.decide_trump(v); }
-    Action decide_card(const SeatView& v) override { return cards_.decide_card(v); }
-
-private:
-    bots::HeuristicBot auction_;
-    bots::oldplay::OldPlayBot cards_;
-};
-
 std::unique_ptr<bots::Bot> bench_bot(const std::string& name) {
-    if (name == "heuristic-oldplay") return std::make_unique<OldPlayHeuristic>();
+    if (name == "heuristic-oldplay") return std::make_unique<bots::HeuristicBot>(1, bots::oldplay_params());
     return bots::make_bot(name, 1);
 }
 
