@@ -11,14 +11,6 @@ namespace tarneeb::bots {
 namespace {
 constexpr std::size_t su(Suit s) { return static_cast<std::size_t>(index(s)); }
 
-/// The counts of unseen and played cards by suit.
-HolderEvidence finish(HolderEvidence& e, const SeatView& view) {
-    for (Card c : view.unseen()) e.unseen_of_suit[su(c.suit())]++;
-    for (Card c : view.played()) e.played_of_suit[su(c.suit())]++;
-    e.unseen = view.unseen().size();
-    return e;
-}
-
 /// Bits k..12 (ranks k and above).
 constexpr std::uint16_t ranks_from(int k) { return static_cast<std::uint16_t>(0x1FFFu & ~((1u << k) - 1u)); }
 }  // namespace
@@ -32,10 +24,9 @@ HolderEvidence read_evidence(const SeatView& view) {
         e.high_bid[s] = std::max(e.high_bid[s], call);
     }
     for (int i = 0; i < static_cast<int>(calls.size()); ++i) e.only_passed[view.caller(i)] = e.high_bid[view.caller(i)] == 0;
-    const bool trump_known = view.trump_named();
-    const Suit trump = trump_known ? view.trump() : Suit::spades;
+    if (!view.trump_named()) return e;  // no card played yet
+    const Suit trump = view.trump();
     // Each trick so far, the one under way included, card by card.
-    if (!view.trump_named()) return finish(e, view);  // no card played yet
     for (int t = 0; t <= view.tricks_played() && t < 13; ++t) {
         const Trick trick = view.trick(t);
         if (trick.empty()) break;
@@ -58,7 +49,7 @@ HolderEvidence read_evidence(const SeatView& view) {
                         auto& d = e.declined[s][su(led)];
                         d = static_cast<std::uint16_t>(d | (1u << k));
                     }
-            } else if (trump_known && c.suit() == trump) {
+            } else if (c.suit() == trump) {
                 e.ruffed[s]++;
             } else {
                 e.discarded[s][su(c.suit())]++;
@@ -66,7 +57,7 @@ HolderEvidence read_evidence(const SeatView& view) {
             so_far.add(c);
         }
     }
-    return finish(e, view);
+    return e;
 }
 
 void holder_features(const SeatView& view, const HolderEvidence& e, Seat s, Card c, std::span<double, kHolderFeatures> f) {

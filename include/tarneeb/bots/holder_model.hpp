@@ -39,9 +39,6 @@ struct HolderEvidence {
     BySeat<std::array<std::uint16_t, 4>> declined{};
     /// Bit k of [seat][suit]: the seat led that suit with a card below rank k.
     BySeat<std::array<std::uint16_t, 4>> led_below{};
-    std::array<int, 4> unseen_of_suit{};          ///< unseen cards of each suit (the viewer's)
-    std::array<int, 4> played_of_suit{};          ///< cards of each suit played by anyone
-    int unseen = 0;                               ///< unseen cards in all
 };
 
 /// Reads `view`'s calls and plays (rules.md "Bidding", "Play"). O(cards played).
