@@ -1,4 +1,4 @@
-// Node heartbeats, presence and the lobby in Redis (include/tarneeb/cluster/cluster.hpp).
+// Node heartbeats, seats and the lobby in Redis (include/tarneeb/cluster/cluster.hpp).
 #include <algorithm>
 
 #include "cluster_util.hpp"
@@ -41,9 +41,7 @@ namespace {
 std::string node_key(const std::string& prefix, const std::string& name) { return prefix + ":node:" + name; }
 // A lobby belongs to one instance: a restarted node never shows its old instance's tables.
 std::string lobby_key(const std::string& prefix, const NodeId& node) { return prefix + ":lobby:" + node.text(); }
-std::string presence_key(const std::string& prefix, std::string_view guest) {
-    return prefix + ":presence:" + std::string(guest);
-}
+std::string seat_key(const std::string& prefix, std::string_view guest) { return prefix + ":seat:" + std::string(guest); }
 }  // namespace
 
 void ClusterDirectory::heartbeat(const NodeId& node, std::chrono::milliseconds ttl) {
@@ -83,27 +81,25 @@ void ClusterDirectory::leave(const NodeId& node) {
     redis_.eval(kDeleteIfOurs, {node_key(prefix_, node.name), lobby_key(prefix_, node)}, {node.text()});
 }
 
-void ClusterDirectory::set_presence(std::string_view guest, const NodeId& node, std::chrono::milliseconds ttl) {
+void ClusterDirectory::set_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl) {
     check_cluster_id(guest, "guest");
-    check_node(node);
+    check_cluster_id(table, "table");
     check_cluster_ttl(ttl);
-    redis_.command({"SET", presence_key(prefix_, guest), node.text(), "PX", ms(ttl)});
+    redis_.command({"SET", seat_key(prefix_, guest), std::string(table), "PX", ms(ttl)});
 }
 
-std::optional<NodeId> ClusterDirectory::presence(std::string_view guest) {
+std::optional<std::string> ClusterDirectory::seat(std::string_view guest) {
     check_cluster_id(guest, "guest");
-    const RedisReply r = redis_.command({"GET", presence_key(prefix_, guest)});
+    RedisReply r = redis_.command({"GET", seat_key(prefix_, guest)});
     if (r.kind == RedisReply::Kind::nil) return std::nullopt;
-    if (r.kind != RedisReply::Kind::string) throw ClusterError("redis_reply", "redis presence: not a string");
-    auto id = NodeId::parse(r.str);
-    if (!id) throw ClusterError("redis_reply", "redis presence: not a node id: " + r.str);
-    return id;
+    if (r.kind != RedisReply::Kind::string) throw ClusterError("redis_reply", "redis seat: not a string");
+    return std::move(r.str);
 }
 
-bool ClusterDirectory::clear_presence(std::string_view guest, const NodeId& node) {
+bool ClusterDirectory::clear_seat(std::string_view guest, std::string_view table) {
     check_cluster_id(guest, "guest");
-    check_node(node);
-    const RedisReply r = redis_.eval(kDeleteIfOurs, {presence_key(prefix_, guest)}, {node.text()});
+    check_cluster_id(table, "table");
+    const RedisReply r = redis_.eval(kDeleteIfOurs, {seat_key(prefix_, guest)}, {std::string(table)});
     return r.kind == RedisReply::Kind::integer && r.integer == 1;
 }
 

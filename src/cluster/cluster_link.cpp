@@ -127,6 +127,36 @@ public:
         }
     }
 
+    void seat(const std::string& table, const std::vector<std::string>& guests) override {
+        for (const auto& guest : guests) {
+            try {
+                directory_.set_seat(guest, table, config_.seat_ttl);
+            } catch (const ClusterError&) {
+                ++seat_failures_;
+            }
+        }
+    }
+
+    void unseat(const std::string& table, std::vector<std::string> guests) override {
+        work_->submit([this, table, guests = std::move(guests)] {
+            for (const auto& guest : guests) {
+                try {
+                    directory_.clear_seat(guest, table);
+                } catch (const ClusterError&) {
+                    ++seat_failures_;  // it ends with its TTL; meanwhile a sign-in asks its table's node
+                }
+            }
+        });
+    }
+
+    std::optional<std::string> seat_of(const std::string& guest) override {
+        try {
+            return directory_.seat(guest);
+        } catch (const ClusterError&) {
+            return std::nullopt;
+        }
+    }
+
     View exchange(const std::vector<LobbyEntry>& mine) override {
         directory_.heartbeat(me_, config_.heartbeat_ttl);
         directory_.set_lobby(me_, mine, config_.heartbeat_ttl);
@@ -155,7 +185,8 @@ public:
     }
 
     json metrics() const override {
-        return json{{"leases", keeper_ ? keeper_->held().size() : 0}, {"publish_failures", publish_failures_.load()}};
+        return json{{"leases", keeper_ ? keeper_->held().size() : 0}, {"publish_failures", publish_failures_.load()},
+                    {"seat_failures", seat_failures_.load()}};
     }
 
 private:
@@ -195,6 +226,7 @@ private:
     std::unique_ptr<Subscriber> subscriber_;
     std::set<std::string> suspects_;  ///< (worker) live tables no node ran at the last scan
     std::atomic<std::uint64_t> publish_failures_{0};
+    std::atomic<std::uint64_t> seat_failures_{0};
     bool stopped_ = false;
 };
 

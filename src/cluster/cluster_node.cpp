@@ -31,6 +31,10 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
                                 owner(table, std::move(done));
                             },
                             [this] { return clock(); }};
+    node.seat_of = [this](const std::string& guest, std::function<void(std::optional<std::string>)> done) {
+        seat_of(guest, std::move(done));
+    };
+    node.forget_seat = [this](const std::string& guest, const std::string& table) { link_->unseat(table, {guest}); };
     node.request_timeout = config_.request_timeout.count();
     node.settle = 2 * config_.refresh.count();
     node.orphan_wait = config_.orphan_wait.count();
@@ -56,32 +60,35 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
                 hall_.drop_table(table);
             });
         });
-    ClusterHooks hooks{
-        // On the hall's writer thread: a new table is this node's before anybody can see it.
-        [this](Storage& s, const std::string& table) { return link_->take(s, table); },
-        [this](const std::string& table) {
-            link_->release(table);
-            tables_->released(table);
-        },
-        link_->uses_redis() ? std::function<std::optional<std::string>()>([this] { return failing_; }) : nullptr,
-        [this] {
-            json m = link_->metrics();
-            m.update(json{{"node", me_.name}, {"instance", me_.instance}, {"nodes", nodes_.size()}, {"messages_sent", sent_},
-                          {"messages_received", received_},
-                          {"messages_dropped", dropped_ + m.value("publish_failures", std::uint64_t{0})},
-                          {"tables_adopted", adopted_}, {"directory_refreshes", refreshes_}});
-            m.update(tables_->metrics());
-            m.erase("publish_failures");
-            if (link_->uses_redis()) m["redis"] = failing_ ? json(*failing_) : json("ok");
-            return m;
-        },
-        false,  // tournaments live in one hall's memory: not in a cluster
-        // A guest's other connections may be on any node: each closes its own.
-        [this](const std::string& name, const std::string& only, const std::string& keep) {
-            for (const auto& other : nodes_)
-                if (!(other == me_)) publish(other, {{"k", "sign_out"}, {"n", name}, {"o", only}, {"h", keep}});
-        },
-        tables_.get(), tables_.get()};
+    ClusterHooks hooks;
+    // On the hall's writer thread: a new table is this node's before anybody can see it.
+    hooks.take = [this](Storage& s, const std::string& table) { return link_->take(s, table); };
+    hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) { link_->seat(table, guests); };
+    hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { link_->unseat(table, guests); };
+    hooks.released = [this](const std::string& table) {
+        link_->release(table);
+        tables_->released(table);
+    };
+    if (link_->uses_redis()) hooks.failing = [this] { return failing_; };
+    hooks.metrics = [this] {
+        json m = link_->metrics();
+        m.update(json{{"node", me_.name}, {"instance", me_.instance}, {"nodes", nodes_.size()}, {"messages_sent", sent_},
+                      {"messages_received", received_},
+                      {"messages_dropped", dropped_ + m.value("publish_failures", std::uint64_t{0})},
+                      {"tables_adopted", adopted_}, {"directory_refreshes", refreshes_}});
+        m.update(tables_->metrics());
+        m.erase("publish_failures");
+        if (link_->uses_redis()) m["redis"] = failing_ ? json(*failing_) : json("ok");
+        return m;
+    };
+    hooks.tournaments = false;  // tournaments live in one hall's memory: not in a cluster
+    // A guest's other connections may be on any node: each closes its own.
+    hooks.signed_out = [this](const std::string& name, const std::string& only, const std::string& keep) {
+        for (const auto& other : nodes_)
+            if (!(other == me_)) publish(other, {{"k", "sign_out"}, {"n", name}, {"o", only}, {"h", keep}});
+    };
+    hooks.tables = tables_.get();
+    hooks.fronts = tables_.get();
     hall_.set_cluster(std::move(hooks));
 }
 
@@ -112,18 +119,33 @@ void ClusterNode::received(const json& msg) {
 }
 
 void ClusterNode::owner(const std::string& table, std::function<void(std::optional<NodeId>)> done) {
-    ++owner_lookups_;
+    ++lookups_;
     auto alive = std::weak_ptr<bool>(alive_);
     auto answer = std::make_shared<std::function<void(std::optional<NodeId>)>>(std::move(done));
     auto back = [this, alive, answer](std::optional<NodeId> owner) {
         loop_.post([this, alive, answer, owner] {
             if (alive.expired()) return;
-            --owner_lookups_;
+            --lookups_;
             (*answer)(owner);
             hall_.handle_waiting();
         });
     };
     if (!work_->submit([this, table, back] { back(link_->owner(table)); })) back(std::nullopt);
+}
+
+void ClusterNode::seat_of(const std::string& guest, std::function<void(std::optional<std::string>)> done) {
+    auto alive = std::weak_ptr<bool>(alive_);
+    auto answer = std::make_shared<std::function<void(std::optional<std::string>)>>(std::move(done));
+    ++lookups_;
+    auto back = [this, alive, answer](std::optional<std::string> table) {
+        loop_.post([this, alive, answer, table = std::move(table)] {
+            if (alive.expired()) return;
+            --lookups_;
+            (*answer)(table);
+            hall_.handle_waiting();
+        });
+    };
+    if (!work_->submit([this, guest, back] { back(link_->seat_of(guest)); })) back(std::nullopt);
 }
 
 Millis ClusterNode::clock() { return now_ = std::max(now_, unix_ms()); }

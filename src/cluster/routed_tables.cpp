@@ -76,13 +76,19 @@ void RoutedTables::locate(const std::string& guest, Located done) {
     find_place(guest, node_.clock() + node_.orphan_wait, std::move(done));
 }
 
-void RoutedTables::find_place(const std::string& guest, Millis until, Located done) {
+void RoutedTables::find_place(const std::string& guest, Millis until, Located done, bool recorded) {
     if (auto p = hall_.host().where(guest)) {
         drop_route(guest);  // seated here (a table taken over by this node): served here
         return done(p);
     }
     const Millis now = node_.clock();
-    if (now >= until) return done(std::nullopt);
+    if (now >= until) {
+        // A table its record named that ran nowhere all this time: closed by a node that died
+        // before it cleared the record (else it would run again by now). The record goes.
+        if (auto o = orphaned_.find(guest); recorded && o != orphaned_.end() && node_.forget_seat)
+            node_.forget_seat(guest, o->second.first);
+        return done(std::nullopt);
+    }
     std::optional<NodeId> at;
     bool seated = orphaned_.count(guest) > 0;  // at a table being taken over
     if (auto route = routes_.find(guest); route != routes_.end()) at = route->second.node;
@@ -91,16 +97,36 @@ void RoutedTables::find_place(const std::string& guest, Millis until, Located do
         if (auto t = dir_.table_node.find(s->second); t != dir_.table_node.end()) at = live(t->second);
     }
     if (at && !(*at == node_.self)) {
-        const std::uint64_t n = ++next_;
-        if (publish(*at, {{"k", "place"}, {"g", guest}, {"n", n}})) {
-            pending_.emplace(n, Pending{*at, guest, std::min(until, now + node_.request_timeout), nullptr, std::move(done), until, false});
-            pending_of_.emplace(guest, n);
-            return;
-        }
+        if (ask_place(*at, guest, until, done)) return;
     } else if (seated) {
-        return locating_.push_back(Locating{guest, until, std::move(done)});  // the next directory read tries again
+        return locating_.push_back(Locating{guest, until, std::move(done), recorded});  // the next directory read tries again
+    } else if (!at && !recorded && node_.seat_of) {
+        // Nothing here knows of a seat: perhaps taken since the last directory read.
+        return node_.seat_of(guest, [this, guest, until, done = std::move(done)](std::optional<std::string> table) mutable {
+            found_record(guest, until, std::move(table), std::move(done));
+        });
     }
     done(std::nullopt);
+}
+
+void RoutedTables::found_record(const std::string& guest, Millis until, std::optional<std::string> table, Located done) {
+    if (!table) return find_place(guest, until, std::move(done), /*recorded=*/true);  // the directory may know by now
+    // The table's lease says which node runs it now (the directory may not list it yet).
+    node_.owner(*table, [this, guest, until, table = *table, done = std::move(done)](std::optional<NodeId> owner) mutable {
+        if (owner && !(*owner == node_.self) && ask_place(*owner, guest, until, done)) return;
+        // Run nowhere: its node died or let it go, and no node has taken it over yet. Wait for a
+        // directory read that shows where it runs (or, run here, the host knows).
+        if (!owner) orphaned_.try_emplace(guest, table, node_.clock());
+        find_place(guest, until, std::move(done), /*recorded=*/true);
+    });
+}
+
+bool RoutedTables::ask_place(const NodeId& at, const std::string& guest, Millis until, Located& done) {
+    const std::uint64_t n = ++next_;
+    if (!publish(at, {{"k", "place"}, {"g", guest}, {"n", n}})) return false;
+    pending_.emplace(n, Pending{at, guest, std::min(until, node_.clock() + node_.request_timeout), nullptr, std::move(done), until, false});
+    pending_of_.emplace(guest, n);
+    return true;
 }
 
 void RoutedTables::connected(const std::string& guest) {
@@ -361,7 +387,7 @@ void RoutedTables::directory(Directory d) {
 }
 
 void RoutedTables::look_again() {
-    for (Locating& l : std::exchange(locating_, {})) find_place(l.guest, l.until, std::move(l.done));
+    for (Locating& l : std::exchange(locating_, {})) find_place(l.guest, l.until, std::move(l.done), l.recorded);
 }
 
 void RoutedTables::announce(const std::string& guest, const Route& route) {

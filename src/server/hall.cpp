@@ -172,6 +172,17 @@ void Hall::released(const std::string& table, bool dropped) {
     if (cluster_.released) cluster_.released(table);
 }
 
+void Hall::seating(const std::string& table, std::vector<std::string> guests) {
+    if (!cluster_.seated || guests.empty()) return;
+    // A job of its own, submitted before the journal write: the writer runs it first.
+    on_writer("seat", [seated = cluster_.seated, table, guests = std::move(guests)](Storage&) { seated(table, guests); },
+              nullptr, /*write=*/false);
+}
+
+void Hall::unseated(const std::string& table, std::vector<std::string> guests) {
+    if (cluster_.unseated && !guests.empty()) cluster_.unseated(table, guests);
+}
+
 const Table* Hall::table(const std::string& id) const { return host_->table(id); }
 
 std::optional<std::string> Hall::guest(ConnId conn) const {

@@ -101,6 +101,15 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
     std::vector<JournalEntry> commits(change.entries.end() - static_cast<std::ptrdiff_t>(std::min(change.commits, change.entries.size())),
                                       change.entries.end());
     JournalWrite w{tid, change.rewrite, {}, t->fence};
+    // Who this write seats, and who it unseats (the cluster's guest→table record): recorded
+    // before the write, cleared after it.
+    std::vector<std::string> sitting, leaving;
+    for (const JournalEntry& c : commits) {
+        if (const auto* sit = std::get_if<journal::Sit>(&c)) sitting.push_back(sit->name);
+        if (const auto* leave = std::get_if<journal::Leave>(&c))
+            if (SeatInfo h = t->table->seat_info(leave->seat); h.kind == SeatInfo::Kind::human) leaving.push_back(std::move(h.name));
+    }
+    front_.seating(tid, std::move(sitting));
     if (change.rewrite) {
         for (const auto& e : change.entries) w.entries.push_back(journal_text(e));
     } else {
@@ -108,10 +117,12 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
     }
     front_.write_journal(
         std::string(journal_op(entry)), std::move(w),
-        [this, tid, commits = std::move(commits), then = std::move(then)](const std::optional<StorageError>& e) {
+        [this, tid, commits = std::move(commits), leaving = std::move(leaving), then = std::move(then)](const std::optional<StorageError>& e) {
             Hosted* done = find(tid);  // a busy table is never closed
-            if (!e)
+            if (!e) {
                 for (const JournalEntry& c : commits) done->table->commit(c, front_.now());
+                front_.unseated(tid, leaving);
+            }
             count_engines(*done);  // an engine seated or removed; or a seat reserved for one, not written
             if (then) then(e);
             done->busy = false;
@@ -238,11 +249,14 @@ void TableHost::close_in_storage(const std::string& id) {
 void TableHost::close_now(const std::string& tid) {
     Hosted* t = find(tid);
     if (!t) return;
+    std::vector<std::string> seated;
     for (auto& [name, g] : guests_)
         if (g.table == tid) {
+            if (g.seat) seated.push_back(name);
             g.table.clear();
             g.seat.reset();
         }
+    front_.unseated(tid, std::move(seated));
     // Every started match is stored, however its people left (issue 27): one under way ends
     // here as abandoned, before the table's journal is closed (the writer keeps the order).
     if (auto f = t->table->abandon()) {

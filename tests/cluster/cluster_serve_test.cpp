@@ -63,10 +63,9 @@ void seat(Match& m, const Cluster& cl, const std::vector<int>& nodes, int watch,
     m.seat(ports, cl.port(watch), start);
 }
 
-/// Waits until every node's directory knows where the four players sit, as a fault test does
-/// before a fault: a guest who sat down less than a directory refresh before its table's node
-/// died is welcomed at no table (no live node knows its seat); its table follows when a node
-/// takes it over.
+/// Waits until every node's directory knows where the four players sit, so that each fault
+/// starts from a settled cluster. (A seat taken since the last directory read is found by its
+/// seat record: ASeatTakenJustBeforeItsNodeIsKilledIsGivenBackOnAnotherNode.)
 bool seats_known(Match& m, const Cluster& cl) {
     return poll(m.ioc, [&] {
         for (int i = 1; i <= static_cast<int>(cl.nodes.size()); ++i)
@@ -175,6 +174,30 @@ TEST(ClusterServe, KillingTheOwnerMidMatchAnotherNodeResumesItAndTheMatchIsStore
     m.check_record(cl.port(3));
     const int adopted = metrics(cl.port(2))["cluster"]["tables_adopted"].get<int>() + metrics(cl.port(3))["cluster"]["tables_adopted"].get<int>();
     EXPECT_EQ(adopted, 1);
+}
+
+// Issue 26: a seat taken less than a directory refresh (1 s) before its node died was given
+// back to nobody — the node the player reconnected to had no record of it. The seat record is
+// written to Redis before the seat is acknowledged, so the reconnect waits for the take-over and
+// is welcomed at the seat. (Killed right after the join: no directory read can have shown the
+// seat, but for the rare refresh falling in those few milliseconds.)
+TEST(ClusterServe, ASeatTakenJustBeforeItsNodeIsKilledIsGivenBackOnAnotherNode) {
+    Cluster cl("fresh-seat", 2);
+    net::io_context ioc;
+    Client phone(ioc, cl.port(1));
+    const std::string token = sign_in(ioc, phone, "Layla");
+    ASSERT_FALSE(token.empty());
+    ASSERT_EQ(request(ioc, phone, {{"type", "create"}}, 1)["type"], "created");
+    const std::string tid = phone.last("created")["table"];
+    ASSERT_EQ(request(ioc, phone, {{"type", "join"}, {"table", tid}, {"seat", 3}}, 2)["type"], "ok");
+    cl.nodes[0]->stop(SIGKILL);
+    Client tablet(ioc, cl.port(2));
+    const json welcome = request(ioc, tablet, {{"type", "hello"}, {"token", token}}, 3, 120s);
+    ASSERT_EQ(welcome["type"], "welcome") << welcome;
+    EXPECT_EQ(welcome["table"], tid) << welcome;
+    EXPECT_EQ(welcome["seat"], 3) << welcome;
+    EXPECT_TRUE(pump(ioc, [&] { return !tablet.last("table").is_null(); }, 60s)) << "her table, from n2 that took it over";
+    EXPECT_EQ(tablet.last("table")["you"], 3);
 }
 
 TEST(ClusterServe, AnOwnerPausedPastItsLeaseLosesTheTableAndCannotWriteAfterItWakes) {

@@ -1,5 +1,5 @@
 // The cluster's Redis layer (include/tarneeb/cluster/cluster.hpp) against a real redis-server
-// started for each test (redis_fixture.hpp): leases, the lease keeper, heartbeats, presence,
+// started for each test (redis_fixture.hpp): leases, the lease keeper, heartbeats, seats,
 // the lobby, pub/sub, and Redis restarts in the middle. Every wait is for a condition, with a
 // generous bound (a loaded 2-core CI machine, sanitizers); no test asserts how fast anything is.
 #include <gtest/gtest.h>
@@ -376,7 +376,7 @@ TEST_F(Cluster, LeaseKeeperReportsLeasesLostToARedisRestart) {
     EXPECT_EQ(log.get(), (std::vector<std::pair<std::string, std::string>>{{"t1", "lease_not_ours"}}));
 }
 
-TEST_F(Cluster, HeartbeatsPresenceAndLobbyVanishAfterTheirTtl) {
+TEST_F(Cluster, HeartbeatsSeatsAndLobbyVanishAfterTheirTtl) {
     RedisClient client(redis_.options());
     ClusterDirectory dir(client);
     const NodeId a = NodeId::fresh("a"), b = NodeId::fresh("b");
@@ -384,12 +384,12 @@ TEST_F(Cluster, HeartbeatsPresenceAndLobbyVanishAfterTheirTtl) {
     dir.heartbeat(b, 600s);
     dir.set_lobby(a, {{"", "t2", R"({"id":"t2"})"}, {"", "t1", R"({"id":"t1"})"}}, 600s);
     dir.set_lobby_entry(b, "t3", R"({"id":"t3"})", 600s);
-    dir.set_presence("guest-1", a, 600s);
-    dir.set_presence("guest-2", b, 600s);
+    dir.set_seat("guest-1", "t1", 600s);
+    dir.set_seat("guest-2", "t3", 600s);
 
-    EXPECT_EQ(dir.presence("guest-1"), a);
-    EXPECT_EQ(dir.presence("guest-2"), b);
-    EXPECT_EQ(dir.presence("guest-3"), std::nullopt);
+    EXPECT_EQ(dir.seat("guest-1"), "t1");
+    EXPECT_EQ(dir.seat("guest-2"), "t3");
+    EXPECT_EQ(dir.seat("guest-3"), std::nullopt);
     EXPECT_EQ(dir.live_nodes(), (std::vector<NodeId>{a, b}));
     EXPECT_EQ(dir.lobby(), (std::vector<LobbyEntry>{{"a", "t1", R"({"id":"t1"})"},
                                                     {"a", "t2", R"({"id":"t2"})"},
@@ -397,9 +397,9 @@ TEST_F(Cluster, HeartbeatsPresenceAndLobbyVanishAfterTheirTtl) {
 
     // Node a stops rewriting its records: their last TTL is short.
     dir.heartbeat(a, 300ms);
-    dir.set_presence("guest-1", a, 300ms);
-    ASSERT_TRUE(eventually([&] { return !dir.presence("guest-1"); }));
-    EXPECT_EQ(dir.presence("guest-2"), b);
+    dir.set_seat("guest-1", "t1", 300ms);
+    ASSERT_TRUE(eventually([&] { return !dir.seat("guest-1"); }));
+    EXPECT_EQ(dir.seat("guest-2"), "t3");
     ASSERT_TRUE(eventually([&] { return dir.live_nodes().size() == 1; }));
     EXPECT_EQ(dir.live_nodes(), (std::vector<NodeId>{b}));
     // a is dead: its lobby is left out even though its hash has not expired.
@@ -411,10 +411,10 @@ TEST_F(Cluster, HeartbeatsPresenceAndLobbyVanishAfterTheirTtl) {
     EXPECT_EQ(dir.live_nodes(), (std::vector<NodeId>{b}));
 }
 
-TEST_F(Cluster, PresenceAndLobbyBelongToOneInstance) {
+TEST_F(Cluster, LobbyBelongsToOneInstanceAndASeatIsClearedOnlyAtItsTable) {
     RedisClient client(redis_.options());
     ClusterDirectory dir(client);
-    const NodeId old_a = NodeId::fresh("a"), new_a = NodeId::fresh("a"), b = NodeId::fresh("b");
+    const NodeId old_a = NodeId::fresh("a"), new_a = NodeId::fresh("a");
     dir.heartbeat(old_a, 600s);
     dir.set_lobby(old_a, {{"", "t1", "{}"}}, 600s);
     EXPECT_EQ(dir.lobby().size(), 1u);
@@ -428,12 +428,13 @@ TEST_F(Cluster, PresenceAndLobbyBelongToOneInstance) {
     dir.set_lobby_entry(new_a, "t3", "{}", 600s);
     EXPECT_EQ(dir.lobby(), (std::vector<LobbyEntry>{{"a", "t3", "{}"}}));
 
-    // The guest moved to node b before a's clean-up: a's clear does not remove b's record.
-    dir.set_presence("g", b, 600s);
-    EXPECT_FALSE(dir.clear_presence("g", new_a));
-    EXPECT_EQ(dir.presence("g"), b);
-    EXPECT_TRUE(dir.clear_presence("g", b));
-    EXPECT_EQ(dir.presence("g"), std::nullopt);
+    // The guest sat down at t9 before t3's clean-up: t3's clear does not remove the t9 record.
+    dir.set_seat("g", "t3", 600s);
+    dir.set_seat("g", "t9", 600s);
+    EXPECT_FALSE(dir.clear_seat("g", "t3"));
+    EXPECT_EQ(dir.seat("g"), "t9");
+    EXPECT_TRUE(dir.clear_seat("g", "t9"));
+    EXPECT_EQ(dir.seat("g"), std::nullopt);
 
     // leave: only this instance's records.
     dir.leave(old_a);

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <map>
+#include <mutex>
 #include <tuple>
 
 #include "../server/hall_harness.hpp"
@@ -34,17 +36,36 @@ struct TwoNodes {
                                  return true;
                              },
                              [this, other](const std::string& table, std::function<void(std::optional<NodeId>)> done) {
-                                 // The lease's owner: the node whose host runs the table.
-                                 done(host_of(other).host().table(table) ? std::optional<NodeId>(other) : std::nullopt);
+                                 // The lease's owner: the node whose host runs the table (a dead node holds none).
+                                 const bool runs = !(silent && *silent == other) && host_of(other).host().table(table);
+                                 done(runs ? std::optional<NodeId>(other) : std::nullopt);
                              },
                              [&h] { return h.now; }};
+        n.seat_of = [this](const std::string& guest, std::function<void(std::optional<std::string>)> done) { done(seat_record(guest)); };
+        n.forget_seat = [this](const std::string& guest, const std::string& table) { unseat(table, {guest}); };
         r = std::make_unique<RoutedTables>(h.hall, std::move(n));
         ClusterHooks hooks;
+        hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) {  // the hall's writer thread
+            std::lock_guard lock(records_mutex);
+            for (const auto& g : guests) records[g] = table;
+        };
+        hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { unseat(table, guests); };
         hooks.tables = r.get();
         hooks.fronts = r.get();
         h.hall.set_cluster(std::move(hooks));
     }
     Hall& host_of(const NodeId& id) { return id == ida ? a.hall : b.hall; }
+    /// The table `guest`'s seat record names (Redis's PREFIX:seat:GUEST), or nullopt.
+    std::optional<std::string> seat_record(const std::string& guest) {
+        std::lock_guard lock(records_mutex);
+        auto r = records.find(guest);
+        return r == records.end() ? std::nullopt : std::optional<std::string>(r->second);
+    }
+    void unseat(const std::string& table, const std::vector<std::string>& guests) {  // compare-and-DEL
+        std::lock_guard lock(records_mutex);
+        for (const auto& g : guests)
+            if (auto r = records.find(g); r != records.end() && r->second == table) records.erase(r);
+    }
 
     /// Delivers every message in flight (and what they cause) until none is left.
     void pump() {
@@ -107,6 +128,8 @@ struct TwoNodes {
     std::unique_ptr<RoutedTables> ra, rb;
     std::deque<std::pair<NodeId, std::string>> wire;
     std::optional<NodeId> silent;  ///< messages to this node are lost
+    std::mutex records_mutex;
+    std::map<std::string, std::string> records;  ///< the seat records, guest → table (under records_mutex)
 };
 
 /// The reply with request id `id` that connection `c` of `h` got last, or null.
@@ -215,6 +238,62 @@ TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatThroughTheDirectory) {
     n.b.hall.closed(phone, n.b.now);
     n.pump();
     EXPECT_FALSE(n.a.hall.table(tid)->seat_info(Seat::s2).connected);
+}
+
+// The directory is read every second; a seat taken since the last read is found by the
+// guest's seat record, written before the seat was acknowledged (issue 26: the one guest→table
+// record, readable at once by every node).
+TEST(RoutedTables, ASignInTheDirectoryDoesNotShowYetFindsTheSeatByItsRecord) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect();
+    n.a.sign_in(layla, "Layla");
+    n.send(n.a, layla, {{"type", "create"}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    EXPECT_EQ(n.seat_record("Layla"), tid);
+    // No directory read since: her phone reaches b, which finds her by the record and a's lease.
+    const ConnId phone = n.b.connect();
+    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
+    n.pump();
+    const json welcome = reply(n.b, phone, 1);
+    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
+    EXPECT_EQ(welcome["seat"], 2);
+    EXPECT_EQ(n.b.last(phone, "table")["you"], 2) << "a sends her the table through b";
+    // She leaves: the record goes, and a sign-in finds her at no table.
+    n.send(n.b, phone, {{"type", "leave"}, {"id", 2}});
+    EXPECT_EQ(reply(n.b, phone, 2)["type"], "ok") << n.b.bytes(phone);
+    EXPECT_EQ(n.seat_record("Layla"), std::nullopt);
+    const ConnId tablet = n.b.connect();
+    n.b.hall.message(tablet, json{{"type", "hello"}, {"name", "Layla"}, {"id", 3}}.dump(), n.b.now);
+    n.pump();
+    EXPECT_TRUE(reply(n.b, tablet, 3)["table"].is_null()) << n.b.bytes(tablet);
+}
+
+// The hole the 10,000-client kill showed: seated at a table its node created in its last
+// second, before any directory read listed it; that node dies. Her sign-in on b waits for the
+// take-over and is welcomed at her seat.
+TEST(RoutedTables, ASeatTakenJustBeforeItsNodeDiedIsGivenBackWhenTheTableIsTakenOver) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect();
+    n.a.sign_in(layla, "Layla");
+    n.send(n.a, layla, {{"type", "create"}});
+    const std::string tid = n.a.last(layla, "created")["table"];
+    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 3}});
+    n.a_died();
+    const ConnId phone = n.b.connect();
+    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
+    n.pump();
+    EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << "not welcomed at no table: " << n.b.bytes(phone);
+    EXPECT_EQ(n.rb->metrics()["locates_waiting"], 1);
+    n.b.now += 5000;
+    n.b_adopts(tid);
+    const json welcome = reply(n.b, phone, 1);
+    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
+    EXPECT_EQ(welcome["seat"], 3);
+    const json table = n.b.last(phone, "table");
+    ASSERT_FALSE(table.is_null()) << n.b.bytes(phone);
+    EXPECT_EQ(table["you"], 3);
+    EXPECT_TRUE(table["seats"][3]["connected"].get<bool>());
 }
 
 TEST(RoutedTables, ASignInWhileItsTableIsTakenOverIsWelcomedAtItsSeatWhenItRunsAgain) {

@@ -61,6 +61,13 @@ public:
     void fenced(const std::string&) override {}
     void released(const std::string& table, bool dropped) override { (dropped ? dropped_tables : closed_tables).push_back(table); }
     std::int64_t take(Storage&, const std::string&) override { return 0; }
+    void seating(const std::string& table, std::vector<std::string> guests) override {
+        for (auto& g : guests) seat_records[g] = table;
+    }
+    void unseated(const std::string& table, std::vector<std::string> guests) override {
+        for (auto& g : guests)
+            if (seat_records[g] == table) seat_records.erase(g);
+    }
     void settle() override {}
     Millis now() const override { return clock; }
 
@@ -76,6 +83,7 @@ public:
     std::map<std::string, std::vector<json>> frames;
     std::deque<std::function<void()>> jobs;
     std::vector<std::string> dropped_tables, closed_tables;
+    std::map<std::string, std::string> seat_records;  ///< guest → table, as seating and unseated left them
     int actions = 0;
     Millis clock = 1'000'000;
 

@@ -7,14 +7,14 @@
 //   NodeId           a node's name plus a random instance id (a restarted node is a new instance)
 //   TableLeases      which node owns a live table: SET NX PX, compare-and-PEXPIRE, compare-and-DEL
 //   LeaseKeeper      renews a node's leases on its own thread and reports the ones it lost
-//   ClusterDirectory node heartbeats (live nodes), presence (which node holds a guest's
-//                    connection) and each node's public lobby entries
+//   ClusterDirectory node heartbeats (live nodes), seats (the table each person sits at) and
+//                    each node's public lobby entries
 //   Subscriber       pub/sub on its own connection and thread; resubscribes after a Redis restart
 //
 // Keys (PREFIX defaults to "tarneeb"; every value is a NodeId's text unless said otherwise):
 //   PREFIX:lease:TABLE      the owner of TABLE, with the lease's TTL
 //   PREFIX:node:NAME        the heartbeat of node NAME, with a TTL
-//   PREFIX:presence:GUEST   the node that holds GUEST's connection, with a TTL
+//   PREFIX:seat:GUEST       the table GUEST sits at (a table id, not a NodeId), with a long TTL
 //   PREFIX:lobby:NAME/INSTANCE  a hash: table id -> the table's public summary (JSON text), with a
 //                               TTL (per instance: a restarted node never shows its old tables)
 //
@@ -281,9 +281,11 @@ struct LobbyEntry {
     bool operator==(const LobbyEntry&) const = default;
 };
 
-/// Node membership, presence and the lobby. Every record has a TTL and is kept alive by its
-/// node rewriting it (heartbeat every ttl/3, say): a node that dies vanishes from all three
-/// within a TTL. Thread-safe as its RedisClient. TTLs at least 1 ms (invalid_argument).
+/// Node membership, seats and the lobby. Heartbeats and lobbies have a TTL and are kept alive by
+/// their node rewriting them (heartbeat every ttl/3, say): a node that dies vanishes from them
+/// within a TTL. A seat outlives its node (its table is taken over with its seats); it is cleared
+/// when its guest leaves, and its long TTL only bounds one whose clearing was lost. Thread-safe as
+/// its RedisClient. TTLs at least 1 ms (invalid_argument).
 class ClusterDirectory {
 public:
     explicit ClusterDirectory(RedisClient& redis, std::string prefix = "tarneeb");
@@ -297,13 +299,14 @@ public:
     /// Removes node's heartbeat and lobby if they are still this instance's (a clean shutdown).
     void leave(const NodeId& node);
 
-    /// Records that `node` holds `guest`'s connection, for `ttl`.
-    void set_presence(std::string_view guest, const NodeId& node, std::chrono::milliseconds ttl);
-    /// The node holding `guest`'s connection, or nullopt (none, or its record expired).
-    std::optional<NodeId> presence(std::string_view guest);
-    /// Removes `guest`'s presence if it is `node`'s (compare-and-DEL: a guest who already
-    /// reconnected to another node keeps that record); true when it was removed.
-    bool clear_presence(std::string_view guest, const NodeId& node);
+    /// Records that `guest` sits at `table`, for `ttl` (the cluster's guest→table record: written
+    /// before the seat is acknowledged, ClusterHooks::seated).
+    void set_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl);
+    /// The table `guest` sits at, or nullopt (none, or its record expired or was lost).
+    std::optional<std::string> seat(std::string_view guest);
+    /// Removes `guest`'s seat if it is at `table` (compare-and-DEL: a guest who sat down at
+    /// another table meanwhile keeps that record); true when it was removed.
+    bool clear_seat(std::string_view guest, std::string_view table);
 
     /// Replaces node's lobby with `entries` (table -> summary), TTL `ttl`, in one script.
     /// Each entry's `node` is ignored (it is `node`'s). Empty entries: the lobby is removed.

@@ -4,9 +4,10 @@
 // PostgreSQL, the directory in Redis with heartbeats, and the orphan scan that takes over the
 // tables of a node that died.
 //
-// Threads: publish runs on the node's loop and never waits; take on the hall's writer thread;
-// owner, exchange and take_orphans on the node's worker thread (they may wait on Redis or the
-// store); the callbacks given to start() are called on any thread, with no lock held.
+// Threads: publish and unseat run on the node's loop and never wait; take and seat on the hall's
+// writer thread; owner, seat_of, exchange and take_orphans on the node's worker thread (they may
+// wait on Redis or the store); the callbacks given to start() are called on any thread, with no
+// lock held.
 #pragma once
 
 #include <atomic>
@@ -46,6 +47,9 @@ struct ClusterConfig {
     std::chrono::milliseconds request_timeout{10000};
     std::size_t publish_queue = 100000;            ///< messages waiting to be published at most (then dropped)
     std::size_t max_adopt_per_scan = 200;          ///< tables taken over in one scan at most
+    /// A guest's seat record (ClusterDirectory::set_seat) lives this long at most: it is cleared
+    /// when the guest leaves; the TTL only ends one whose clearing was lost (its node died).
+    std::chrono::milliseconds seat_ttl{std::chrono::hours(24)};
 };
 
 /// The text of message `msg` between nodes on Redis: its fields as compact JSON, then, when it
@@ -94,6 +98,15 @@ public:
     virtual void release(const std::string& table) = 0;
     /// Worker thread: the node running `table` now, nullopt when none does.
     virtual std::optional<NodeId> owner(const std::string& table) = 0;
+    /// Writer thread, before the write that seats them: records that `guests` sit at `table`
+    /// (ClusterDirectory::set_seat, TTL `seat_ttl`). Never throws: a failure is counted
+    /// (/metrics "seat_failures"), and the directory's next exchange shows the seat anyway.
+    virtual void seat(const std::string& table, const std::vector<std::string>& guests) = 0;
+    /// `guests` no longer sit at `table`: their records go (compare-and-DEL). Never waits.
+    virtual void unseat(const std::string& table, std::vector<std::string> guests) = 0;
+    /// Worker thread: the table `guest` sits at as its record says, nullopt when none (or Redis
+    /// is away: the directory is then all a front has).
+    virtual std::optional<std::string> seat_of(const std::string& guest) = 0;
     /// Worker thread: publishes this node's heartbeat and table summaries, reads every node's.
     /// Throws ClusterError when the shared services fail.
     virtual View exchange(const std::vector<LobbyEntry>& mine) = 0;

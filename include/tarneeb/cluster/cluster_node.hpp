@@ -68,9 +68,9 @@ public:
     void tick(Millis now);
 
     const NodeId& id() const { return me_; }
-    /// True when no directory refresh and no lookup of a table's owner is on the worker (tests
-    /// run the loop until their node is idle).
-    bool idle() const { return !refreshing_ && owner_lookups_ == 0; }
+    /// True when no directory refresh and no lookup (a table's owner, a guest's seat) is on the
+    /// worker (tests run the loop until their node is idle).
+    bool idle() const { return !refreshing_ && lookups_ == 0; }
 
 private:
     /// What a refresh found (worker → loop).
@@ -105,6 +105,9 @@ private:
     static ReadSummary read_summary(std::string text, ReadSummary* last);
     /// Asks Redis (on the worker) which node owns `table`, then calls `done` on the loop.
     void owner(const std::string& table, std::function<void(std::optional<NodeId>)> done);
+    /// Asks Redis (on the worker) at which table `guest` sits (ClusterLink::seat_of), then calls
+    /// `done` on the loop.
+    void seat_of(const std::string& guest, std::function<void(std::optional<std::string>)> done);
 
     ClusterConfig config_;
     std::unique_ptr<ClusterLink> link_;
@@ -113,14 +116,14 @@ private:
     Outbox loop_;
     NodeId me_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-    std::unique_ptr<WorkQueue> work_;  ///< the directory, the orphan scan and owner lookups
+    std::unique_ptr<WorkQueue> work_;  ///< the directory, the orphan scan, owner and seat lookups
     std::unique_ptr<RoutedTables> tables_;  ///< the hall's table requests, routed
     std::unordered_map<std::string, ReadSummary> read_;  ///< (worker) the last refresh's summaries, by table
 
     // the loop's state
     std::uint64_t subscriber_sessions_ = 0;  ///< Subscriber::sessions() when last seen
     bool refreshing_ = false;       ///< a refresh is on the worker
-    int owner_lookups_ = 0;         ///< owner lookups on the worker
+    int lookups_ = 0;               ///< owner and seat lookups on the worker
     Millis last_refresh_ = 0;       ///< when the last one started
     Millis now_ = 0;                ///< the latest time the transport gave or clock() read
     std::vector<NodeId> nodes_;                ///< live nodes at the last refresh

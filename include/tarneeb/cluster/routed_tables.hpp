@@ -10,8 +10,12 @@
 // Where a guest is (the route): the answer to each request it made through this front says
 // where the guest is after it; the cluster's directory (every node's tables and their seated
 // players, read every refresh) finds the seat of a guest who signs in here while seated at
-// another node's table, and the new owner of a table taken over from a node that died. A route
-// names the table; the node running it is looked up again whenever the directory changes.
+// another node's table, and the new owner of a table taken over from a node that died. A sign-in
+// the directory does not show yet (seated since the last read, perhaps at a node that died
+// before its next one) reads the guest's seat record (ClusterDirectory::set_seat, written before
+// the seat was acknowledged) and asks the node whose lease runs that table, or waits for the
+// table to run again. A route names the table; the node running it is looked up again whenever
+// the directory changes.
 //
 // Messages (each names its node, `to`, and `from`; encode_node_message):
 //   front → table's node: `req` {g: guest, n: number, r: node_request_json}, `place` {g, n},
@@ -60,6 +64,11 @@ public:
         std::function<void(const std::string& table, std::function<void(std::optional<NodeId>)> done)> owner;
         /// Now (Unix ms).
         std::function<Millis()> clock;
+        /// Reads (off the loop) the table `guest`'s seat record names, then calls `done` on the
+        /// loop (nullopt: none). Empty: no records, the directory alone says who sits where.
+        std::function<void(const std::string& guest, std::function<void(std::optional<std::string>)> done)> seat_of = {};
+        /// Clears `guest`'s seat record if it names `table` (one that ran nowhere for orphan_wait). May be empty.
+        std::function<void(const std::string& guest, const std::string& table)> forget_seat = {};
         Millis request_timeout = 10000;  ///< a request to another node unanswered this long is answered storage_unavailable
         Millis settle = 2000;            ///< a route an answer set is not changed by a directory read sooner
         Millis orphan_wait = 15000;      ///< a route whose table no live node runs is dropped after this
@@ -130,6 +139,7 @@ private:
         std::string guest;
         Millis until = 0;
         Located done;
+        bool recorded = false;  ///< the guest's seat record was read for it
     };
     /// A guest at one of this node's tables that another front serves.
     struct Front {
@@ -144,8 +154,13 @@ private:
     /// Locates `guest` (Tables::locate): here, at its route's node, at the node the directory
     /// says runs its table; while its table runs nowhere (its node died or let it go, and no
     /// node has taken it over yet) the answer waits for a directory read that shows where it
-    /// runs, until `until` (then: at no table).
-    void find_place(const std::string& guest, Millis until, Located done);
+    /// runs, until `until` (then: at no table). A guest nothing here knows of is looked up in its
+    /// seat record, once per locate (`recorded`: done already).
+    void find_place(const std::string& guest, Millis until, Located done, bool recorded = false);
+    /// find_place, with the table `guest`'s seat record names (nullopt: none).
+    void found_record(const std::string& guest, Millis until, std::optional<std::string> table, Located done);
+    /// Asks node `at` where `guest` is (`place`), answered through `done` by `until` at the latest.
+    bool ask_place(const NodeId& at, const std::string& guest, Millis until, Located& done);
     /// Every waiting locate looks again (a new directory read, or a time up).
     void look_again();
     /// Routes a join of a guest at no table (here or elsewhere) to the node running its table.

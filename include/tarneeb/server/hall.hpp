@@ -326,6 +326,8 @@ private:
     void fenced(const std::string& table) override { fenced_.insert(table); }
     void released(const std::string& table, bool dropped) override;
     std::int64_t take(Storage& storage, const std::string& table) override { return cluster_.take ? cluster_.take(storage, table) : 0; }
+    void seating(const std::string& table, std::vector<std::string> guests) override;
+    void unseated(const std::string& table, std::vector<std::string> guests) override;
     void settle() override { run_pumps(); }
     Millis now() const override { return now_; }
     std::uint64_t next_seed() override;

@@ -140,6 +140,15 @@ struct ClusterHooks {
     /// carries. Throws StorageError (the creation is refused with storage_unavailable) when it
     /// cannot.
     std::function<std::int64_t(Storage&, const std::string& table)> take;
+    /// On the writer thread, ahead of the journal write that seats the people `guests` at
+    /// `table` (so before any of them is told): records where they sit, the cluster's one
+    /// guest→table record (ClusterDirectory::set_seat), which a sign-in on any node reads when its
+    /// directory does not show the guest yet — this node may die before its next directory
+    /// exchange. Never throws (a failure leaves the next exchange to show the seat).
+    std::function<void(const std::string& table, const std::vector<std::string>& guests)> seated;
+    /// On the hall's thread: `guests` no longer sit at `table` (they left, or it closed); their
+    /// records go (never waits).
+    std::function<void(const std::string& table, const std::vector<std::string>& guests)> unseated;
     /// On the hall's thread: the hall no longer runs `table` (closed, swept or dropped).
     std::function<void(const std::string& table)> released;
     /// For /healthz: nullopt while the cluster's shared services answer, else their error code

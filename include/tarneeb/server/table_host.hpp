@@ -87,6 +87,11 @@ public:
     virtual void released(const std::string& table, bool dropped) = 0;
     /// On the writer thread, right after a table is created: its fencing token (ClusterHooks::take), or 0.
     virtual std::int64_t take(Storage& storage, const std::string& table) = 0;
+    /// Called just before the journal write that seats the people `guests` at `table`: a cluster
+    /// node records where they sit on the writer thread ahead of that write (ClusterHooks::seated).
+    virtual void seating(const std::string& table, std::vector<std::string> guests) = 0;
+    /// `guests` no longer sit at `table` (they left, or it closed): ClusterHooks::unseated.
+    virtual void unseated(const std::string& table, std::vector<std::string> guests) = 0;
     /// The loop's time (Unix ms): the latest the transport gave the front.
     virtual Millis now() const = 0;
     /// After a posted result of the host ran (a bot's decision, a hint): the front handles the
