@@ -149,6 +149,41 @@ TEST_F(HostTest, RequestsWaitingForABusyTableAreAnsweredOnceEachInOrder) {
     EXPECT_EQ(host.where("Sami")->seat, seat(3));
 }
 
+// A cluster's seat records (ClusterHooks::seated / unseated, issue 26): written before the write
+// that seats a person, so before the answer; cleared when the person leaves and when the table
+// closes, and never for a spectator.
+TEST_F(HostTest, SeatRecordsAreWrittenBeforeTheSeatIsAnsweredAndClearedWhenThePlayerGoes) {
+    const std::string t = create("Layla");
+    for (const auto* n : {"Layla", "Omar", "Watcher"}) host.connected(n);
+    sit("Layla", t, seat(0));
+    EXPECT_EQ(front.seat_records["Layla"], t) << "recorded before its write";
+    EXPECT_TRUE(answers["Layla"].empty());
+    sit("Omar", t, seat(1));
+    JoinRequest watch;
+    watch.table = t;
+    ask("Watcher", watch);
+    front.run_jobs();
+    ASSERT_EQ(answers["Omar"].size(), 1u);
+    EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}, {"Omar", t}}));
+    ask("Omar", LeaveRequest{});
+    front.run_jobs();
+    EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}}));
+    // Layla moves to another seat: still recorded at the table.
+    sit("Layla", t, seat(2));
+    front.run_jobs();
+    EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}}));
+    // Everybody goes away: the table is swept after the grace period with her seated, and her
+    // record goes.
+    host.disconnected("Watcher");
+    host.disconnected("Layla");
+    for (Millis now = front.clock; front.closed_tables.empty() && now < front.clock + 10 * config().timing.grace_ms; now += 1000) {
+        host.tick(now);
+        front.run_jobs();
+    }
+    EXPECT_TRUE(front.seat_records.empty());
+    EXPECT_EQ(front.closed_tables, std::vector<std::string>{t});
+}
+
 TEST_F(HostTest, EachGuestGetsItsOwnSeatsCardsAndASpectatorNone) {
     const std::string t = create("Layla");
     const std::vector<std::string> names = {"Layla", "Omar", "Rana", "Sami"};
