@@ -12,6 +12,7 @@
 #include "tarneeb/bots/holder_model.hpp"
 #include "tarneeb/bots/layout_sampler.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
+#include "self_play_positions.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/round.hpp"
 
@@ -19,18 +20,8 @@ using namespace tarneeb;
 using namespace tarneeb::bots;
 
 namespace {
-
-/// A round played by four heuristics up to `plays` cards (nullopt if it was passed out). Seeds
-/// from 1,000,000 on: bench/holder_data's training deals are derive_seed(1, k) for small k.
-std::optional<Round> played_to(std::uint64_t seed, int plays) {
-    HeuristicBot h;
-    const Seat dealer = seat(static_cast<int>(seed % 4));
-    Round r(kLevantine, dealer, deal_from_seed(seed, dealer));
-    while (!r.over() && static_cast<int>(r.plays().size()) < plays) r.apply(h.decide(SeatView(r, r.to_act())));
-    if (r.phase() != Phase::play) return std::nullopt;
-    return r;
-}
-
+/// Seeds from 1,000,000 on: bench/holder_data's training deals are derive_seed(1, k) for small k.
+std::optional<Round> played_to(std::uint64_t seed, int plays) { return self_play::heuristic_round_at(seed, plays); }
 }  // namespace
 
 TEST(HolderModel, EachUnseenCardIsSharedOutAmongTheSeatsThatMayHoldIt) {
@@ -119,27 +110,9 @@ TEST(HolderModel, LayoutsDrawnFromItPlaceMoreHiddenCardsRight) {
     // PlayerModel.ReadingTheOpponentsPlacesMoreHiddenCardsRight: uniform layouts, the
     // heuristic replayed (model_fit), layouts drawn from the holder model, and both.
     HeuristicBot h;
-    double plain = 0, read = 0, learned = 0, both = 0;
-    int positions = 0;
-    for (std::uint64_t seed = 100; positions < 30; ++seed) {
-        const auto r = played_to(seed, 8 + static_cast<int>(seed % 24));
-        if (!r) continue;
-        ++positions;
-        const SeatView v(*r, r->to_act());
-        auto right = [&](const PlayerModel& m) {
-            Rng rng(seed);
-            const auto layouts = sample_layouts(v, rng, 40, 40, 0.5, 1.0, m);
-            double share = 0;
-            for (const Hands& l : layouts)
-                for (Seat s : kSeats)
-                    if (s != v.seat()) share += static_cast<double>((l[s] & r->hand(s)).size()) / static_cast<double>(v.unseen().size());
-            return share / static_cast<double>(layouts.size());
-        };
-        plain += right({}) / 30;
-        read += right({&h, &h, 0.3, 0.1}) / 30;
-        learned += right({nullptr, nullptr, 1.0, 1.0, 1.0}) / 30;
-        both += right({&h, &h, 0.3, 0.1, 1.0}) / 30;
-    }
+    const auto share = self_play::hidden_cards_placed_right({{}, {&h, &h, 0.3, 0.1}, {nullptr, nullptr, 1.0, 1.0, 1.0},
+                                                           {&h, &h, 0.3, 0.1, 1.0}});
+    const double plain = share[0], read = share[1], learned = share[2], both = share[3];
     std::cout << "[holder model] hidden cards placed right: uniform " << plain << ", heuristic replayed " << read
               << ", learned " << learned << ", both " << both << "\n";
     // Measured with the committed weights: 0.362 uniform, 0.416 replayed, 0.389 learned, 0.436
