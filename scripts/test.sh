@@ -101,7 +101,7 @@ wait_background
 # storage suite on SQLite and PostgreSQL), the simulate CLI tests and pimc's thread test, and the
 # cluster's Redis layer (its lease keeper and subscriber threads), a real three-node cluster
 # (cluster_serve_tests) and one process's event loops (loops_serve_tests; every server test runs
-# a loop per core). It runs the tests of these that use threads: not the single-threaded
+# two loops unless it says otherwise: tests/net/ws_harness.cpp). It runs the tests of these that use threads: not the single-threaded
 # encoding tests (Protocol.*, StaticFiles.*), which the release and ASan runs cover.
 in_background build/tsan.log sanitizer_build build/tsan thread --target tarneeb server_tests server_ws_tests \
   bots_tests pimc_tests accounts_tests cluster_tests storage_tests cluster_serve_tests loops_serve_tests

@@ -114,7 +114,7 @@ void add_serve(CLI::App& app, int& exit_code) {
     redis->needs(node);
     node->needs(redis);
     cmd->add_option("--threads", o->config.threads,
-                    "event loops, each running its share of the tables (0: one per core; docs/scaling.md)")
+                    "event loops for the sockets; loop 0 also runs every table (0: one per two cores, at least one; docs/scaling.md)")
         ->capture_default_str()->check(CLI::Range(0, 256));
     cmd->add_flag("--full-sync", o->config.full_sync, "fsync every journal entry (survives power loss; slower)");
     cmd->add_option("--static", o->config.static_dir, "directory of the browser client's files (default: web/dist if it exists)");

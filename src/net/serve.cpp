@@ -20,6 +20,8 @@
 
 namespace tarneeb::server {
 
+unsigned default_loops() { return std::max(1u, std::thread::hardware_concurrency() / 2); }
+
 int serve(const ServeConfig& config, BotFactory bots) {
     using namespace transport;
     // A peer that vanishes must cost an error code on write, not the process.
@@ -29,8 +31,8 @@ int serve(const ServeConfig& config, BotFactory bots) {
         lim.rlim_cur = lim.rlim_max;
         setrlimit(RLIMIT_NOFILE, &lim);
     }
-    // One event loop per core for the sockets (docs/scaling.md "Every core"); the hall on loop 0.
-    const unsigned n = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+    // Event loops for the sockets (docs/scaling.md "Every core"); the hall on loop 0.
+    const unsigned n = config.threads ? config.threads : default_loops();
     // Declared before the io_contexts so that they outlive the sessions the io_contexts own.
     AddressBook addresses(config.hall.max_connections_per_address);
     std::unique_ptr<Home> home_ptr;

@@ -2,7 +2,7 @@
 //
 //   Home    the process's store, its one hall (front and table host, hall.hpp) and, in cluster
 //           mode, its cluster node; everything of it runs on loop 0's thread.
-//   Shared  one event loop (`--threads N`: one per core): its sockets, its sessions by
+//   Shared  one event loop (`--threads N`: default one per two cores): its sockets, its sessions by
 //           connection id, its share of the connection limit. What a session tells the server
 //           (open, message, closed, HTTP API requests) goes to the hall on loop 0, and what the
 //           hall sends a connection comes back to the connection's loop; between two loops it

@@ -46,6 +46,12 @@ void ServerProcess::start() {
         if (limits_.as_nobody && ::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(126);
         std::vector<std::string> args{"tarneeb", "serve", "--address", "127.0.0.1", "--port", "0",
                                       "--bot-delay-ms", "0", "--summary-ms", "0", "--log-level", "warn"};
+        // Two event loops unless the test says: every server scenario crosses between loops (the
+        // default, one loop per two cores, is one on a 2-core machine).
+        if (std::find(extra_.begin(), extra_.end(), "--threads") == extra_.end()) {
+            args.push_back("--threads");
+            args.push_back("2");
+        }
         if (std::find(extra_.begin(), extra_.end(), "--postgres") == extra_.end()) {  // DB is then only the log's name
             args.push_back("--db");
             args.push_back(db_);

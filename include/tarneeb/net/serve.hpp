@@ -21,9 +21,9 @@ struct ServeConfig {
     /// node's name; both or neither, and only with `postgres`.
     std::string redis;
     std::string node;
-    /// Event loops for the sockets (docs/scaling.md "Every core"): 0 = one per core. Loop 0 also
-    /// runs the one hall (every table, sign-in, lobby, accounts, tournaments). In cluster mode
-    /// the process is one node whatever this is.
+    /// Event loops for the sockets (docs/scaling.md "Every core"): 0 = default_loops(). Loop 0
+    /// also runs the one hall (every table, sign-in, lobby, accounts, tournaments). In cluster
+    /// mode the process is one node whatever this is.
     unsigned threads = 0;
     bool full_sync = false;              ///< synchronous=FULL (survive power loss, slower)
     std::string static_dir;              ///< files served for other GET paths ("" = none)
@@ -36,6 +36,13 @@ struct ServeConfig {
     std::size_t max_queue_bytes = 1024 * 1024;
     std::size_t max_connections = 20000;
 };
+
+/// The event loops `--threads 0` runs: one per two cores, at least one. Loop 0 runs the hall;
+/// the journal's writer, the reads, the bots and often the database take the other cores, and
+/// another loop only takes socket work off loop 0 at the price of a hand-off per frame: on 2
+/// cores one loop beat two on CPU per action, actions a second and p99 (docs/scaling.md
+/// "Every core").
+unsigned default_loops();
 
 /// Runs the server until SIGINT or SIGTERM. Prints "listening on ADDRESS:PORT" to stdout once
 /// ready. Returns 0 after a clean stop, 1 when the port or the database cannot be opened.
