@@ -90,6 +90,8 @@ const std::vector<Metric>& metrics_table() {
         {"cluster_messages_dropped_total", "counter", "Messages dropped (a full publish queue, or Redis away).",
          {{"", "/cluster/messages_dropped"}}},
         {"cluster_tables_adopted_total", "counter", "Tables adopted from nodes gone.", {{"", "/cluster/tables_adopted"}}},
+        {"cluster_seat_failures_total", "counter", "Seat records (guest to table) Redis did not take or clear.",
+         {{"", "/cluster/seat_failures"}}},
         {"cluster_directory_refreshes_total", "counter", "Directory reads done.", {{"", "/cluster/directory_refreshes"}}},
         {"cluster_redis_healthy", "gauge", "1 while Redis answers, else 0 (status: ok or the error code).", {{"", "/cluster/redis"}},
          Kind::health},
