@@ -234,8 +234,10 @@ void TableHost::tell_ratings(const MatchRow& row, const std::array<double, 4>& b
         else seats.push_back({{"name", row.names[i]}, {"before", before[i]}, {"after", before[i] + change[i].rating}});
     }
     const std::string frame = json{{"type", "ratings"}, {"table", row.table}, {"match", row.id}, {"seats", std::move(seats)}}.dump();
-    for (const auto& [name, g] : guests_)
-        if (g.table == row.table && g.present) front_.send(name, frame);
+    const Hosted* t = find(row.table);
+    if (!t) return;  // closed meanwhile: nobody is at it any more
+    for (const std::string& name : t->watchers)
+        if (auto g = guests_.find(name); g != guests_.end() && g->second.table == row.table && g->second.present) front_.send(name, frame);
 }
 
 void TableHost::close_in_storage(const std::string& id) {
@@ -250,11 +252,11 @@ void TableHost::close_now(const std::string& tid) {
     Hosted* t = find(tid);
     if (!t) return;
     std::vector<std::string> seated;
-    for (auto& [name, g] : guests_)
-        if (g.table == tid) {
-            if (g.seat) seated.push_back(name);
-            g.table.clear();
-            g.seat.reset();
+    for (const std::string& name : t->watchers)  // its guests, without a walk through every guest
+        if (auto g = guests_.find(name); g != guests_.end() && g->second.table == tid) {
+            if (g->second.seat) seated.push_back(name);
+            g->second.table.clear();
+            g->second.seat.reset();
         }
     front_.unseated(tid, std::move(seated));
     // Every started match is stored, however its people left (issue 27): one under way ends
@@ -424,10 +426,11 @@ void TableHost::drop(const std::string& id) {
         t->dropping = true;  // change_table drops it when its write comes back
         return;
     }
-    for (auto& [name, g] : guests_)
-        if (g.table == id) {
-            g.table.clear();
-            g.seat.reset();
+    const std::set<std::string> watchers = std::move(t->watchers);
+    for (const std::string& name : watchers)
+        if (auto g = guests_.find(name); g != guests_.end() && g->second.table == id) {
+            g->second.table.clear();
+            g->second.seat.reset();
         }
     auto parked = std::move(t->parked);
     erase(id);
@@ -435,7 +438,8 @@ void TableHost::drop(const std::string& id) {
     front_.released(id, /*dropped=*/true);
     for (auto& [guest, request, done] : parked)
         done(error_json(to_string(ProtocolError::storage_unavailable), "the table moved to another server; try again"));
-    std::erase_if(guests_, [](const auto& g) { return !g.second.present && g.second.table.empty(); });
+    for (const std::string& name : watchers)  // those not connected here are forgotten
+        if (auto g = guests_.find(name); g != guests_.end() && !g->second.present && g->second.table.empty()) guests_.erase(g);
 }
 
 std::vector<std::pair<std::string, json>> TableHost::summaries() const {
