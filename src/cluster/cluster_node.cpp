@@ -34,7 +34,9 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
     node.seat_of = [this](const std::string& guest, std::function<void(std::optional<std::string>)> done) {
         seat_of(guest, std::move(done));
     };
-    node.forget_seat = [this](const std::string& guest, const std::string& table) { link_->unseat(table, {guest}); };
+    node.forget_seat = [this](const std::string& guest, const std::string& table) {
+        work_->submit([this, guest, table] { link_->unseat(table, {guest}); });
+    };
     node.request_timeout = config_.request_timeout.count();
     node.settle = 2 * config_.refresh.count();
     node.orphan_wait = config_.orphan_wait.count();

@@ -180,7 +180,9 @@ void Hall::seating(const std::string& table, std::vector<std::string> guests) {
 }
 
 void Hall::unseated(const std::string& table, std::vector<std::string> guests) {
-    if (cluster_.unseated && !guests.empty()) cluster_.unseated(table, guests);
+    if (!cluster_.unseated || guests.empty()) return;
+    on_writer("unseat", [unseated = cluster_.unseated, table, guests = std::move(guests)](Storage&) { unseated(table, guests); },
+              nullptr, /*write=*/false);
 }
 
 const Table* Hall::table(const std::string& id) const { return host_->table(id); }

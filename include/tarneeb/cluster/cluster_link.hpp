@@ -4,9 +4,9 @@
 // PostgreSQL, the directory in Redis with heartbeats, and the orphan scan that takes over the
 // tables of a node that died.
 //
-// Threads: publish and unseat run on the node's loop and never wait; take and seat on the hall's
-// writer thread; owner, seat_of, exchange and take_orphans on the node's worker thread (they may
-// wait on Redis or the store); the callbacks given to start() are called on any thread, with no
+// Threads: publish runs on the node's loop and never waits; take, seat and unseat on the hall's
+// writer thread (unseat also on the node's worker); owner, seat_of, exchange and take_orphans on
+// the node's worker thread (they may wait on Redis or the store); the callbacks given to start() are called on any thread, with no
 // lock held.
 #pragma once
 
@@ -102,8 +102,10 @@ public:
     /// (ClusterDirectory::set_seat, TTL `seat_ttl`). Never throws: a failure is counted
     /// (/metrics "seat_failures"), and the directory's next exchange shows the seat anyway.
     virtual void seat(const std::string& table, const std::vector<std::string>& guests) = 0;
-    /// `guests` no longer sit at `table`: their records go (compare-and-DEL). Never waits.
-    virtual void unseat(const std::string& table, std::vector<std::string> guests) = 0;
+    /// `guests` no longer sit at `table`: their records go (compare-and-DEL). Never throws (a
+    /// failure is counted; the record ends with its TTL, and meanwhile a sign-in asks the node
+    /// running its table, which says where the guest is).
+    virtual void unseat(const std::string& table, const std::vector<std::string>& guests) = 0;
     /// Worker thread: the table `guest` sits at as its record says, nullopt when none (or Redis
     /// is away: the directory is then all a front has).
     virtual std::optional<std::string> seat_of(const std::string& guest) = 0;

@@ -141,13 +141,14 @@ struct ClusterHooks {
     /// cannot.
     std::function<std::int64_t(Storage&, const std::string& table)> take;
     /// On the writer thread, ahead of the journal write that seats the people `guests` at
-    /// `table` (so before any of them is told): records where they sit, the cluster's one
+    /// `table` (so before any of them is told): records where they sit, the cluster's
     /// guest→table record (ClusterDirectory::set_seat), which a sign-in on any node reads when its
     /// directory does not show the guest yet — this node may die before its next directory
     /// exchange. Never throws (a failure leaves the next exchange to show the seat).
     std::function<void(const std::string& table, const std::vector<std::string>& guests)> seated;
-    /// On the hall's thread: `guests` no longer sit at `table` (they left, or it closed); their
-    /// records go (never waits).
+    /// On the writer thread, in order with `seated` (a guest who leaves a table and sits down at
+    /// it again keeps its record): `guests` no longer sit at `table` (they left, or it closed);
+    /// their records go. Never throws.
     std::function<void(const std::string& table, const std::vector<std::string>& guests)> unseated;
     /// On the hall's thread: the hall no longer runs `table` (closed, swept or dropped).
     std::function<void(const std::string& table)> released;
