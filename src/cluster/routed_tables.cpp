@@ -72,8 +72,8 @@ void RoutedTables::send_request(const NodeId& node, const std::string& guest, co
     pending_of_.emplace(guest, n);
 }
 
-void RoutedTables::locate(const std::string& guest, Located done) {
-    find_place(guest, node_.clock() + node_.orphan_wait, std::move(done));
+void RoutedTables::locate(const std::string& guest, Located done, bool returning) {
+    find_place(guest, node_.clock() + node_.orphan_wait, std::move(done), /*recorded=*/!returning);
 }
 
 void RoutedTables::find_place(const std::string& guest, Millis until, Located done, bool recorded) {

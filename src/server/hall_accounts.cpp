@@ -32,7 +32,7 @@ void Hall::hello(ConnId conn, Conn& c, const HelloRequest& h, const json& id) {
                       release(conn);
                       if (e) storage_error(conn, id, *e);
                       else if (!*found) error(conn, id, to_string(ProtocolError::unknown_token));
-                      else signed_in(conn, id, (*found)->name, token, (*found)->registered);
+                      else signed_in(conn, id, (*found)->name, token, (*found)->registered, /*returning=*/true);
                   });
         return;
     }
@@ -55,14 +55,15 @@ void Hall::hello(ConnId conn, Conn& c, const HelloRequest& h, const json& id) {
                       if (e || !*registered) new_guests_.forgive(address);  // no guest made: not counted
                       if (e) storage_error(conn, id, *e);
                       else if (!*registered) error(conn, id, to_string(ProtocolError::name_taken));
-                      else signed_in(conn, id, name, token);
+                      else signed_in(conn, id, name, token, /*registered=*/false, /*returning=*/false);
                   });
         return;
     }
     error(conn, id, to_string(ProtocolError::bad_message), "hello needs a name or a token");
 }
 
-void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token, bool registered) {
+void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const std::string& token, bool registered,
+                     bool returning) {
     auto it = conns_.find(conn);
     if (it == conns_.end()) return;  // closed meanwhile
     if (auto known = guests_.find(name);
@@ -85,7 +86,7 @@ void Hall::signed_in(ConnId conn, const json& id, const std::string& name, const
         welcome["registered"] = registered;  // accounts (docs/protocol.md "Accounts")
         reply(conn, id, std::move(welcome));
         tables_->connected(name);  // its table's message and chat, after the welcome
-    });
+    }, returning);
 }
 
 bool Hall::on_passwords(std::function<void()> work, std::function<void()> done) {
@@ -187,7 +188,7 @@ void Hall::sign_in(ConnId conn, Conn& c, const HelloRequest& h, const json& id) 
                                     [this, conn, id, account, token](const std::optional<StorageError>& e2) {
                                         release(conn);
                                         if (e2) return storage_error(conn, id, *e2);
-                                        signed_in(conn, id, account, token, /*registered=*/true);
+                                        signed_in(conn, id, account, token, /*registered=*/true, /*returning=*/true);
                                     });
                       });
                   if (!queued) {

@@ -51,7 +51,7 @@ void Hall::next_quick_play() {
                 quick_seat(job, static_cast<int>(*rating + 0.5), 0);
             },
             /*write=*/false);
-    });
+    }, /*returning=*/false);
 }
 
 std::vector<json> Hall::quick_summaries() const {

@@ -41,7 +41,10 @@ struct TwoNodes {
                                  done(runs ? std::optional<NodeId>(other) : std::nullopt);
                              },
                              [&h] { return h.now; }};
-        n.seat_of = [this](const std::string& guest, std::function<void(std::optional<std::string>)> done) { done(seat_record(guest)); };
+        n.seat_of = [this](const std::string& guest, std::function<void(std::optional<std::string>)> done) {
+            ++record_reads;
+            done(seat_record(guest));
+        };
         n.forget_seat = [this](const std::string& guest, const std::string& table) { unseat(table, {guest}); };
         r = std::make_unique<RoutedTables>(h.hall, std::move(n));
         ClusterHooks hooks;
@@ -130,6 +133,7 @@ struct TwoNodes {
     std::optional<NodeId> silent;  ///< messages to this node are lost
     std::mutex records_mutex;
     std::map<std::string, std::string> records;  ///< the seat records, guest → table (under records_mutex)
+    int record_reads = 0;  ///< seat_of calls
 };
 
 /// The reply with request id `id` that connection `c` of `h` got last, or null.
@@ -246,14 +250,16 @@ TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatThroughTheDirectory) {
 TEST(RoutedTables, ASignInTheDirectoryDoesNotShowYetFindsTheSeatByItsRecord) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    n.a.sign_in(layla, "Layla");
+    const std::string token = n.a.sign_in(layla, "Layla");
+    ASSERT_TRUE(n.b.storage.register_name("Layla", token));  // a cluster's nodes share one store; here each has its own
     n.send(n.a, layla, {{"type", "create"}});
     const std::string tid = n.a.last(layla, "created")["table"];
     n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
     EXPECT_EQ(n.seat_record("Layla"), tid);
-    // No directory read since: her phone reaches b, which finds her by the record and a's lease.
+    // No directory read since: her phone reaches b with her token; b finds her by the record
+    // and a's lease.
     const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
+    n.b.hall.message(phone, json{{"type", "hello"}, {"token", token}, {"id", 1}}.dump(), n.b.now);
     n.pump();
     const json welcome = reply(n.b, phone, 1);
     EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
@@ -264,9 +270,14 @@ TEST(RoutedTables, ASignInTheDirectoryDoesNotShowYetFindsTheSeatByItsRecord) {
     EXPECT_EQ(reply(n.b, phone, 2)["type"], "ok") << n.b.bytes(phone);
     EXPECT_EQ(n.seat_record("Layla"), std::nullopt);
     const ConnId tablet = n.b.connect();
-    n.b.hall.message(tablet, json{{"type", "hello"}, {"name", "Layla"}, {"id", 3}}.dump(), n.b.now);
+    n.b.hall.message(tablet, json{{"type", "hello"}, {"token", token}, {"id", 3}}.dump(), n.b.now);
     n.pump();
     EXPECT_TRUE(reply(n.b, tablet, 3)["table"].is_null()) << n.b.bytes(tablet);
+    // A guest made by its own hello sits nowhere yet: no record is read for it.
+    const int reads = n.record_reads;
+    const ConnId omar = n.b.connect();
+    EXPECT_FALSE(n.b.sign_in(omar, "Omar").empty());
+    EXPECT_EQ(n.record_reads, reads);
 }
 
 // The hole the 10,000-client kill showed: seated at a table its node created in its last
@@ -275,13 +286,14 @@ TEST(RoutedTables, ASignInTheDirectoryDoesNotShowYetFindsTheSeatByItsRecord) {
 TEST(RoutedTables, ASeatTakenJustBeforeItsNodeDiedIsGivenBackWhenTheTableIsTakenOver) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    n.a.sign_in(layla, "Layla");
+    const std::string token = n.a.sign_in(layla, "Layla");
+    ASSERT_TRUE(n.b.storage.register_name("Layla", token));
     n.send(n.a, layla, {{"type", "create"}});
     const std::string tid = n.a.last(layla, "created")["table"];
     n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 3}});
     n.a_died();
     const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
+    n.b.hall.message(phone, json{{"type", "hello"}, {"token", token}, {"id", 1}}.dump(), n.b.now);
     n.pump();
     EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << "not welcomed at no table: " << n.b.bytes(phone);
     EXPECT_EQ(n.rb->metrics()["locates_waiting"], 1);

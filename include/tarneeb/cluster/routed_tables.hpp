@@ -11,7 +11,7 @@
 // where the guest is after it; the cluster's directory (every node's tables and their seated
 // players, read every refresh) finds the seat of a guest who signs in here while seated at
 // another node's table, and the new owner of a table taken over from a node that died. A sign-in
-// the directory does not show yet (seated since the last read, perhaps at a node that died
+// (by token or password) the directory does not show yet (seated since the last read, perhaps at a node that died
 // before its next one) reads the guest's seat record (ClusterDirectory::set_seat, written before
 // the seat was acknowledged) and asks the node whose lease runs that table, or waits for the
 // table to run again. A route names the table; the node running it is looked up again whenever
@@ -89,7 +89,7 @@ public:
 
     // ---- Tables: the front's side (the hall's calls) ------------------------------------
     void request(const std::string& guest, const TableRequest& r, Answer done) override;
-    void locate(const std::string& guest, Located done) override;
+    void locate(const std::string& guest, Located done, bool returning) override;
     void connected(const std::string& guest) override;
     void disconnected(const std::string& guest) override;
 
@@ -155,7 +155,7 @@ private:
     /// says runs its table; while its table runs nowhere (its node died or let it go, and no
     /// node has taken it over yet) the answer waits for a directory read that shows where it
     /// runs, until `until` (then: at no table). A guest nothing here knows of is looked up in its
-    /// seat record, once per locate (`recorded`: done already).
+    /// seat record, once per locate (`recorded`: done already, or not wanted).
     void find_place(const std::string& guest, Millis until, Located done, bool recorded = false);
     /// find_place, with the table `guest`'s seat record names (nullopt: none).
     void found_record(const std::string& guest, Millis until, std::optional<std::string> table, Located done);

@@ -297,8 +297,10 @@ private:
     std::deque<QuickJob> quick_queue_;
     bool quick_running_ = false;
     Millis quick_merged_ = 0;  ///< the last merge_quick_tables
+    /// `name` signed in on `conn` (welcomed once located); `returning`: the guest existed before
+    /// (a token or a password), not made by this hello.
     void signed_in(ConnId conn, const nlohmann::json& id, const std::string& name, const std::string& token,
-                   bool registered = false);
+                   bool registered, bool returning);
     /// `list`: one page of public tables (docs/protocol.md "list"); `watch` subscribes the connection.
     void list_tables(ConnId conn, const nlohmann::json& id, const ListRequest& l);
     /// The `tables` message of the public tables after `cursor` (none: from the first), at most `limit`.

@@ -149,7 +149,7 @@ public:
     /// found at the table that seats it, connected or not.
     std::optional<Place> where(const std::string& guest) const;
     /// where(), through `done` at once (Tables).
-    void locate(const std::string& guest, std::function<void(std::optional<Place>)> done) override { done(where(guest)); }
+    void locate(const std::string& guest, std::function<void(std::optional<Place>)> done, bool) override { done(where(guest)); }
     /// `guest` signed in on one more connection: a seated guest counts as connected again, its
     /// table is published and it gets the table's chat.
     void connected(const std::string& guest) override;

@@ -35,8 +35,11 @@ public:
     /// chat): answered exactly once through `done`, in the order the guest's requests were made.
     virtual void request(const std::string& guest, const TableRequest& r, Answer done) = 0;
     /// Where `guest` sits or watches (nullopt: at no table), through `done` (exactly once; at
-    /// once for a table of this process, later for another node's).
-    virtual void locate(const std::string& guest, std::function<void(std::optional<Place>)> done) = 0;
+    /// once for a table of this process, later for another node's). `returning`: the guest
+    /// existed before this sign-in (a token or a password), so it may sit at a table this front
+    /// has not heard of (in a cluster its seat record is read); false for a guest made just now,
+    /// or one this front has served since its sign-in (quick play).
+    virtual void locate(const std::string& guest, std::function<void(std::optional<Place>)> done, bool returning) = 0;
     /// `guest` signed in on one more connection of this front: it counts as connected again at
     /// its table, whose message and chat it gets (after its welcome).
     virtual void connected(const std::string& guest) = 0;
