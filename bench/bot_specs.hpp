@@ -5,11 +5,16 @@
 //                                         (base, slope, partner_extra, opponent_bid,
 //                                         margin_levantine, margin_classic, raise_min_own,
 //                                         pass_margin, preempt)
-//   heuristic-old[:KNOB=V,...]            the heuristic before issue 13 (expected_points = false)
+//   heuristic-old[:KNOB=V,...]            the heuristic before issue 13 (expected_points = false,
+//                                         partner_extra = 0.3), today's card play
 //   heuristic-oldplay[:KNOB=V,...]        today's heuristic auction and trump with the card play
 //                                         before issue 29 (oldplay_params(): every card rule off,
 //                                         the old knobs; 0 [0, 0] against the frozen copy it replaced): against
 //                                         `heuristic` the contracts are equal, only card play differs
+//   heuristic-oldfit[:KNOB=V,...]         the heuristic with the levantine bidding constants fitted
+//                                         on the card play before issue 29 (kOldFitModel: the
+//                                         FIT block of heuristic_bot.cpp until the refit), the
+//                                         rest today's: against `heuristic` only the fit differs
 //   pimc-auction[:KNOB=V,...]             the registry pimc's auction and trump (PimcBidding knobs
 //                                         changed: threshold, classic_threshold, partner_base,
 //                                         partner_slope, opponent_bid, raise_min, sd,
@@ -30,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "tarneeb/bots/bid_model.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 
@@ -45,6 +51,34 @@ inline HeuristicParams oldplay_params() {
     p.cash_guess = 1;
     return p;
 }
+
+/// The heuristic's levantine bidding model as fitted on the card play before issue 29
+/// (tools/fit_bidding.py on bench/bid_data --deals 100000 --seed 77 with that card play).
+inline constexpr LevantineBidModel kOldFitModel{
+    {+4.6254, +0.6448, -0.9213, -0.0928, -0.6398, +0.0955, +0.2580, -0.3650},
+    {1.6225, 1.6808, 1.4749},
+    {+9.0073, +0.2101, -0.7125, +0.4782, -0.0630},
+    {1.6925, 1.5879, 1.6069}};
+
+/// The heuristic with the levantine expected-points auction on kOldFitModel; every other
+/// decision (classic calls, trump, cards) the HeuristicBot's with the same params.
+class OldFitHeuristicBot final : public Bot {
+public:
+    OldFitHeuristicBot(std::uint64_t seed, const HeuristicParams& p) : params_(p), bot_(seed, p) {}
+    std::string_view name() const override { return "heuristic-oldfit"; }
+    Action decide_call(const SeatView& v) override {
+        if (v.rules().scoring != ScoringStyle::bid_value || !params_.expected_points) return bot_.decide_call(v);
+        const double own = estimate_tricks(v.hand(), best_trump(v.hand()));
+        const int bid = levantine_expected_points_call(v, own, kOldFitModel, params_.pass_margin, params_.preempt);
+        return bid > 0 ? Action::bid(bid) : Action::pass();
+    }
+    Action decide_trump(const SeatView& v) override { return bot_.decide_trump(v); }
+    Action decide_card(const SeatView& v) override { return bot_.decide_card(v); }
+
+private:
+    HeuristicParams params_;
+    HeuristicBot bot_;
+};
 
 /// One bot's auction and trump with another bot's card play.
 class SplitBot final : public Bot {
@@ -72,9 +106,10 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             knobs.emplace_back(kv.substr(0, eq), std::stod(kv.substr(eq + 1)));
         }
     }
-    if (base == "heuristic" || base == "heuristic-old" || base == "heuristic-oldplay") {
+    if (base == "heuristic" || base == "heuristic-old" || base == "heuristic-oldplay" || base == "heuristic-oldfit") {
         HeuristicParams p = base == "heuristic-oldplay" ? oldplay_params() : HeuristicParams{};
         p.expected_points = base != "heuristic-old";
+        if (base == "heuristic-old") p.partner_extra = 0.3;  // its value before issue 29
         for (const auto& [k, v] : knobs) {
             if (k == "base") p.base = v;
             else if (k == "slope") p.slope = v;
@@ -93,6 +128,7 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "cards_off") p.card_rules &= ~static_cast<unsigned>(v);
             else throw std::runtime_error("unknown heuristic knob " + k);
         }
+        if (base == "heuristic-oldfit") return std::make_unique<OldFitHeuristicBot>(seed, p);
         return std::make_unique<HeuristicBot>(seed, p);
     }
     const bool whole = base == "pimc" && colon != std::string::npos;

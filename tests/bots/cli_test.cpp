@@ -235,7 +235,11 @@ TEST(Play, WholeMatchInArabicReadsAsArabic) {
         in << whole_match_input(4000, true);
     }
     const fs::path record = d / "match.json";
-    const Result r = run("play --seat 1 --seed 7 --lang ar --target 11 --record " + record.string() + " < " +
+    // Seed 1: a match in which each team declares and the person wins a trick, so that every
+    // word below is printed. The bots' bidding decides that, so a change to it may need another
+    // seed (with the bidding refitted on issue 29's card play, seed 7 is a match of two rounds,
+    // both declared by the opponents).
+    const Result r = run("play --seat 1 --seed 1 --lang ar --target 11 --record " + record.string() + " < " +
                          (d / "input.txt").string() + " 2>&1");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("انتهت المباراة"), std::string::npos) << "the match was played to its end";
@@ -258,7 +262,8 @@ TEST(Play, EnglishVerbsAgreeAndNoArabic) {
         std::ofstream in(d / "input.txt");
         in << whole_match_input(4000);
     }
-    const Result r = run("play --seat 1 --seed 7 --target 11 < " + (d / "input.txt").string() + " 2>&1");
+    // Seed 1 for the reason given in WholeMatchInArabicReadsAsArabic.
+    const Result r = run("play --seat 1 --seed 1 --target 11 < " + (d / "input.txt").string() + " 2>&1");
     fs::remove_all(d);
     EXPECT_EQ(r.status, 0);
     for (const char* right : {"You win the trick", "Right wins the trick", "You: bid ", "we need", "they need"})

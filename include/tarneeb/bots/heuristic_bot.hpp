@@ -56,7 +56,8 @@ struct HeuristicParams {
     double base = 4.7;            ///< team tricks expected with an unknown partner: base + slope * own
     double slope = 0.61;
     double base_partner_passed = 4.8;  ///< as `base` once the partner has passed
-    double partner_extra = 0.3;   ///< with a bidding partner: partner's bid + 0.8 + this * (own - 3.7)
+    double partner_extra = 0.5;   ///< with a bidding partner: partner's bid + 0.8 + this * (own - 3.7)
+                                  ///< (0.3 before issue 29's card play, as in bench's heuristic-old)
     double opponent_bid = 0.6;    ///< subtracted for each opponent who bid
     double margin_levantine = 0.6;///< levantine: bid the most with expected tricks >= bid + margin
     double margin_classic = -0.6; ///< classic: bid the least that wins if expected >= bid + margin
