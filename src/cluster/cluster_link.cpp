@@ -97,7 +97,10 @@ public:
         return true;
     }
 
-    std::uint64_t sessions() const override { return subscriber_ ? subscriber_->sessions() : 0; }
+    // A new subscriber session (this node's incoming messages may be lost), or the publisher
+    // working again after it dropped messages (its outgoing ones were): either way the node opens
+    // its routes and its guests' fronts again (ClusterNode::tick, RoutedTables::resync).
+    std::uint64_t sessions() const override { return (subscriber_ ? subscriber_->sessions() : 0) + publisher_recoveries_.load(); }
 
     std::int64_t take(Storage& store, const std::string& table) override {
         bool taken = false;
@@ -199,20 +202,30 @@ private:
     // Messages to other nodes, in order, on one thread: each wake-up publishes every message
     // queued meanwhile in one pipelined write (RedisClient::publish_all), so a busy node pays
     // one round trip per burst, not one per message.
+    // After a batch was dropped (Redis away: at most once), the publisher pings until Redis
+    // answers again and then counts a recovery, which makes the node resync (sessions()): the
+    // receivers of the lost messages get their tables again.
     void run_publisher() {
         std::vector<std::pair<std::string, std::string>> batch;
+        bool dropped = false;
         for (;;) {
             {
                 std::unique_lock lock(publish_mutex_);
-                publish_ready_.wait(lock, [&] { return publish_stopping_ || !to_publish_.empty(); });
-                if (to_publish_.empty()) return;
+                const auto ready = [&] { return publish_stopping_ || !to_publish_.empty(); };
+                if (!dropped) publish_ready_.wait(lock, ready);
+                else publish_ready_.wait_for(lock, std::chrono::milliseconds(100), ready);
+                if (publish_stopping_ && to_publish_.empty()) return;
                 batch.clear();
                 batch.swap(to_publish_);
             }
             try {
-                pub_redis_.publish_all(batch);
+                if (batch.empty()) pub_redis_.ping();  // dropped before: is Redis back?
+                else pub_redis_.publish_all(batch);
+                if (dropped) ++publisher_recoveries_;
+                dropped = false;
             } catch (const ClusterError&) {
-                publish_failures_ += batch.size();  // at most once: the receivers recover (docs/scaling.md)
+                publish_failures_ += batch.size();
+                dropped = true;
             }
         }
     }
@@ -224,6 +237,7 @@ private:
     std::unique_ptr<Subscriber> subscriber_;
     std::set<std::string> suspects_;  ///< (worker) live tables no node ran at the last scan
     std::atomic<std::uint64_t> publish_failures_{0};
+    std::atomic<std::uint64_t> publisher_recoveries_{0};  ///< the publisher working again after dropping messages
     std::atomic<std::uint64_t> seat_failures_{0};
     bool stopped_ = false;
 };

@@ -154,7 +154,8 @@ Millis ClusterNode::clock() { return now_ = std::max(now_, unix_ms()); }
 
 void ClusterNode::tick(Millis now) {
     now_ = std::max(now_, now);
-    // The subscriber connected again (Redis restarted, or the link broke): messages may be lost.
+    // The subscriber connected again, or the publisher works again after dropping messages (Redis
+    // restarted, or the link broke): messages may be lost.
     if (const std::uint64_t sessions = link_->sessions(); sessions != subscriber_sessions_) {
         const bool again = subscriber_sessions_ != 0;
         subscriber_sessions_ = sessions;

@@ -88,8 +88,9 @@ public:
     /// Sends `msg` (an object; its "to" and "from" set here) to node `to`: at most once, in
     /// order between two nodes. Never waits; false when it was dropped (queue full).
     virtual bool publish(const NodeId& to, nlohmann::json msg) = 0;
-    /// Changes each time this node's messages may have been lost (a subscriber reconnect):
-    /// the node then opens its relays again (ClusterNode::resync).
+    /// Changes each time this node's messages may have been lost: a subscriber reconnect (its
+    /// incoming ones), or its publisher working again after it dropped some (its outgoing ones).
+    /// The node then opens its routes and its guests' fronts again (RoutedTables::resync).
     virtual std::uint64_t sessions() const = 0;
     /// Writer thread, right after a table was created: makes it this node's; returns the
     /// fencing token its writes carry (0: unfenced). StorageError when it cannot.

@@ -28,8 +28,10 @@
 // has not heard back from): a paused ex-owner that wakes cannot send a stale table.
 // Messages are at most once. A request with no answer within `request_timeout`, or whose node
 // left the directory, is answered `storage_unavailable` (nothing is known to have changed; the
-// table's messages say what did). After a node's subscriber reconnects (Redis restarted), the
-// fronts send `conn` again for every routed guest, and the table's node sends each its table.
+// table's messages say what did). After a node's subscriber reconnects, or its publisher works
+// again after dropping messages (Redis restarted), it resyncs: its fronts' guests' tables are
+// sent again (`reset` to those fronts) and it sends `conn` again for each guest it routes, whose
+// table's node then sends it its table.
 // A guest who signs in while its table is being taken over (its node died, paused past its
 // lease or let it go, and no node runs it yet) gets its welcome when a node runs the table
 // again — seated — or, after `orphan_wait`, at no table.
