@@ -28,6 +28,13 @@ Hands deal2() {
 }
 
 /// The round after the auction (seat 0 declares 7), trump `trump` and `plays`.
+/// Hands `h` with seat `a`'s card `ca` and seat `b`'s card `cb` exchanged.
+Hands swapped(Hands h, int a, const char* ca, int b, const char* cb) {
+    h[a] = (h[a] - card(ca)) | card(cb);
+    h[b] = (h[b] - card(cb)) | card(ca);
+    return h;
+}
+
 Round position(const Hands& hands, Suit trump, const std::string& plays, const Rules& rules = kLevantine) {
     Round r(rules, Seat::s3, hands);
     EXPECT_EQ(test::auction(r, {"7", "pass", "pass", "pass"}), ErrorCode::ok);
@@ -97,9 +104,7 @@ TEST(HeuristicPlay, FollowsLowUnderPartnersMaster) {
 TEST(HeuristicPlay, DiscardsInsteadOfRuffingPartnersSureWinner) {
     // Deal 2 with AC and 2C swapped: seat 0 leads the master AC; seat 2 has no clubs and
     // discards (from its weakest suit) instead of ruffing its partner's trick.
-    Hands h = deal2();
-    h[0] = (h[0] - card("2C")) | card("AC");
-    h[3] = (h[3] - card("AC")) | card("2C");
+    const Hands h = swapped(deal2(), 0, "2C", 3, "AC");
     EXPECT_EQ(decide(position(h, Suit::spades, "AC 5C")), card("6H"));
 }
 
@@ -133,10 +138,7 @@ TEST(HeuristicCardPlay, SecondHandRuffsLowAndKeepsTheMasterTrump) {
     // Seat 1 now holds AS 3S 4S 5S and seat 0 leads the master AD: seat 1 must ruff to win
     // it, and seat 2, yet to play, has shown no void in diamonds, so it cannot over-ruff: the
     // 3S does it (old: the AS, the only trump it thought safe).
-    Hands h = dealA();
-    h[0] = (h[0] - card("AS") - card("5D")) | card("2S") | card("AD");
-    h[1] = (h[1] - card("2S")) | card("AS");
-    h[3] = (h[3] - card("AD")) | card("5D");
+    const Hands h = swapped(swapped(dealA(), 0, "AS", 1, "2S"), 0, "5D", 3, "AD");
     const Round r = position(h, Suit::spades, "AD");
     EXPECT_EQ(decide(r), card("3S"));
     EXPECT_EQ(decide(r, old_card_play()), card("AS"));
@@ -145,9 +147,7 @@ TEST(HeuristicCardPlay, SecondHandRuffsLowAndKeepsTheMasterTrump) {
 TEST(HeuristicCardPlay, ThirdHandRuffsLowWhenTheLastPlayerMustFollow) {
     // Deal 2 with AS and 8S swapped: seat 2 holds AS 7S 6S 5S 4S and no clubs; the opponent's
     // KC wins; seat 3 (last) has not shown out of clubs, so it must follow: ruff with the 4S.
-    Hands h = deal2();
-    h[0] = (h[0] - card("AS")) | card("8S");
-    h[2] = (h[2] - card("8S")) | card("AS");
+    const Hands h = swapped(deal2(), 0, "AS", 2, "8S");
     const Round r = position(h, Suit::spades, "2C KC");
     EXPECT_EQ(decide(r), card("4S"));
     EXPECT_EQ(decide(r, old_card_play()), card("AS"));

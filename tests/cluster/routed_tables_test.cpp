@@ -20,6 +20,14 @@ namespace {
 
 using nlohmann::json;
 
+/// The reply with request id `id` that connection `c` of `h` got last, or null.
+json reply(HallHarness& h, ConnId c, int id) {
+    const auto& fs = h.frames[c];
+    for (auto it = fs.rbegin(); it != fs.rend(); ++it)
+        if (json j = json::parse(*it); j.value("id", json()) == id) return j;
+    return nullptr;
+}
+
 /// Two nodes, a and b: a hall each, their RoutedTables, and the messages between them.
 struct TwoNodes {
     TwoNodes() {
@@ -126,6 +134,18 @@ struct TwoNodes {
         a_died();  // the next directory read: b runs it
     }
 
+    /// Expects b's answer to hello `id` on `phone` to welcome it at `table`'s seat `seat`, and b
+    /// to have sent it that table, seen from that seat, with the seat connected.
+    void expect_welcomed_at(ConnId phone, int id, const std::string& table, int seat) {
+        const json welcome = reply(b, phone, id);
+        EXPECT_EQ(welcome["table"], table) << b.bytes(phone);
+        EXPECT_EQ(welcome["seat"], seat);
+        const json t = b.last(phone, "table");
+        ASSERT_FALSE(t.is_null()) << b.bytes(phone);
+        EXPECT_EQ(t["you"], seat);
+        EXPECT_TRUE(t["seats"][static_cast<std::size_t>(seat)]["connected"].get<bool>()) << t["seats"];
+    }
+
     HallHarness a, b;
     NodeId ida = NodeId::fresh("a"), idb = NodeId::fresh("b");
     std::unique_ptr<RoutedTables> ra, rb;
@@ -135,14 +155,6 @@ struct TwoNodes {
     std::map<std::string, std::string> records;  ///< the seat records, guest → table (under records_mutex)
     int record_reads = 0;  ///< seat_of calls
 };
-
-/// The reply with request id `id` that connection `c` of `h` got last, or null.
-json reply(HallHarness& h, ConnId c, int id) {
-    const auto& fs = h.frames[c];
-    for (auto it = fs.rbegin(); it != fs.rend(); ++it)
-        if (json j = json::parse(*it); j.value("id", json()) == id) return j;
-    return nullptr;
-}
 
 /// The cards of `hand` (a table message's round.hand), or none.
 std::vector<std::string> hand(const json& table) {
@@ -299,13 +311,7 @@ TEST(RoutedTables, ASeatTakenJustBeforeItsNodeDiedIsGivenBackWhenTheTableIsTaken
     EXPECT_EQ(n.rb->metrics()["locates_waiting"], 1);
     n.b.now += 5000;
     n.b_adopts(tid);
-    const json welcome = reply(n.b, phone, 1);
-    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
-    EXPECT_EQ(welcome["seat"], 3);
-    const json table = n.b.last(phone, "table");
-    ASSERT_FALSE(table.is_null()) << n.b.bytes(phone);
-    EXPECT_EQ(table["you"], 3);
-    EXPECT_TRUE(table["seats"][3]["connected"].get<bool>());
+    n.expect_welcomed_at(phone, 1, tid, 3);
 }
 
 TEST(RoutedTables, ASignInWhileItsTableIsTakenOverIsWelcomedAtItsSeatWhenItRunsAgain) {
@@ -326,13 +332,7 @@ TEST(RoutedTables, ASignInWhileItsTableIsTakenOverIsWelcomedAtItsSeatWhenItRunsA
     // b takes it over: she is welcomed at her seat, then sent her table.
     n.b.now += 5000;
     n.b_adopts(tid);
-    const json welcome = reply(n.b, phone, 1);
-    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
-    EXPECT_EQ(welcome["seat"], 2);
-    const json table = n.b.last(phone, "table");
-    ASSERT_FALSE(table.is_null()) << n.b.bytes(phone);
-    EXPECT_EQ(table["you"], 2);
-    EXPECT_TRUE(table["seats"][2]["connected"].get<bool>());
+    n.expect_welcomed_at(phone, 1, tid, 2);
     EXPECT_EQ(n.rb->metrics()["locates_waiting"], 0);
 }
 
@@ -356,10 +356,7 @@ TEST(RoutedTables, ASignInThatTheDirectorySendsToANodeThatLetTheTableGoWaitsForT
     // b takes it over: she is welcomed at her seat.
     ASSERT_TRUE(n.b.hall.adopt(*live, 1, n.b.now));
     n.refresh();
-    const json welcome = reply(n.b, phone, 1);
-    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
-    EXPECT_EQ(welcome["seat"], 2);
-    EXPECT_FALSE(n.b.last(phone, "table").is_null()) << n.b.bytes(phone);
+    n.expect_welcomed_at(phone, 1, tid, 2);
 }
 
 TEST(RoutedTables, ASignInWhoseTableRunsNowhereIsWelcomedAtNoTableAndFindsItWhenItIsTakenOver) {
