@@ -57,10 +57,10 @@ struct Cluster {
 };
 
 /// Seats i's clients on node nodes[i] of `cl`, the spectator on node `watch` (Match::seat).
-void seat(Match& m, const Cluster& cl, const std::vector<int>& nodes, int watch, bool start = true) {
+void seat(Match& m, const Cluster& cl, const std::vector<int>& nodes, int watch, bool start = true, int target = 11) {
     std::vector<unsigned short> ports;
     for (int n : nodes) ports.push_back(cl.port(n));
-    m.seat(ports, cl.port(watch), start);
+    m.seat(ports, cl.port(watch), start, target);
 }
 
 /// Waits until every node's directory knows where the four players sit, so that each fault
@@ -379,7 +379,7 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
     Match m;
     std::vector<int> node_of = {1, 2, 3, 1};  // each seat's node; the spectator's below
     int watch = 2;
-    seat(m, cl, node_of, watch);
+    seat(m, cl, node_of, watch, /*start=*/true, /*target=*/31);
     AckLog log;
     std::vector<std::unique_ptr<Client>> newcomers;  // kept: their reads may still be queued
     // What each client saw last and what each node says, for a failure's message.

@@ -96,15 +96,18 @@ struct Match {
     std::string watcher_token;
     std::string table;
 
-    /// Seat i's client connects to ports[i], the spectator to `watch`; seat 0 creates the table.
-    void seat(const std::vector<unsigned short>& ports, unsigned short watch, bool start = true) {
+    /// Seat i's client connects to ports[i], the spectator to `watch`; seat 0 creates the table,
+    /// whose match is played to `target` points: 11 is two or three deals with these clients'
+    /// play (play() in ws_harness.cpp), a whole match with a fault in its first deal; the fault
+    /// test, which needs many deals for its faults, asks for more.
+    void seat(const std::vector<unsigned short>& ports, unsigned short watch, bool start = true, int target = 11) {
         const char* names[] = {"Layla", "Omar", "Rana", "Sami"};
         for (int i = 0; i < 4; ++i) {
             players.push_back(std::make_unique<Client>(ioc, ports[static_cast<std::size_t>(i)]));
             tokens.push_back(sign_in(ioc, *players.back(), names[i]));
             ASSERT_FALSE(tokens.back().empty());
         }
-        players[0]->send({{"type", "create"}, {"target", 31}, {"turn_seconds", 0}});
+        players[0]->send({{"type", "create"}, {"target", target}, {"turn_seconds", 0}});
         ASSERT_TRUE(pump(ioc, [&] { return !players[0]->last("created").is_null(); }));
         table = players[0]->last("created")["table"];
         for (int i = 0; i < 4; ++i) ASSERT_TRUE(join(ioc, *players[static_cast<std::size_t>(i)], {{"type", "join"}, {"table", table}, {"seat", i}}));
