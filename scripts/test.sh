@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, and runs every test:
 #   1. Release build (warnings as errors), every CTest test (GoogleTest + the shared examples),
-#      the cluster fault test last, beside the ASan build;
+#      the cluster fault test last, beside the ASan build (which builds the fuzz targets too);
 #   2. the offline engine in WebAssembly (scripts/build-wasm.sh), the browser client's unit tests
 #      and end-to-end tests in Chromium;
 #   3. the C++ suite built with AddressSanitizer + UndefinedBehaviorSanitizer;
 #   4. the server and multi-threaded tests built with ThreadSanitizer;
-#   5. a short smoke run of every libFuzzer target (clang).
+#   5. a short smoke run of every libFuzzer target (clang), beside the TSan tests, then the
+#      benchmarks and load generators built (not run).
 # Each stage prints its runner's summary line and its wall time; the script stops at the first
-# failure. The sanitizer and fuzz builds run beside the tests of the stage before them.
+# failure. The sanitizer builds run beside the tests of the stage before them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -36,7 +37,7 @@ bash scripts/check-test-waits.sh
 
 stage "release build"
 # The executable and the tests first; the benchmarks and the load generators (built, not run
-# here) are built beside the release tests, before the ASan build.
+# here) last, beside the TSan tests, where the CPU is idlest.
 bash scripts/build.sh --target tarneeb --target tests/all
 
 # The sanitizer and fuzz builds are CPU-bound; most tests are not (they wait for a server, a
@@ -47,12 +48,13 @@ bash scripts/build.sh --target tarneeb --target tests/all
 # shown if it fails. The sanitizer builds use clang at -O1 with line tables only (file:line in reports):
 # about half the compile time of GCC's -O2 -g (docs/reliability.md "CI time"). Warnings are
 # enforced by the release build.
-sanitizer_build() {  # DIR SANITIZERS TARGET...: configure and build
-  local dir=$1 sanitizers=$2
+sanitizer_build() {  # DIR SANITIZERS [-DOPTION=VALUE...] [--target TARGET...]: configure and build
+  local dir=$1 sanitizers=$2 options=()
   shift 2
+  while [[ ${1:-} == -D* ]]; do options+=("$1"); shift; done
   CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DTARNEEB_WERROR=OFF \
-    -DTARNEEB_SANITIZE="$sanitizers" -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_BUILD_LOADTEST=OFF >/dev/null
+    -DTARNEEB_SANITIZE="$sanitizers" -DTARNEEB_BUILD_BENCH=OFF -DTARNEEB_BUILD_LOADTEST=OFF "${options[@]}" >/dev/null
   cmake --build "$dir" -j "$jobs" "$@"
 }
 background_pid=
@@ -76,15 +78,14 @@ wait_background() {  # waits for the background build; its log's tail and exit 1
   tail -1 "$background_log"
 }
 
-release_rest_then_asan() {
-  cmake --build build/release -j "$jobs"
-  sanitizer_build build/asan address,undefined
-}
-in_background build/asan.log release_rest_then_asan
+# The ASan + UBSan tree also builds the libFuzzer targets (-DTARNEEB_FUZZ=ON: its objects get
+# edge coverage, which the tests barely feel), so CI compiles the libraries for fuzzing once,
+# not in a tree of their own (docs/reliability.md "CI time").
+in_background build/asan.log sanitizer_build build/asan address,undefined -DTARNEEB_FUZZ=ON
 # The cluster fault test (ClusterFaults.*: ~6 minutes of kills, pauses and restarts, mostly
 # waiting for leases to expire) runs alone, in the release build only, beside the ASan build.
 faults='^ClusterFaults\.'
-stage "release tests (the benchmarks' and the ASan + UBSan builds beside them)"
+stage "release tests (the ASan + UBSan build beside them)"
 ctest --test-dir build/release --output-on-failure -j "$jobs" --timeout 900 -E "$faults"
 
 stage "offline engine: WebAssembly (emscripten)"
@@ -111,15 +112,22 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 
 stage "thread sanitizer: the rest of the build"
 wait_background
-in_background build/fuzz.log bash scripts/fuzz.sh --build-only
-stage "thread sanitizer: the server and the multi-threaded tests (the fuzz build beside them)"
+# The fuzz smoke (the targets of the ASan tree, each for TARNEEB_FUZZ_SECONDS) and then the
+# benchmarks' build, at the lowest priority beside the TSan tests, which mostly wait for leases,
+# restarts and sockets. Starved, an input may take long: a minute before it counts as a hang.
+fuzz_smoke_then_release_rest() {
+  TARNEEB_FUZZ_BUILD=build/asan TARNEEB_FUZZ_TIMEOUT=60 bash scripts/fuzz.sh "${TARNEEB_FUZZ_SECONDS:-15}" || return
+  cmake --build build/release -j "$jobs"
+}
+in_background build/fuzz.log fuzz_smoke_then_release_rest
+stage "thread sanitizer: the server and the multi-threaded tests (the fuzz smoke and the benchmarks' build beside them)"
 TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1 \
   ctest --test-dir build/tsan --output-on-failure -j "$jobs" --timeout 1800 -E "$faults" \
     -R '^(Hall|Serve|Loops|Fault|Security|Simulate|AnalysisHttp|StorageAnalysis|Accounts|Cluster|RoutedTables|storage_tests$|Pimc\.SameSeedSameCardWhateverTheThreads)'
 
-stage "fuzz smoke"
+stage "fuzz smoke and the benchmarks' build"
 wait_background
-bash scripts/fuzz.sh "${TARNEEB_FUZZ_SECONDS:-15}"
+grep '^fuzz: ' build/fuzz.log
 
 stage "done"
 echo "== stage times (wall, m:ss)"
