@@ -169,4 +169,14 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
     throw std::runtime_error("unknown player " + spec);
 }
 
+/// Why `spec` is no bot make_spec_bot can make, "" when it is one (a command-line check).
+inline std::string spec_error(const std::string& spec) {
+    try {
+        make_spec_bot(spec, 0);
+        return {};
+    } catch (const std::exception& e) {
+        return "bad bot spec " + spec + " (" + e.what() + ")";
+    }
+}
+
 }  // namespace tarneeb::bots

@@ -1,7 +1,7 @@
 // card_costs: where the heuristic's card play loses tricks, by the rule that chose each card
 // (docs/analysis.md "The heuristic's card play (issue 29)").
 //
-//   card_costs [--deals N] [--seed S] [--rules levantine|classic] [--cards MASK]
+//   card_costs [--deals N] [--seed S] [--rules levantine|classic] [--cards MASK] [--show LABEL]
 //
 // Deal k of seed S (the deals of `simulate --duplicate --seed S`, table a) is played by four
 // heuristics (HeuristicParams::card_rules = MASK, default all); at every card of the play the
@@ -15,29 +15,30 @@
 #include <string>
 #include <utility>
 
+#include <CLI/CLI.hpp>
+
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/solver/analysis.hpp"
+#include "deal_options.hpp"
 
 using namespace tarneeb;
 
 int main(int argc, char** argv) {
-    int deals = 200;
-    std::uint64_t seed = 1;
-    Rules rules = kLevantine;
+    CLI::App app{"card_costs: where the heuristic's card play loses tricks, by the rule that chose each card"};
+    bench::last_value_wins(app);
+    int deals = 0;
+    std::uint64_t seed = 0;
+    Rules rules;
     unsigned mask = bots::kDefaultCardRules;
     std::string show;  // print the positions where this rule gave a trick away
-    for (int i = 1; i < argc; ++i) {
-        const std::string o = argv[i];
-        auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
-        if (o == "--deals") deals = std::stoi(val());
-        else if (o == "--seed") seed = std::stoull(val());
-        else if (o == "--rules") rules = val() == "classic" ? kClassic : kLevantine;
-        else if (o == "--cards") mask = static_cast<unsigned>(std::stoul(val()));
-        else if (o == "--show") show = val();
-        else { std::fprintf(stderr, "unknown option %s\n", o.c_str()); return 2; }
-    }
+    bench::add_deals(app, deals, 200, "deals of heuristic self-play");
+    bench::add_seed(app, seed, 1);
+    bench::add_rules(app, rules, Preset::levantine);
+    app.add_option("--cards", mask, "HeuristicParams::card_rules, a bit mask of the card rules")->capture_default_str();
+    app.add_option("--show", show, "print the positions where the rule with this label gave a trick away");
+    CLI11_PARSE(app, argc, argv);
     bots::HeuristicParams params;
     params.card_rules = mask;
     struct Sum { long n = 0, cost = 0; };

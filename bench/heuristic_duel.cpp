@@ -24,7 +24,9 @@
 // plus a shift normal(MA, SA) when A declares, normal(MB, SB) when B does, rounded: an
 // auction's worth for a given card play in seconds (the shifts measured from records of that
 // card play against the double-dummy tables).
+#include <array>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -41,6 +43,8 @@
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/stats.hpp"
 #include "bot_specs.hpp"
+#include "deal_options.hpp"
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 using namespace tarneeb;
@@ -83,31 +87,40 @@ std::array<double, 2> dd_points(const Rules& rules, int bid, int dd, double mu, 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 3) {
-        std::cerr << "usage: heuristic_duel A B [--deals N] [--seed S] [--rules levantine|classic] [--threads T] "
-                     "[--per-deal FILE] [--dd TABLES --shift MA,SA,MB,SB]\n";
-        return 2;
-    }
-    const std::string a = argv[1], b = argv[2];
-    int deals = 20000, threads = 1;
-    std::uint64_t seed = 1;
-    Rules rules = kLevantine;
+    CLI::App app{"heuristic_duel: duplicate deals between variants of the fast bots (bench/bot_specs.hpp)"};
+    bench::last_value_wins(app);
+    std::string a, b;
+    int deals = 0, threads = 0;
+    std::uint64_t seed = 0;
+    Rules rules;
     std::string per_deal, dd_file;
     std::array<double, 4> shift{};
-    for (int i = 3; i < argc; ++i) {
-        const std::string o = argv[i];
-        auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
-        if (o == "--deals") deals = std::stoi(val());
-        else if (o == "--seed") seed = std::stoull(val());
-        else if (o == "--rules") rules = val() == "classic" ? kClassic : kLevantine;
-        else if (o == "--threads") threads = std::max(1, std::stoi(val()));
-        else if (o == "--per-deal") per_deal = val();
-        else if (o == "--dd") dd_file = val();
-        else if (o == "--shift") {
-            std::istringstream in(val());
-            for (double& x : shift) { std::string w; std::getline(in, w, ','); x = std::stod(w); }
-        } else { std::cerr << "unknown option " << o << "\n"; return 2; }
-    }
+    const CLI::Validator spec([](std::string& s) { return spec_error(s); }, "SPEC");
+    app.add_option("A", a, "the first side's bot (bench/bot_specs.hpp)")->required()->check(spec);
+    app.add_option("B", b, "the second side's bot")->required()->check(spec);
+    bench::add_deals(app, deals, 20000);
+    bench::add_seed(app, seed, 1);
+    bench::add_rules(app, rules, Preset::levantine);
+    bench::add_threads(app, threads, 1, "deals played on T threads (same results)");
+    app.add_option("--per-deal", per_deal, "write each deal's difference as \"k d\" lines here");
+    app.add_option("--dd", dd_file, "score each table by the double-dummy tricks of its contract, tables from this file "
+                                    "(bid_data --tables-out)");
+    app.add_option_function<std::string>(
+           "--shift",
+           [&shift](const std::string& v) {
+               std::istringstream in(v);
+               for (double& x : shift) {
+                   std::string w;
+                   std::getline(in, w, ',');
+                   char* end = nullptr;
+                   x = std::strtod(w.c_str(), &end);
+                   if (w.empty() || *end != '\0') throw CLI::ValidationError("--shift", "not four numbers MA,SA,MB,SB: " + v);
+               }
+               if (in.peek() != std::char_traits<char>::eof()) throw CLI::ValidationError("--shift", "more than four numbers: " + v);
+           },
+           "with --dd: tricks added when A declares normal(MA, SA), when B does normal(MB, SB)")
+        ->type_name("MA,SA,MB,SB");
+    CLI11_PARSE(app, argc, argv);
     const auto tables = dd_file.empty() ? decltype(read_tables("")){} : read_tables(dd_file);
     std::vector<double> diff(static_cast<std::size_t>(deals), 0);
     std::vector<char> used(static_cast<std::size_t>(deals), 0);

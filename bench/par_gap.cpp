@@ -24,11 +24,15 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "bot_specs.hpp"
+#include "deal_options.hpp"
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/stats.hpp"
@@ -88,25 +92,26 @@ void count(const Round& r, bool swapped, Pair& p) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    CLI::App app{"par_gap: each bot's points per deal below the double-dummy par on the same deals"};
+    bench::last_value_wins(app);
     std::string tables_path, records, bot_a, bot_b;
-    Rules rules = kLevantine;
-    std::uint64_t seed = 1;
-    int max_deals = 1 << 30;
-    for (int i = 1; i < argc; ++i) {
-        const std::string o = argv[i];
-        auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
-        if (o == "--tables") tables_path = val();
-        else if (o == "--records") records = val();
-        else if (o == "--play") { bot_a = val(); bot_b = val(); }
-        else if (o == "--rules") rules = val() == "classic" ? kClassic : kLevantine;
-        else if (o == "--seed") seed = std::stoull(val());
-        else if (o == "--deals") max_deals = std::stoi(val());
-        else { std::cerr << "unknown option " << o << "\n"; return 2; }
-    }
-    if (tables_path.empty() || records.empty() == bot_a.empty()) {
-        std::cerr << "usage: par_gap --tables FILE (--records DIR | --play A B [--rules R] [--seed S]) [--deals N]\n";
-        return 2;
-    }
+    Rules rules;
+    std::uint64_t seed = 0;
+    int max_deals = 0;
+    std::pair<std::string, std::string> play;
+    app.add_option("--tables", tables_path, "deal ids, hands and double-dummy tables as JSON lines (bid_data --tables-out)")
+        ->required();
+    auto* records_opt = app.add_option("--records", records, "the records of a `tarneeb simulate --duplicate --records DIR` run");
+    app.add_option("--play", play, "play the duplicate of bots A and B (bench/bot_specs.hpp) on the tables' deals")
+        ->type_name("A B")
+        ->check(CLI::Validator([](std::string& s) { return bots::spec_error(s); }, "SPEC"))
+        ->excludes(records_opt);
+    bench::add_rules(app, rules, Preset::levantine)->description("rules preset (--play only)");
+    bench::add_seed(app, seed, 1, "run seed (--play only)");
+    bench::add_deals(app, max_deals, 1 << 30, "at most N deals")->default_str("all");
+    CLI11_PARSE(app, argc, argv);
+    if (records.empty() && play.first.empty()) return app.exit(CLI::RequiredError("--records or --play"));
+    std::tie(bot_a, bot_b) = play;
     const auto deals = read_tables(tables_path);
     std::vector<Pair> pairs;
     std::string name_a = bot_a, name_b = bot_b, rules_name;

@@ -8,10 +8,12 @@
 //              [--old-auction] [--threads T] [--null-window] [--par]
 //              [--bid-samples N] [--opponent random|heuristic|pimc] [--preset levantine|classic]
 //              [--threshold P] [--budget-ms B] [--progress N] [--cards-only | --auction-only]
-//              [--first K]
+//              [--first K] [--bid NAME=V ...] [--tries N] [--slack X] [--spread X]
 // --cards-only: pimc plays the cards, the heuristic bids and names trump for it.
 // --auction-only: pimc bids and names trump, the heuristic plays its cards (fast: compares
-// the auctions alone). --first K: start at deal K (to split a run over processes).
+// the auctions alone). --first K: start at deal K (to split a run over processes). --bid
+// NAME=V (repeatable) sets one PimcBidding knob; --old-auction, --threshold and --bid apply in
+// command-line order (--old-auction resets the knobs set before it). --help lists them all.
 //
 // pimc starts from the registry's options (registry_pimc_options()); the flags change them.
 // Deal k: hands deal_from_seed(derive_seed(S, k), dealer k mod 4). Table A seats pimc at
@@ -21,6 +23,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <iostream>
@@ -28,6 +31,9 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "deal_options.hpp"
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/bots/random_bot.hpp"
@@ -144,62 +150,76 @@ Round play(const Rules& rules, Seat dealer, const Hands& hands, Team pimc_team, 
     return m.round();
 }
 
+/// --bid name=value: one PimcBidding knob.
+void set_bid_knob(PimcBidding& b, const std::string& kv) {
+    const auto eq = kv.find('=');
+    const std::string k = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0') throw CLI::ValidationError("--bid", "not name=number: " + kv);
+    if (k == "threshold") b.threshold = v;
+    else if (k == "classic_threshold") b.classic_threshold = v;
+    else if (k == "partner_passed") b.partner_passed = v;
+    else if (k == "partner_base") b.partner_base = v;
+    else if (k == "partner_slope") b.partner_slope = v;
+    else if (k == "opponent_bid") b.opponent_bid = v;
+    else if (k == "raise_min") b.raise_min = v;
+    else if (k == "sd") b.sd = v;
+    else if (k == "pass_margin") b.pass_margin = v;
+    else if (k == "preempt") b.preempt = v;
+    else if (k == "expected_points") b.expected_points = v != 0;
+    else throw CLI::ValidationError("--bid", "unknown knob " + k);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    int deals = 20, progress = 0, first = 0;
-    std::uint64_t seed = 1;
+    CLI::App app{"pimc_match: duplicate deals of pimc against random, heuristic or pimc, with pimc's decision times"};
+    bench::last_value_wins(app);
+    int deals = 0, progress = 0, first = 0;
+    std::uint64_t seed = 0;
     PimcOptions opt = registry_pimc_options();  // the registry's pimc; flags change it
     bool with_par = false;
     std::string opponent = "random";
-    Rules rules = kLevantine;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto val = [&] { return std::string(i + 1 < argc ? argv[++i] : ""); };
-        if (a == "--deals") deals = std::stoi(val());
-        else if (a == "--first") first = std::stoi(val());
-        else if (a == "--seed") seed = std::stoull(val());
-        else if (a == "--samples") opt.samples = std::stoi(val());
-        else if (a == "--first-samples") opt.first_trick_samples = std::stoi(val());
-        else if (a == "--second-samples") opt.second_trick_samples = std::stoi(val());
-        else if (a == "--old-auction") opt.bidding = PimcBidding{};  // the threshold auction of issue 4
-        else if (a == "--threads") opt.threads = std::stoi(val());
-        else if (a == "--bid-samples") opt.bid_samples = std::stoi(val());
-        else if (a == "--threshold") opt.bidding.threshold = std::stod(val());
-        else if (a == "--bid") {  // --bid name=value: one PimcBidding knob
-            const std::string kv = val();
-            const auto eq = kv.find('=');
-            const std::string k = kv.substr(0, eq);
-            const double v = std::stod(kv.substr(eq + 1));
-            auto& b = opt.bidding;
-            if (k == "threshold") b.threshold = v;
-            else if (k == "classic_threshold") b.classic_threshold = v;
-            else if (k == "partner_passed") b.partner_passed = v;
-            else if (k == "partner_base") b.partner_base = v;
-            else if (k == "partner_slope") b.partner_slope = v;
-            else if (k == "opponent_bid") b.opponent_bid = v;
-            else if (k == "raise_min") b.raise_min = v;
-            else if (k == "sd") b.sd = v;
-            else if (k == "pass_margin") b.pass_margin = v;
-            else if (k == "preempt") b.preempt = v;
-            else if (k == "expected_points") b.expected_points = v != 0;
-            else { std::cerr << "unknown --bid knob " << k << "\n"; return 2; }
-        }
-        else if (a == "--tries") opt.sample_tries = std::stoi(val());
-        else if (a == "--slack") opt.auction_slack = std::stod(val());
-        else if (a == "--spread") opt.auction_spread = std::stod(val());
-        else if (a == "--budget-ms") opt.time_budget_ms = std::stod(val());
-        else if (a == "--null-window") opt.null_window = true;
-        else if (a == "--par") with_par = true;
-        else if (a == "--progress") progress = std::stoi(val());
+    Rules rules;
+    bench::add_deals(app, deals, 20);
+    app.add_option("--first", first, "start at deal K (to split a run over processes)")
+        ->capture_default_str()
+        ->check(bench::non_negative());
+    bench::add_seed(app, seed, 1);
+    app.add_option("--samples", opt.samples, "layouts solved per card decision")->capture_default_str();
+    app.add_option("--first-samples", opt.first_trick_samples, "layouts in the first trick (0: --samples)")->capture_default_str();
+    app.add_option("--second-samples", opt.second_trick_samples, "layouts in the second trick (0: --samples)")->capture_default_str();
+    // The three that change opt.bidding take effect in command-line order, as they always did.
+    app.add_flag_callback("--old-auction", [&opt] { opt.bidding = PimcBidding{}; },
+                          "the threshold auction of issue 4 (PimcBidding defaults)")
+        ->trigger_on_parse();
+    bench::add_threads(app, opt.threads, opt.threads, "solver threads per decision");
+    app.add_flag("--null-window", opt.null_window, "while the contract is open, solve make-or-set only");
+    app.add_flag("--par", with_par, "compare pimc's contracts with the double-dummy par");
+    app.add_option("--bid-samples", opt.bid_samples, "0: bid from the fitted model; N: from N solved layouts")->capture_default_str();
+    app.add_option("--opponent", opponent, "who plays against pimc")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"random", "heuristic", "pimc"}));
+    bench::add_rules(app, rules, Preset::levantine, "--preset");
+    app.add_option("--threshold", opt.bidding.threshold, "PimcBidding::threshold")->capture_default_str()->trigger_on_parse();
+    app.add_option_function<std::string>("--bid", [&opt](const std::string& kv) { set_bid_knob(opt.bidding, kv); },
+                                         "one PimcBidding knob, name=value (repeatable)")
+        ->type_name("NAME=V")
+        ->trigger_on_parse();
+    app.add_option("--tries", opt.sample_tries, "candidate layouts per sample when fitting the auction")->capture_default_str();
+    app.add_option("--slack", opt.auction_slack, "PimcOptions::auction_slack")->capture_default_str();
+    app.add_option("--spread", opt.auction_spread, "PimcOptions::auction_spread")->capture_default_str();
+    app.add_option("--budget-ms", opt.time_budget_ms, "a card decision's time budget (0: none)")->capture_default_str();
+    app.add_option("--progress", progress, "print the running result every N deals (0: never)")
+        ->capture_default_str()
+        ->check(bench::non_negative());
 #ifdef PIMC_MATCH_HEURISTIC
-        else if (a == "--cards-only") g_cards_only = true;
-        else if (a == "--auction-only") g_auction_only = true;
+    auto* cards_only = app.add_flag("--cards-only", g_cards_only, "pimc plays the cards, the heuristic bids and names trump");
+    app.add_flag("--auction-only", g_auction_only, "pimc bids and names trump, the heuristic plays the cards")
+        ->excludes(cards_only);
 #endif
-        else if (a == "--opponent") opponent = val();
-        else if (a == "--preset") rules = val() == "classic" ? kClassic : kLevantine;
-        else { std::cerr << "unknown option " << a << "\n"; return 2; }
-    }
+    CLI11_PARSE(app, argc, argv);
     Stats st;
     std::vector<double> results;
     const auto t0 = Clock::now();
