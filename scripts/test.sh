@@ -13,19 +13,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-# Each stage prints its start; its wall time is printed when the next begins, and all of them
-# at the end ("stage times"), as docs/reliability.md "CI time" records them.
+# Each stage prints its start; its wall time, and how busy the machine's CPUs were meanwhile
+# (/proc/stat: everything running, the background builds too), are printed when the next
+# begins, and all of them at the end ("stage times"), as docs/reliability.md "CI time" records
+# them.
 stage_name=
 stage_start=$SECONDS
 stage_times=()
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+cpu_ticks() {  # "busy total" clock ticks of all CPUs since boot (busy: not idle, not waiting for I/O)
+  local _ user nice system idle iowait irq softirq steal
+  read -r _ user nice system idle iowait irq softirq steal _ < /proc/stat
+  local total=$((user + nice + system + idle + iowait + irq + softirq + steal))
+  echo "$((total - idle - iowait)) $total"
+}
+stage_cpu=$(cpu_ticks)
 stage() {
   if [[ -n $stage_name ]]; then
-    stage_times+=("$(mmss $((SECONDS - stage_start)))  $stage_name")
-    printf '== %s took %s\n' "$stage_name" "$(mmss $((SECONDS - stage_start)))"
+    local now busy
+    now=$(cpu_ticks)
+    busy=$(( (${now% *} - ${stage_cpu% *}) * 100 / (${now#* } - ${stage_cpu#* } + 1) ))
+    stage_times+=("$(mmss $((SECONDS - stage_start)))  CPU ${busy}%  $stage_name")
+    printf '== %s took %s (CPU busy %d%%)\n' "$stage_name" "$(mmss $((SECONDS - stage_start)))" "$busy"
   fi
   stage_name=$1
   stage_start=$SECONDS
+  stage_cpu=$(cpu_ticks)
   printf '\n== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"
 }
 
