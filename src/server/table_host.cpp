@@ -109,7 +109,7 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
         if (const auto* leave = std::get_if<journal::Leave>(&c))
             if (SeatInfo h = t->table->seat_info(leave->seat); h.kind == SeatInfo::Kind::human) leaving.push_back(std::move(h.name));
     }
-    front_.seating(tid, std::move(sitting));
+    front_.seating(tid, sitting);
     if (change.rewrite) {
         for (const auto& e : change.entries) w.entries.push_back(journal_text(e));
     } else {
@@ -117,11 +117,20 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
     }
     front_.write_journal(
         std::string(journal_op(entry)), std::move(w),
-        [this, tid, commits = std::move(commits), leaving = std::move(leaving), then = std::move(then)](const std::optional<StorageError>& e) {
+        [this, tid, commits = std::move(commits), sitting = std::move(sitting), leaving = std::move(leaving),
+         then = std::move(then)](const std::optional<StorageError>& e) {
             Hosted* done = find(tid);  // a busy table is never closed
             if (!e) {
                 for (const JournalEntry& c : commits) done->table->commit(c, front_.now());
                 front_.unseated(tid, leaving);
+            } else if (e->code() != "storage_fenced") {
+                // The seats recorded before the write were not taken: their records go (not that
+                // of a guest already seated here, moving seats). A fenced write's table runs on
+                // another node now, which may have seated them: their records stay.
+                std::vector<std::string> not_seated;
+                for (const auto& g : sitting)
+                    if (!done->table->seat_of(g)) not_seated.push_back(g);
+                front_.unseated(tid, std::move(not_seated));
             }
             count_engines(*done);  // an engine seated or removed; or a seat reserved for one, not written
             if (then) then(e);

@@ -47,6 +47,10 @@ public:
     }
     void write_journal(std::string, JournalWrite w, Done done) override {
         jobs.emplace_back([this, w = std::move(w), done = std::move(done)] {
+            if (fail_writes) {  // the database refused it: nothing written
+                if (done) done(*fail_writes);
+                return;
+            }
             const auto results = storage_->write_journal(std::span<const JournalWrite>(&w, 1));
             if (done) done(results.front());
         });
@@ -84,6 +88,7 @@ public:
     std::deque<std::function<void()>> jobs;
     std::vector<std::string> dropped_tables, closed_tables;
     std::map<std::string, std::string> seat_records;  ///< guest → table, as seating and unseated left them
+    std::optional<StorageError> fail_writes;  ///< while set, every journal write fails with it
     int actions = 0;
     Millis clock = 1'000'000;
 
@@ -182,6 +187,25 @@ TEST_F(HostTest, SeatRecordsAreWrittenBeforeTheSeatIsAnsweredAndClearedWhenThePl
     }
     EXPECT_TRUE(front.seat_records.empty());
     EXPECT_EQ(front.closed_tables, std::vector<std::string>{t});
+}
+
+TEST_F(HostTest, ASeatWhoseWriteFailedLeavesNoSeatRecord) {
+    const std::string t = create("Layla");
+    for (const auto* n : {"Layla", "Omar"}) host.connected(n);
+    sit("Layla", t, seat(0));
+    front.run_jobs();
+    // The database refuses the next writes: Omar is not seated and his record goes; Layla,
+    // moving seats, stays where she sat, and so does her record.
+    front.fail_writes = StorageError("storage_unavailable", "the database is down");
+    sit("Omar", t, seat(1));
+    EXPECT_EQ(front.seat_records["Omar"], t) << "recorded before its write";
+    front.run_jobs();
+    ASSERT_EQ(answers["Omar"].size(), 1u);
+    EXPECT_EQ(answers["Omar"][0]["code"], "storage_unavailable");
+    sit("Layla", t, seat(2));
+    front.run_jobs();
+    EXPECT_EQ(host.table(t)->seat_of("Layla"), seat(0));
+    EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}}));
 }
 
 TEST_F(HostTest, EachGuestGetsItsOwnSeatsCardsAndASpectatorNone) {
