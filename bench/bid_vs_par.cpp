@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "bot_specs.hpp"
@@ -21,10 +22,17 @@
 using namespace tarneeb;
 
 int main(int argc, char** argv) {
-    if (argc < 3) { std::cerr << "usage: bid_vs_par BOT ORACLE_FILE [FIRST_ID] [COUNT]\n"; return 2; }
-    const std::string name = argv[1];
-    const int first = argc > 3 ? std::stoi(argv[3]) : 1500, count = argc > 4 ? std::stoi(argv[4]) : 500;
-    std::ifstream in(argv[2]);
+    CLI::App app{"bid_vs_par: the auction of four copies of BOT against par on the oracle's deals"};
+    std::string name, file;
+    int first = 1500, count = 500;
+    app.add_option("BOT", name, "a registry bot or a bot_specs.hpp variant")
+        ->required()
+        ->check(CLI::Validator([](std::string& s) { return bots::spec_error(s); }, "SPEC"));
+    app.add_option("ORACLE_FILE", file, "the oracle's deals with their tables (JSON lines)")->required()->check(CLI::ExistingFile);
+    app.add_option("FIRST_ID", first, "the first deal id")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("COUNT", count, "how many deal ids from FIRST_ID")->capture_default_str()->check(CLI::PositiveNumber);
+    CLI11_PARSE(app, argc, argv);
+    std::ifstream in(file);
     int n = 0, passed = 0, par_passed = 0, makeable = 0, contracts = 0, above = 0, at = 0, below = 0, side = 0;
     double shortfall = 0;  // par side's net points at par minus its net points in the bots' contract
     for (std::string line; std::getline(in, line);) {
