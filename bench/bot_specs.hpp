@@ -17,7 +17,7 @@
 //                                         rest today's: against `heuristic` only the fit differs
 //   pimc-auction[:KNOB=V,...]             the registry pimc's auction and trump (PimcBidding knobs
 //                                         changed: threshold, classic_threshold, partner_base,
-//                                         partner_slope, opponent_bid, raise_min, sd,
+//                                         partner_slope, opponent_bid, raise_min, sd, partner_passed,
 //                                         expected_points, pass_margin, preempt) with the
 //                                         heuristic's card play (no solving)
 //   pimc-auction-old[:KNOB=V,...]         the same from PimcOptions defaults (issue 4's auction)
@@ -95,6 +95,27 @@ private:
     std::unique_ptr<Bot> auction_, cards_;
 };
 
+/// Sets the PimcBidding knob `k` (threshold, classic_threshold, partner_passed, partner_base,
+/// partner_slope, opponent_bid, raise_min, sd, expected_points, pass_margin, preempt,
+/// declarer_shift, defender_shift) to `v`; false when `k` is none of them.
+inline bool set_bidding_knob(PimcBidding& b, const std::string& k, double v) {
+    if (k == "threshold") b.threshold = v;
+    else if (k == "classic_threshold") b.classic_threshold = v;
+    else if (k == "partner_passed") b.partner_passed = v;
+    else if (k == "partner_base") b.partner_base = v;
+    else if (k == "partner_slope") b.partner_slope = v;
+    else if (k == "opponent_bid") b.opponent_bid = v;
+    else if (k == "raise_min") b.raise_min = v;
+    else if (k == "sd") b.sd = v;
+    else if (k == "expected_points") b.expected_points = v != 0;
+    else if (k == "pass_margin") b.pass_margin = v;
+    else if (k == "preempt") b.preempt = v;
+    else if (k == "declarer_shift") b.declarer_shift = v;
+    else if (k == "defender_shift") b.defender_shift = v;
+    else return false;
+    return true;
+}
+
 inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t seed) {
     const auto colon = spec.find(':');
     const std::string base = spec.substr(0, colon);
@@ -136,19 +157,8 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
         PimcOptions o = base == "pimc-auction-old" ? PimcOptions{} : registry_pimc_options();
         auto& b = o.bidding;
         for (const auto& [k, v] : knobs) {
-            if (k == "threshold") b.threshold = v;
-            else if (k == "classic_threshold") b.classic_threshold = v;
-            else if (k == "partner_base") b.partner_base = v;
-            else if (k == "partner_slope") b.partner_slope = v;
-            else if (k == "opponent_bid") b.opponent_bid = v;
-            else if (k == "raise_min") b.raise_min = v;
-            else if (k == "sd") b.sd = v;
-            else if (k == "expected_points") b.expected_points = v != 0;
-            else if (k == "pass_margin") b.pass_margin = v;
-            else if (k == "preempt") b.preempt = v;
-            else if (k == "declarer_shift") b.declarer_shift = v;
-            else if (k == "defender_shift") b.defender_shift = v;
-            else if (k == "samples") o.samples = static_cast<int>(v);
+            if (set_bidding_knob(b, k, v)) continue;
+            if (k == "samples") o.samples = static_cast<int>(v);
             else if (k == "first") o.first_trick_samples = static_cast<int>(v);
             else if (k == "second") o.second_trick_samples = static_cast<int>(v);
             else if (k == "budget") o.time_budget_ms = v;

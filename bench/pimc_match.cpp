@@ -33,6 +33,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bot_specs.hpp"
 #include "deal_options.hpp"
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
@@ -157,18 +158,7 @@ void set_bid_knob(PimcBidding& b, const std::string& kv) {
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0') throw CLI::ValidationError("--bid", "not name=number: " + kv);
-    if (k == "threshold") b.threshold = v;
-    else if (k == "classic_threshold") b.classic_threshold = v;
-    else if (k == "partner_passed") b.partner_passed = v;
-    else if (k == "partner_base") b.partner_base = v;
-    else if (k == "partner_slope") b.partner_slope = v;
-    else if (k == "opponent_bid") b.opponent_bid = v;
-    else if (k == "raise_min") b.raise_min = v;
-    else if (k == "sd") b.sd = v;
-    else if (k == "pass_margin") b.pass_margin = v;
-    else if (k == "preempt") b.preempt = v;
-    else if (k == "expected_points") b.expected_points = v != 0;
-    else throw CLI::ValidationError("--bid", "unknown knob " + k);
+    if (!bots::set_bidding_knob(b, k, v)) throw CLI::ValidationError("--bid", "unknown knob " + k);
 }
 
 }  // namespace
