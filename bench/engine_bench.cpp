@@ -33,7 +33,6 @@ void BM_RandomRound(benchmark::State& state) {
 BENCHMARK(BM_RandomRound)->Arg(0)->Arg(1)->ArgName("classic");
 
 void BM_LegalCards(benchmark::State& state) {
-    Rng rng(3);
     Round r(kLevantine, Seat::s0, deal_from_seed(3, Seat::s0));
     r.apply(Action::bid(7));
     for (int i = 0; i < 3; ++i) r.apply(Action::pass());

@@ -359,7 +359,7 @@ void Table::deal_if_needed(std::optional<std::uint64_t> deal_seed) {
 
 void Table::finish_match() {
     FinishedMatch f = match_record(std::string(to_string(match_.status())), match_.winner() ? index(*match_.winner()) : -1);
-    events_.push_back(event::MatchOver{match_.status(), match_.winner(), f.scores, f.id});
+    events_.push_back(event::MatchOver{match_.status(), match_.winner(), ByTeam<int>{f.scores}, f.id});
     finished_ = std::move(f);
 }
 
