@@ -51,10 +51,13 @@ test('Arabic on a phone: the levels in Arabic, touch-sized, the new table seated
     await page.waitForSelector('form[data-form=create] [data-testid=bot-levels]');
     const labels = await page.$$eval('[data-testid=bot-levels] .level-choice', (b) => b.map((e) => e.textContent));
     assert.deepEqual(labels, ['سهل', 'متوسط', 'صعب', 'خبير']);
-    for (const b of await page.locator('[data-testid=bot-levels] .level-choice').all()) {
-      const r = await b.boundingBox();
-      assert.ok(r && r.width >= 44 && r.height >= 44, `a level button is ${r?.width}×${r?.height}`);
-    }
+    // Measured at once when all four are laid out: a re-render (a lobby page arriving) replaces
+    // them, and a button read one by one may be gone between two reads.
+    const sizes = await (await page.waitForFunction(() => {
+      const boxes = [...document.querySelectorAll('[data-testid=bot-levels] .level-choice')].map((e) => e.getBoundingClientRect());
+      return boxes.length === 4 && boxes.every((r) => r.width > 0) && boxes.map((r) => [r.width, r.height]);
+    })).jsonValue();
+    for (const [width, height] of sizes) assert.ok(width >= 44 && height >= 44, `a level button is ${width}×${height}`);
     await pickLevel(page, 'easy');
     await createTable(page, { target: 7, timer: 0, bots: true });
     for (const seat of [1, 2, 3]) {
