@@ -51,12 +51,12 @@ bash scripts/check-test-waits.sh
 
 stage "release build"
 # The executable and the tests only: the benchmarks and the load generators are built (not run)
-# in the ASan + UBSan tree below, at -O0 with clang, which only checks that they compile (GCC at
+# in the ASan + UBSan tree below, uninstrumented at -O0, only to check that they compile (GCC at
 # -O3 took 235 CPU seconds for them; scripts/build.sh builds them for use).
 #
 # The tests of the server's threads, sockets and storage (`threaded`) run under both sanitizers:
 # every test under ASan + UBSan, these under TSan too. The release run leaves them out, and the
-# test programs that hold only them are not built here: a third run of the same tests, about 200
+# test programs that hold only them are not built here: a third run of the same tests, about 140
 # CPU seconds (docs/reliability.md "CI time"). It runs the rest (the rules, records, bots,
 # engines, solver, protocol encoding, the stored values they are compared with), the cluster
 # fault test and the browser tests, all on the release build's code.
@@ -106,8 +106,8 @@ wait_background() {  # waits for the background build; its log's tail and exit 1
 
 # The ASan + UBSan tree also builds the libFuzzer targets (-DTARNEEB_FUZZ=ON: its objects get
 # edge coverage, which the tests barely feel), so CI compiles the libraries for fuzzing once,
-# not in a tree of their own, and the benchmarks and load generators (their code at -O0 there:
-# bench/CMakeLists.txt), so that they are known to compile (docs/reliability.md "CI time").
+# not in a tree of their own, and the benchmarks and load generators (uninstrumented at -O0:
+# CMakeLists.txt tarneeb_compile_check_only), so that they are known to compile.
 in_background build/asan.log sanitizer_build build/asan address,undefined -DTARNEEB_FUZZ=ON \
   -DTARNEEB_BUILD_BENCH=ON -DTARNEEB_BUILD_LOADTEST=ON
 # The cluster fault test (ClusterFaults.*: ~6 minutes of kills, pauses and restarts, mostly
