@@ -29,6 +29,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 )lua";
 
+// SET KEYS[1] ARGV[1] PX ARGV[2] unless it holds another table whose lease (ARGV[3] .. table)
+// exists. (It reads a key it is not given: one Redis, not Redis Cluster.)
+constexpr std::string_view kRestoreSeat = R"lua(
+local cur = redis.call('GET', KEYS[1])
+if cur and cur ~= ARGV[1] and redis.call('EXISTS', ARGV[3] .. cur) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+)lua";
+
 std::string ms(std::chrono::milliseconds ttl) { return std::to_string(ttl.count()); }
 
 }  // namespace
@@ -86,6 +95,34 @@ void ClusterDirectory::set_seat(std::string_view guest, std::string_view table, 
     check_cluster_id(table, "table");
     check_cluster_ttl(ttl);
     redis_.command({"SET", seat_key(prefix_, guest), std::string(table), "PX", ms(ttl)});
+}
+
+bool ClusterDirectory::restore_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl) {
+    check_cluster_id(guest, "guest");
+    check_cluster_id(table, "table");
+    check_cluster_ttl(ttl);
+    const RedisReply r = redis_.eval(kRestoreSeat, {seat_key(prefix_, guest)}, {std::string(table), ms(ttl), lease_key_prefix(prefix_)});
+    return r.kind == RedisReply::Kind::integer && r.integer == 1;
+}
+
+std::vector<std::optional<std::string>> ClusterDirectory::seats(const std::vector<std::string>& guests) {
+    std::vector<std::optional<std::string>> out;
+    if (guests.empty()) return out;
+    std::vector<std::string> args{"MGET"};
+    args.reserve(1 + guests.size());
+    for (const auto& g : guests) {
+        check_cluster_id(g, "guest");
+        args.push_back(seat_key(prefix_, g));
+    }
+    RedisReply r = redis_.command(args);
+    if (r.kind != RedisReply::Kind::array || r.elements.size() != guests.size())
+        throw ClusterError("redis_reply", "redis MGET: not one value per key");
+    out.reserve(guests.size());
+    for (auto& v : r.elements) {
+        if (v.kind == RedisReply::Kind::string) out.emplace_back(std::move(v.str));
+        else out.emplace_back(std::nullopt);
+    }
+    return out;
 }
 
 std::optional<std::string> ClusterDirectory::seat(std::string_view guest) {

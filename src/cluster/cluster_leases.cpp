@@ -115,7 +115,7 @@ TableLeases::TableLeases(RedisClient& redis, std::string prefix) : redis_(redis)
     check_cluster_prefix(prefix_);
 }
 
-std::string TableLeases::key(std::string_view table) const { return prefix_ + ":lease:" + std::string(table); }
+std::string TableLeases::key(std::string_view table) const { return lease_key_prefix(prefix_) + std::string(table); }
 
 bool TableLeases::acquire(std::string_view table, const NodeId& node, std::chrono::milliseconds ttl) {
     check_cluster_id(table, "table");

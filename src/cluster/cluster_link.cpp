@@ -150,9 +150,22 @@ public:
         }
     }
 
-    std::optional<std::string> seat_of(const std::string& guest) override {
+    bool restore(const std::string& table, const std::vector<std::string>& guests) override {
+        bool all = true;
+        for (const auto& guest : guests) {
+            try {
+                directory_.restore_seat(guest, table, config_.seat_ttl);
+            } catch (const ClusterError&) {
+                ++seat_failures_;
+                all = false;
+            }
+        }
+        return all;
+    }
+
+    std::optional<std::vector<std::optional<std::string>>> seats_of(const std::vector<std::string>& guests) override {
         try {
-            return directory_.seat(guest);
+            return directory_.seats(guests);
         } catch (const ClusterError&) {
             return std::nullopt;
         }

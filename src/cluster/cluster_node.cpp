@@ -31,7 +31,7 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
                                 owner(table, std::move(done));
                             },
                             [this] { return clock(); }};
-    node.seat_of = [this](const std::string& guest, std::function<void(std::optional<std::string>)> done) {
+    node.seat_of = [this](const std::string& guest, RoutedTables::SeatRead done) {
         seat_of(guest, std::move(done));
     };
     node.forget_seat = [this](const std::string& guest, const std::string& table) {
@@ -67,6 +67,9 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
     hooks.take = [this](Storage& s, const std::string& table) { return link_->take(s, table); };
     hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) { link_->seat(table, guests); };
     hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { link_->unseat(table, guests); };
+    hooks.restored = [this](const std::string& table, const std::vector<std::string>& guests) {
+        if (!link_->restore(table, guests)) restore_seats_ = true;  // again after the next good exchange
+    };
     hooks.released = [this](const std::string& table) {
         link_->release(table);
         tables_->released(table);
@@ -135,19 +138,39 @@ void ClusterNode::owner(const std::string& table, std::function<void(std::option
     if (!work_->submit([this, table, back] { back(link_->owner(table)); })) back(std::nullopt);
 }
 
-void ClusterNode::seat_of(const std::string& guest, std::function<void(std::optional<std::string>)> done) {
-    auto alive = std::weak_ptr<bool>(alive_);
-    auto answer = std::make_shared<std::function<void(std::optional<std::string>)>>(std::move(done));
+void ClusterNode::seat_of(const std::string& guest, RoutedTables::SeatRead done) {
     ++lookups_;
-    auto back = [this, alive, answer](std::optional<std::string> table) {
-        loop_.post([this, alive, answer, table = std::move(table)] {
+    seats_wanted_.emplace_back(guest, std::move(done));
+    if (!reading_seats_) read_seats();
+}
+
+void ClusterNode::read_seats() {
+    // One read on the worker at a time, of every record asked for meanwhile (a node killed under
+    // load sends thousands of returning guests to the others within a second).
+    constexpr std::size_t kMaxBatch = 1000;
+    const std::size_t n = std::min(seats_wanted_.size(), kMaxBatch);
+    if (n == 0) return;
+    auto batch = std::make_shared<std::vector<SeatWanted>>(std::make_move_iterator(seats_wanted_.begin()),
+                                                          std::make_move_iterator(seats_wanted_.begin() + static_cast<std::ptrdiff_t>(n)));
+    seats_wanted_.erase(seats_wanted_.begin(), seats_wanted_.begin() + static_cast<std::ptrdiff_t>(n));
+    reading_seats_ = true;
+    auto alive = std::weak_ptr<bool>(alive_);
+    auto back = [this, alive, batch](std::optional<std::vector<std::optional<std::string>>> tables) {
+        loop_.post([this, alive, batch, tables = std::move(tables)]() mutable {
             if (alive.expired()) return;
-            --lookups_;
-            (*answer)(table);
+            reading_seats_ = false;
+            lookups_ -= static_cast<int>(batch->size());
+            const bool read = tables && tables->size() == batch->size();
+            for (std::size_t i = 0; i < batch->size(); ++i)
+                (*batch)[i].second(read ? std::move((*tables)[i]) : std::nullopt, /*unread=*/!read);
+            read_seats();
             hall_.handle_waiting();
         });
     };
-    if (!work_->submit([this, guest, back] { back(link_->seat_of(guest)); })) back(std::nullopt);
+    std::vector<std::string> guests;
+    guests.reserve(n);
+    for (const auto& [guest, done] : *batch) guests.push_back(guest);
+    if (!work_->submit([this, guests = std::move(guests), back] { back(link_->seats_of(guests)); })) back(std::nullopt);
 }
 
 Millis ClusterNode::clock() { return now_ = std::max(now_, unix_ms()); }
@@ -160,6 +183,7 @@ void ClusterNode::tick(Millis now) {
         const bool again = subscriber_sessions_ != 0;
         subscriber_sessions_ = sessions;
         if (again) {
+            restore_seats_ = true;  // Redis may have lost the seat records (it restarted)
             tables_->resync();
             if (loop_.log) loop_.log(false, "event=cluster_resync");
         }
@@ -193,15 +217,14 @@ ClusterNode::Directory ClusterNode::scan(std::vector<LobbyEntry> mine) {
     try {
         ClusterLink::View view = link_->exchange(mine);
         d.nodes = view.nodes;
-        // Every node's summaries are read here, off the loop: who runs which table, who sits
-        // where, and the other nodes' public tables for the lobby.
+        // Every node's summaries are read here, off the loop: who runs which table, and the
+        // other nodes' public tables for the lobby. (Who sits where: the seat records.)
         std::unordered_map<std::string, ReadSummary> read;
         read.reserve(view.lobby.size());
         for (auto& e : view.lobby) {
             d.table_node[e.table] = e.node;
             const auto last = read_.find(e.table);
             const ReadSummary& r = read[e.table] = read_summary(std::move(e.summary), last == read_.end() ? nullptr : &last->second);
-            for (const auto& name : r.players) d.seated[name] = e.table;
             if (r.summary && r.is_public && e.node != me_.name) d.remote.emplace(e.table, r.summary);
         }
         read_ = std::move(read);
@@ -222,9 +245,6 @@ ClusterNode::ReadSummary ClusterNode::read_summary(std::string text, ReadSummary
     r.text = std::move(text);
     json summary = json::parse(r.text, nullptr, false);
     if (!summary.is_object()) return r;
-    if (summary.contains("seats") && summary["seats"].is_array())
-        for (const auto& s : summary["seats"])
-            if (s.is_object() && !s.value("bot", false)) r.players.push_back(s.value("name", ""));
     r.is_public = !summary.value("private", true);
     r.summary = std::make_shared<const json>(std::move(summary));
     return r;
@@ -235,7 +255,11 @@ void ClusterNode::applied(Directory d, Millis now) {
     ++refreshes_;
     if (d.failing != failing_ && loop_.log)
         loop_.log(d.failing.has_value(), d.failing ? "event=cluster_error code=" + *d.failing : "event=cluster_recovered");
+    if (failing_ && !d.failing) restore_seats_ = true;  // Redis is back: it may have lost the seat records
     failing_ = d.failing;
+    // The seat records are written again once an exchange worked (Redis takes commands again),
+    // and tried again after a later one if Redis did not take them.
+    const bool restore = !failing_ && restore_seats_.exchange(false);
     if (d.scan_failing != scan_failing_ && loop_.log)
         loop_.log(d.scan_failing.has_value(), d.scan_failing ? "event=scan_error code=" + *d.scan_failing : "event=scan_recovered");
     scan_failing_ = d.scan_failing;
@@ -244,12 +268,8 @@ void ClusterNode::applied(Directory d, Millis now) {
     RoutedTables::Directory routes;
     for (auto& n : d.nodes) routes.nodes.emplace(n.name, n);
     routes.table_node = std::move(d.table_node);
-    routes.seated = std::move(d.seated);
     routes.read_at = d.read_at;
-    for (const auto& [id, players] : hall_.host().players()) {  // this node's own, fresher than the directory
-        routes.table_node[id] = me_.name;
-        for (const auto& name : players) routes.seated[name] = id;
-    }
+    for (const auto& [id, hosted] : hall_.host().tables()) routes.table_node[id] = me_.name;  // fresher than the directory
     hall_.set_remote_lobby(std::move(d.remote));
     for (auto& [live, fence] : d.adopt) {
         const std::string id = live.id;
@@ -260,6 +280,10 @@ void ClusterNode::applied(Directory d, Millis now) {
         }
     }
     tables_->directory(std::move(routes));
+    if (restore) {
+        hall_.restore_seats();
+        tables_->offer_seats();  // to whoever signed in while they were missing
+    }
     hall_.handle_waiting();
 }
 

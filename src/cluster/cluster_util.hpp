@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 #include <string_view>
 
 #include "tarneeb/cluster/cluster.hpp"
@@ -17,5 +18,8 @@ void check_cluster_ttl(std::chrono::milliseconds ttl);
 void check_cluster_prefix(std::string_view prefix);
 /// Throws ClusterError{"invalid_argument"} when `node` is not a valid NodeId.
 void check_node(const NodeId& node);
+
+/// The key of a table's lease without the table id (PREFIX:lease:), TableLeases' and the seat scripts'.
+inline std::string lease_key_prefix(std::string_view prefix) { return std::string(prefix) + ":lease:"; }
 
 }  // namespace tarneeb::server

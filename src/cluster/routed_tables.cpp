@@ -29,6 +29,17 @@ std::optional<NodeId> RoutedTables::live(const std::string& name) const {
     return it->second;
 }
 
+bool RoutedTables::placing(const std::string& guest) const {
+    return pending_of_.count(guest) || std::any_of(locating_.begin(), locating_.end(), [&](const Locating& l) { return l.guest == guest; });
+}
+
+std::optional<NodeId> RoutedTables::runs(const std::string& table) const {
+    if (hall_.host().table(table)) return node_.self;
+    // (A directory read older than this node's host may still list a table the host let go.)
+    if (auto t = dir_.table_node.find(table); t != dir_.table_node.end() && t->second != node_.self.name) return live(t->second);
+    return std::nullopt;
+}
+
 // ---- the front's side -----------------------------------------------------------------------
 
 void RoutedTables::request(const std::string& guest, const TableRequest& r, Answer done) {
@@ -54,9 +65,7 @@ void RoutedTables::request(const std::string& guest, const TableRequest& r, Answ
 }
 
 void RoutedTables::route_join(const std::string& guest, const JoinRequest& j, const TableRequest& r, Answer done) {
-    if (hall_.host().table(j.table)) return hall_.host().request(guest, r, std::move(done));
-    if (auto t = dir_.table_node.find(j.table); t != dir_.table_node.end())
-        if (auto n = live(t->second); n && !(*n == node_.self)) return send_request(*n, guest, r, std::move(done));
+    if (auto n = runs(j.table)) return send_request(*n, guest, r, std::move(done));  // here, or where it runs
     // Newer than the directory (created a moment ago on another node): its lease says where.
     node_.owner(j.table, [this, guest, r, done = std::move(done)](std::optional<NodeId> owner) mutable {
         if (owner && !(*owner == node_.self)) return send_request(*owner, guest, r, std::move(done));
@@ -68,7 +77,7 @@ void RoutedTables::send_request(const NodeId& node, const std::string& guest, co
     if (node == node_.self) return hall_.host().request(guest, r, std::move(done));
     const std::uint64_t n = ++next_;
     if (!publish(node, {{"k", "req"}, {"g", guest}, {"n", n}, {"r", node_request_json(r)}})) return done(unreachable());
-    pending_.emplace(n, Pending{node, guest, node_.clock() + node_.request_timeout, std::move(done), nullptr, 0, announce});
+    pending_.emplace(n, Pending{node, guest, node_.clock() + node_.request_timeout, std::move(done), nullptr, 0, announce, {}});
     pending_of_.emplace(guest, n);
 }
 
@@ -79,52 +88,65 @@ void RoutedTables::locate(const std::string& guest, Located done, bool returning
 void RoutedTables::find_place(const std::string& guest, Millis until, Located done, bool recorded) {
     if (auto p = hall_.host().where(guest)) {
         drop_route(guest);  // seated here (a table taken over by this node): served here
+        recorded_.erase(guest);
         return done(p);
     }
-    const Millis now = node_.clock();
-    if (now >= until) {
+    const auto rec = recorded_.find(guest);
+    if (node_.clock() >= until) {
         // A table its record named that ran nowhere all this time: closed by a node that died
-        // before it cleared the record (else it would run again by now). The record goes.
-        if (auto o = orphaned_.find(guest); recorded && o != orphaned_.end() && node_.forget_seat)
-            node_.forget_seat(guest, o->second.first);
+        // before it cleared the record (else it would run again by now; a node that takes it
+        // over later writes the record again). The record goes.
+        if (rec != recorded_.end() && !runs(rec->second) && node_.forget_seat) node_.forget_seat(guest, rec->second);
         return done(std::nullopt);
     }
     std::optional<NodeId> at;
-    bool seated = orphaned_.count(guest) > 0;  // at a table being taken over
-    if (auto route = routes_.find(guest); route != routes_.end()) at = route->second.node;
-    else if (auto s = dir_.seated.find(guest); s != dir_.seated.end()) {
-        seated = true;
-        if (auto t = dir_.table_node.find(s->second); t != dir_.table_node.end()) at = live(t->second);
+    std::string table;
+    if (auto route = routes_.find(guest); route != routes_.end()) {
+        at = route->second.node;
+        table = route->second.table;
+    } else if (rec != recorded_.end()) {
+        table = rec->second;
+        at = runs(table);
+        if (at && *at == node_.self) {
+            // Its table runs here and does not seat it: the record is older than its leaving.
+            recorded_.erase(rec);
+            return done(std::nullopt);
+        }
     }
-    if (at && !(*at == node_.self)) {
-        if (ask_place(*at, guest, until, done)) return;
-    } else if (seated) {
+    if (at) {
+        if (ask_place(*at, guest, table, until, done)) return;
+    } else if (rec != recorded_.end()) {
         return locating_.push_back(Locating{guest, until, std::move(done), recorded});  // the next directory read tries again
-    } else if (!at && !recorded && node_.seat_of) {
-        // Nothing here knows of a seat: perhaps taken since the last directory read.
-        return node_.seat_of(guest, [this, guest, until, done = std::move(done)](std::optional<std::string> table) mutable {
-            found_record(guest, until, std::move(table), std::move(done));
+    } else if (!recorded && node_.seat_of) {
+        // Where its seat record says it sits (the cluster's one guest→table record).
+        return node_.seat_of(guest, [this, guest, until, done = std::move(done)](std::optional<std::string> named, bool unread) mutable {
+            // Redis did not answer (restarting, say): not "no seat"; the next directory read
+            // (Redis answering again) reads it again.
+            if (unread) return locating_.push_back(Locating{guest, until, std::move(done), false});
+            found_record(guest, until, std::move(named), std::move(done));
         });
     }
     done(std::nullopt);
 }
 
 void RoutedTables::found_record(const std::string& guest, Millis until, std::optional<std::string> table, Located done) {
-    if (!table) return find_place(guest, until, std::move(done), /*recorded=*/true);  // the directory may know by now
-    // The table's lease says which node runs it now (the directory may not list it yet).
+    if (!table) return find_place(guest, until, std::move(done), /*recorded=*/true);  // a route may have come meanwhile
+    recorded_.insert_or_assign(guest, *table);
+    if (runs(*table)) return find_place(guest, until, std::move(done), /*recorded=*/true);
+    // Not in the directory: newer than its last read, or being taken over. Its lease says.
     node_.owner(*table, [this, guest, until, table = *table, done = std::move(done)](std::optional<NodeId> owner) mutable {
-        if (owner && !(*owner == node_.self) && ask_place(*owner, guest, until, done)) return;
+        if (owner && !(*owner == node_.self) && ask_place(*owner, guest, table, until, done)) return;
         // Run nowhere: its node died or let it go, and no node has taken it over yet. Wait for a
         // directory read that shows where it runs (or, run here, the host knows).
-        if (!owner) orphaned_.try_emplace(guest, table, node_.clock());
         find_place(guest, until, std::move(done), /*recorded=*/true);
     });
 }
 
-bool RoutedTables::ask_place(const NodeId& at, const std::string& guest, Millis until, Located& done) {
+bool RoutedTables::ask_place(const NodeId& at, const std::string& guest, const std::string& table, Millis until, Located& done) {
     const std::uint64_t n = ++next_;
-    if (!publish(at, {{"k", "place"}, {"g", guest}, {"n", n}})) return false;
-    pending_.emplace(n, Pending{at, guest, std::min(until, node_.clock() + node_.request_timeout), nullptr, std::move(done), until, false});
+    if (!publish(at, {{"k", "place"}, {"g", guest}, {"n", n}, {"t", table}})) return false;
+    pending_.emplace(n, Pending{at, guest, std::min(until, node_.clock() + node_.request_timeout), nullptr, std::move(done), until,
+                                false, table});
     pending_of_.emplace(guest, n);
     return true;
 }
@@ -139,6 +161,7 @@ void RoutedTables::connected(const std::string& guest) {
 
 void RoutedTables::disconnected(const std::string& guest) {
     drop_route(guest);
+    recorded_.erase(guest);
     // Still served by another front (a second device on another node): it keeps its presence.
     if (!fronts_.count(guest)) hall_.host().disconnected(guest);
 }
@@ -180,10 +203,14 @@ void RoutedTables::answered(const NodeId& from, const json& msg) {
         else routes_.erase(r);
     }
     if (p.located) {
-        // Not there, though the directory seats it at that node's table: the directory is behind
-        // (the table was taken over, or Redis restarted); the next read says where it runs.
-        if (!place && (dir_.seated.count(p.guest) || orphaned_.count(p.guest)) && node_.clock() < p.until)
-            return locating_.push_back(Locating{p.guest, p.until, std::move(p.located)});
+        const bool runs_there = msg.value("r", false);
+        if (!place && !p.table.empty() && !runs_there && node_.clock() < p.until) {
+            // That node no longer runs the table it was asked about (it let it go, or lost it):
+            // the table is being taken over; the next directory read says where it runs.
+            recorded_.try_emplace(p.guest, p.table);
+            return locating_.push_back(Locating{p.guest, p.until, std::move(p.located), true});
+        }
+        if (place || runs_there) recorded_.erase(p.guest);  // found, or its table runs there without it
         return p.located(place);
     }
     p.answer(msg.contains("b") && msg["b"].is_object() ? msg["b"] : unreachable());
@@ -280,6 +307,17 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
         if (accepts_send(guest, from)) hall_.to_guest(guest, msg.value("t", ""));
         return;
     }
+    if (kind == "seated") {
+        // The node running `t` seats the guest there (its seat record was lost): a guest here at
+        // no table, and not being placed, is routed to it.
+        const std::string table = msg.value("t", "");
+        if (table.empty() || !hall_.present(guest) || routes_.count(guest) || hall_.host().where(guest) || placing(guest)) return;
+        const Route route{table, from, true, node_.clock(), std::nullopt, false};
+        routes_[guest] = route;
+        recorded_.erase(guest);
+        announce(guest, route);
+        return;
+    }
     if (kind == "dropped") {
         if (auto r = routes_.find(guest); r != routes_.end() && r->second.node == from && r->second.table == msg.value("t", ""))
             r->second.lost = true;
@@ -292,7 +330,9 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
     } else if (kind == "disc") {
         front_gone(guest, from);
     } else if (kind == "place") {
-        publish(from, {{"k", "ans"}, {"n", msg.value("n", json())}, {"p", node_place_json(host.where(guest))}});
+        json answer{{"k", "ans"}, {"n", msg.value("n", json())}, {"p", node_place_json(host.where(guest))}};
+        if (auto t = msg.find("t"); t != msg.end() && t->is_string()) answer["r"] = host.table(t->get<std::string>()) != nullptr;
+        publish(from, std::move(answer));
     } else if (kind == "req") {
         const json n = msg.value("n", json());
         const auto r = parse_node_request(msg.value("r", json()));
@@ -315,12 +355,6 @@ void RoutedTables::received(const NodeId& from, const std::string& kind, const j
 
 void RoutedTables::directory(Directory d) {
     const Millis now = node_.clock();
-    // Seated guests whose table left the directory: a sign-in of theirs waits for it to run again.
-    for (const auto& [guest, table] : dir_.seated)
-        if (!d.table_node.count(table)) orphaned_.try_emplace(guest, table, now);
-    std::erase_if(orphaned_, [&](const auto& o) {
-        return d.table_node.count(o.second.first) || now - o.second.second >= node_.orphan_wait;
-    });
     dir_ = std::move(d);
     // Requests to nodes that left: no answer will come.
     give_up_if([&](const Pending& p) { return !(live(p.node.name) == p.node); });
@@ -329,44 +363,46 @@ void RoutedTables::directory(Directory d) {
     std::vector<std::pair<std::string, NodeId>> moved;  // guest, the node running its table now
     for (auto& [guest, route] : routes_) {
         if (dir_.read_at < route.settled + node_.settle) continue;  // the directory may not know yet
-        std::optional<NodeId> runs;
-        if (auto t = dir_.table_node.find(route.table); t != dir_.table_node.end()) runs = live(t->second);
-        if (!runs) {
+        const std::optional<NodeId> at = runs(route.table);
+        if (!at) {
             if (!route.orphan) route.orphan = now;
             else if (now - *route.orphan >= node_.orphan_wait) gone.push_back(guest);
             continue;
         }
         route.orphan.reset();
-        if (*runs == route.node && !route.lost) continue;
-        moved.emplace_back(guest, *runs);
+        if (*at == route.node && !route.lost) continue;
+        moved.emplace_back(guest, *at);
     }
     for (const auto& guest : gone) {
         if (node_.warn) node_.warn("event=route_dropped guest=" + guest + " table=" + routes_.at(guest).table + " reason=no_live_node");
         drop_route(guest);
     }
-    for (const auto& [guest, runs] : moved) {
+    for (const auto& [guest, at] : moved) {
         Route route = routes_.at(guest);
-        if (!(route.node == runs)) drop_route(guest);  // the node it leaves forgets it
-        route.node = runs;
+        if (!(route.node == at)) drop_route(guest);  // the node it leaves forgets it
+        route.node = at;
         route.lost = false;
-        if (!(runs == node_.self)) routes_[guest] = route;  // else taken over by this node: served here
+        if (!(at == node_.self)) routes_[guest] = route;  // else taken over by this node: served here
         announce(guest, route);  // its new node sends it the table
     }
-    // Guests here seated at another node's table with no route yet (signed in while their table
-    // had no live node: it was being taken over).
-    for (const auto& guest : hall_.guest_names()) {
-        // (One still being located, or with a request on its way, is routed by its answer.)
-        if (routes_.count(guest) || hall_.host().where(guest) || pending_of_.count(guest) ||
-            std::any_of(locating_.begin(), locating_.end(), [&](const Locating& l) { return l.guest == guest; }))
+    // Guests here whose record seats them at a table that ran nowhere when they signed in (it
+    // was being taken over): routed to it once it runs again. (One at a table already, still
+    // being located, or with a request on its way, is placed by that.)
+    for (auto it = recorded_.begin(); it != recorded_.end();) {
+        const std::string& guest = it->first;
+        if (!hall_.present(guest) || routes_.count(guest) || hall_.host().where(guest)) {
+            it = recorded_.erase(it);
             continue;
-        auto s = dir_.seated.find(guest);
-        if (s == dir_.seated.end()) continue;
-        auto t = dir_.table_node.find(s->second);
-        const auto runs = t == dir_.table_node.end() ? std::nullopt : live(t->second);
-        if (!runs) continue;
-        const Route route{s->second, *runs, true, 0, std::nullopt, false};
-        if (!(*runs == node_.self)) routes_[guest] = route;
+        }
+        const auto at = runs(it->second);
+        if (!at || *at == node_.self || placing(guest)) {
+            ++it;  // (run here: its host placed it when it took the table over, if it sits there)
+            continue;
+        }
+        const Route route{it->second, *at, true, 0, std::nullopt, false};
+        routes_[guest] = route;
         announce(guest, route);
+        it = recorded_.erase(it);
     }
     // Fronts that left (restarted, or missing from the directory for orphan_wait: not at once,
     // as after a Redis restart the directory fills again over a refresh or two): their guests
@@ -399,6 +435,15 @@ void RoutedTables::announce(const std::string& guest, const Route& route) {
     else publish(route.node, {{"k", "conn"}, {"g", guest}});
 }
 
+void RoutedTables::offer_seats() {
+    for (const auto& [table, players] : hall_.host().players())
+        for (const auto& guest : players) {
+            if (hall_.present(guest) || fronts_.count(guest)) continue;  // connected: served already
+            for (const auto& [name, node] : dir_.nodes)
+                if (!(node == node_.self)) publish(node, {{"k", "seated"}, {"g", guest}, {"t", table}});
+        }
+}
+
 void RoutedTables::resync() {
     std::vector<NodeId> told;
     for (const auto& [guest, fronts] : fronts_)
@@ -419,7 +464,7 @@ json RoutedTables::metrics() const {
     std::size_t remote = 0;
     for (const auto& [guest, fronts] : fronts_) remote += fronts.size();
     return {{"routes", routes_.size()}, {"remote_guests", remote}, {"requests_waiting", pending_.size()},
-            {"locates_waiting", locating_.size()}, {"directory_seated", dir_.seated.size()}, {"request_timeouts", timeouts_}};
+            {"locates_waiting", locating_.size()}, {"recorded_waiting", recorded_.size()}, {"request_timeouts", timeouts_}};
 }
 
 }  // namespace tarneeb::server

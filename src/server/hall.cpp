@@ -185,6 +185,16 @@ void Hall::unseated(const std::string& table, std::vector<std::string> guests) {
               nullptr, /*write=*/false);
 }
 
+void Hall::restoring(const std::string& table, std::vector<std::string> guests) {
+    if (!cluster_.restored || guests.empty()) return;
+    on_writer("restore_seats", [restored = cluster_.restored, table, guests = std::move(guests)](Storage&) { restored(table, guests); },
+              nullptr, /*write=*/false);
+}
+
+void Hall::restore_seats() {
+    for (auto& [table, players] : host_->players()) restoring(table, std::move(players));
+}
+
 const Table* Hall::table(const std::string& id) const { return host_->table(id); }
 
 std::optional<std::string> Hall::guest(ConnId conn) const {

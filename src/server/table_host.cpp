@@ -359,6 +359,7 @@ void TableHost::install(std::unique_ptr<Table> table, std::int64_t fence) {
     const std::string id = entry.table->id();
     // Its players are known by name from now on (where()), connected or not: a
     // restarted or adopting node finds who sits where without looking through its tables.
+    std::vector<std::string> seated;
     for (Seat s : kSeats) {
         SeatInfo h = entry.table->seat_info(s);
         if (h.kind != SeatInfo::Kind::human) continue;
@@ -366,8 +367,10 @@ void TableHost::install(std::unique_ptr<Table> table, std::int64_t fence) {
         if (!g.table.empty()) continue;
         g.table = id;
         g.seat = s;
+        seated.push_back(h.name);
         entry.watchers.insert(std::move(h.name));
     }
+    front_.restoring(id, std::move(seated));  // their records name it (a node that took it over)
     add(id, std::move(entry));
     front_.lobby_changed();
 }

@@ -49,9 +49,10 @@ struct TwoNodes {
                                  done(runs ? std::optional<NodeId>(other) : std::nullopt);
                              },
                              [&h] { return h.now; }};
-        n.seat_of = [this](const std::string& guest, std::function<void(std::optional<std::string>)> done) {
+        n.seat_of = [this](const std::string& guest, RoutedTables::SeatRead done) {
             ++record_reads;
-            done(seat_record(guest));
+            if (redis_away) return done(std::nullopt, true);
+            done(seat_record(guest), false);
         };
         n.forget_seat = [this](const std::string& guest, const std::string& table) { unseat(table, {guest}); };
         r = std::make_unique<RoutedTables>(h.hall, std::move(n));
@@ -61,6 +62,12 @@ struct TwoNodes {
             for (const auto& g : guests) records[g] = table;
         };
         hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { unseat(table, guests); };
+        hooks.restored = [this](const std::string& table, const std::vector<std::string>& guests) {
+            // ClusterDirectory::restore_seat keeps a record naming another table that runs;
+            // here every other record is one.
+            std::lock_guard lock(records_mutex);
+            for (const auto& g : guests) records.try_emplace(g, table);
+        };
         hooks.tables = r.get();
         hooks.fronts = r.get();
         h.hall.set_cluster(std::move(hooks));
@@ -98,15 +105,12 @@ struct TwoNodes {
         h.send(c, msg);
         pump();
     }
-    /// Both nodes read the directory: every table of each host, and who sits where.
+    /// Both nodes read the directory: every table of each host.
     void refresh() {
         RoutedTables::Directory d;
         d.nodes = {{"a", ida}, {"b", idb}};
         for (auto [hall, name] : {std::pair<Hall*, const char*>{&a.hall, "a"}, std::pair<Hall*, const char*>{&b.hall, "b"}})
-            for (const auto& [table, players] : hall->host().players()) {
-                d.table_node[table] = name;
-                for (const auto& p : players) d.seated[p] = table;
-            }
+            for (const auto& [table, hosted] : hall->host().tables()) d.table_node[table] = name;
         d.read_at = std::max(a.now, b.now);
         ra->directory(d);
         rb->directory(d);
@@ -118,10 +122,7 @@ struct TwoNodes {
         silent = ida;
         RoutedTables::Directory d;
         d.nodes = {{"b", idb}};
-        for (const auto& [table, players] : b.hall.host().players()) {
-            d.table_node[table] = "b";
-            for (const auto& p : players) d.seated[p] = table;
-        }
+        for (const auto& [table, hosted] : b.hall.host().tables()) d.table_node[table] = "b";
         d.read_at = b.now;
         rb->directory(d);
         pump();
@@ -132,6 +133,25 @@ struct TwoNodes {
         ASSERT_TRUE(live);
         ASSERT_TRUE(b.hall.adopt(*live, 1, b.now));
         a_died();  // the next directory read: b runs it
+    }
+
+    /// Layla, signed in on a (her token also known to b: a cluster's nodes share one store;
+    /// here each has its own), creates a table there and sits at `seat`. Returns her token.
+    std::string layla_sits(ConnId layla, int seat, std::string& tid) {
+        const std::string token = a.sign_in(layla, "Layla");
+        EXPECT_TRUE(b.storage.register_name("Layla", token));
+        send(a, layla, {{"type", "create"}});
+        tid = a.last(layla, "created")["table"];
+        send(a, layla, {{"type", "join"}, {"table", tid}, {"seat", seat}});
+        EXPECT_EQ(seat_record("Layla"), tid);
+        return token;
+    }
+    /// A new connection on b that says hello with `token` (request id `id`).
+    ConnId hello_on_b(const std::string& token, int id) {
+        const ConnId c = b.connect();
+        b.hall.message(c, json{{"type", "hello"}, {"token", token}, {"id", id}}.dump(), b.now);
+        pump();
+        return c;
     }
 
     /// Expects b's answer to hello `id` on `phone` to welcome it at `table`'s seat `seat`, and b
@@ -154,6 +174,7 @@ struct TwoNodes {
     std::mutex records_mutex;
     std::map<std::string, std::string> records;  ///< the seat records, guest → table (under records_mutex)
     int record_reads = 0;  ///< seat_of calls
+    bool redis_away = false;  ///< while set, a seat record read gets no answer (unread)
 };
 
 /// The cards of `hand` (a table message's round.hand), or none.
@@ -228,23 +249,15 @@ TEST(RoutedTables, APlayerOnAnotherNodeSitsPlaysReconnectsAndLeavesWithoutItsCon
     EXPECT_TRUE(n.b.hall.host().where("Omar"));
 }
 
-TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatThroughTheDirectory) {
+TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatAndKeepsItConnectedUntilBothDevicesClose) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    const std::string token = n.a.sign_in(layla, "Layla");
-    n.send(n.a, layla, {{"type", "create"}});
-    const std::string tid = n.a.last(layla, "created")["table"];
-    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
     n.refresh();
-    // Her phone reaches b (names and tokens live in the shared store: here b's own, so she
-    // signs in there by name). b finds her seat in the directory and asks a.
-    const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}}.dump(), n.b.now);
-    n.pump();
-    const json welcome = n.b.last(phone, "welcome");
-    EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
-    EXPECT_EQ(welcome["seat"], 2);
-    EXPECT_FALSE(n.b.last(phone, "table").is_null()) << "a sends her the table through b";
+    // Her phone reaches b: b reads her seat record and asks a, which runs the table.
+    const ConnId phone = n.hello_on_b(token, 1);
+    n.expect_welcomed_at(phone, 1, tid, 2);
     // Her laptop on a closes: she is still connected at her table (the phone on b is).
     n.a.hall.closed(layla, n.a.now);
     n.pump();
@@ -259,7 +272,7 @@ TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatThroughTheDirectory) {
 // The directory is read every second; a seat taken since the last read is found by the
 // guest's seat record, written before the seat was acknowledged (issue 26: the one guest→table
 // record, readable at once by every node).
-TEST(RoutedTables, ASignInTheDirectoryDoesNotShowYetFindsTheSeatByItsRecord) {
+TEST(RoutedTables, ASignInFindsTheSeatByItsRecordBeforeAnyDirectoryRead) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
     const std::string token = n.a.sign_in(layla, "Layla");
@@ -317,16 +330,12 @@ TEST(RoutedTables, ASeatTakenJustBeforeItsNodeDiedIsGivenBackWhenTheTableIsTaken
 TEST(RoutedTables, ASignInWhileItsTableIsTakenOverIsWelcomedAtItsSeatWhenItRunsAgain) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    n.a.sign_in(layla, "Layla");
-    n.send(n.a, layla, {{"type", "create"}});
-    const std::string tid = n.a.last(layla, "created")["table"];
-    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
     n.refresh();
     // a dies; before anyone takes its table over, her phone reaches b: no answer yet.
     n.a_died();
-    const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
-    n.pump();
+    const ConnId phone = n.hello_on_b(token, 1);
     EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << n.b.bytes(phone);
     EXPECT_EQ(n.rb->metrics()["locates_waiting"], 1);
     // b takes it over: she is welcomed at her seat, then sent her table.
@@ -336,23 +345,19 @@ TEST(RoutedTables, ASignInWhileItsTableIsTakenOverIsWelcomedAtItsSeatWhenItRunsA
     EXPECT_EQ(n.rb->metrics()["locates_waiting"], 0);
 }
 
-TEST(RoutedTables, ASignInThatTheDirectorySendsToANodeThatLetTheTableGoWaitsForTheTakeOver) {
+TEST(RoutedTables, ASignInSentToANodeThatLetTheTableGoWaitsForTheTakeOver) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    n.a.sign_in(layla, "Layla");
-    n.send(n.a, layla, {{"type", "create"}});
-    const std::string tid = n.a.last(layla, "created")["table"];
-    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
     n.refresh();
     // a lets the table go (its lease lost); b's directory still says a runs it.
     auto live = n.a.storage.live_table(tid);
     ASSERT_TRUE(live);
     n.a.hall.drop_table(tid);
     n.pump();
-    const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
-    n.pump();
-    EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << "a said she is not there; the directory is behind: " << n.b.bytes(phone);
+    const ConnId phone = n.hello_on_b(token, 1);
+    EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << "a no longer runs her table; it is being taken over: " << n.b.bytes(phone);
     // b takes it over: she is welcomed at her seat.
     ASSERT_TRUE(n.b.hall.adopt(*live, 1, n.b.now));
     n.refresh();
@@ -362,15 +367,11 @@ TEST(RoutedTables, ASignInThatTheDirectorySendsToANodeThatLetTheTableGoWaitsForT
 TEST(RoutedTables, ASignInWhoseTableRunsNowhereIsWelcomedAtNoTableAndFindsItWhenItIsTakenOver) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    n.a.sign_in(layla, "Layla");
-    n.send(n.a, layla, {{"type", "create"}});
-    const std::string tid = n.a.last(layla, "created")["table"];
-    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
     n.refresh();
     n.a_died();
-    const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"name", "Layla"}, {"id", 1}}.dump(), n.b.now);
-    n.pump();
+    const ConnId phone = n.hello_on_b(token, 1);
     // Nobody takes it over within the orphan wait: at no table, for now.
     n.b.now += 15'000;
     n.rb->tick(n.b.now);
@@ -378,12 +379,92 @@ TEST(RoutedTables, ASignInWhoseTableRunsNowhereIsWelcomedAtNoTableAndFindsItWhen
     const json welcome = reply(n.b, phone, 1);
     ASSERT_EQ(welcome["type"], "welcome") << n.b.bytes(phone);
     EXPECT_TRUE(welcome["table"].is_null());
-    // Then b takes it over: its host seats her (she is connected here) and sends her the table.
+    EXPECT_EQ(n.seat_record("Layla"), std::nullopt) << "a record of a table that ran nowhere all that time goes";
+    // Then b takes it over: its host seats her (she is connected here), writes her record
+    // again and sends her the table.
     n.b_adopts(tid);
+    EXPECT_EQ(n.seat_record("Layla"), tid);
     const json table = n.b.last(phone, "table");
     ASSERT_FALSE(table.is_null()) << n.b.bytes(phone);
     EXPECT_EQ(table["you"], 2);
     EXPECT_TRUE(table["seats"][2]["connected"].get<bool>());
+}
+
+// A record whose clearing was lost (its guest left; the node died before it cleared it, say)
+// names a table that runs without her: the node running it says so, and she is welcomed at no
+// table at once, not after the wait for a take-over.
+TEST(RoutedTables, ASignInWhoseRecordNamesATableThatRunsWithoutHerIsWelcomedAtNoTableAtOnce) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect(), omar = n.a.connect();
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
+    n.a.sign_in(omar, "Omar");
+    n.send(n.a, omar, {{"type", "join"}, {"table", tid}, {"seat", 1}});
+    n.send(n.a, layla, {{"type", "leave"}});
+    EXPECT_EQ(n.seat_record("Layla"), std::nullopt);
+    ASSERT_TRUE(n.a.hall.host().table(tid)) << "Omar keeps it open";
+    n.records["Layla"] = tid;  // as if its clearing was lost
+    n.refresh();
+    const ConnId phone = n.hello_on_b(token, 1);
+    const json welcome = reply(n.b, phone, 1);
+    ASSERT_EQ(welcome["type"], "welcome") << n.b.bytes(phone);
+    EXPECT_TRUE(welcome["table"].is_null());
+    EXPECT_EQ(n.rb->metrics()["recorded_waiting"], 0);
+}
+
+// Redis restarted without its data: the seat records are gone. Each node writes those of its
+// tables again when it resyncs (ClusterNode::tick: Hall::restore_seats), and a sign-in on any
+// node finds its seat by them again — but a record naming another table that runs is kept.
+TEST(RoutedTables, SeatRecordsLostWithRedisAreWrittenAgainAndFindTheSeat) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect(), omar = n.a.connect();
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
+    n.a.sign_in(omar, "Omar");
+    n.send(n.a, omar, {{"type", "join"}, {"table", tid}, {"seat", 1}});
+    n.refresh();
+    {
+        std::lock_guard lock(n.records_mutex);
+        n.records.clear();
+    }
+    // Her laptop closes; her phone signs in on b before a wrote the records again: no record,
+    // so at no table for now.
+    n.a.hall.closed(layla, n.a.now);
+    const ConnId phone = n.hello_on_b(token, 1);
+    ASSERT_EQ(reply(n.b, phone, 1)["type"], "welcome") << n.b.bytes(phone);
+    EXPECT_TRUE(reply(n.b, phone, 1)["table"].is_null());
+    n.b.hall.restore_seats();  // b runs no table: writes nothing
+    n.b.settle();
+    EXPECT_TRUE(n.records.empty());
+    // a writes them again and tells the other nodes of its players connected nowhere: b routes
+    // her phone to her seat (Omar, connected on a, is not offered).
+    n.a.hall.restore_seats();
+    n.a.settle();
+    EXPECT_EQ(n.records, (std::map<std::string, std::string>{{"Layla", tid}, {"Omar", tid}}));
+    n.ra->offer_seats();
+    n.pump();
+    const json table = n.b.last(phone, "table");
+    ASSERT_FALSE(table.is_null()) << n.b.bytes(phone);
+    EXPECT_EQ(table["you"], 2);
+    EXPECT_TRUE(table["seats"][2]["connected"].get<bool>());
+    // A sign-in now finds her seat by its record.
+    const ConnId tablet = n.hello_on_b(token, 2);
+    n.expect_welcomed_at(tablet, 2, tid, 2);
+}
+
+// A seat record that could not be read (Redis restarting) is not "no seat": the sign-in waits
+// for the next directory read, which reads it again.
+TEST(RoutedTables, ASignInWhoseRecordCannotBeReadWaitsAndReadsItAgain) {
+    TwoNodes n;
+    const ConnId layla = n.a.connect();
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
+    n.redis_away = true;
+    const ConnId phone = n.hello_on_b(token, 1);
+    EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << "not welcomed at no table: " << n.b.bytes(phone);
+    n.redis_away = false;
+    n.refresh();
+    n.expect_welcomed_at(phone, 1, tid, 2);
 }
 
 // Quick play across nodes (issue 28): a player on node b is seated at the quick-play table a

@@ -72,6 +72,9 @@ public:
         for (auto& g : guests)
             if (seat_records[g] == table) seat_records.erase(g);
     }
+    void restoring(const std::string& table, std::vector<std::string> guests) override {
+        for (auto& g : guests) seat_records.try_emplace(g, table);
+    }
     void settle() override {}
     Millis now() const override { return clock; }
 

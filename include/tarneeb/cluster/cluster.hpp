@@ -302,8 +302,14 @@ public:
     /// Records that `guest` sits at `table`, for `ttl` (the cluster's guest→table record: written
     /// before the seat is acknowledged, ClusterHooks::seated).
     void set_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl);
+    /// Writes `guest`'s record for `table` again (after Redis lost it, or a table taken over)
+    /// unless it names another table that some node runs (a lease holds it): the guest sat down
+    /// there since. True when the record names `table` after it.
+    bool restore_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl);
     /// The table `guest` sits at, or nullopt (none, or its record expired or was lost).
     std::optional<std::string> seat(std::string_view guest);
+    /// seat() of each of `guests` in one round trip (MGET), in their order.
+    std::vector<std::optional<std::string>> seats(const std::vector<std::string>& guests);
     /// Removes `guest`'s seat if it is at `table` (compare-and-DEL: a guest who sat down at
     /// another table meanwhile keeps that record); true when it was removed.
     bool clear_seat(std::string_view guest, std::string_view table);

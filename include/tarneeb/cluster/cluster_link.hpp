@@ -5,7 +5,7 @@
 // tables of a node that died.
 //
 // Threads: publish runs on the node's loop and never waits; take, seat and unseat on the hall's
-// writer thread (unseat also on the node's worker); owner, seat_of, exchange and take_orphans on
+// writer thread (unseat also on the node's worker); owner, seats_of, exchange and take_orphans on
 // the node's worker thread (they may wait on Redis or the store); the callbacks given to start() are called on any thread, with no
 // lock held.
 #pragma once
@@ -101,15 +101,20 @@ public:
     virtual std::optional<NodeId> owner(const std::string& table) = 0;
     /// Writer thread, before the write that seats them: records that `guests` sit at `table`
     /// (ClusterDirectory::set_seat, TTL `seat_ttl`). Never throws: a failure is counted
-    /// (/metrics "seat_failures"), and the directory's next exchange shows the seat anyway.
+    /// (/metrics "seat_failures"; the node writes its seats' records again when Redis is back).
     virtual void seat(const std::string& table, const std::vector<std::string>& guests) = 0;
+    /// Writer thread: `guests` sit at `table`, which this node runs: their records are written
+    /// again (Redis lost them, or the table was taken over), save one naming another table that
+    /// runs (ClusterDirectory::restore_seat). Never throws: false when Redis did not take one
+    /// (counted as seat's failures; the node tries again after its next good directory exchange).
+    virtual bool restore(const std::string& table, const std::vector<std::string>& guests) = 0;
     /// `guests` no longer sit at `table`: their records go (compare-and-DEL). Never throws (a
     /// failure is counted; the record ends with its TTL, and meanwhile a sign-in asks the node
     /// running its table, which says where the guest is).
     virtual void unseat(const std::string& table, const std::vector<std::string>& guests) = 0;
-    /// Worker thread: the table `guest` sits at as its record says, nullopt when none (or Redis
-    /// is away: the directory is then all a front has).
-    virtual std::optional<std::string> seat_of(const std::string& guest) = 0;
+    /// Worker thread: the table each of `guests` sits at as its record says (the cluster's one
+    /// guest→table record), in their order (nullopt: none); nullopt when Redis did not answer.
+    virtual std::optional<std::vector<std::optional<std::string>>> seats_of(const std::vector<std::string>& guests) = 0;
     /// Worker thread: publishes this node's heartbeat and table summaries, reads every node's.
     /// Throws ClusterError when the shared services fail.
     virtual View exchange(const std::vector<LobbyEntry>& mine) = 0;

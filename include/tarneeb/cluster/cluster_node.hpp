@@ -77,7 +77,6 @@ private:
     struct Directory {
         std::vector<NodeId> nodes;
         std::unordered_map<std::string, std::string> table_node;  ///< read from `lobby` on the worker
-        std::unordered_map<std::string, std::string> seated;
         std::map<std::string, std::shared_ptr<const nlohmann::json>> remote;  ///< the other nodes' public tables
         std::vector<Adopted> adopt;                              ///< tables taken over, with their fences
         std::optional<std::string> failing;                     ///< Redis's error code when it failed
@@ -98,16 +97,18 @@ private:
     struct ReadSummary {
         std::string text;
         std::shared_ptr<const nlohmann::json> summary;  ///< nullptr: the text was not a JSON object
-        std::vector<std::string> players;              ///< the names of its human seats
         bool is_public = false;
     };
     /// `summary` read from `text`, or taken from `last` (moved out) when its text is the same.
     static ReadSummary read_summary(std::string text, ReadSummary* last);
     /// Asks Redis (on the worker) which node owns `table`, then calls `done` on the loop.
     void owner(const std::string& table, std::function<void(std::optional<NodeId>)> done);
-    /// Asks Redis (on the worker) at which table `guest` sits (ClusterLink::seat_of), then calls
-    /// `done` on the loop.
-    void seat_of(const std::string& guest, std::function<void(std::optional<std::string>)> done);
+    /// Asks Redis (on the worker) at which table `guest` sits (ClusterLink::seats_of, batched
+    /// with the other reads asked for meanwhile), then calls `done` on the loop.
+    void seat_of(const std::string& guest, RoutedTables::SeatRead done);
+    /// Sends the seat reads waiting (up to a batch) to the worker, unless a batch is there.
+    void read_seats();
+    using SeatWanted = std::pair<std::string, RoutedTables::SeatRead>;
 
     ClusterConfig config_;
     std::unique_ptr<ClusterLink> link_;
@@ -123,7 +124,12 @@ private:
     // the loop's state
     std::uint64_t subscriber_sessions_ = 0;  ///< Subscriber::sessions() when last seen
     bool refreshing_ = false;       ///< a refresh is on the worker
-    int lookups_ = 0;               ///< owner and seat lookups on the worker
+    int lookups_ = 0;               ///< owner and seat lookups on the worker or waiting for it
+    std::vector<SeatWanted> seats_wanted_;  ///< seat reads waiting for the worker's batch
+    bool reading_seats_ = false;    ///< a batch of seat reads is on the worker
+    /// Every seat record of this node's tables is to be written again (Redis restarted, or did
+    /// not take a restore: set on the writer thread too).
+    std::atomic<bool> restore_seats_ = false;
     Millis last_refresh_ = 0;       ///< when the last one started
     Millis now_ = 0;                ///< the latest time the transport gave or clock() read
     std::vector<NodeId> nodes_;                ///< live nodes at the last refresh

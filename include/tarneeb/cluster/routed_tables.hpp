@@ -8,21 +8,23 @@
 // front never holds a card its guest may not see).
 //
 // Where a guest is (the route): the answer to each request it made through this front says
-// where the guest is after it; the cluster's directory (every node's tables and their seated
-// players, read every refresh) finds the seat of a guest who signs in here while seated at
-// another node's table, and the new owner of a table taken over from a node that died. A sign-in
-// (by token or password) the directory does not show yet (seated since the last read, perhaps at a node that died
-// before its next one) reads the guest's seat record (ClusterDirectory::set_seat, written before
-// the seat was acknowledged) and asks the node whose lease runs that table, or waits for the
-// table to run again. A route names the table; the node running it is looked up again whenever
-// the directory changes.
+// where the guest is after it. Where a guest who signs in here (by token or password) sits is
+// the cluster's one guest→table record, its seat record (ClusterDirectory::set_seat: written
+// before the seat was acknowledged, cleared when the guest leaves, written again by a node that
+// takes the table over or after Redis lost it); the front reads it and asks the node that runs
+// that table (the directory, every node's tables read every refresh, or the table's lease), or
+// waits for the table to run again. A route names the table; the node running it is looked up
+// again whenever the directory changes.
 //
 // Messages (each names its node, `to`, and `from`; encode_node_message):
-//   front → table's node: `req` {g: guest, n: number, r: node_request_json}, `place` {g, n},
+//   front → table's node: `req` {g: guest, n: number, r: node_request_json}, `place` {g, n, t: table},
 //                         `conn` {g} (the guest has a connection at this front), `disc` {g}
 //   table's node → front: `ans` {n, b: the reply's body (absent for `place`), p: the guest's
-//                         place after it (node_place_json)}, `send` {g, t: a frame},
+//                         place after it (node_place_json), r: for `place`, whether that node
+//                         runs table t}, `send` {g, t: a frame},
 //                         `dropped` {g, t: table} (a spectator's table left the node),
+//                         `seated` {g, t: table} (to every node, after Redis lost the seat
+//                         records: the guest sits at t here and is connected nowhere),
 //                         `reset` {} (messages from the front may have been lost)
 // A front takes `send` for a guest only from the node its route names (or one it asked and
 // has not heard back from): a paused ex-owner that wakes cannot send a stale table.
@@ -58,6 +60,8 @@ namespace tarneeb::server {
 class RoutedTables : public Tables, public OtherFronts {
 public:
     /// What it needs of the node around it (cluster_node.hpp), all on the loop.
+    /// A seat record read: the table it names (nullopt: none), or `unread` when Redis did not answer.
+    using SeatRead = std::function<void(std::optional<std::string> table, bool unread)>;
     struct Node {
         NodeId self;
         /// Sends message `msg` to node `to` (ClusterLink::publish); false when it was dropped.
@@ -67,8 +71,8 @@ public:
         /// Now (Unix ms).
         std::function<Millis()> clock;
         /// Reads (off the loop) the table `guest`'s seat record names, then calls `done` on the
-        /// loop (nullopt: none). Empty: no records, the directory alone says who sits where.
-        std::function<void(const std::string& guest, std::function<void(std::optional<std::string>)> done)> seat_of = {};
+        /// loop. Empty: no records (a guest is found by its route alone).
+        std::function<void(const std::string& guest, SeatRead done)> seat_of = {};
         /// Clears `guest`'s seat record if it names `table` (one that ran nowhere for orphan_wait). May be empty.
         std::function<void(const std::string& guest, const std::string& table)> forget_seat = {};
         Millis request_timeout = 10000;  ///< a request to another node unanswered this long is answered storage_unavailable
@@ -81,7 +85,6 @@ public:
     struct Directory {
         std::map<std::string, NodeId> nodes;                       ///< live nodes by name
         std::unordered_map<std::string, std::string> table_node;   ///< table → name of the node running it
-        std::unordered_map<std::string, std::string> seated;       ///< guest → table it sits at
         Millis read_at = 0;                                        ///< when its read started
     };
 
@@ -105,6 +108,10 @@ public:
     void received(const NodeId& from, const std::string& kind, const nlohmann::json& msg);
     /// A new read of the directory: routes follow their tables, requests to nodes gone are answered.
     void directory(Directory d);
+    /// After this node wrote its seat records again (Redis lost them): every other node is told
+    /// of each seated guest of its tables connected nowhere (`seated`), whose sign-in there may
+    /// have found no record meanwhile; a node where it is, at no table, routes it to its seat.
+    void offer_seats();
     /// This node's subscriber reconnected (its messages may have been lost): every route and
     /// every front of this node's guests is opened again.
     void resync();
@@ -115,7 +122,8 @@ public:
     void tick(Millis now);
     /// /metrics "cluster" figures: routes (this node's guests at other nodes' tables), remote
     /// guests (other fronts' guests at this node's tables), requests waiting for another node,
-    /// sign-ins waiting for their table to run again, people the last directory read seated.
+    /// sign-ins waiting for their table to run again, guests here whose recorded table ran
+    /// nowhere when they were looked up (routed to it once it runs).
     nlohmann::json metrics() const;
 
 private:
@@ -135,7 +143,9 @@ private:
         Located located;     ///< a place's
         Millis until = 0;    ///< a place's: when its locate gives up (find_place)
         bool announce = false;  ///< a spectator's watch sent again (announce)
+        std::string table;   ///< a place's: the table it was asked about (empty: none)
     };
+
     /// A locate waiting for a table being taken over to run somewhere again.
     struct Locating {
         std::string guest;
@@ -153,16 +163,17 @@ private:
     /// Sends `r` of `guest` to `node` (this node: the local host), answered through `done`.
     /// `announce`: a spectator's watch sent again (its route is kept when it fails).
     void send_request(const NodeId& node, const std::string& guest, const TableRequest& r, Answer done, bool announce = false);
-    /// Locates `guest` (Tables::locate): here, at its route's node, at the node the directory
-    /// says runs its table; while its table runs nowhere (its node died or let it go, and no
+    /// Locates `guest` (Tables::locate): here, at its route's node, or where the table its seat
+    /// record names runs; while that table runs nowhere (its node died or let it go, and no
     /// node has taken it over yet) the answer waits for a directory read that shows where it
-    /// runs, until `until` (then: at no table). A guest nothing here knows of is looked up in its
-    /// seat record, once per locate (`recorded`: done already, or not wanted).
+    /// runs, until `until` (then: at no table). The record is read once per locate
+    /// (`recorded`: done already, or not wanted: a guest made by its own hello sits nowhere).
     void find_place(const std::string& guest, Millis until, Located done, bool recorded = false);
     /// find_place, with the table `guest`'s seat record names (nullopt: none).
     void found_record(const std::string& guest, Millis until, std::optional<std::string> table, Located done);
-    /// Asks node `at` where `guest` is (`place`), answered through `done` by `until` at the latest.
-    bool ask_place(const NodeId& at, const std::string& guest, Millis until, Located& done);
+    /// Asks node `at` where `guest` is (`place`), and whether it runs `table`, answered through
+    /// `done` by `until` at the latest.
+    bool ask_place(const NodeId& at, const std::string& guest, const std::string& table, Millis until, Located& done);
     /// Every waiting locate looks again (a new directory read, or a time up).
     void look_again();
     /// Routes a join of a guest at no table (here or elsewhere) to the node running its table.
@@ -185,6 +196,11 @@ private:
     bool accepts_send(const std::string& guest, const NodeId& from) const;
     bool publish(const NodeId& to, nlohmann::json msg);
     std::optional<NodeId> live(const std::string& name) const;
+    /// The node that runs `table`: this one when its host does, else the live node the
+    /// directory says; nullopt when none.
+    std::optional<NodeId> runs(const std::string& table) const;
+    /// True while `guest` has a request or a locate on its way (its answer places it).
+    bool placing(const std::string& guest) const;
 
     Hall& hall_;
     Node node_;
@@ -195,9 +211,9 @@ private:
     std::unordered_map<std::string, std::vector<Front>> fronts_;       ///< other fronts' guests at this node's tables
     std::unordered_map<std::string, std::string> watching_;            ///< those of them watching a table here: guest → table
     Directory dir_;
-    /// Guests seated at a table that left the directory (its node died or dropped it) → the
-    /// table and since when: a sign-in of theirs waits for the table to run again.
-    std::unordered_map<std::string, std::pair<std::string, Millis>> orphaned_;
+    /// Guest → the table its seat record named (or its route, once that node let the table go),
+    /// while the guest is here and not placed at it.
+    std::unordered_map<std::string, std::string> recorded_;
     std::vector<Locating> locating_;  ///< locates waiting for their table (find_place)
     std::uint64_t timeouts_ = 0;
 };

@@ -144,6 +144,9 @@ public:
     /// closed instead (and a finished match in it stored). False when the hall already runs it
     /// or it was closed.
     bool adopt(const LiveTable& live, std::int64_t fence, Millis now);
+    /// Every seat at this hall's tables recorded again (ClusterHooks::restored): Redis may have
+    /// lost the records (it restarted).
+    void restore_seats();
     /// Another node signed guest `name` out: closes (4001 "signed out") this hall's
     /// connections of `name` signed in with the token whose hash is `only_token_hash` (any
     /// token when empty), except those with `keep_token_hash` (when not empty).
@@ -330,6 +333,7 @@ private:
     std::int64_t take(Storage& storage, const std::string& table) override { return cluster_.take ? cluster_.take(storage, table) : 0; }
     void seating(const std::string& table, std::vector<std::string> guests) override;
     void unseated(const std::string& table, std::vector<std::string> guests) override;
+    void restoring(const std::string& table, std::vector<std::string> guests) override;
     void settle() override { run_pumps(); }
     Millis now() const override { return now_; }
     std::uint64_t next_seed() override;

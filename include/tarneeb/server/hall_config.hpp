@@ -142,10 +142,14 @@ struct ClusterHooks {
     std::function<std::int64_t(Storage&, const std::string& table)> take;
     /// On the writer thread, ahead of the journal write that seats the people `guests` at
     /// `table` (so before any of them is told): records where they sit, the cluster's
-    /// guest→table record (ClusterDirectory::set_seat), which a sign-in on any node reads when its
-    /// directory does not show the guest yet — this node may die before its next directory
-    /// exchange. Never throws (a failure leaves the next exchange to show the seat).
+    /// guest→table record (ClusterDirectory::set_seat), which a returning guest's sign-in on any
+    /// node reads to find its seat — this node may die at any moment after. Never throws (a
+    /// failure is counted; the records are written again when Redis is back: `restored`).
     std::function<void(const std::string& table, const std::vector<std::string>& guests)> seated;
+    /// On the writer thread, in order with `seated`: `guests` sit at `table`, which this hall
+    /// runs (it took the table over, or Redis lost the records): their records are written again,
+    /// save one naming another table that runs (ClusterDirectory::restore_seat). Never throws.
+    std::function<void(const std::string& table, const std::vector<std::string>& guests)> restored;
     /// On the writer thread, in order with `seated` (a guest who leaves a table and sits down at
     /// it again keeps its record): `guests` no longer sit at `table` (they left, or it closed);
     /// their records go. Never throws.

@@ -92,6 +92,9 @@ public:
     virtual void seating(const std::string& table, std::vector<std::string> guests) = 0;
     /// `guests` no longer sit at `table` (they left, or it closed): ClusterHooks::unseated.
     virtual void unseated(const std::string& table, std::vector<std::string> guests) = 0;
+    /// `guests` sit at `table`, installed from its journal (resumed or taken over): their
+    /// records are written again (ClusterHooks::restored).
+    virtual void restoring(const std::string& table, std::vector<std::string> guests) = 0;
     /// The loop's time (Unix ms): the latest the transport gave the front.
     virtual Millis now() const = 0;
     /// After a posted result of the host ran (a bot's decision, a hint): the front handles the
