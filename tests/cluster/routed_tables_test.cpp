@@ -269,23 +269,17 @@ TEST(RoutedTables, ASignInOnAnotherNodeFindsTheSeatAndKeepsItConnectedUntilBothD
     EXPECT_FALSE(n.a.hall.table(tid)->seat_info(Seat::s2).connected);
 }
 
-// The directory is read every second; a seat taken since the last read is found by the
-// guest's seat record, written before the seat was acknowledged (issue 26: the one guest→table
-// record, readable at once by every node).
+// A seat is found by the guest's seat record, written before the seat was acknowledged (issue
+// 26: the one guest→table record, readable at once by every node), even before any directory
+// read lists its table.
 TEST(RoutedTables, ASignInFindsTheSeatByItsRecordBeforeAnyDirectoryRead) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    const std::string token = n.a.sign_in(layla, "Layla");
-    ASSERT_TRUE(n.b.storage.register_name("Layla", token));  // a cluster's nodes share one store; here each has its own
-    n.send(n.a, layla, {{"type", "create"}});
-    const std::string tid = n.a.last(layla, "created")["table"];
-    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 2}});
-    EXPECT_EQ(n.seat_record("Layla"), tid);
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 2, tid);
     // No directory read since: her phone reaches b with her token; b finds her by the record
     // and a's lease.
-    const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"token", token}, {"id", 1}}.dump(), n.b.now);
-    n.pump();
+    const ConnId phone = n.hello_on_b(token, 1);
     const json welcome = reply(n.b, phone, 1);
     EXPECT_EQ(welcome["table"], tid) << n.b.bytes(phone);
     EXPECT_EQ(welcome["seat"], 2);
@@ -294,9 +288,7 @@ TEST(RoutedTables, ASignInFindsTheSeatByItsRecordBeforeAnyDirectoryRead) {
     n.send(n.b, phone, {{"type", "leave"}, {"id", 2}});
     EXPECT_EQ(reply(n.b, phone, 2)["type"], "ok") << n.b.bytes(phone);
     EXPECT_EQ(n.seat_record("Layla"), std::nullopt);
-    const ConnId tablet = n.b.connect();
-    n.b.hall.message(tablet, json{{"type", "hello"}, {"token", token}, {"id", 3}}.dump(), n.b.now);
-    n.pump();
+    const ConnId tablet = n.hello_on_b(token, 3);
     EXPECT_TRUE(reply(n.b, tablet, 3)["table"].is_null()) << n.b.bytes(tablet);
     // A guest made by its own hello sits nowhere yet: no record is read for it.
     const int reads = n.record_reads;
@@ -311,15 +303,10 @@ TEST(RoutedTables, ASignInFindsTheSeatByItsRecordBeforeAnyDirectoryRead) {
 TEST(RoutedTables, ASeatTakenJustBeforeItsNodeDiedIsGivenBackWhenTheTableIsTakenOver) {
     TwoNodes n;
     const ConnId layla = n.a.connect();
-    const std::string token = n.a.sign_in(layla, "Layla");
-    ASSERT_TRUE(n.b.storage.register_name("Layla", token));
-    n.send(n.a, layla, {{"type", "create"}});
-    const std::string tid = n.a.last(layla, "created")["table"];
-    n.send(n.a, layla, {{"type", "join"}, {"table", tid}, {"seat", 3}});
+    std::string tid;
+    const std::string token = n.layla_sits(layla, 3, tid);
     n.a_died();
-    const ConnId phone = n.b.connect();
-    n.b.hall.message(phone, json{{"type", "hello"}, {"token", token}, {"id", 1}}.dump(), n.b.now);
-    n.pump();
+    const ConnId phone = n.hello_on_b(token, 1);
     EXPECT_TRUE(reply(n.b, phone, 1).is_null()) << "not welcomed at no table: " << n.b.bytes(phone);
     EXPECT_EQ(n.rb->metrics()["locates_waiting"], 1);
     n.b.now += 5000;
