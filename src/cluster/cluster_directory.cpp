@@ -31,7 +31,7 @@ return 1
 
 // SET KEYS[1] ARGV[1] PX ARGV[2] unless it holds another table whose lease (ARGV[3] .. table)
 // exists. (It reads a key it is not given: one Redis, not Redis Cluster.)
-constexpr std::string_view kRestoreSeat = R"lua(
+constexpr std::string_view kSetSeat = R"lua(
 local cur = redis.call('GET', KEYS[1])
 if cur and cur ~= ARGV[1] and redis.call('EXISTS', ARGV[3] .. cur) == 1 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -90,18 +90,11 @@ void ClusterDirectory::leave(const NodeId& node) {
     redis_.eval(kDeleteIfOurs, {node_key(prefix_, node.name), lobby_key(prefix_, node)}, {node.text()});
 }
 
-void ClusterDirectory::set_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl) {
+bool ClusterDirectory::set_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl) {
     check_cluster_id(guest, "guest");
     check_cluster_id(table, "table");
     check_cluster_ttl(ttl);
-    redis_.command({"SET", seat_key(prefix_, guest), std::string(table), "PX", ms(ttl)});
-}
-
-bool ClusterDirectory::restore_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl) {
-    check_cluster_id(guest, "guest");
-    check_cluster_id(table, "table");
-    check_cluster_ttl(ttl);
-    const RedisReply r = redis_.eval(kRestoreSeat, {seat_key(prefix_, guest)}, {std::string(table), ms(ttl), lease_key_prefix(prefix_)});
+    const RedisReply r = redis_.eval(kSetSeat, {seat_key(prefix_, guest)}, {std::string(table), ms(ttl), lease_key_prefix(prefix_)});
     return r.kind == RedisReply::Kind::integer && r.integer == 1;
 }
 

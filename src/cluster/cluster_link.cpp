@@ -130,14 +130,16 @@ public:
         }
     }
 
-    void seat(const std::string& table, const std::vector<std::string>& guests) override {
+    std::vector<std::string> seat(const std::string& table, const std::vector<std::string>& guests) override {
+        std::vector<std::string> elsewhere;
         for (const auto& guest : guests) {
             try {
-                directory_.set_seat(guest, table, config_.seat_ttl);
+                if (!directory_.set_seat(guest, table, config_.seat_ttl)) elsewhere.push_back(guest);
             } catch (const ClusterError&) {
                 ++seat_failures_;
             }
         }
+        return elsewhere;
     }
 
     void unseat(const std::string& table, const std::vector<std::string>& guests) override {
@@ -154,7 +156,7 @@ public:
         bool all = true;
         for (const auto& guest : guests) {
             try {
-                directory_.restore_seat(guest, table, config_.seat_ttl);
+                directory_.set_seat(guest, table, config_.seat_ttl);
             } catch (const ClusterError&) {
                 ++seat_failures_;
                 all = false;

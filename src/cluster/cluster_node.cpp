@@ -65,7 +65,7 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
     ClusterHooks hooks;
     // On the hall's writer thread: a new table is this node's before anybody can see it.
     hooks.take = [this](Storage& s, const std::string& table) { return link_->take(s, table); };
-    hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) { link_->seat(table, guests); };
+    hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) { return link_->seat(table, guests); };
     hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { link_->unseat(table, guests); };
     hooks.restored = [this](const std::string& table, const std::vector<std::string>& guests) {
         if (!link_->restore(table, guests)) restore_seats_ = true;  // again after the next good exchange

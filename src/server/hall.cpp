@@ -13,6 +13,7 @@
 
 #include "tarneeb/bots/loop.hpp"
 #include "tarneeb/core/random.hpp"
+#include "tarneeb/server/quick_play.hpp"
 
 namespace tarneeb::server {
 
@@ -79,15 +80,22 @@ void Hall::on_reader(std::string op, std::function<void(Storage&)> job, Done don
     });
 }
 
-void Hall::write_journal(std::string op, JournalWrite w, Done done) {
+void Hall::write_journal(std::string op, JournalWrite w, std::vector<std::string> seating, Done done) {
     ++outstanding_;
+    StoreWriter::Check check;
+    if (cluster_.seated && !seating.empty())
+        check = [seated = cluster_.seated, table = w.table, guests = std::move(seating)]() -> StoreWriter::Result {
+            const std::vector<std::string> elsewhere = seated(table, guests);
+            if (elsewhere.empty()) return std::nullopt;
+            return StorageError(std::string(kAlreadySeated), elsewhere.front() + " sits at another table");
+        };
     // The writer runs run_pumps() after each batch's results (its after_batch).
     writer_->append(std::move(w), [this, op = std::move(op), done = std::move(done)](const StoreWriter::Result& e) {
         --outstanding_;
-        if (e) storage_failed(*e, op);
-        else storage_worked();
+        if (e && e->code() != kAlreadySeated) storage_failed(*e, op);  // (a refused seat says nothing of the store)
+        else if (!e) storage_worked();
         if (done) done(e);
-    });
+    }, std::move(check));
 }
 
 bool Hall::busy(const Conn& c) const {
@@ -170,13 +178,6 @@ void Hall::released(const std::string& table, bool dropped) {
     fenced_settled();
     if (dropped && out_.log) out_.log(false, "event=table_dropped table=" + table);
     if (cluster_.released) cluster_.released(table);
-}
-
-void Hall::seating(const std::string& table, std::vector<std::string> guests) {
-    if (!cluster_.seated || guests.empty()) return;
-    // A job of its own, submitted before the journal write: the writer runs it first.
-    on_writer("seat", [seated = cluster_.seated, table, guests = std::move(guests)](Storage&) { seated(table, guests); },
-              nullptr, /*write=*/false);
 }
 
 void Hall::unseated(const std::string& table, std::vector<std::string> guests) {

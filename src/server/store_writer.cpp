@@ -11,6 +11,7 @@ struct StoreWriter::Batch {
     std::mutex mutex;
     bool started = false;              ///< the writer took the writes: none may join (under mutex)
     std::vector<JournalWrite> writes;  ///< under mutex; moved out by the writer when it starts
+    std::vector<Check> checks;         ///< one per write (may be empty), under mutex like them
     std::vector<Done> dones;           ///< the hall's thread only: what runs with each result
 };
 
@@ -52,37 +53,54 @@ void StoreWriter::run(std::function<void(Storage&)> job, Done done) {
     open_.reset();
 }
 
-void StoreWriter::append(JournalWrite write, Done done) {
+void StoreWriter::append(JournalWrite write, Done done, Check check) {
     if (open_) {
         // Its job is the last one submitted: joining it keeps the writer's order. It may have
         // started meanwhile, or be full: then a new batch.
         std::lock_guard lock(open_->mutex);
         if (!open_->started && open_->writes.size() < batch_) {
             open_->writes.push_back(std::move(write));
+            open_->checks.push_back(std::move(check));
             open_->dones.push_back(std::move(done));
             return;
         }
     }
     auto batch = std::make_shared<Batch>();
     batch->writes.push_back(std::move(write));
+    batch->checks.push_back(std::move(check));
     batch->dones.push_back(std::move(done));
     auto alive = std::weak_ptr<bool>(alive_);
     auto work = [this, alive, batch] {
         std::vector<JournalWrite> writes;
+        std::vector<Check> checks;
         {
             std::lock_guard lock(batch->mutex);
             batch->started = true;
             writes = std::move(batch->writes);
+            checks = std::move(batch->checks);
         }
-        std::vector<JournalResult> results;
-        try {
-            results = storage_.write_journal(writes);
-        } catch (const StorageError& x) {
-            results.assign(writes.size(), x);
-        } catch (const std::exception& x) {
-            results.assign(writes.size(), StorageError("storage_io", x.what()));
+        // The checks first: a refused write is left out of the transaction, its error its result.
+        std::vector<JournalResult> results(writes.size());
+        std::vector<JournalWrite> made;
+        std::vector<std::size_t> made_at;
+        for (std::size_t i = 0; i < writes.size(); ++i) {
+            if (checks[i]) results[i] = checks[i]();
+            if (results[i]) continue;
+            made.push_back(std::move(writes[i]));
+            made_at.push_back(i);
         }
-        if (results.size() != writes.size()) results.assign(writes.size(), StorageError("storage_io", "write_journal: wrong result count"));
+        std::vector<JournalResult> written;
+        if (!made.empty()) {
+            try {
+                written = storage_.write_journal(made);
+            } catch (const StorageError& x) {
+                written.assign(made.size(), x);
+            } catch (const std::exception& x) {
+                written.assign(made.size(), StorageError("storage_io", x.what()));
+            }
+            if (written.size() != made.size()) written.assign(made.size(), StorageError("storage_io", "write_journal: wrong result count"));
+        }
+        for (std::size_t k = 0; k < made_at.size(); ++k) results[made_at[k]] = std::move(written[k]);
         post_([this, alive, batch, results = std::move(results)] {
             if (!alive.expired()) finish(*batch, results, true);
         });

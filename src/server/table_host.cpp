@@ -102,21 +102,21 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
                                       change.entries.end());
     JournalWrite w{tid, change.rewrite, {}, t->fence};
     // Who this write seats, and who it unseats (the cluster's guest→table record): recorded
-    // before the write, cleared after it.
+    // just before the write (on the writer: a seat elsewhere refuses it), cleared after it.
     std::vector<std::string> sitting, leaving;
     for (const JournalEntry& c : commits) {
         if (const auto* sit = std::get_if<journal::Sit>(&c)) sitting.push_back(sit->name);
         if (const auto* leave = std::get_if<journal::Leave>(&c))
             if (SeatInfo h = t->table->seat_info(leave->seat); h.kind == SeatInfo::Kind::human) leaving.push_back(std::move(h.name));
     }
-    front_.seating(tid, sitting);
     if (change.rewrite) {
         for (const auto& e : change.entries) w.entries.push_back(journal_text(e));
     } else {
         w.entries.push_back(journal_text(change.entries.back()));
     }
+    std::vector<std::string> seating = sitting;  // (not read in the call: the lambda moves `sitting`)
     front_.write_journal(
-        std::string(journal_op(entry)), std::move(w),
+        std::string(journal_op(entry)), std::move(w), std::move(seating),
         [this, tid, commits = std::move(commits), sitting = std::move(sitting), leaving = std::move(leaving),
          then = std::move(then)](const std::optional<StorageError>& e) {
             Hosted* done = find(tid);  // a busy table is never closed

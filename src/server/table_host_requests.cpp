@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "tarneeb/bots/loop.hpp"
+#include "tarneeb/server/quick_play.hpp"
 #include "tarneeb/server/table_host.hpp"
 #include "tarneeb/support/overloaded.hpp"
 
@@ -16,6 +17,9 @@ namespace tarneeb::server {
 using nlohmann::json;
 
 json storage_error_json(const StorageError& e) {
+    // A seat refused because its person sits at another table that runs (a cluster's seat
+    // record, claimed just before the write): nothing was written.
+    if (e.code() == kAlreadySeated) return error_json(kAlreadySeated, "you sit at another table: leave it first");
     return error_json(to_string(ProtocolError::storage_unavailable),
                       "the server cannot save changes now (" + e.code() + "); nothing changed, try again later");
 }

@@ -445,9 +445,9 @@ TEST_F(Cluster, LobbyBelongsToOneInstanceAndASeatIsClearedOnlyAtItsTable) {
 }
 
 // The seat records are the cluster's one guest→table record: read many at once (a node killed
-// under load sends thousands of returning guests to the others), and written again after Redis
-// lost them, or by a node taking a table over, unless the guest sits at another running table.
-TEST_F(Cluster, SeatRecordsAreReadInOneGoAndRestoredOnlyOverNoneOrATableThatRunsNowhere) {
+// under load sends thousands of returning guests to the others), and written (a seat taken, a
+// table taken over, Redis restarted) unless the guest sits at another running table.
+TEST_F(Cluster, SeatRecordsAreReadInOneGoAndWrittenOnlyOverNoneOrATableThatRunsNowhere) {
     RedisClient client(redis_.options());
     ClusterDirectory dir(client);
     TableLeases leases(client);
@@ -457,13 +457,13 @@ TEST_F(Cluster, SeatRecordsAreReadInOneGoAndRestoredOnlyOverNoneOrATableThatRuns
     EXPECT_EQ(dir.seats({"g1", "g2", "g3"}), (std::vector<std::optional<std::string>>{"t1", std::nullopt, "t3"}));
     EXPECT_TRUE(dir.seats({}).empty());
     // No record: written. The same table: kept. Another table that runs nowhere: replaced.
-    EXPECT_TRUE(dir.restore_seat("g2", "t2", 600s));
-    EXPECT_TRUE(dir.restore_seat("g1", "t1", 600s));
-    EXPECT_TRUE(dir.restore_seat("g3", "t7", 600s));
+    EXPECT_TRUE(dir.set_seat("g2", "t2", 600s));
+    EXPECT_TRUE(dir.set_seat("g1", "t1", 600s));
+    EXPECT_TRUE(dir.set_seat("g3", "t7", 600s));
     EXPECT_EQ(dir.seats({"g1", "g2", "g3"}), (std::vector<std::optional<std::string>>{"t1", "t2", "t7"}));
     // Another table that runs (its lease held): the guest sat down there since; kept.
     ASSERT_TRUE(leases.acquire("t1", a, 600s));
-    EXPECT_FALSE(dir.restore_seat("g1", "t5", 600s));
+    EXPECT_FALSE(dir.set_seat("g1", "t5", 600s));
     EXPECT_EQ(dir.seat("g1"), "t1");
 }
 

@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 
 #include "../server/hall_harness.hpp"
@@ -58,8 +59,14 @@ struct TwoNodes {
         r = std::make_unique<RoutedTables>(h.hall, std::move(n));
         ClusterHooks hooks;
         hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) {  // the hall's writer thread
+            // ClusterDirectory::set_seat: not over a record naming another table that runs.
             std::lock_guard lock(records_mutex);
-            for (const auto& g : guests) records[g] = table;
+            std::vector<std::string> elsewhere;
+            for (const auto& g : guests)
+                if (auto rec = records.find(g); rec != records.end() && rec->second != table && running.count(rec->second))
+                    elsewhere.push_back(g);
+                else records[g] = table;
+            return elsewhere;
         };
         hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { unseat(table, guests); };
         hooks.restored = [this](const std::string& table, const std::vector<std::string>& guests) {
@@ -173,6 +180,7 @@ struct TwoNodes {
     std::optional<NodeId> silent;  ///< messages to this node are lost
     std::mutex records_mutex;
     std::map<std::string, std::string> records;  ///< the seat records, guest → table (under records_mutex)
+    std::set<std::string> running;  ///< tables whose lease is held, as the seat script sees them (under records_mutex)
     int record_reads = 0;  ///< seat_of calls
     bool redis_away = false;  ///< while set, a seat record read gets no answer (unread)
 };
@@ -452,6 +460,39 @@ TEST(RoutedTables, ASignInWhoseRecordCannotBeReadWaitsAndReadsItAgain) {
     n.redis_away = false;
     n.refresh();
     n.expect_welcomed_at(phone, 1, tid, 2);
+}
+
+// One person, two devices, two nodes, both at no table: each sits down at a table of its own
+// node at the same moment. The seat record is claimed on the writer just before the write:
+// the second finds it naming the first's table, which runs, and is refused (issue 26: one
+// guest→table record, atomic).
+TEST(RoutedTables, TwoDevicesSittingDownOnTwoNodesAtOnceGetOneSeat) {
+    TwoNodes n;
+    const ConnId laptop = n.a.connect();
+    const std::string token = n.a.sign_in(laptop, "Layla");
+    ASSERT_TRUE(n.b.storage.register_name("Layla", token));
+    const ConnId phone = n.hello_on_b(token, 1);
+    ASSERT_TRUE(reply(n.b, phone, 1)["table"].is_null());
+    const ConnId omar = n.a.connect();  // his table is a's t1, hers t2 (b's own is t1 of b's store)
+    n.a.sign_in(omar, "Omar");
+    n.send(n.a, omar, {{"type", "create"}});
+    n.send(n.a, laptop, {{"type", "create"}});
+    const std::string ta = n.a.last(laptop, "created")["table"];
+    n.send(n.b, phone, {{"type", "create"}});
+    const std::string tb = n.b.last(phone, "created")["table"];
+    ASSERT_NE(ta, tb);
+    {
+        std::lock_guard lock(n.records_mutex);
+        n.running = {ta, tb};
+    }
+    n.send(n.a, laptop, {{"type", "join"}, {"table", ta}, {"seat", 0}, {"id", 2}});
+    EXPECT_EQ(reply(n.a, laptop, 2)["type"], "ok") << n.a.bytes(laptop);
+    ASSERT_EQ(n.seat_record("Layla"), ta);
+    n.send(n.b, phone, {{"type", "join"}, {"table", tb}, {"seat", 0}, {"id", 3}});
+    EXPECT_EQ(reply(n.b, phone, 3)["code"], "already_seated") << n.b.bytes(phone);
+    EXPECT_FALSE(n.b.hall.host().where("Layla"));
+    EXPECT_EQ(n.seat_record("Layla"), ta);
+    EXPECT_EQ(n.b.get("/healthz")->status, 200) << "a refused seat says nothing of the store";
 }
 
 // Quick play across nodes (issue 28): a player on node b is seated at the quick-play table a

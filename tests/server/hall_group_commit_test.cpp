@@ -6,7 +6,12 @@
 // are the same on every run.
 #include <unistd.h>
 
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +20,7 @@
 
 #include "../store/gated_storage.hpp"
 #include "hall_harness.hpp"
+#include "tarneeb/server/store_writer.hpp"
 
 namespace tarneeb::server {
 namespace {
@@ -239,6 +245,54 @@ TEST(HallGroupCommit, ABatchThatFailsChangesNoTableAndPlayResumesWhenTheStoreWor
     EXPECT_EQ(h.get("/healthz")->status, 200);
     h.play(tables[0].players, 8);
     EXPECT_EQ(journal_size(h.storage, tables[0].table), journals[0] + 9);
+}
+
+// A write refused by its check (a cluster node's seat claim, ClusterHooks::seated: the person
+// sits at another table that runs) is left out of its batch, its error its result; the other
+// writes of the batch are made.
+TEST(HallGroupCommit, AWriteRefusedByItsCheckIsLeftOutOfItsBatchAndTheOthersAreMade) {
+    GatedStorage store;
+    std::vector<std::string> ids;
+    for (int i = 0; i < 3; ++i) ids.push_back(store.create_table(json::object()));
+    std::mutex mutex;
+    std::condition_variable posted_cv;
+    std::deque<std::function<void()>> posted;  // the "loop": results run on this thread
+    StoreWriter writer(store, [&](std::function<void()> f) {
+        std::lock_guard lock(mutex);
+        posted.push_back(std::move(f));
+        posted_cv.notify_all();
+    }, 16, 16, nullptr);
+    std::vector<std::optional<std::string>> codes(3);  // "ok" or the error's code
+    auto write = [&](std::size_t i, StoreWriter::Check check = {}) {
+        writer.append(JournalWrite{ids[i], false, {R"({"n":1})"}, 0},
+                      [&codes, i](const StoreWriter::Result& e) { codes[i] = e ? e->code() : "ok"; }, std::move(check));
+    };
+    store.close();
+    write(0);  // its batch starts and is held at the gate: the next two share another
+    store.wait_held();
+    int checked = 0;
+    write(1, [&checked]() -> StoreWriter::Result {
+        ++checked;
+        return StorageError("already_seated", "Layla sits at another table");
+    });
+    write(2, [&checked]() -> StoreWriter::Result {
+        ++checked;
+        return std::nullopt;
+    });
+    store.open();
+    while (std::count(codes.begin(), codes.end(), std::nullopt) > 0) {
+        std::unique_lock lock(mutex);
+        posted_cv.wait(lock, [&] { return !posted.empty(); });
+        auto f = std::move(posted.front());
+        posted.pop_front();
+        lock.unlock();
+        f();
+    }
+    EXPECT_EQ(codes, (std::vector<std::optional<std::string>>{"ok", "already_seated", "ok"}));
+    EXPECT_EQ(checked, 2);
+    EXPECT_EQ(journal_size(store, ids[0]), 1u);
+    EXPECT_EQ(journal_size(store, ids[1]), 0u) << "not written";
+    EXPECT_EQ(journal_size(store, ids[2]), 1u);
 }
 
 TEST(HallGroupCommit, ASignInByTokenIsAnsweredFromTheSecondConnectionWhileTheWriterIsHeld) {

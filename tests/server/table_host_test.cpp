@@ -45,8 +45,16 @@ public:
             if (done) done(e);
         });
     }
-    void write_journal(std::string, JournalWrite w, Done done) override {
-        jobs.emplace_back([this, w = std::move(w), done = std::move(done)] {
+    void write_journal(std::string, JournalWrite w, std::vector<std::string> seating, Done done) override {
+        jobs.emplace_back([this, w = std::move(w), seating = std::move(seating), done = std::move(done)] {
+            // The seat records first (as a cluster node's writer, ClusterHooks::seated): one
+            // naming a table of `elsewhere` is kept, and the write is refused.
+            for (const auto& g : seating)
+                if (auto r = seat_records.find(g); r != seat_records.end() && elsewhere.count(r->second)) {
+                    if (done) done(StorageError("already_seated", g + " sits at another table"));
+                    return;
+                }
+            for (const auto& g : seating) seat_records[g] = w.table;
             if (fail_writes) {  // the database refused it: nothing written
                 if (done) done(*fail_writes);
                 return;
@@ -65,9 +73,6 @@ public:
     void fenced(const std::string&) override {}
     void released(const std::string& table, bool dropped) override { (dropped ? dropped_tables : closed_tables).push_back(table); }
     std::int64_t take(Storage&, const std::string&) override { return 0; }
-    void seating(const std::string& table, std::vector<std::string> guests) override {
-        for (auto& g : guests) seat_records[g] = table;
-    }
     void unseated(const std::string& table, std::vector<std::string> guests) override {
         for (auto& g : guests)
             if (seat_records[g] == table) seat_records.erase(g);
@@ -92,6 +97,7 @@ public:
     std::vector<std::string> dropped_tables, closed_tables;
     std::map<std::string, std::string> seat_records;  ///< guest → table, as seating and unseated left them
     std::optional<StorageError> fail_writes;  ///< while set, every journal write fails with it
+    std::set<std::string> elsewhere;          ///< tables that run on another node (seat records naming them refuse a seat)
     int actions = 0;
     Millis clock = 1'000'000;
 
@@ -164,8 +170,10 @@ TEST_F(HostTest, SeatRecordsAreWrittenBeforeTheSeatIsAnsweredAndClearedWhenThePl
     const std::string t = create("Layla");
     for (const auto* n : {"Layla", "Omar", "Watcher"}) host.connected(n);
     sit("Layla", t, seat(0));
-    EXPECT_EQ(front.seat_records["Layla"], t) << "recorded before its write";
     EXPECT_TRUE(answers["Layla"].empty());
+    front.run_jobs();  // the record, then the write, then the answer
+    EXPECT_EQ(front.seat_records["Layla"], t);
+    ASSERT_EQ(answers["Layla"].size(), 1u);
     sit("Omar", t, seat(1));
     JoinRequest watch;
     watch.table = t;
@@ -201,7 +209,6 @@ TEST_F(HostTest, ASeatWhoseWriteFailedLeavesNoSeatRecord) {
     // moving seats, stays where she sat, and so does her record.
     front.fail_writes = StorageError("storage_unavailable", "the database is down");
     sit("Omar", t, seat(1));
-    EXPECT_EQ(front.seat_records["Omar"], t) << "recorded before its write";
     front.run_jobs();
     ASSERT_EQ(answers["Omar"].size(), 1u);
     EXPECT_EQ(answers["Omar"][0]["code"], "storage_unavailable");
@@ -209,6 +216,32 @@ TEST_F(HostTest, ASeatWhoseWriteFailedLeavesNoSeatRecord) {
     front.run_jobs();
     EXPECT_EQ(host.table(t)->seat_of("Layla"), seat(0));
     EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}}));
+}
+
+// Two devices of one person on two nodes sit down at two tables at the same moment: the seat
+// record (claimed on the writer just before the write) names the other table, which runs, so
+// this write is refused and not made; nothing changes here, and the store is not failing.
+TEST_F(HostTest, ASeatRefusedBecauseItsPersonSitsAtAnotherRunningTableChangesNothing) {
+    const std::string t = create("Layla");
+    for (const auto* n : {"Layla", "Omar"}) host.connected(n);
+    sit("Layla", t, seat(0));
+    front.run_jobs();
+    front.seat_records["Omar"] = "t99";  // he sat down at t99 through another node
+    front.elsewhere.insert("t99");
+    sit("Omar", t, seat(1));
+    front.run_jobs();
+    ASSERT_EQ(answers["Omar"].size(), 1u);
+    EXPECT_EQ(answers["Omar"][0]["code"], "already_seated") << answers["Omar"][0];
+    EXPECT_FALSE(host.table(t)->seat_of("Omar"));
+    EXPECT_FALSE(host.where("Omar"));
+    EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}, {"Omar", "t99"}}));
+    // Once he left t99, he sits down here.
+    front.elsewhere.clear();
+    sit("Omar", t, seat(1));
+    front.run_jobs();
+    EXPECT_EQ(answers["Omar"].back()["type"], "ok") << answers["Omar"].back();
+    EXPECT_EQ(host.table(t)->seat_of("Omar"), seat(1));
+    EXPECT_EQ(front.seat_records["Omar"], t);
 }
 
 TEST_F(HostTest, EachGuestGetsItsOwnSeatsCardsAndASpectatorNone) {

@@ -300,12 +300,11 @@ public:
     void leave(const NodeId& node);
 
     /// Records that `guest` sits at `table`, for `ttl` (the cluster's guest→table record: written
-    /// before the seat is acknowledged, ClusterHooks::seated).
-    void set_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl);
-    /// Writes `guest`'s record for `table` again (after Redis lost it, or a table taken over)
-    /// unless it names another table that some node runs (a lease holds it): the guest sat down
-    /// there since. True when the record names `table` after it.
-    bool restore_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl);
+    /// before the seat is acknowledged, ClusterHooks::seated; written again after Redis lost it,
+    /// or by a node taking the table over), unless it names another table that some node runs
+    /// (a lease holds it): the guest sits there. One script: true when the record names
+    /// `table` after it, false when it was left naming the other table.
+    bool set_seat(std::string_view guest, std::string_view table, std::chrono::milliseconds ttl);
     /// The table `guest` sits at, or nullopt (none, or its record expired or was lost).
     std::optional<std::string> seat(std::string_view guest);
     /// seat() of each of `guests` in one round trip (MGET), in their order.

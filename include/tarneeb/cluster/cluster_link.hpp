@@ -100,12 +100,13 @@ public:
     /// Worker thread: the node running `table` now, nullopt when none does.
     virtual std::optional<NodeId> owner(const std::string& table) = 0;
     /// Writer thread, before the write that seats them: records that `guests` sit at `table`
-    /// (ClusterDirectory::set_seat, TTL `seat_ttl`). Never throws: a failure is counted
+    /// (ClusterDirectory::set_seat, TTL `seat_ttl`); returns those whose record names another
+    /// table that runs (not written: they sit there). Never throws: a failure is counted
     /// (/metrics "seat_failures"; the node writes its seats' records again when Redis is back).
-    virtual void seat(const std::string& table, const std::vector<std::string>& guests) = 0;
+    virtual std::vector<std::string> seat(const std::string& table, const std::vector<std::string>& guests) = 0;
     /// Writer thread: `guests` sit at `table`, which this node runs: their records are written
     /// again (Redis lost them, or the table was taken over), save one naming another table that
-    /// runs (ClusterDirectory::restore_seat). Never throws: false when Redis did not take one
+    /// runs (ClusterDirectory::set_seat). Never throws: false when Redis did not take one
     /// (counted as seat's failures; the node tries again after its next good directory exchange).
     virtual bool restore(const std::string& table, const std::vector<std::string>& guests) = 0;
     /// `guests` no longer sit at `table`: their records go (compare-and-DEL). Never throws (a

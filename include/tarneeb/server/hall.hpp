@@ -229,7 +229,7 @@ private:
     void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true) override;
     /// Queues journal write `w` on the writer, in a batch (StoreWriter::append); `done` runs
     /// on the hall's thread with its result, as on_writer's does. `op` names it in logs.
-    void write_journal(std::string op, JournalWrite w, Done done) override;
+    void write_journal(std::string op, JournalWrite w, std::vector<std::string> seating, Done done) override;
     /// A read that needs no order with the writes (its data was committed before the client
     /// could ask: a token it was given): on the reader's thread, or the writer's without one.
     void on_reader(std::string op, std::function<void(Storage&)> job, Done done);
@@ -331,7 +331,6 @@ private:
     void fenced(const std::string& table) override { fenced_.insert(table); }
     void released(const std::string& table, bool dropped) override;
     std::int64_t take(Storage& storage, const std::string& table) override { return cluster_.take ? cluster_.take(storage, table) : 0; }
-    void seating(const std::string& table, std::vector<std::string> guests) override;
     void unseated(const std::string& table, std::vector<std::string> guests) override;
     void restoring(const std::string& table, std::vector<std::string> guests) override;
     void settle() override { run_pumps(); }

@@ -140,12 +140,15 @@ struct ClusterHooks {
     /// carries. Throws StorageError (the creation is refused with storage_unavailable) when it
     /// cannot.
     std::function<std::int64_t(Storage&, const std::string& table)> take;
-    /// On the writer thread, ahead of the journal write that seats the people `guests` at
+    /// On the writer thread, just before the journal write that seats the people `guests` at
     /// `table` (so before any of them is told): records where they sit, the cluster's
     /// guest→table record (ClusterDirectory::set_seat), which a returning guest's sign-in on any
-    /// node reads to find its seat — this node may die at any moment after. Never throws (a
-    /// failure is counted; the records are written again when Redis is back: `restored`).
-    std::function<void(const std::string& table, const std::vector<std::string>& guests)> seated;
+    /// node reads to find its seat — this node may die at any moment after. Returns those of
+    /// them whose record names another table that runs: they sit there (sat down through
+    /// another node at the same moment), and the write is refused (`already_seated`). Never
+    /// throws (a Redis failure is counted, refuses nothing, and the records are written again
+    /// when Redis is back: `restored`).
+    std::function<std::vector<std::string>(const std::string& table, const std::vector<std::string>& guests)> seated;
     /// On the writer thread, in order with `seated`: `guests` sit at `table`, which this hall
     /// runs (it took the table over, or Redis lost the records): their records are written again,
     /// save one naming another table that runs (ClusterDirectory::restore_seat). Never throws.

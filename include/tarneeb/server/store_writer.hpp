@@ -27,6 +27,9 @@ public:
     /// queue was full and it never ran).
     using Result = std::optional<StorageError>;
     using Done = std::function<void(const Result&)>;
+    /// Run on the writer thread just before a journal write, in its batch: an error refuses
+    /// the write (it is not made, and is its result); nullopt lets it go.
+    using Check = std::function<Result()>;
     /// Group commit since start (/metrics "journal").
     struct Counts {
         std::uint64_t batches = 0;   ///< batches written (transactions)
@@ -53,7 +56,8 @@ public:
     void run(std::function<void(Storage&)> job, Done done);
     /// Writes `write` to its table's journal, in a batch; then `done` on the hall's thread with
     /// its result (storage_fenced for that write alone, or the transaction's error for all).
-    void append(JournalWrite write, Done done);
+    /// `check` (may be empty) runs first, on the writer thread (a cluster's seat claims).
+    void append(JournalWrite write, Done done, Check check = {});
 
     /// Jobs waiting for the thread (not the one running).
     std::size_t waiting() const { return queue_.waiting(); }

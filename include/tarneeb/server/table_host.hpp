@@ -68,8 +68,11 @@ public:
     virtual void send(const std::string& guest, const std::string& text) = 0;
     /// Runs `job` on the writer thread, then `done` on the loop (storage health noted).
     virtual void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true) = 0;
-    /// Queues journal write `w` (group commit), then `done` on the loop.
-    virtual void write_journal(std::string op, JournalWrite w, Done done) = 0;
+    /// Queues journal write `w` (group commit), then `done` on the loop. `seating`: the people
+    /// it seats; a cluster node records where they sit on the writer thread just before the
+    /// write (ClusterHooks::seated), and the write fails with `already_seated` (not made) when
+    /// one of them sits at another table that runs.
+    virtual void write_journal(std::string op, JournalWrite w, std::vector<std::string> seating, Done done) = 0;
     /// A deal's or a bot's seed (the CSPRNG, or the test-only seed stream).
     virtual std::uint64_t next_seed() = 0;
     /// An action was applied: `ms` from the request to its fan-out (-1: a bot's or a timer's).
@@ -87,9 +90,6 @@ public:
     virtual void released(const std::string& table, bool dropped) = 0;
     /// On the writer thread, right after a table is created: its fencing token (ClusterHooks::take), or 0.
     virtual std::int64_t take(Storage& storage, const std::string& table) = 0;
-    /// Called just before the journal write that seats the people `guests` at `table`: a cluster
-    /// node records where they sit on the writer thread ahead of that write (ClusterHooks::seated).
-    virtual void seating(const std::string& table, std::vector<std::string> guests) = 0;
     /// `guests` no longer sit at `table` (they left, or it closed): ClusterHooks::unseated.
     virtual void unseated(const std::string& table, std::vector<std::string> guests) = 0;
     /// `guests` sit at `table`, installed from its journal (resumed or taken over): their
