@@ -80,12 +80,14 @@ void Hall::on_reader(std::string op, std::function<void(Storage&)> job, Done don
     });
 }
 
-void Hall::write_journal(std::string op, JournalWrite w, std::vector<std::string> seating, Done done) {
+void Hall::write_journal(std::string op, JournalWrite w, SeatChanges seats, Done done) {
     ++outstanding_;
     StoreWriter::Check check;
-    if (cluster_.seated && !seating.empty())
-        check = [seated = cluster_.seated, table = w.table, guests = std::move(seating)]() -> StoreWriter::Result {
-            const std::vector<std::string> elsewhere = seated(table, guests);
+    if (cluster_.seated && cluster_.unseated && !(seats.sitting.empty() && seats.leaving.empty()))
+        check = [seated = cluster_.seated, unseated = cluster_.unseated, table = w.table, seats = std::move(seats)]() -> StoreWriter::Result {
+            if (!seats.leaving.empty()) unseated(table, seats.leaving);
+            if (seats.sitting.empty()) return std::nullopt;
+            const std::vector<std::string> elsewhere = seated(table, seats.sitting);
             if (elsewhere.empty()) return std::nullopt;
             return StorageError(std::string(kAlreadySeated), elsewhere.front() + " sits at another table");
         };

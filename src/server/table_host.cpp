@@ -101,8 +101,9 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
     std::vector<JournalEntry> commits(change.entries.end() - static_cast<std::ptrdiff_t>(std::min(change.commits, change.entries.size())),
                                       change.entries.end());
     JournalWrite w{tid, change.rewrite, {}, t->fence};
-    // Who this write seats, and who it unseats (the cluster's guest→table record): recorded
-    // just before the write (on the writer: a seat elsewhere refuses it), cleared after it.
+    // Who this write seats, and who it unseats (the cluster's guest→table record): recorded,
+    // and cleared, on the writer just before the write (a seat elsewhere refuses it), so that a
+    // person told it left can sit down on any node at once.
     std::vector<std::string> sitting, leaving;
     for (const JournalEntry& c : commits) {
         if (const auto* sit = std::get_if<journal::Sit>(&c)) sitting.push_back(sit->name);
@@ -114,23 +115,24 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
     } else {
         w.entries.push_back(journal_text(change.entries.back()));
     }
-    std::vector<std::string> seating = sitting;  // (not read in the call: the lambda moves `sitting`)
+    SeatChanges seats{sitting, leaving};  // (copies: the lambda below moves them, in no set order with this)
     front_.write_journal(
-        std::string(journal_op(entry)), std::move(w), std::move(seating),
+        std::string(journal_op(entry)), std::move(w), std::move(seats),
         [this, tid, commits = std::move(commits), sitting = std::move(sitting), leaving = std::move(leaving),
          then = std::move(then)](const std::optional<StorageError>& e) {
             Hosted* done = find(tid);  // a busy table is never closed
             if (!e) {
                 for (const JournalEntry& c : commits) done->table->commit(c, front_.now());
-                front_.unseated(tid, leaving);
             } else if (e->code() != "storage_fenced") {
-                // The seats recorded before the write were not taken: their records go (not that
-                // of a guest already seated here, moving seats). A fenced write's table runs on
-                // another node now, which may have seated them: their records stay.
+                // Nothing changed: the seats recorded before the write were not taken (their
+                // records go; not that of a guest already seated here, moving seats), and those
+                // who were leaving still sit here (their records come back). A fenced write's
+                // table runs on another node now, which has its own say: the records stay.
                 std::vector<std::string> not_seated;
                 for (const auto& g : sitting)
                     if (!done->table->seat_of(g)) not_seated.push_back(g);
                 front_.unseated(tid, std::move(not_seated));
+                front_.restoring(tid, leaving);
             }
             count_engines(*done);  // an engine seated or removed; or a seat reserved for one, not written
             if (then) then(e);

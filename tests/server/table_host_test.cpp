@@ -45,16 +45,18 @@ public:
             if (done) done(e);
         });
     }
-    void write_journal(std::string, JournalWrite w, std::vector<std::string> seating, Done done) override {
-        jobs.emplace_back([this, w = std::move(w), seating = std::move(seating), done = std::move(done)] {
-            // The seat records first (as a cluster node's writer, ClusterHooks::seated): one
-            // naming a table of `elsewhere` is kept, and the write is refused.
-            for (const auto& g : seating)
+    void write_journal(std::string, JournalWrite w, SeatChanges seats, Done done) override {
+        jobs.emplace_back([this, w = std::move(w), seats = std::move(seats), done = std::move(done)] {
+            // The seat records first (as a cluster node's writer, ClusterHooks::seated and
+            // unseated): those leaving cleared; one naming a table of `elsewhere` is kept, and
+            // the write is refused.
+            unseated(w.table, seats.leaving);
+            for (const auto& g : seats.sitting)
                 if (auto r = seat_records.find(g); r != seat_records.end() && elsewhere.count(r->second)) {
                     if (done) done(StorageError("already_seated", g + " sits at another table"));
                     return;
                 }
-            for (const auto& g : seating) seat_records[g] = w.table;
+            for (const auto& g : seats.sitting) seat_records[g] = w.table;
             if (fail_writes) {  // the database refused it: nothing written
                 if (done) done(*fail_writes);
                 return;
@@ -75,7 +77,7 @@ public:
     std::int64_t take(Storage&, const std::string&) override { return 0; }
     void unseated(const std::string& table, std::vector<std::string> guests) override {
         for (auto& g : guests)
-            if (seat_records[g] == table) seat_records.erase(g);
+            if (auto r = seat_records.find(g); r != seat_records.end() && r->second == table) seat_records.erase(r);
     }
     void restoring(const std::string& table, std::vector<std::string> guests) override {
         for (auto& g : guests) seat_records.try_emplace(g, table);
@@ -214,6 +216,13 @@ TEST_F(HostTest, ASeatWhoseWriteFailedLeavesNoSeatRecord) {
     EXPECT_EQ(answers["Omar"][0]["code"], "storage_unavailable");
     sit("Layla", t, seat(2));
     front.run_jobs();
+    EXPECT_EQ(host.table(t)->seat_of("Layla"), seat(0));
+    EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}}));
+    // Her leave fails too: she still sits here, and her record (cleared before the write) is
+    // written again.
+    ask("Layla", LeaveRequest{});
+    front.run_jobs();
+    EXPECT_EQ(answers["Layla"].back()["code"], "storage_unavailable");
     EXPECT_EQ(host.table(t)->seat_of("Layla"), seat(0));
     EXPECT_EQ(front.seat_records, (std::map<std::string, std::string>{{"Layla", t}}));
 }

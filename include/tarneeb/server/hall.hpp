@@ -229,7 +229,7 @@ private:
     void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true) override;
     /// Queues journal write `w` on the writer, in a batch (StoreWriter::append); `done` runs
     /// on the hall's thread with its result, as on_writer's does. `op` names it in logs.
-    void write_journal(std::string op, JournalWrite w, std::vector<std::string> seating, Done done) override;
+    void write_journal(std::string op, JournalWrite w, SeatChanges seats, Done done) override;
     /// A read that needs no order with the writes (its data was committed before the client
     /// could ask: a token it was given): on the reader's thread, or the writer's without one.
     void on_reader(std::string op, std::function<void(Storage&)> job, Done done);

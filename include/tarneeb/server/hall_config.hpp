@@ -154,8 +154,8 @@ struct ClusterHooks {
     /// save one naming another table that runs (ClusterDirectory::restore_seat). Never throws.
     std::function<void(const std::string& table, const std::vector<std::string>& guests)> restored;
     /// On the writer thread, in order with `seated` (a guest who leaves a table and sits down at
-    /// it again keeps its record): `guests` no longer sit at `table` (they left, or it closed);
-    /// their records go. Never throws.
+    /// it again keeps its record): `guests` no longer sit at `table` (just before the write that
+    /// unseats them; or it closed); their records go. Never throws.
     std::function<void(const std::string& table, const std::vector<std::string>& guests)> unseated;
     /// On the hall's thread: the hall no longer runs `table` (closed, swept or dropped).
     std::function<void(const std::string& table)> released;

@@ -55,6 +55,12 @@ using Done = std::function<void(const std::optional<StorageError>&)>;
 /// The answer to a request whose database job failed: `storage_unavailable`, nothing changed.
 nlohmann::json storage_error_json(const StorageError& e);
 
+/// Whom one journal write seats and unseats at its table, by name (the cluster's seat records).
+struct SeatChanges {
+    std::vector<std::string> sitting;  ///< recorded (claimed) just before the write
+    std::vector<std::string> leaving;  ///< their records cleared just before the write
+};
+
 /// What a table host needs of the front and the process around it. Every call is on the loop.
 class TableFront {
 public:
@@ -68,11 +74,12 @@ public:
     virtual void send(const std::string& guest, const std::string& text) = 0;
     /// Runs `job` on the writer thread, then `done` on the loop (storage health noted).
     virtual void on_writer(std::string op, std::function<void(Storage&)> job, Done done, bool write = true) = 0;
-    /// Queues journal write `w` (group commit), then `done` on the loop. `seating`: the people
-    /// it seats; a cluster node records where they sit on the writer thread just before the
-    /// write (ClusterHooks::seated), and the write fails with `already_seated` (not made) when
-    /// one of them sits at another table that runs.
-    virtual void write_journal(std::string op, JournalWrite w, std::vector<std::string> seating, Done done) = 0;
+    /// Queues journal write `w` (group commit), then `done` on the loop. `seats`: whom it seats
+    /// and unseats; a cluster node records where they sit, and clears the records of those
+    /// leaving, on the writer thread just before the write (ClusterHooks::seated, unseated),
+    /// and the write fails with `already_seated` (not made) when one it seats sits at another
+    /// table that runs.
+    virtual void write_journal(std::string op, JournalWrite w, SeatChanges seats, Done done) = 0;
     /// A deal's or a bot's seed (the CSPRNG, or the test-only seed stream).
     virtual std::uint64_t next_seed() = 0;
     /// An action was applied: `ms` from the request to its fan-out (-1: a bot's or a timer's).
