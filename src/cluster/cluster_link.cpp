@@ -130,39 +130,30 @@ public:
         }
     }
 
-    std::vector<std::string> seat(const std::string& table, const std::vector<std::string>& guests) override {
-        std::vector<std::string> elsewhere;
+    SeatWrite seat(const std::string& table, const std::vector<std::string>& guests) override {
+        SeatWrite w;
         for (const auto& guest : guests) {
             try {
-                if (!directory_.set_seat(guest, table, config_.seat_ttl)) elsewhere.push_back(guest);
+                if (!directory_.set_seat(guest, table, config_.seat_ttl)) w.elsewhere.push_back(guest);
             } catch (const ClusterError&) {
                 ++seat_failures_;
+                w.failed.push_back(guest);
             }
         }
-        return elsewhere;
+        return w;
     }
 
-    void unseat(const std::string& table, const std::vector<std::string>& guests) override {
+    std::vector<std::string> unseat(const std::string& table, const std::vector<std::string>& guests) override {
+        std::vector<std::string> failed;
         for (const auto& guest : guests) {
             try {
                 directory_.clear_seat(guest, table);
             } catch (const ClusterError&) {
                 ++seat_failures_;
+                failed.push_back(guest);
             }
         }
-    }
-
-    bool restore(const std::string& table, const std::vector<std::string>& guests) override {
-        bool all = true;
-        for (const auto& guest : guests) {
-            try {
-                directory_.set_seat(guest, table, config_.seat_ttl);
-            } catch (const ClusterError&) {
-                ++seat_failures_;
-                all = false;
-            }
-        }
-        return all;
+        return failed;
     }
 
     std::optional<std::vector<std::optional<std::string>>> seats_of(const std::vector<std::string>& guests) override {

@@ -35,7 +35,7 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
         seat_of(guest, std::move(done));
     };
     node.forget_seat = [this](const std::string& guest, const std::string& table) {
-        work_->submit([this, guest, table] { link_->unseat(table, {guest}); });
+        work_->submit([this, guest, table] { link_->unseat(table, {guest}); });  // best effort
     };
     node.request_timeout = config_.request_timeout.count();
     node.settle = 2 * config_.refresh.count();
@@ -65,10 +65,19 @@ ClusterNode::ClusterNode(ClusterConfig config, std::unique_ptr<ClusterLink> link
     ClusterHooks hooks;
     // On the hall's writer thread: a new table is this node's before anybody can see it.
     hooks.take = [this](Storage& s, const std::string& table) { return link_->take(s, table); };
-    hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) { return link_->seat(table, guests); };
-    hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { link_->unseat(table, guests); };
+    // Seat records Redis did not take are written, or cleared, again after the next good exchange.
+    hooks.seated = [this](const std::string& table, const std::vector<std::string>& guests) {
+        ClusterLink::SeatWrite w = link_->seat(table, guests);
+        if (!w.failed.empty()) restore_seats_ = true;
+        return std::move(w.elsewhere);
+    };
     hooks.restored = [this](const std::string& table, const std::vector<std::string>& guests) {
-        if (!link_->restore(table, guests)) restore_seats_ = true;  // again after the next good exchange
+        if (!link_->seat(table, guests).failed.empty()) restore_seats_ = true;
+    };
+    hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) {
+        const std::vector<std::string> failed = link_->unseat(table, guests);
+        std::lock_guard lock(unclear_mutex_);
+        for (const auto& g : failed) unclear_.emplace_back(table, g);
     };
     hooks.released = [this](const std::string& table) {
         link_->release(table);
@@ -171,6 +180,19 @@ void ClusterNode::read_seats() {
     guests.reserve(n);
     for (const auto& [guest, done] : *batch) guests.push_back(guest);
     if (!work_->submit([this, guests = std::move(guests), back] { back(link_->seats_of(guests)); })) back(std::nullopt);
+}
+
+void ClusterNode::clear_again() {
+    std::vector<std::pair<std::string, std::string>> unclear;
+    {
+        std::lock_guard lock(unclear_mutex_);
+        unclear.swap(unclear_);
+    }
+    // Decided here, on the loop, and cleared on the writer: a guest who sits at that table
+    // again meanwhile keeps its record (its seat's own write is queued after this, or before
+    // and then the host seats it here).
+    for (auto& [table, guest] : unclear)
+        if (auto p = hall_.host().where(guest); !p || p->table != table || !p->seat) hall_.forget_seats(table, {guest});
 }
 
 Millis ClusterNode::clock() { return now_ = std::max(now_, unix_ms()); }
@@ -284,6 +306,7 @@ void ClusterNode::applied(Directory d, Millis now) {
         hall_.restore_seats();
         tables_->offer_seats();  // to whoever signed in while they were missing
     }
+    if (!failing_) clear_again();
     hall_.handle_waiting();
 }
 

@@ -204,6 +204,49 @@ TEST(ClusterServe, ASeatTakenJustBeforeItsNodeIsKilledIsGivenBackOnAnotherNode) 
     EXPECT_EQ(tablet.last("table")["you"], 3);
 }
 
+// Layla leaves her table while Redis does not answer: her record's clearing may not reach Redis
+// (then it would name that table, which runs on, for its whole TTL, and her sitting down anywhere
+// else would be refused, already_seated; the node clears it again after its next good directory
+// exchange) or may run once Redis answers again. Either way she sits down on another node.
+TEST(ClusterServe, LeavingWhileRedisDoesNotAnswerStillLetsHerSitDownOnAnotherNode) {
+    Cluster cl("unclear", 2);
+    net::io_context ioc;
+    Client laptop(ioc, cl.port(1)), omar(ioc, cl.port(1));
+    const std::string token = sign_in(ioc, laptop, "Layla");
+    ASSERT_FALSE(sign_in(ioc, omar, "Omar").empty());
+    ASSERT_EQ(request(ioc, laptop, {{"type", "create"}}, 1)["type"], "created");
+    const std::string t1 = laptop.last("created")["table"];
+    ASSERT_EQ(request(ioc, laptop, {{"type", "join"}, {"table", t1}, {"seat", 0}}, 2)["type"], "ok");
+    ASSERT_EQ(request(ioc, omar, {{"type", "join"}, {"table", t1}, {"seat", 1}}, 3)["type"], "ok");  // t1 stays open
+    // Redis stops answering; once n1 has seen it (its client then refuses commands at once
+    // while it reconnects), she leaves: the leave is written, her record's clearing is not.
+    cl.redis.pause();
+    ASSERT_TRUE(poll(ioc, [&] { return metrics(cl.port(1))["cluster"]["redis"] != "ok"; }, 30s));
+    const json left = request(ioc, laptop, {{"type", "leave"}}, 4);
+    cl.redis.resume();
+    ASSERT_EQ(left["type"], "ok") << left;
+    // Her phone on n2: a table of its own there, and a seat at it.
+    Client phone(ioc, cl.port(2));
+    ASSERT_EQ(request(ioc, phone, {{"type", "hello"}, {"token", token}}, 5)["type"], "welcome");
+    ASSERT_EQ(request(ioc, phone, {{"type", "create"}}, 6)["type"], "created");
+    const std::string t2 = phone.last("created")["table"];
+    ASSERT_NE(t1, t2);
+    const auto refreshes = [&] { return metrics(cl.port(1))["cluster"]["directory_refreshes"].get<int>(); };
+    json sat;
+    for (int attempt = 0; attempt < 30; ++attempt) {
+        sat = request(ioc, phone, {{"type", "join"}, {"table", t2}, {"seat", 0}}, 100 + attempt);
+        if (sat["type"] == "ok") break;
+        ASSERT_EQ(sat["code"], "already_seated") << sat;
+        const int seen = refreshes();
+        ASSERT_TRUE(poll(ioc, [&] { return refreshes() > seen; }, 30s));  // n1's next exchange
+    }
+    EXPECT_EQ(sat["type"], "ok") << sat;
+    EXPECT_TRUE(pump(ioc, [&] {
+        const json t = phone.last("table");
+        return t.is_object() && t["you"] == 0;
+    }, 30s)) << phone.last("table");
+}
+
 TEST(ClusterServe, AnOwnerPausedPastItsLeaseLosesTheTableAndCannotWriteAfterItWakes) {
     Cluster cl("pause");
     Match m;

@@ -99,20 +99,19 @@ public:
     virtual void release(const std::string& table) = 0;
     /// Worker thread: the node running `table` now, nullopt when none does.
     virtual std::optional<NodeId> owner(const std::string& table) = 0;
-    /// Writer thread, before the write that seats them: records that `guests` sit at `table`
-    /// (ClusterDirectory::set_seat, TTL `seat_ttl`); returns those whose record names another
-    /// table that runs (not written: they sit there). Never throws: a failure is counted
-    /// (/metrics "seat_failures"; the node writes its seats' records again when Redis is back).
-    virtual std::vector<std::string> seat(const std::string& table, const std::vector<std::string>& guests) = 0;
-    /// Writer thread: `guests` sit at `table`, which this node runs: their records are written
-    /// again (Redis lost them, or the table was taken over), save one naming another table that
-    /// runs (ClusterDirectory::set_seat). Never throws: false when Redis did not take one
-    /// (counted as seat's failures; the node tries again after its next good directory exchange).
-    virtual bool restore(const std::string& table, const std::vector<std::string>& guests) = 0;
-    /// `guests` no longer sit at `table`: their records go (compare-and-DEL). Never throws (a
-    /// failure is counted; the record ends with its TTL, and meanwhile a sign-in asks the node
-    /// running its table, which says where the guest is).
-    virtual void unseat(const std::string& table, const std::vector<std::string>& guests) = 0;
+    /// What seat() did not write: the guests whose record names another table that runs (they
+    /// sit there), and those Redis did not take (counted, /metrics "seat_failures").
+    struct SeatWrite {
+        std::vector<std::string> elsewhere;
+        std::vector<std::string> failed;
+    };
+    /// Writer thread: records that `guests` sit at `table` (ClusterDirectory::set_seat, TTL
+    /// `seat_ttl`): before the write that seats them, or again (a table taken over, Redis lost
+    /// the records). Never throws.
+    virtual SeatWrite seat(const std::string& table, const std::vector<std::string>& guests) = 0;
+    /// `guests` no longer sit at `table`: their records go (compare-and-DEL). Never throws:
+    /// returns those Redis did not take (counted; the node clears them again later).
+    virtual std::vector<std::string> unseat(const std::string& table, const std::vector<std::string>& guests) = 0;
     /// Worker thread: the table each of `guests` sits at as its record says (the cluster's one
     /// guest→table record), in their order (nullopt: none); nullopt when Redis did not answer.
     virtual std::optional<std::vector<std::optional<std::string>>> seats_of(const std::vector<std::string>& guests) = 0;

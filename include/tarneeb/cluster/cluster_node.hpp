@@ -31,6 +31,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -108,6 +109,8 @@ private:
     void seat_of(const std::string& guest, RoutedTables::SeatRead done);
     /// Sends the seat reads waiting (up to a batch) to the worker, unless a batch is there.
     void read_seats();
+    /// Clears again the seat records Redis did not clear (`unclear_`) of guests not seated there now.
+    void clear_again();
     using SeatWanted = std::pair<std::string, RoutedTables::SeatRead>;
 
     ClusterConfig config_;
@@ -130,6 +133,10 @@ private:
     /// Every seat record of this node's tables is to be written again (Redis restarted, or did
     /// not take a restore: set on the writer thread too).
     std::atomic<bool> restore_seats_ = false;
+    std::mutex unclear_mutex_;
+    /// Seat records (table, guest) whose clearing Redis did not take (under unclear_mutex_: the
+    /// writer thread adds, the loop takes them).
+    std::vector<std::pair<std::string, std::string>> unclear_;
     Millis last_refresh_ = 0;       ///< when the last one started
     Millis now_ = 0;                ///< the latest time the transport gave or clock() read
     std::vector<NodeId> nodes_;                ///< live nodes at the last refresh

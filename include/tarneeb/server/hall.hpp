@@ -147,6 +147,9 @@ public:
     /// Every seat at this hall's tables recorded again (ClusterHooks::restored): Redis may have
     /// lost the records (it restarted).
     void restore_seats();
+    /// The seat records of `guests` at `table` cleared (ClusterHooks::unseated) on the writer, in
+    /// order with the seats' own writes: a clearing Redis did not take, tried again.
+    void forget_seats(const std::string& table, std::vector<std::string> guests) { unseated(table, std::move(guests)); }
     /// Another node signed guest `name` out: closes (4001 "signed out") this hall's
     /// connections of `name` signed in with the token whose hash is `only_token_hash` (any
     /// token when empty), except those with `keep_token_hash` (when not empty).
