@@ -70,7 +70,7 @@ struct TwoNodes {
         };
         hooks.unseated = [this](const std::string& table, const std::vector<std::string>& guests) { unseat(table, guests); };
         hooks.restored = [this](const std::string& table, const std::vector<std::string>& guests) {
-            // ClusterDirectory::restore_seat keeps a record naming another table that runs;
+            // ClusterDirectory::set_seat keeps a record naming another table that runs;
             // here every other record is one.
             std::lock_guard lock(records_mutex);
             for (const auto& g : guests) records.try_emplace(g, table);

@@ -151,7 +151,7 @@ struct ClusterHooks {
     std::function<std::vector<std::string>(const std::string& table, const std::vector<std::string>& guests)> seated;
     /// On the writer thread, in order with `seated`: `guests` sit at `table`, which this hall
     /// runs (it took the table over, or Redis lost the records): their records are written again,
-    /// save one naming another table that runs (ClusterDirectory::restore_seat). Never throws.
+    /// save one naming another table that runs (ClusterDirectory::set_seat). Never throws.
     std::function<void(const std::string& table, const std::vector<std::string>& guests)> restored;
     /// On the writer thread, in order with `seated` (a guest who leaves a table and sits down at
     /// it again keeps its record): `guests` no longer sit at `table` (just before the write that

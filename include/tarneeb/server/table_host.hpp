@@ -52,7 +52,8 @@ namespace tarneeb::server {
 /// A storage job's outcome: nullopt, or the error it threw.
 using Done = std::function<void(const std::optional<StorageError>&)>;
 
-/// The answer to a request whose database job failed: `storage_unavailable`, nothing changed.
+/// The answer to a request whose database job failed: `storage_unavailable`, nothing changed
+/// (or `already_seated`, a seat refused by its cluster seat record: TableFront::write_journal).
 nlohmann::json storage_error_json(const StorageError& e);
 
 /// Whom one journal write seats and unseats at its table, by name (the cluster's seat records).
