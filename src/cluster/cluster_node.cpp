@@ -205,7 +205,11 @@ void ClusterNode::tick(Millis now) {
         const bool again = subscriber_sessions_ != 0;
         subscriber_sessions_ = sessions;
         if (again) {
-            restore_seats_ = true;  // Redis may have lost the seat records (it restarted)
+            // Redis may have lost the seat records (it restarted): they are written again now,
+            // so that a returning player finds its record at once, and once more after the next
+            // good exchange (which also offers the seats to whoever signed in meanwhile).
+            hall_.restore_seats();
+            restore_seats_ = true;
             tables_->resync();
             if (loop_.log) loop_.log(false, "event=cluster_resync");
         }

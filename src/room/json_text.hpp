@@ -54,6 +54,15 @@ inline void put(std::string& out, std::string_view s) {
 }
 inline void put(std::string& out, const char* s) { put(out, std::string_view(s)); }
 
+/// `[A,B]`: a pair of numbers (the teams' points, tricks, scores).
+inline void put_pair(std::string& out, int a, int b) {
+    out += '[';
+    put(out, a);
+    out += ',';
+    put(out, b);
+    out += ']';
+}
+
 /// The value, or null.
 template <class T>
 void put_or_null(std::string& out, const std::optional<T>& v) {

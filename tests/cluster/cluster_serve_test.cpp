@@ -549,6 +549,9 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
         cl.nodes[static_cast<std::size_t>(k - 1)]->stop(SIGKILL);
         const std::vector<int> moved = move_off(k);
         ASSERT_TRUE(resume("a kill of n" + std::to_string(k)));
+        // Play may resume before every moved seat's hello is answered (the others' actions):
+        // each answer is waited for, then checked.
+        for (int s : moved) poll(m.ioc, [&] { return !m.welcome_back(s).is_null(); }, 60s);
         for (int s : moved) if (!m.welcomed_back(s)) report();
         for (int s : moved) EXPECT_TRUE(m.welcomed_back(s)) << "seat " << s << "'s hello after the kill: " << m.welcome_back(s);
         cl.nodes[static_cast<std::size_t>(k - 1)]->start();
@@ -561,6 +564,7 @@ TEST(ClusterFaults, KillsPausesRedisRestartsAndPostgresStopsTwiceEachLoseNoAckno
         const std::vector<int> left = move_off(k);
         ASSERT_TRUE(poll(m.ioc, [&] { return owner(cl, k) != 0; }, 60s)) << "nobody took the table over from paused n" << k;
         ASSERT_TRUE(resume("a pause of n" + std::to_string(k)));
+        for (int s : left) poll(m.ioc, [&] { return !m.welcome_back(s).is_null(); }, 60s);
         for (int s : left) EXPECT_TRUE(m.welcomed_back(s)) << "seat " << s << "'s hello after the pause: " << m.welcome_back(s);
         ::kill(cl.nodes[static_cast<std::size_t>(k - 1)]->pid(), SIGCONT);
         EXPECT_TRUE(poll(m.ioc, [&] { return metrics(cl.port(k))["tables"].get<int>() == 0; }, 60s));

@@ -144,10 +144,10 @@ struct Match {
         return nullptr;
     }
     /// Whether seat `s`'s reconnect was answered with a welcome that seats it where it sat (not
-    /// at no table, though its table was being taken over).
+    /// at no table, though its table was being taken over); false while it is not answered.
     bool welcomed_back(int s) const {
         const json j = welcome_back(s);
-        return j.value("type", "") == "welcome" && j["table"] == table && j["seat"] == s;
+        return j.is_object() && j.value("type", "") == "welcome" && j["table"] == table && j["seat"] == s;
     }
     std::vector<Client*> all() {
         std::vector<Client*> v;
