@@ -101,8 +101,8 @@ void StoreWriter::append(JournalWrite write, Done done, Check check) {
             if (written.size() != made.size()) written.assign(made.size(), StorageError("storage_io", "write_journal: wrong result count"));
         }
         for (std::size_t k = 0; k < made_at.size(); ++k) results[made_at[k]] = std::move(written[k]);
-        post_([this, alive, batch, results = std::move(results)] {
-            if (!alive.expired()) finish(*batch, results, true);
+        post_([this, alive, batch, results = std::move(results), n = made.size()] {
+            if (!alive.expired()) finish(*batch, results, n);
         });
     };
     if (!queue_.submit(std::move(work))) {
@@ -110,19 +110,19 @@ void StoreWriter::append(JournalWrite write, Done done, Check check) {
         // the hall's thread later, as every result).
         open_.reset();
         post_([this, alive, batch] {
-            if (!alive.expired()) finish(*batch, {StorageError("storage_busy", "the database queue is full")}, false);
+            if (!alive.expired()) finish(*batch, {StorageError("storage_busy", "the database queue is full")}, 0);
         });
         return;
     }
     open_ = std::move(batch);
 }
 
-void StoreWriter::finish(Batch& batch, const std::vector<JournalResult>& results, bool written) {
-    if (written) {
+void StoreWriter::finish(Batch& batch, const std::vector<JournalResult>& results, std::size_t made) {
+    if (made > 0) {
         ++counts_.batches;
-        counts_.writes += results.size();
-        counts_.last_batch = results.size();
-        counts_.max_batch = std::max(counts_.max_batch, results.size());
+        counts_.writes += made;
+        counts_.last_batch = made;
+        counts_.max_batch = std::max(counts_.max_batch, made);
     }
     auto dones = std::move(batch.dones);
     for (std::size_t i = 0; i < dones.size(); ++i)

@@ -293,6 +293,10 @@ TEST(HallGroupCommit, AWriteRefusedByItsCheckIsLeftOutOfItsBatchAndTheOthersAreM
     EXPECT_EQ(journal_size(store, ids[0]), 1u);
     EXPECT_EQ(journal_size(store, ids[1]), 0u) << "not written";
     EXPECT_EQ(journal_size(store, ids[2]), 1u);
+    // /metrics' journal figures count the writes made, not the one refused.
+    EXPECT_EQ(writer.counts().batches, 2u);
+    EXPECT_EQ(writer.counts().writes, 2u);
+    EXPECT_EQ(writer.counts().last_batch, 1u);
 }
 
 TEST(HallGroupCommit, ASignInByTokenIsAnsweredFromTheSecondConnectionWhileTheWriterIsHeld) {

@@ -33,7 +33,7 @@ public:
     /// Group commit since start (/metrics "journal").
     struct Counts {
         std::uint64_t batches = 0;   ///< batches written (transactions)
-        std::uint64_t writes = 0;    ///< journal writes in them
+        std::uint64_t writes = 0;    ///< journal writes in them (a write refused by its check is none)
         std::size_t last_batch = 0;  ///< writes in the last batch
         std::size_t max_batch = 0;   ///< writes in the largest batch
     };
@@ -67,8 +67,9 @@ private:
     /// The journal writes of one job, shared by the hall's thread, which adds writes while the
     /// job has not started, and the writer thread, which takes them all when it starts.
     struct Batch;
-    /// On the hall's thread: each write's result, in order; `written`: the job ran (counted).
-    void finish(Batch& batch, const std::vector<JournalResult>& results, bool written);
+    /// On the hall's thread: each write's result, in order; `made`: the writes that went to the
+    /// database in one transaction (counted; not those refused by their check or the queue).
+    void finish(Batch& batch, const std::vector<JournalResult>& results, std::size_t made);
 
     Storage& storage_;
     std::function<void(std::function<void()>)> post_;
