@@ -145,7 +145,10 @@ void TableHost::change_table(const std::string& tid, Change change, Then then) {
             }
             if (!e || done->table->has_events()) publish(*done);  // a failed write changed nothing
             advance(tid);
-            close_if_empty(tid);  // e.g. its last player left
+            // E.g. its last player left. Not after a failed write, which changed nothing: a new
+            // table whose creator's first sit was refused stays for the next try (the sweep
+            // closes it if nobody comes).
+            if (!e) close_if_empty(tid);
         });
 }
 
