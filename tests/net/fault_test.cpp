@@ -134,7 +134,8 @@ TEST(Fault, KilledAtRandomPointsTheMatchResumesAndLosesNothing) {
     while (!over) {
         // Up to the next kill: a seeded number of acknowledged actions, then the kill, either
         // with nothing in flight or right after sending one more action.
-        const int actions = 3 + static_cast<int>(rng.below(static_cast<std::uint64_t>(test::under_sanitizers(30, 6))));  // closer there: a shorter match
+        const auto spacing = static_cast<std::uint64_t>(test::under_sanitizers(30, 6));  // closer there: a shorter match
+        const int actions = 3 + static_cast<int>(rng.below(spacing));
         const bool in_flight = rng.below(2) == 1;
         int done = 0;
         json sent_msg;      // the action in flight at the kill, if any
