@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../cluster/match_harness.hpp"
+#include "../test_util.hpp"
 
 namespace tarneeb::server::testing {
 namespace {
@@ -227,7 +228,8 @@ TEST(Loops, AGuestLeavingATableAndCreatingAgainLosesNoAnswer) {
     ASSERT_FALSE(sign_in(ioc, looker, "Looker").empty());
     int id = 1;
     const auto ask = [&](Client& c, json msg) { return request(ioc, c, std::move(msg), id++).value("type", "(none)"); };
-    for (int round = 0; round < 10; ++round) {
+    const int rounds = test::under_sanitizers(10, 5);  // half under the sanitizers, the pauses as far apart
+    for (int round = 0; round < rounds; ++round) {
         std::map<std::string, std::string> seated;  // table -> "NAME playing"
         for (Client* c : {&first, &second}) {
             const json created = request(ioc, *c, {{"type", "create"}, {"turn_seconds", 0}}, id++);
@@ -252,7 +254,7 @@ TEST(Loops, AGuestLeavingATableAndCreatingAgainLosesNoAnswer) {
         // A deliberate pause of 0 to 450 ms, so that the creates of the next round meet the
         // lobby's pushes and the sweep at different moments.
         // test-wait: a deliberate race; nothing below assumes anything happened during it.
-        pump(ioc, [] { return false; }, std::chrono::milliseconds(50 * round));
+        pump(ioc, [] { return false; }, std::chrono::milliseconds(450 * round / (rounds - 1)));
     }
 }
 
