@@ -19,6 +19,7 @@ and the share of decisions where the model overrides the heuristic. Needs numpy 
 apt-get install python3-numpy).
 """
 import argparse
+import re
 import sys
 import time
 
@@ -162,7 +163,9 @@ def write_cpp(path, params, mean, sd, recipe):
     vf = v / sd
 
     def arr(a):
-        vals = [f"{float(z):.8g}f" for z in np.ravel(a)]
+        vals = [f"{float(z):.8g}" for z in np.ravel(a)]
+        vals = [v if "." in v or "e" in v else v + ".0" for v in vals]  # "0f" is no C++ literal
+        vals = [v + "f" for v in vals]
         return ",\n        ".join(", ".join(vals[i:i + 8]) for i in range(0, len(vals), 8))
 
     text = f"""// The card policy's weights (include/tarneeb/bots/card_policy.hpp), written by
@@ -185,6 +188,23 @@ const CardPolicyWeights& fitted_card_policy() {{
 """
     with open(path, "w") as f:
         f.write(text)
+
+
+def check_written(path, params, x_raw, x_scaled):
+    """The weights as written (float32, the scaling folded in) give the same scores on raw
+    features as the fitted model on scaled ones, up to one constant: a check of the layout."""
+    text = open(path).read()
+    body = text[text.index("static const CardPolicyWeights w{"):]
+    vals = np.array([float(t.rstrip("f")) for t in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?f", body)])
+    sizes = [HIDDEN * F, HIDDEN, HIDDEN, F]
+    if len(vals) != sum(sizes):
+        sys.exit(f"{path}: {len(vals)} numbers, expected {sum(sizes)}")
+    parts = np.split(vals, np.cumsum(sizes)[:-1])
+    written = [parts[0].reshape(HIDDEN, F), parts[1], parts[2], parts[3]]
+    diff = scores(written, x_raw)[0] - scores(params, x_scaled)[0]
+    print(f"check of {path}: raw-feature scores minus fitted scores, spread {diff.std():.2e} (a constant: {diff.mean():+.4f})")
+    if diff.std() > 1e-2:
+        sys.exit("the written weights do not reproduce the model")
 
 
 def main():
@@ -224,6 +244,7 @@ def main():
     if args.write:
         write_cpp(args.write, params, mean, sd, args.recipe or " ".join(args.data))
         print(f"wrote {args.write}")
+        check_written(args.write, params, x[:20000], xs[:20000])
 
 
 if __name__ == "__main__":
