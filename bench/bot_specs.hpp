@@ -29,7 +29,7 @@
 //   learned[:margin=M]                    LearnedBot (learned_bot.hpp): the heuristic's auction
 //                                         and trump, the learned card policy's cards; another
 //                                         card than the heuristic's only when its score is more
-//                                         than M (default 0) above the heuristic card's
+//                                         than M (default kLearnedMargin, 0.5) above the heuristic's
 #pragma once
 
 #include <memory>
@@ -158,7 +158,7 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
         return std::make_unique<HeuristicBot>(seed, p);
     }
     if (base == "learned") {
-        float margin = 0.0f;
+        float margin = kLearnedMargin;
         for (const auto& [k, v] : knobs) {
             if (k == "margin") margin = static_cast<float>(v);
             else throw std::runtime_error("unknown learned knob " + k);

@@ -2,7 +2,7 @@
 // card_policy.hpp; tools/train_card_policy.py; docs/analysis.md "A learned card player").
 //
 //   card_policy_data --out FILE [--deals N] [--first K] [--seed S] [--rules levantine|classic]
-//                    [--policy MARGIN]
+//                    [--policy MARGIN] [--label dd|rollout]
 //
 // Deals K .. K+N-1 of seed S (deal_from_seed(derive_seed(S, k), dealer k mod 4): the deals of
 // `tarneeb simulate --duplicate --seed S`, table a) are played by four heuristics (with
@@ -15,7 +15,11 @@
 //   the declaring team's double-dummy total with this card (0..13),
 //   1 if the seat to play is of the declaring team, the bid, 1 for the classic preset,
 //   then the card's kCardFeatures features (CardFeatures: the view only).
-// Prints the rows, the positions, and the seconds spent (most of it in DDS: a few ms a position).
+// With --label rollout the two values are instead those of the deal played out by four
+// heuristics after the card (on the real hands: microseconds a card, no solver): the worth of a
+// card against the heuristic as it plays, rather than against perfect play.
+// Prints the rows, the positions, and the seconds spent (with dd most of it in DDS: a few ms a
+// position).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -49,6 +53,9 @@ int main(int argc, char** argv) {
     bench::add_seed(app, seed, 1);
     bench::add_rules(app, rules, Preset::levantine);
     app.add_option("--policy", margin, "play with LearnedBot(margin) instead of the heuristic (negative: the heuristic)");
+    std::string label = "dd";
+    app.add_option("--label", label, "dd: each card's double-dummy value; rollout: the deal played out by four heuristics after it")
+        ->capture_default_str()->check(CLI::IsMember({"dd", "rollout"}));
     app.add_option("--out", out_path, "the float32 rows")->required();
     CLI11_PARSE(app, argc, argv);
 
@@ -71,7 +78,18 @@ int main(int argc, char** argv) {
             const SeatView view(r, r.to_act());
             if (r.phase() == Phase::play && r.legal_cards().size() > 1) {
                 solver::CardValues values;
-                if (solver::card_values(solver, r, values) != solver::SolveError::ok) {
+                if (label == "rollout") {
+                    // Each legal card, then the heuristic for all four seats to the end: the
+                    // tricks the side to play takes of the rest, and the declaring team's total.
+                    for (Card c : r.legal_cards()) {
+                        Round rest = r;
+                        rest.apply(Action::play(c));
+                        while (!rest.over()) rest.apply(heuristic.decide(SeatView(rest, rest.to_act())));
+                        const Team side = team_of(r.to_act());
+                        values.items[static_cast<std::size_t>(values.size++)] = {
+                            c, rest.tricks(side) - r.tricks(side), rest.tricks(r.contract()->team())};
+                    }
+                } else if (solver::card_values(solver, r, values) != solver::SolveError::ok) {
                     std::cerr << "card_policy_data: solve error in deal " << k << "\n";
                     return 1;
                 }

@@ -31,9 +31,10 @@ FEATURES = ["lead", "second", "third", "fourth", "declaring", "need_share", "opp
             "overtakes_partner", "higher_unseen", "master", "second_best", "own_len", "own_higher", "unseen_in_suit",
             "lowest_equal", "top_of_sequence", "lowest_legal", "highest_legal", "later_beaters", "later_ruffers",
             "partner_void", "partner_led_suit", "opp_led_suit", "i_led_suit", "away_from_guard", "singleton",
-            "p_left_higher", "p_right_higher", "p_partner_higher", "len_left", "len_right", "len_partner"]
+            "p_left_higher", "p_right_higher", "p_partner_higher", "len_left", "len_right", "len_partner",
+            "winners_in_suit", "winners", "trumps_left", "trumps_right", "trumps_partner", "partner_safe"]
 F = len(FEATURES)
-HIDDEN = 32
+HIDDEN = int(__import__("os").environ.get("CP_HIDDEN", "32"))
 HEURISTIC = FEATURES.index("heuristic")
 
 
@@ -92,7 +93,9 @@ def scores(params, x):
     return a @ w2 + x @ v, h, a
 
 
-def train(x, best, groups, idx, seed, epochs, batch, lr, l2):
+def train(x, best, groups, idx, seed, epochs, batch, lr, l2, regret=None, regret_weight=0.0):
+    """Adam on -log p(best set) + regret_weight * the expected regret (sum of p times the worth
+    given away against the best card, in points) over minibatches of positions."""
     rng = np.random.default_rng(seed)
     params = [rng.normal(0, 1 / np.sqrt(F), (HIDDEN, F)), np.zeros(HIDDEN), rng.normal(0, 0.1, HIDDEN), np.zeros(F)]
     m = [np.zeros_like(p) for p in params]
@@ -108,7 +111,13 @@ def train(x, best, groups, idx, seed, epochs, batch, lr, l2):
             p = group_softmax(s, first, lens)
             pbest = np.add.reduceat(p * bb, first)
             total += -np.log(np.maximum(pbest, 1e-12)).sum()
-            ds = (p - p * bb / np.repeat(pbest, lens)) / len(lens)
+            ds = p - p * bb / np.repeat(pbest, lens)
+            if regret_weight:
+                rb = regret[rows]
+                expected = np.repeat(np.add.reduceat(p * rb, first), lens)
+                total += regret_weight * (p * rb).sum()
+                ds = ds + regret_weight * p * (rb - expected)
+            ds = ds / len(lens)
             da = np.outer(ds, params[2]) * (h > 0)
             grads = [da.T @ xb + l2 * params[0], da.sum(0), a.T @ ds, xb.T @ ds]
             step += 1
@@ -218,7 +227,8 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--tie", type=float, default=0.25, help="a trick's worth in points beside the score")
-    ap.add_argument("--positions", type=int, default=0, help="fit on at most this many positions (0: all)")
+    ap.add_argument("--regret", type=float, default=0.0, help="weight of the expected regret in the loss (0: the best set only)")
+    ap.add_argument("--positions", type=int, default=0, help="fit on a random subset of this many positions (0: all)")
     args = ap.parse_args()
     start = time.process_time()
     x, worth, tricks, points, group, held_row = load(args.data, args.tie)
@@ -227,8 +237,8 @@ def main():
     best = (worth >= top - 1e-9).astype(np.float64)
     held = held_row[groups.starts]
     fit_idx, held_idx = np.flatnonzero(~held), np.flatnonzero(held)
-    if args.positions:
-        fit_idx = fit_idx[:args.positions]
+    if args.positions:  # a seeded random subset (a learning curve)
+        fit_idx = np.sort(np.random.default_rng(args.seed + 1).permutation(fit_idx)[:args.positions])
     fit_rows = groups.rows(fit_idx)[0]
     mean, sd = x[fit_rows].mean(0), x[fit_rows].std(0)
     sd[sd < 1e-6] = 1.0
@@ -236,7 +246,7 @@ def main():
     print(f"{len(x)} rows, {len(groups.starts)} positions: {len(fit_idx)} to fit, {len(held_idx)} held out "
           f"(loaded in {time.process_time() - start:.1f} s)")
     start = time.process_time()
-    params = train(xs, best, groups, fit_idx, args.seed, args.epochs, args.batch, args.lr, args.l2)
+    params = train(xs, best, groups, fit_idx, args.seed, args.epochs, args.batch, args.lr, args.l2, top - worth, args.regret)
     print(f"fitted in {time.process_time() - start:.1f} s of CPU")
     margins = [0, 0.5, 1, 2]
     evaluate("fitted positions", params, xs, worth, tricks, points, best, groups, fit_idx[:50000], margins)

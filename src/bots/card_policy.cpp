@@ -33,6 +33,17 @@ CardSet equivalents(Card c, CardSet hand, CardSet unseen) {
     return out;
 }
 
+/// The cards of suit `s` in `hand` above every unseen card of the suit (sure winners if led).
+int top_winners(CardSet hand, CardSet unseen, Suit s) {
+    int n = 0;
+    for (int r = 12; r >= 0; --r) {
+        const Card x(s, static_cast<Rank>(r));
+        if (hand.contains(x)) ++n;
+        else if (unseen.contains(x)) break;
+    }
+    return n;
+}
+
 }  // namespace
 
 CardFeatures::CardFeatures(const SeatView& view, Card heuristic) : legal_(view.legal_cards()) {
@@ -63,8 +74,22 @@ CardFeatures::CardFeatures(const SeatView& view, Card heuristic) : legal_(view.l
     for (int i = k + 1; i < 4; ++i)
         if (const Seat s = next(me, i - k); team_of(s) != team_of(me)) later[static_cast<std::size_t>(n_later++)] = s;
     const HolderModel holders(view);
+    int winners = 0;
+    for (Suit s : kSuits) winners += top_winners(hand, unseen, s);
+    // The trumps each other seat is expected to hold (the holder model).
+    std::array<float, 3> trumps_held{};
+    for (Card x : unseen.of(trump))
+        for (int j = 0; j < 3; ++j) trumps_held[static_cast<std::size_t>(j)] += static_cast<float>(holders.p(x, next(me, 1 + j)));
     const Card w = k > 0 ? trick.winning_card() : Card{};
     const bool partner_winning = k > 0 && trick.winner() == mate;
+    // The partner's card cannot be beaten by the opponents still to play.
+    bool partner_safe = partner_winning;
+    for (int j = 0; partner_winning && j < n_later; ++j) {
+        const Seat o = later[static_cast<std::size_t>(j)];
+        const Suit led = trick.led();
+        if (w.suit() == led && !view.shown_void(o, led) && above(unseen, w) > 0) partner_safe = false;
+        if (view.shown_void(o, led) && may_trump(o) && (w.suit() != trump || above(unseen, w) > 0)) partner_safe = false;
+    }
     const std::optional<Card> cheapest = [&]() -> std::optional<Card> {
         if (k == 0) return std::nullopt;
         for (Card c : legal_.of(trick.led()))  // following: the suit led, lowest first
@@ -158,6 +183,13 @@ CardFeatures::CardFeatures(const SeatView& view, Card heuristic) : legal_(view.l
             f[static_cast<std::size_t>(42 + j)] = 1.0f - none;
             f[static_cast<std::size_t>(45 + j)] = length / 6.0f;
         }
+        // 48-53: sure winners, the trumps out, the partner's card safe.
+        f[48] = static_cast<float>(top_winners(hand, unseen, su)) / 13.0f;
+        f[49] = static_cast<float>(winners) / 13.0f;
+        f[50] = trumps_held[0] / 6.0f;  // left
+        f[51] = trumps_held[2] / 6.0f;  // right
+        f[52] = trumps_held[1] / 6.0f;  // partner
+        f[53] = partner_safe;
     }
 }
 

@@ -2,14 +2,15 @@
 // the play, every legal card gets a score from features of what the seat can see, and the
 // policy plays the card with the highest score (a softmax over the legal cards when trained).
 //
-// Features (card_features): kCardFeatures numbers per legal card: the card itself (rank, trump,
+// Features (CardFeatures): kCardFeatures numbers per legal card: the card itself (rank, trump,
 // following / ruffing / discarding / leading, how many unseen cards are above it, its own suit's
 // length, whether it wins the trick so far, is the cheapest winner, may be beaten or ruffed by a
 // later opponent), the position (seat in the trick, declaring side or defending, tricks each
-// side still needs, trumps unseen), the holder model's reading of who holds the higher cards and
-// the length of its suit (holder_model.hpp), and whether it is the card the heuristic would play
-// (so the model learns where to override the heuristic). Only the view is read: never a hidden
-// card.
+// side still needs, trumps unseen), the holder model's reading of who holds the higher cards,
+// the length of the card's suit and the trumps (holder_model.hpp), the sure winners in the
+// card's suit and in the hand, whether the partner's card is safe, and whether it is the card
+// the heuristic would play (so the model learns where to override the heuristic). Only the
+// view is read: never a hidden card.
 //
 // Model: score(x) = linear · x + w2 · relu(W1 x + b1), a one-hidden-layer network of
 // kPolicyHidden units over the raw features (the trainer folds its input scaling into W1, b1
@@ -28,7 +29,7 @@
 namespace tarneeb::bots {
 
 /// Numbers per legal card (card_features; their names in tools/train_card_policy.py FEATURES).
-inline constexpr int kCardFeatures = 48;
+inline constexpr int kCardFeatures = 54;
 /// Hidden units of the network.
 inline constexpr int kPolicyHidden = 32;
 
