@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Fits the learned card policy (include/tarneeb/bots/card_policy.hpp) to double-dummy labels.
 
-    build/rel/bench/card_policy_data --deals 3000 --seed 101 --rules levantine --out /tmp/cp_lev.f32
-    build/rel/bench/card_policy_data --deals 3000 --seed 102 --rules classic --out /tmp/cp_cla.f32
-    python3 tools/train_card_policy.py /tmp/cp_lev.f32 /tmp/cp_cla.f32 [--write src/bots/card_policy_weights.cpp]
+    build/rel/bench/card_policy_data --deals 2000 --seed 101 --rules levantine --out lev_a.f32
+    build/rel/bench/card_policy_data --deals 2000 --seed 102 --rules classic --out cla_a.f32
+    /usr/bin/python3 tools/train_card_policy.py lev_a.f32 cla_a.f32 [--write src/bots/card_policy_weights.cpp --recipe "..."]
+
+(docs/analysis.md "A learned card player" has the committed weights' whole recipe: the rounds
+of positions, seeds and sizes.)
 
 Rows (bench/card_policy_data.cpp): position id, the side to play's double-dummy tricks with the
 card, the declaring team's double-dummy total, declaring?, bid, classic?, then the features.
@@ -16,7 +19,9 @@ cards (the log of the probability of the best set), by Adam on minibatches of po
 heuristic's card and for the model's (at a few margins over the heuristic's score), the share
 of positions where the card is a best one, the mean double-dummy cost in points and in tricks,
 and the share of decisions where the model overrides the heuristic. Needs numpy (Debian:
-apt-get install python3-numpy).
+apt-get install python3-numpy). --regret adds the expected regret in points to the loss
+(tried, not used for the committed weights). FEATURES must match CardFeatures (card_policy.cpp)
+and HIDDEN kPolicyHidden (card_policy.hpp).
 """
 import argparse
 import re
@@ -34,7 +39,7 @@ FEATURES = ["lead", "second", "third", "fourth", "declaring", "need_share", "opp
             "p_left_higher", "p_right_higher", "p_partner_higher", "len_left", "len_right", "len_partner",
             "winners_in_suit", "winners", "trumps_left", "trumps_right", "trumps_partner", "partner_safe"]
 F = len(FEATURES)
-HIDDEN = int(__import__("os").environ.get("CP_HIDDEN", "32"))
+HIDDEN = 32  # kPolicyHidden (card_policy.hpp)
 HEURISTIC = FEATURES.index("heuristic")
 
 

@@ -14,10 +14,12 @@
 //
 // Model: score(x) = linear · x + w2 · relu(W1 x + b1), a one-hidden-layer network of
 // kPolicyHidden units over the raw features (the trainer folds its input scaling into W1, b1
-// and linear). Fitted by tools/train_card_policy.py on positions of heuristic self-play labelled
-// by the double-dummy value of every legal card (bench/card_policy_data); the weights and their
-// recipe are in src/bots/card_policy_weights.cpp. No threads, no I/O, no solver: it builds for
-// WebAssembly. A decision is about kPolicyHidden × kCardFeatures multiply-adds per legal card.
+// and linear). Fitted by tools/train_card_policy.py on positions of heuristic and learned
+// self-play labelled by the double-dummy value of every legal card (bench/card_policy_data);
+// the weights and their recipe are in src/bots/card_policy_weights.cpp (docs/analysis.md "A
+// learned card player"). No threads, no I/O, no solver: it builds for WebAssembly. A decision
+// is the holder model of the view and kPolicyHidden × kCardFeatures multiply-adds per legal
+// card: about 9 µs (bench/learned_timing).
 #pragma once
 
 #include <array>
