@@ -26,6 +26,10 @@
 //                                         second (per-trick layouts), budget (ms), threads,
 //                                         miss_call, miss_card, model_partner, tries, learned
 //   pimc-cards[:KNOB=V,...]               the heuristic's auction and trump, pimc's card play
+//   learned[:margin=M]                    LearnedBot (learned_bot.hpp): the heuristic's auction
+//                                         and trump, the learned card policy's cards; another
+//                                         card than the heuristic's only when its score is more
+//                                         than M (default kLearnedMargin, 0.5) above the heuristic's
 #pragma once
 
 #include <memory>
@@ -37,6 +41,7 @@
 
 #include "tarneeb/bots/bid_model.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/learned_bot.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 
 namespace tarneeb::bots {
@@ -151,6 +156,14 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
         }
         if (base == "heuristic-oldfit") return std::make_unique<OldFitHeuristicBot>(seed, p);
         return std::make_unique<HeuristicBot>(seed, p);
+    }
+    if (base == "learned") {
+        float margin = kLearnedMargin;
+        for (const auto& [k, v] : knobs) {
+            if (k == "margin") margin = static_cast<float>(v);
+            else throw std::runtime_error("unknown learned knob " + k);
+        }
+        return std::make_unique<LearnedBot>(seed, margin);
     }
     const bool whole = base == "pimc" && colon != std::string::npos;
     if (base == "pimc-auction" || base == "pimc-auction-old" || whole || base == "pimc-cards") {

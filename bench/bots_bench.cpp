@@ -38,6 +38,7 @@ std::vector<SeatView> positions(int phase_filter) {
 
 std::unique_ptr<bots::Bot> bench_bot(const std::string& name) {
     if (name == "heuristic-oldplay") return std::make_unique<bots::HeuristicBot>(1, bots::oldplay_params());
+    if (name == "learned") return bots::make_spec_bot(name, 1);  // a bench spec (bot_specs.hpp)
     return bots::make_bot(name, 1);
 }
 
@@ -57,6 +58,9 @@ void BM_HeuristicCall(benchmark::State& s) { run(s, "heuristic", static_cast<int
 void BM_HeuristicCard(benchmark::State& s) { run(s, "heuristic", static_cast<int>(Phase::play)); }
 void BM_HeuristicCardOldPlay(benchmark::State& s) { run(s, "heuristic-oldplay", static_cast<int>(Phase::play)); }
 void BM_RandomDecision(benchmark::State& s) { run(s, "random", -1); }
+/// The learned card player (learned_bot.hpp): the heuristic's card, the holder model and the
+/// policy's network on every legal card (issue 29, "A fast learned player").
+void BM_LearnedCard(benchmark::State& s) { run(s, "learned", static_cast<int>(Phase::play)); }
 
 /// Making the view a bot receives (copying the round, erasing three hands, finding voids).
 void BM_SeatView(benchmark::State& state) {
@@ -81,15 +85,18 @@ void deal(benchmark::State& state, const char* name) {
 void BM_HeuristicDeal(benchmark::State& s) { deal(s, "heuristic"); }
 /// The same with the card play before issue 29: the cost of issue 29's card rules.
 void BM_HeuristicDealOldPlay(benchmark::State& s) { deal(s, "heuristic-oldplay"); }
+void BM_LearnedDeal(benchmark::State& s) { deal(s, "learned"); }
 
 BENCHMARK(BM_HeuristicDecision);
 BENCHMARK(BM_HeuristicCall);
 BENCHMARK(BM_HeuristicCard);
 BENCHMARK(BM_HeuristicCardOldPlay);
 BENCHMARK(BM_RandomDecision);
+BENCHMARK(BM_LearnedCard);
 BENCHMARK(BM_SeatView);
 BENCHMARK(BM_HeuristicDeal);
 BENCHMARK(BM_HeuristicDealOldPlay);
+BENCHMARK(BM_LearnedDeal);
 
 }  // namespace
 

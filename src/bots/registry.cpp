@@ -6,6 +6,7 @@
 #include "tarneeb/bots/bot.hpp"
 #include "tarneeb/bots/cheater_bot.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/learned_bot.hpp"
 #include "tarneeb/bots/levels.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/bots/random_bot.hpp"
@@ -51,6 +52,9 @@ const std::vector<BotInfo>& registry() {
          {}},
         {"pimc", "perfect-information Monte Carlo: sampled layouts solved double-dummy by DDS (docs/analysis.md)",
          [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<PimcBot>(seed, registry_pimc_options()); },
+         {}},
+        {"learned", "the heuristic's auction and trump; cards by a policy network fitted to double-dummy values, no solver (docs/analysis.md)",
+         [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<LearnedBot>(seed); },
          {}},
         // The levels a person picks (levels.hpp, docs/bots.md "Levels"), weakest first.
         level_entry("easy", [](std::uint64_t seed) -> std::unique_ptr<Bot> {

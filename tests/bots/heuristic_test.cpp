@@ -250,7 +250,7 @@ TEST(Registry, KnowsEveryBotByName) {
     EXPECT_EQ(bots::make_bot("heuristic", 1)->name(), "heuristic");
     EXPECT_NE(bots::make_bot("pimc", 1), nullptr);
     EXPECT_EQ(bots::make_bot("pimc", 1)->name(), "pimc");
-    EXPECT_EQ(bots::bot_names(), "random, heuristic, pimc, easy, medium, hard, expert");
+    EXPECT_EQ(bots::bot_names(), "random, heuristic, pimc, learned, easy, medium, hard, expert");
 }
 
 TEST(Arena, EveryBotPlaysOnlyLegalActionsInWholeMatches) {
