@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Fits the learned card policy (include/tarneeb/bots/card_policy.hpp) to double-dummy labels.
 
-    build/rel/bench/card_policy_data --deals 2000 --seed 101 --rules levantine --out lev_a.f32
-    build/rel/bench/card_policy_data --deals 2000 --seed 102 --rules classic --out cla_a.f32
+    build/release/bench/card_policy_data --deals 2000 --seed 101 --rules levantine --out lev_a.f32
+    build/release/bench/card_policy_data --deals 2000 --seed 102 --rules classic --out cla_a.f32
     /usr/bin/python3 tools/train_card_policy.py lev_a.f32 cla_a.f32 [--write src/bots/card_policy_weights.cpp --recipe "..."]
 
 (docs/analysis.md "A learned card player" has the committed weights' whole recipe: the rounds
