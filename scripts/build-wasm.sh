@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the offline engine (wasm/offline.cpp: rules engine, game room, heuristic bot, records)
+# Builds the offline engine (wasm/offline.cpp: rules engine, game room, the bots of three levels, records)
 # to WebAssembly with Debian's emscripten (3.1.6): web/public/wasm/tarneeb-offline.{mjs,wasm},
 # which Vite copies into web/dist and the page loads for "Play offline" (web/src/engine.ts).
 # Generated, never committed (web/.gitignore). Objects go to build/wasm and are rebuilt only
@@ -25,11 +25,13 @@ mkdir -p "$out" "$obj/include"
 ln -sfn /usr/include/nlohmann "$obj/include/nlohmann"
 
 # The rules (core), records and the game room (room/: table, journal, protocol) whole; of the
-# bots, the one loop, the heuristic and the weakened heuristic (levels medium and easy; pimc, the
-# hard and expert levels, needs DDS and threads, engines need processes).
+# bots, the one loop, the heuristic, the weakened heuristic and the learned card player with the
+# holder model it reads (levels medium, easy and hard; pimc, the expert level, needs DDS and
+# threads, engines need processes).
 sources=(
   src/core/*.cpp src/records/*.cpp src/room/*.cpp
   src/bots/loop.cpp src/bots/arena.cpp src/bots/heuristic_bot.cpp src/bots/weakened_bot.cpp src/bots/auction_read.cpp src/bots/bid_model.cpp
+  src/bots/holder_model.cpp src/bots/holder_weights.cpp src/bots/card_policy.cpp src/bots/card_policy_weights.cpp src/bots/learned_bot.cpp
   wasm/offline.cpp
 )
 flags=(-std=c++20 "$opt" -ffp-contract=off -fexceptions -Iinclude -isystem "$obj/include" -Wall -Wextra -Werror

@@ -1,4 +1,4 @@
-// The offline game: the rules engine, the game room (server::Table) and the easy and medium bots,
+// The offline game: the rules engine, the game room (server::Table) and the easy, medium and hard bots,
 // compiled to WebAssembly (scripts/build-wasm.sh) for the browser's "Play offline" (issue 14).
 // One engine: this file only drives the same Table the server runs and writes the same JSON
 // (server::table_message_json, docs/protocol.md "table"); it re-derives no rule.
@@ -6,7 +6,7 @@
 // The API is JSON text in, JSON text out (web/src/engine.ts wraps it with types):
 //   OfflineMatch.start(settings)  {"preset":"levantine"|"classic","target":1..500,
 //                                  "seed":"<1–16 hex digits>","name":"You","summary_ms":0..60000,
-//                                  "level":"easy"|"medium"} (the bots' level, default medium)
+//                                  "level":"easy"|"medium"|"hard"} (the bots' level, default medium)
 //                                 → the table message for seat 0, or {"type":"error",…}
 //   OfflineMatch.table()          → the table message for seat 0 now (no events)
 //   OfflineMatch.act(action)      {"card":"QS"} etc. → the table message after it (with its
@@ -25,9 +25,10 @@
 //                                 compares the two); returns the cards played (a checksum)
 //
 // The human is seat 0, the bots seats 1–3 at one level (docs/bots.md "Levels"): medium, the
-// heuristic (seated as "heuristic", as before the levels, so a kept match replays the same), or
-// easy, the weakened heuristic (seated as "easy"). hard and expert are pimc, which needs DDS and
-// threads: not in this build, refused as bad_settings. Every seed comes from the match seed
+// heuristic (seated as "heuristic", as before the levels, so a kept match replays the same),
+// easy, the weakened heuristic (seated as "easy"), or hard, the learned card player (seated as
+// "hard"). expert is pimc, which needs DDS and threads: not in this build, refused as
+// bad_settings. Every seed comes from the match seed
 // (derive_seed): the bots' seeds as the server's Table makes them, and deal k's seed from
 // stream 1000 + k, so a match seed gives the same match whatever the timing. The caller passes
 // the time (Unix ms) for the message's now_ms; there is no turn timer (turn_seconds 0) and no
@@ -49,6 +50,7 @@
 
 #include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/learned_bot.hpp"
 #include "tarneeb/bots/levels.hpp"
 #include "tarneeb/bots/loop.hpp"
 #include "tarneeb/bots/weakened_bot.hpp"
@@ -89,13 +91,14 @@ server::Millis to_millis(double now_ms) { return static_cast<server::Millis>(now
 std::unique_ptr<bots::Bot> make_bot(std::string_view kind, std::uint64_t seed) {
     if (kind == "heuristic") return std::make_unique<bots::HeuristicBot>(seed);
     if (kind == "easy") return std::make_unique<bots::WeakenedBot>(seed, bots::kEasyRandomShare, "easy");
+    if (kind == "hard") return std::make_unique<bots::LearnedBot>(seed, bots::kLearnedMargin, bots::fitted_card_policy(), "hard");
     return nullptr;
 }
 
 /// The kind a level's bots are seated as ("medium": "heuristic"); nullopt for a level not built in.
 std::optional<std::string> kind_of_level(const std::string& level) {
     if (level == "medium") return "heuristic";
-    if (level == "easy") return "easy";
+    if (level == "easy" || level == "hard") return level;
     return std::nullopt;
 }
 
@@ -134,7 +137,7 @@ public:
         std::string kind = "heuristic";
         if (auto it = j.find("level"); it != j.end() && !it->is_null()) {
             const auto k = it->is_string() ? kind_of_level(it->get<std::string>()) : std::nullopt;
-            if (!k) return error_text("bad_settings", "level: easy|medium");
+            if (!k) return error_text("bad_settings", "level: easy|medium|hard");
             kind = *k;
         }
 

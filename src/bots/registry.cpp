@@ -64,7 +64,7 @@ const std::vector<BotInfo>& registry() {
             return std::make_unique<LevelBot>("medium", std::make_unique<HeuristicBot>(seed));
         }),
         level_entry("hard", [](std::uint64_t seed) -> std::unique_ptr<Bot> {
-            return std::make_unique<LevelBot>("hard", std::make_unique<PimcBot>(seed, hard_pimc_options()));
+            return std::make_unique<LearnedBot>(seed, kLearnedMargin, fitted_card_policy(), "hard");
         }),
         level_entry("expert", [](std::uint64_t seed) -> std::unique_ptr<Bot> {
             return std::make_unique<LevelBot>("expert", std::make_unique<PimcBot>(seed, registry_pimc_options()));

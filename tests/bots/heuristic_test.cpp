@@ -257,7 +257,7 @@ TEST(Arena, EveryBotPlaysOnlyLegalActionsInWholeMatches) {
     for (const auto& info : bots::registry()) {
         // pimc solves every decision with DDS (seconds per round here): tests/bots/pimc_test.cpp
         // plays it through whole rounds instead of 40 whole matches.
-        if (bots::pimc_options_of(info.name)) continue;  // pimc, and the levels hard and expert
+        if (bots::pimc_options_of(info.name)) continue;  // pimc, and the level expert
         if (!info.make) continue;  // a test bot that sees every hand: tests/bots/cheater_test.cpp
         for (const Rules& rules : {kLevantine, kClassic}) {
             std::array<std::unique_ptr<bots::Bot>, 4> b;

@@ -74,7 +74,7 @@ TEST(HiddenInformation, OtherSeatsUnplayedCardsDoNotChangeAnyDecision) {
                 if (!info.make) continue;
                 // pimc solves each decision with DDS: one decision on every 4th position.
                 const std::optional<bots::PimcOptions> pimc_options = bots::pimc_options_of(info.name);
-                const bool pimc = pimc_options.has_value();  // pimc, and the levels hard and expert
+                const bool pimc = pimc_options.has_value();  // pimc, and the level expert
                 if (pimc && k % 4 != 0) continue;
                 // pimc as registered but with no time budget: a budget cuts the sampling at a
                 // point that depends on the machine's load, not on the view (pimc_test covers it).

@@ -56,19 +56,22 @@ try {
           mod.benchHeuristicDeals(deals);
           times.push(((performance.now() - t0) * 1000) / deals);
         }
-        // one offline match: the time of each bot step (decision + table message JSON)
-        const g = new mod.OfflineMatch();
-        let tv = JSON.parse(g.start(JSON.stringify({ seed: '5eed', target: 31 }), Date.now()));
-        const steps = [];
-        while (tv.state === 'playing') {
-          if (tv.legal.length) tv = JSON.parse(g.act(JSON.stringify(tv.legal[0]), Date.now()));
-          else {
-            const t0 = performance.now();
-            tv = JSON.parse(g.step(Date.now()));
-            steps.push(performance.now() - t0);
+        // one offline match per level: the time of each bot step (decision + table message JSON)
+        const steps = {};
+        for (const level of ['medium', 'hard']) {
+          const g = new mod.OfflineMatch();
+          let tv = JSON.parse(g.start(JSON.stringify({ seed: '5eed', target: 31, level }), Date.now()));
+          steps[level] = [];
+          while (tv.state === 'playing') {
+            if (tv.legal.length) tv = JSON.parse(g.act(JSON.stringify(tv.legal[0]), Date.now()));
+            else {
+              const t0 = performance.now();
+              tv = JSON.parse(g.step(Date.now()));
+              steps[level].push(performance.now() - t0);
+            }
           }
+          g.delete();
         }
-        g.delete();
         return { times, steps };
       }, DEALS);
       chromeDeal = r.times;
@@ -91,7 +94,8 @@ try {
   console.log(`Chromium load (fetch + compile + instantiate), first visit: median ${median(loads).toFixed(1)} ms of ${loads.map((x) => x.toFixed(1)).join(', ')}`);
   console.log(`Chromium load from the service worker cache, offline: median ${median(cached).toFixed(1)} ms of ${cached.map((x) => x.toFixed(1)).join(', ')}`);
   console.log(`Chromium heuristic deal (BM_HeuristicDeal loop): ${chromeDeal.map((x) => x.toFixed(1)).join(', ')} µs`);
-  console.log(`Chromium bot step (decision + table message), ${chromeStep.length} steps: median ${median(chromeStep).toFixed(2)} ms, max ${Math.max(...chromeStep).toFixed(2)} ms`);
+  for (const [level, steps] of Object.entries(chromeStep))
+    console.log(`Chromium bot step (decision + table message), level ${level}, ${steps.length} steps: median ${median(steps).toFixed(2)} ms, max ${Math.max(...steps).toFixed(2)} ms`);
 } finally {
   await br.close();
   await srv.stop();

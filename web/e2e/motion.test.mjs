@@ -62,7 +62,7 @@ async function startOffline(page, lang) {
   // no sound before the person's first gesture
   assert.equal(await page.evaluate(() => window.__audio.made), 0, 'no AudioContext before a gesture');
   const levels = await page.$$eval('[data-testid=offline-levels] .level-choice', (bs) => bs.map((b) => b.dataset.level));
-  assert.deepEqual(levels, ['easy', 'medium'], 'the offline levels: those the engine has');
+  assert.deepEqual(levels, ['easy', 'medium', 'hard'], 'the offline levels: those the engine has');
   await clickSure(page, '[data-testid=offline-level-easy]');
   await page.waitForSelector('[data-testid=offline-level-easy][aria-pressed=true]');
   await clickSure(page, '[data-testid=play-offline]');

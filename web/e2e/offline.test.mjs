@@ -123,13 +123,17 @@ test('after one online load, the page reloads and plays a whole match with no ne
     // a short match: play to 1 point. The page draws the start screen again at each attempt to
     // reach the server (300 ms, 600 ms… apart): fillField checks the target held, clickSure the click.
     await fillField(page, '[data-testid=offline-entry] input[name=target]', 1, (v) => window.tarneeb.state.form.target === v);
+    // against hard bots: the learned card player, in the page's WebAssembly engine
+    await clickSure(page, '[data-testid=offline-level-hard]');
+    await page.waitForSelector('[data-testid=offline-level-hard][aria-pressed=true]');
     await clickSure(page, '[data-testid=play-offline]');
     await page.waitForSelector('.hand .card');
     const first = await page.evaluate(() => {
       const t = window.tarneeb.state.table;
-      return { you: t.you, bots: t.seats.map((s) => s.bot), hand: t.round.hand.length, target: t.target };
+      return { you: t.you, bots: t.seats.map((s) => s.bot), kinds: t.seats.map((s) => s.kind ?? null), hand: t.round.hand.length, target: t.target };
     });
-    assert.deepEqual(first, { you: 0, bots: [false, true, true, true], hand: 13, target: 1 });
+    assert.deepEqual(first, { you: 0, bots: [false, true, true, true], kinds: [null, 'hard', 'hard', 'hard'], hand: 13, target: 1 });
+    assert.deepEqual(await page.$$eval('.seat .bot-level', (b) => b.map((e) => e.dataset.level)), ['hard', 'hard', 'hard']);
     // no connection bar: offline play needs no server
     assert.equal(await page.locator('.conn-bar').count(), 0);
 

@@ -15,10 +15,10 @@ export type Level = (typeof LEVELS)[number];
 export const DEFAULT_LEVEL = 'medium' satisfies Level;
 /**
  * The levels offline play offers: those the WebAssembly engine has (wasm/offline.cpp, setting
- * "level"). hard and expert are pimc, which needs the double-dummy solver and threads, not in that
- * build; the picker says they are played online.
+ * "level"): easy, medium and hard (the learned card player, no solver). expert is pimc, which
+ * needs the double-dummy solver and threads, not in that build; the picker says it is played online.
  */
-export const OFFLINE_LEVELS = ['easy', 'medium'] as const satisfies readonly Level[];
+export const OFFLINE_LEVELS = ['easy', 'medium', 'hard'] as const satisfies readonly Level[];
 export type OfflineLevel = (typeof OFFLINE_LEVELS)[number];
 
 /** True when `x` is a level offline play has. */
@@ -35,7 +35,7 @@ const WORDS = {
     expert: 'expert',
     levelTitle: 'Bot level',
     addBotAt: 'Add a bot',
-    offlineLevels: 'Hard and expert bots play online only.',
+    offlineLevels: 'Expert bots play online only.',
   },
   ar: {
     bot: 'روبوت',
@@ -45,7 +45,7 @@ const WORDS = {
     expert: 'خبير',
     levelTitle: 'مستوى الروبوت',
     addBotAt: 'أضف روبوتًا',
-    offlineLevels: 'الروبوت الصعب والخبير في اللعب على الإنترنت فقط.',
+    offlineLevels: 'الروبوت الخبير في اللعب على الإنترنت فقط.',
   },
 } as const;
 export type LevelKey = keyof (typeof WORDS)['en'];
@@ -158,7 +158,7 @@ export function botHtml(b: BotShown, l: Lang = lang()): string {
  * The level picker: a button per level (`levels`: the four, or offline's), one pressed
  * (`aria-pressed`), each at least 44×44 CSS px (bot_levels.css `.levels button`); each carries
  * `data-<attr>="<act>"` (data-act for the game's screens, data-tact for the tournament's) and
- * data-level. The offline picker (act `offlinelevel`) says why hard and expert are not there.
+ * data-level. The offline picker (act `offlinelevel`) says why expert is not there.
  */
 export function levelPickerHtml(
   current: Level,

@@ -1,4 +1,4 @@
-// Offline play (issue 14): a whole match against three bots (easy or medium) with no server, run by
+// Offline play (issue 14): a whole match against three bots (easy, medium or hard) with no server, run by
 // the WebAssembly engine (engine.ts). It feeds the app the same `table` messages the server
 // sends (docs/protocol.md), so the table view is the online game's. The bots act one action
 // at a time, `botDelayMs` apart, so that the human can follow the cards, and wait for the round

@@ -4,7 +4,7 @@ import type { State } from './app';
 import { num, t } from './i18n';
 import { DEFAULT_LEVEL, OFFLINE_LEVELS, levelPickerHtml } from './bot_levels';
 
-/** The offline bots' level picker (easy, medium; it says hard and expert are played online). */
+/** The offline bots' level picker (easy, medium, hard; it says expert is played online). */
 function offlineLevels(s: State): string {
   return levelPickerHtml(s.offlineLevel ?? DEFAULT_LEVEL, s.lang, 'act', { levels: OFFLINE_LEVELS, act: 'offlinelevel' });
 }

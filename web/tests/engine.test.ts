@@ -64,7 +64,7 @@ describe('offline match', () => {
     expect(b.last.scores).toEqual(a.last.scores);
   });
 
-  it('has the offline levels (OFFLINE_LEVELS: easy, medium) and refuses the others as bad_settings', () => {
+  it('has the offline levels (OFFLINE_LEVELS: easy, medium, hard) and refuses the others as bad_settings', () => {
     for (const level of OFFLINE_LEVELS) {
       const { match, table } = engine.startMatch({ target: 5, seed: '1e7e1', level });
       expect(table.seats[1]?.kind).toBe(level === 'medium' ? 'heuristic' : level); // medium seats the heuristic, as before the levels
@@ -72,7 +72,7 @@ describe('offline match', () => {
       expect(last.state).toBe('finished');
       match.dispose();
     }
-    for (const level of ['hard', 'expert', 'random', 'pimc']) {
+    for (const level of ['expert', 'random', 'pimc', 'learned', 'heuristic']) {
       expect(() => engine.startMatch({ target: 5, seed: '1', level: level as 'easy' })).toThrow('bad_settings');
     }
   });

@@ -88,21 +88,22 @@ describe('offline screens', () => {
     expect(html(state({ lang: 'ar' }))).toContain('العب دون اتصال');
   });
 
-  it('offers the levels the offline engine has (easy, medium), the one picked pressed, and says why not hard or expert', () => {
+  it('offers the levels the offline engine has (easy, medium, hard), the one picked pressed, and says why not expert', () => {
     const out = html(state({ offlineLevel: 'easy' }));
     expect(out).toContain('data-testid="offline-levels"');
     expect(out).toMatch(/data-act="offlinelevel" data-level="easy"[^>]*aria-pressed="true"/);
     expect(out).toMatch(/data-act="offlinelevel" data-level="medium"[^>]*aria-pressed="false"/);
-    expect(out).not.toContain('data-testid="offline-level-hard"');
+    expect(out).toMatch(/data-act="offlinelevel" data-level="hard"[^>]*aria-pressed="false"/);
     expect(out).not.toContain('data-testid="offline-level-expert"');
-    expect(out).toContain('Hard and expert bots play online only.');
+    expect(out).toContain('Expert bots play online only.');
     const lobby = html(state({ conn: 'open', welcomed: true, name: 'Me', token: 'x' }));
     expect(lobby).toContain('data-testid="offline-levels"');
     setLang('ar');
     const ar = html(state({ lang: 'ar' }));
     expect(ar).toContain('سهل');
     expect(ar).toContain('متوسط');
-    expect(ar).toContain('الروبوت الصعب والخبير في اللعب على الإنترنت فقط.');
+    expect(ar).toContain('صعب');
+    expect(ar).toContain('الروبوت الخبير في اللعب على الإنترنت فقط.');
   });
 
   it('shows the engine\'s table without a server: seat 0\'s hand only, no connection bar', () => {
