@@ -46,17 +46,6 @@
 
 namespace tarneeb::bots {
 
-/// The heuristic with its card play as before issue 29: every HeuristicParams::card_rules bit
-/// off and the knobs' old values (heuristic_bot.hpp), the auction today's.
-inline HeuristicParams oldplay_params() {
-    HeuristicParams p;
-    p.card_rules = 0;
-    p.draw_slack = 0;
-    p.void_guess = 1;
-    p.cash_guess = 1;
-    return p;
-}
-
 /// The heuristic's levantine bidding model as fitted on the card play before issue 29
 /// (tools/fit_bidding.py on bench/bid_data --deals 100000 --seed 77 with that card play).
 inline constexpr LevantineBidModel kOldFitModel{

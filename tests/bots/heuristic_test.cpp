@@ -111,15 +111,6 @@ TEST(HeuristicPlay, DiscardsInsteadOfRuffingPartnersSureWinner) {
 // Issue 29's card play. Each position is one where the card play before issue 29 (every
 // CardRule off and its old knobs) chose another card: both choices are checked, so each test
 // fails if its rule is lost.
-bots::HeuristicParams old_card_play() {
-    bots::HeuristicParams p;
-    p.card_rules = 0;
-    p.draw_slack = 0;
-    p.void_guess = 1;
-    p.cash_guess = 1;
-    return p;
-}
-
 // Deal A: seat 0 holds the top trumps and small diamonds; seat 1 and seat 2 have no diamonds.
 Hands dealA() {
     return {cards("AS KS QS 2D 3D 4D 5D 2H 3H 4H 2C 3C 4C"), cards("2S 3S 4S 5S 5H 6H 7H 8H 5C 6C 7C 8C 9C"),
@@ -131,7 +122,7 @@ TEST(HeuristicCardPlay, SecondHandVoidWaitsForThePartner) {
     // the 5: it discards its lowest heart instead of spending a trump (old: ruffs with 2S).
     const Round r = position(dealA(), Suit::spades, "5D");
     EXPECT_EQ(decide(r), card("5H"));
-    EXPECT_EQ(decide(r, old_card_play()), card("2S"));
+    EXPECT_EQ(decide(r, bots::oldplay_params()), card("2S"));
 }
 
 TEST(HeuristicCardPlay, SecondHandRuffsLowAndKeepsTheMasterTrump) {
@@ -141,7 +132,7 @@ TEST(HeuristicCardPlay, SecondHandRuffsLowAndKeepsTheMasterTrump) {
     const Hands h = swapped(swapped(dealA(), 0, "AS", 1, "2S"), 0, "5D", 3, "AD");
     const Round r = position(h, Suit::spades, "AD");
     EXPECT_EQ(decide(r), card("3S"));
-    EXPECT_EQ(decide(r, old_card_play()), card("AS"));
+    EXPECT_EQ(decide(r, bots::oldplay_params()), card("AS"));
 }
 
 TEST(HeuristicCardPlay, ThirdHandRuffsLowWhenTheLastPlayerMustFollow) {
@@ -150,7 +141,7 @@ TEST(HeuristicCardPlay, ThirdHandRuffsLowWhenTheLastPlayerMustFollow) {
     const Hands h = swapped(deal2(), 0, "AS", 2, "8S");
     const Round r = position(h, Suit::spades, "2C KC");
     EXPECT_EQ(decide(r), card("4S"));
-    EXPECT_EQ(decide(r, old_card_play()), card("AS"));
+    EXPECT_EQ(decide(r, bots::oldplay_params()), card("AS"));
 }
 
 // Deal B: seat 0 leads the 9H, seat 1 plays low; seat 2 holds KH 3H, seat 3 AH QH JH TH ...
@@ -164,7 +155,7 @@ TEST(HeuristicCardPlay, ThirdHandHighOverThePartnersBeatableCard) {
     // king makes them useless (old: low, the partner's 9 left to be beaten).
     const Round r = position(dealB(), Suit::spades, "9H 2H");
     EXPECT_EQ(decide(r), card("KH"));
-    EXPECT_EQ(decide(r, old_card_play()), card("3H"));
+    EXPECT_EQ(decide(r, bots::oldplay_params()), card("3H"));
 }
 
 TEST(HeuristicCardPlay, TheChoiceNamesItsRule) {
@@ -182,7 +173,7 @@ TEST(HeuristicCardPlay, LeadsTheTopOfASequence) {
                   cards("TS 9S 8S 7S 6H 5H 4H TD JD QD 3C 7C 9C"), cards("6S 5S 4S 3S 3H 2H KD AD 5C JC QC KC AC")};
     const Round r = position(h, Suit::spades, "");
     EXPECT_EQ(decide(r), card("QH"));
-    EXPECT_EQ(decide(r, old_card_play()), card("2C"));
+    EXPECT_EQ(decide(r, bots::oldplay_params()), card("2C"));
 }
 
 TEST(HeuristicCardPlay, DeclarerDrawsTrumpsWithLengthBeforeCashing) {
@@ -196,7 +187,7 @@ TEST(HeuristicCardPlay, DeclarerDrawsTrumpsWithLengthBeforeCashing) {
     bots::HeuristicParams lowest;
     lowest.card_rules &= ~bots::kTrumpSequence;
     EXPECT_EQ(decide(r, lowest), card("2S"));
-    EXPECT_EQ(decide(r, old_card_play()), card("AH"));
+    EXPECT_EQ(decide(r, bots::oldplay_params()), card("AH"));
 }
 
 Round auction_start(const Rules& rules, CardSet hand0, Seat dealer) {

@@ -85,6 +85,18 @@ struct HeuristicParams {
                          ///< with at most this many of its suit unseen (before issue 29: 1)
 };
 
+/// The heuristic with its card play as before issue 29: every HeuristicParams::card_rules bit
+/// off and the knobs' old values, the auction today's (tests of each rule and the bench's
+/// `heuristic-oldplay` compare against it).
+inline HeuristicParams oldplay_params() {
+    HeuristicParams p;
+    p.card_rules = 0;
+    p.draw_slack = 0;
+    p.void_guess = 1;
+    p.cash_guess = 1;
+    return p;
+}
+
 class HeuristicBot final : public Bot {
 public:
     explicit HeuristicBot(std::uint64_t seed = 0, const HeuristicParams& params = {}) : params_(params) { (void)seed; }
