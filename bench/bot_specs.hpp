@@ -170,8 +170,6 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "model_partner") o.model_partner = v != 0;
             else if (k == "learned") o.model_learned = v;
             else if (k == "tries") o.sample_tries = static_cast<int>(v);
-            else if (k == "by_points") o.by_points = v != 0;
-            else if (k == "policy") o.policy_weight = v;
             else throw std::runtime_error("unknown pimc knob " + k);
         }
         if (whole) return std::make_unique<PimcBot>(seed, o);

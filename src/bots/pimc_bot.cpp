@@ -9,7 +9,6 @@
 
 #include "tarneeb/bots/auction_read.hpp"
 #include "tarneeb/bots/bid_model.hpp"
-#include "tarneeb/bots/card_policy.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/solver/solver.hpp"
 
@@ -55,34 +54,6 @@ constexpr std::array<double, 5> kPimcDef{+5.5524, +0.4524, -0.6658, +0.6951, -0.
 constexpr std::array<double, 3> kPimcDefSd{1.9270, 1.7686, 1.8234};
 // FIT-END pimc
 constexpr LevantineBidModel kPimcModel{kPimcDecl, kPimcDeclSd, kPimcDef, kPimcDefSd};
-
-/// The legal card of `view` with the highest mean value (value[bit] / used: points, or 14 per
-/// layout that reaches the contract's need plus the tricks) plus a thousandth of its mean
-/// tricks (ties of value by tricks) plus `policy_weight` times the learned card policy's score;
-/// equal cards to the weakest (the timer's order).
-Card pimc_blended_card(const SeatView& view, const std::array<long, 64>& value, const std::array<int, 64>& tricks, int used,
-                       double policy_weight) {
-    const CardSet legal = view.legal_cards();
-    std::array<double, 13> policy{};
-    if (policy_weight > 0) {
-        const CardFeatures features(view, heuristic_card(view).card);
-        for (int i = 0; i < legal.size(); ++i) policy[static_cast<std::size_t>(i)] = card_score(fitted_card_policy(), features.of(i));
-    }
-    double best = 0;
-    CardSet ties;
-    int i = 0;
-    for (Card c : legal) {
-        const auto b = static_cast<std::size_t>(c.bit());
-        const double v = (static_cast<double>(value[b]) + 1e-3 * tricks[b]) / used + policy_weight * policy[static_cast<std::size_t>(i++)];
-        if (ties.empty() || v > best + 1e-9) {
-            best = v;
-            ties = CardSet(c);
-        } else if (v > best - 1e-9) {
-            ties |= c;
-        }
-    }
-    return weakest_card(ties, view.trump());
-}
 
 }  // namespace
 
@@ -346,8 +317,6 @@ Action PimcBot::decide_card(const SeatView& view) {
     // Score every legal card: samples reaching the contract's need, then total tricks.
     std::array<int, 64> reach{};
     std::array<int, 64> tricks{};
-    std::array<long, 64> points{};
-    const int won = view.tricks(contract.team());  // the declaring team's tricks so far
     int used = 0;
     for (std::size_t k = 0; k < layouts.size(); ++k) {
         if (!solved[k]) continue;
@@ -355,19 +324,9 @@ Action PimcBot::decide_card(const SeatView& view) {
         for (const auto& cs : results[k].cards()) {
             reach[static_cast<std::size_t>(cs.card.bit())] += open && cs.tricks >= need;
             tricks[static_cast<std::size_t>(cs.card.bit())] += cs.tricks;
-            if (options_.by_points) {
-                const RoundScore r = score_round(view.rules(), contract.bid, won + (declaring ? cs.tricks : left - cs.tricks));
-                points[static_cast<std::size_t>(cs.card.bit())] += declaring ? r.declarers - r.defenders : r.defenders - r.declarers;
-            }
         }
     }
     if (used == 0) return Action::play(weakest_card(legal, view.trump()));
-    if (options_.by_points || options_.policy_weight > 0) {
-        if (!options_.by_points)
-            for (Card c : legal) points[static_cast<std::size_t>(c.bit())] =
-                    reach[static_cast<std::size_t>(c.bit())] * 14L + tricks[static_cast<std::size_t>(c.bit())];
-        return Action::play(pimc_blended_card(view, points, tricks, used, options_.policy_weight));
-    }
     Card best = legal.lowest();
     CardSet ties;
     for (Card c : legal) {

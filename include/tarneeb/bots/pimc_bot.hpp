@@ -110,14 +110,6 @@ struct PimcOptions {
     /// The learned holder model (holder_model.hpp): layouts drawn from it, each card's chances
     /// raised to this power (PlayerModel::learned); 0 = not used.
     double model_learned = 0;
-    /// Card choice (issue 29 experiments; the registry keeps both off): by_points scores each
-    /// card by the mean over the layouts of the deal's points for the side to play (the preset's
-    /// score, made or set, net of the other side's, as if the rest were played double dummy)
-    /// instead of the share of layouts that make (or set) the contract; ties by mean tricks.
-    bool by_points = false;
-    /// policy_weight > 0: adds this times the learned card policy's score (card_policy.hpp, a
-    /// logit) to each card's value (points with by_points, else the share of layouts).
-    double policy_weight = 0;
 };
 
 /// The number of layouts a card decision in `view` solves (the options' per-trick counts).
