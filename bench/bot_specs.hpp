@@ -29,7 +29,7 @@
 //   learned[:margin=M]                    LearnedBot (learned_bot.hpp): the heuristic's auction
 //                                         and trump, the learned card policy's cards; another
 //                                         card than the heuristic's only when its score is more
-//                                         than M (default kLearnedMargin, 0.5) above the heuristic's;
+//                                         than M (default kLearnedMargin, 0.25) above the heuristic's;
 //                                         with TARNEEB_LEARNED_WEIGHTS=FILE set, the nets of FILE
 //                                         (float32, tools/train_card_policy.py --raw) instead of
 //                                         the compiled-in ones (to compare fits without building)

@@ -238,7 +238,7 @@ def read_cpp(path):
 def check_written(path, fitted, x_raw, x_scaled):
     """The weights as written (float32, the scaling folded in) give the same scores on raw
     features as the fitted nets on scaled ones, up to one constant each: a check of the layout."""
-    written = read_cpp(path)
+    written = read_cpp(path)[-len(fitted):]  # the fitted nets come after any --with nets
     if len(written) != len(fitted):
         sys.exit(f"{path}: {len(written)} nets, expected {len(fitted)}")
     for i, (w, p) in enumerate(zip(written, fitted)):
@@ -248,19 +248,27 @@ def check_written(path, fitted, x_raw, x_scaled):
             sys.exit("the written weights do not reproduce the model")
 
 
-def convert(path, args):
-    """--convert: one net of the single-net weights file of an earlier feature count, padded."""
+def read_padded(path):
+    """The nets of a weights file written by this script (read_cpp), or the one net of an
+    earlier single-net file of fewer features (its weights for the features added since: 0)."""
     text = open(path).read()
+    if "kFittedNets" in text:
+        return read_cpp(path)
     vals = np.array([float(t.rstrip("f")) for t in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?f", text[text.index("static const"):])])
     old = (len(vals) - 2 * HIDDEN) // (HIDDEN + 1)
     w1, b1, w2, v = np.split(vals, np.cumsum([HIDDEN * old, HIDDEN, HIDDEN]))
     pad = F - old
-    net = [np.hstack([w1.reshape(HIDDEN, old), np.zeros((HIDDEN, pad))]), b1, w2, np.r_[v, np.zeros(pad)]]
+    return [[np.hstack([w1.reshape(HIDDEN, old), np.zeros((HIDDEN, pad))]), b1, w2, np.r_[v, np.zeros(pad)]]]
+
+
+def convert(path, args):
+    """--convert: the nets of an earlier weights file, padded (read_padded), written again."""
+    nets = read_padded(path)
     if args.raw:
-        write_raw(args.raw, [net])
+        write_raw(args.raw, nets)
     if args.write:
-        write_cpp(args.write, [net], args.recipe)
-    print(f"converted {path}: {old} features, padded to {F}")
+        write_cpp(args.write, nets, args.recipe)
+    print(f"converted {path}: {len(nets)} nets, padded to {F} features")
 
 
 def main():
@@ -279,6 +287,8 @@ def main():
     ap.add_argument("--ensemble", type=int, default=1, help="nets to fit, with training seeds seed, seed + 1, ...")
     ap.add_argument("--features", type=int, default=F, help="use only the first this many features (the others' weights 0)")
     ap.add_argument("--raw", help="also write the nets as float32 here (bench/bot_specs.hpp TARNEEB_LEARNED_WEIGHTS)")
+    ap.add_argument("--with", dest="with_nets", help="an earlier weights file whose nets (read_padded) join the ensemble, "
+                    "first, as they are")
     ap.add_argument("--convert", help="no fit: read this weights file of an earlier feature count, pad its nets with "
                     "zero weights for the new features, and write them to --write / --raw")
     args = ap.parse_args()
@@ -301,7 +311,7 @@ def main():
     xs = (x - mean) / sd
     print(f"{len(x)} rows, {len(groups.starts)} positions: {len(fit_idx)} to fit, {len(held_idx)} held out "
           f"(loaded in {time.process_time() - start:.1f} s)")
-    nets, fitted = [], []
+    nets, fitted = (read_padded(args.with_nets) if args.with_nets else []), []
     for k in range(args.ensemble):
         start = time.process_time()
         params = train(xs, best, groups, fit_idx, args.seed + k, args.epochs, args.batch, args.lr, args.l2, top - worth,
@@ -309,7 +319,7 @@ def main():
         print(f"net {k} (seed {args.seed + k}) fitted in {time.process_time() - start:.1f} s of CPU")
         fitted.append(params)
         nets.append(folded(params, mean, sd))
-        if args.ensemble > 1:
+        if args.ensemble > 1 or args.with_nets:
             evaluate(f"held out, net {k}", nets[-1:], x, worth, tricks, points, best, groups, held_idx, [0.5])
     margins = [0, 0.25, 0.5, 1, 2]
     evaluate("fitted positions", nets, x, worth, tricks, points, best, groups, fit_idx[:50000], margins)
