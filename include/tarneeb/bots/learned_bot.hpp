@@ -18,8 +18,8 @@ namespace tarneeb::bots {
 
 /// The registry's margin: another card than the heuristic's is played only when its score is
 /// more than this above the heuristic card's (tuned on seed 11, docs/analysis.md "A learned card
-/// player": with the ensemble, 0.25 was +0.05 point per deal over 0.5 in classic, 0.75 −0.1 in
-/// both presets).
+/// player": with four of the five nets, 0.25 was +0.05 point per deal over 0.5 in classic,
+/// 0.75 −0.1 in both presets).
 inline constexpr float kLearnedMargin = 0.25f;
 
 class LearnedBot final : public Bot {
