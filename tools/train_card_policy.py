@@ -19,7 +19,10 @@ cards (the log of the probability of the best set), by Adam on minibatches of po
 heuristic's card and for the model's (at a few margins over the heuristic's score), the share
 of positions where the card is a best one, the mean double-dummy cost in points and in tricks,
 and the share of decisions where the model overrides the heuristic. Needs numpy (Debian:
-apt-get install python3-numpy). --regret adds the expected regret in points to the loss
+apt-get install python3-numpy). --ensemble K fits K nets (training seeds seed .. seed + K - 1),
+whose mean score is the policy's; --with FILE puts an earlier weights file's nets first (padded
+with zero weights if it had fewer features); --raw FILE also writes the nets as float32 for
+TARNEEB_LEARNED_WEIGHTS (bench/bot_specs.hpp). --regret adds the expected regret in points to the loss
 (tried, not used for the committed weights). FEATURES must match CardFeatures (card_policy.cpp)
 and HIDDEN kPolicyHidden (card_policy.hpp).
 """

@@ -5,8 +5,10 @@
 // Features (CardFeatures): kCardFeatures numbers per legal card: the card itself (rank, trump,
 // following / ruffing / discarding / leading, how many unseen cards are above it, its own suit's
 // length, whether it wins the trick so far, is the cheapest winner, may be beaten or ruffed by a
-// later opponent), the position (seat in the trick, declaring side or defending, tricks each
-// side still needs, trumps unseen), the holder model's reading of who holds the higher cards,
+// later opponent, the cards equivalent to it, whether it is the lowest or highest held of its
+// suit, a lead giving a ruff and discard), the position (seat in the trick, declaring side or
+// defending, tricks each side still needs, trumps unseen), the holder model's reading of who
+// holds the higher cards, who is void in the card's suit and who holds its highest unseen card,
 // the length of the card's suit and the trumps (holder_model.hpp), the sure winners in the
 // card's suit and in the hand, whether the partner's card is safe, and whether it is the card
 // the heuristic would play (so the model learns where to override the heuristic). Only the
@@ -14,8 +16,8 @@
 //
 // Model: score(x) = linear · x + w2 · relu(W1 x + b1), a one-hidden-layer network of
 // kPolicyHidden units over the raw features (the trainer folds its input scaling into W1, b1
-// and linear); the policy's score is the mean of the scores of an ensemble of such nets, fitted
-// with different training seeds (their fit-to-fit spread averaged away). Fitted by
+// and linear); the policy's score is the mean of the scores of an ensemble of such nets,
+// separate fits (their fit-to-fit spread averaged away). Fitted by
 // tools/train_card_policy.py on positions of heuristic and learned self-play labelled by the
 // double-dummy value of every legal card (bench/card_policy_data); the weights and their recipe
 // are in src/bots/card_policy_weights.cpp (docs/analysis.md "A learned card player"). No
