@@ -29,10 +29,16 @@
 //   learned[:margin=M]                    LearnedBot (learned_bot.hpp): the heuristic's auction
 //                                         and trump, the learned card policy's cards; another
 //                                         card than the heuristic's only when its score is more
-//                                         than M (default kLearnedMargin, 0.5) above the heuristic's
+//                                         than M (default kLearnedMargin, 0.25) above the heuristic's;
+//                                         with TARNEEB_LEARNED_WEIGHTS=FILE set, the nets of FILE
+//                                         (float32, tools/train_card_policy.py --raw) instead of
+//                                         the compiled-in ones (to compare fits without building)
 #pragma once
 
+#include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -110,6 +116,28 @@ inline bool set_bidding_knob(PimcBidding& b, const std::string& k, double v) {
     return true;
 }
 
+/// The learned player's nets: those of the float32 file TARNEEB_LEARNED_WEIGHTS names
+/// (tools/train_card_policy.py --raw: whole nets, one after another), read once, or the
+/// compiled-in fitted_card_policy(). Throws std::runtime_error if the file cannot be read or does
+/// not hold a whole number of nets.
+inline std::span<const CardPolicyWeights> learned_nets() {
+    static const std::vector<CardPolicyWeights> nets = [] {
+        std::vector<CardPolicyWeights> out;
+        const char* path = std::getenv("TARNEEB_LEARNED_WEIGHTS");
+        if (path == nullptr || *path == 0) return out;
+        std::ifstream in(path, std::ios::binary);
+        CardPolicyWeights w;
+        auto read = [&](auto& a) {
+            return static_cast<bool>(in.read(reinterpret_cast<char*>(a.data()), static_cast<std::streamsize>(a.size() * sizeof(float))));
+        };
+        while (read(w.w1) && read(w.b1) && read(w.w2) && read(w.linear)) out.push_back(w);
+        if (out.empty() || in.gcount() != 0) throw std::runtime_error(std::string("cannot read whole nets from ") + path);
+        return out;
+    }();
+    if (nets.empty()) return fitted_card_policy();
+    return nets;
+}
+
 inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t seed) {
     const auto colon = spec.find(':');
     const std::string base = spec.substr(0, colon);
@@ -152,7 +180,7 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             if (k == "margin") margin = static_cast<float>(v);
             else throw std::runtime_error("unknown learned knob " + k);
         }
-        return std::make_unique<LearnedBot>(seed, margin);
+        return std::make_unique<LearnedBot>(seed, margin, learned_nets());
     }
     const bool whole = base == "pimc" && colon != std::string::npos;
     if (base == "pimc-auction" || base == "pimc-auction-old" || whole || base == "pimc-cards") {

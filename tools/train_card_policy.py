@@ -19,7 +19,10 @@ cards (the log of the probability of the best set), by Adam on minibatches of po
 heuristic's card and for the model's (at a few margins over the heuristic's score), the share
 of positions where the card is a best one, the mean double-dummy cost in points and in tricks,
 and the share of decisions where the model overrides the heuristic. Needs numpy (Debian:
-apt-get install python3-numpy). --regret adds the expected regret in points to the loss
+apt-get install python3-numpy). --ensemble K fits K nets (training seeds seed .. seed + K - 1),
+whose mean score is the policy's; --with FILE puts an earlier weights file's nets first (padded
+with zero weights if it had fewer features); --raw FILE also writes the nets as float32 for
+TARNEEB_LEARNED_WEIGHTS (bench/bot_specs.hpp). --regret adds the expected regret in points to the loss
 (tried, not used for the committed weights). FEATURES must match CardFeatures (card_policy.cpp)
 and HIDDEN kPolicyHidden (card_policy.hpp).
 """
@@ -37,7 +40,9 @@ FEATURES = ["lead", "second", "third", "fourth", "declaring", "need_share", "opp
             "lowest_equal", "top_of_sequence", "lowest_legal", "highest_legal", "later_beaters", "later_ruffers",
             "partner_void", "partner_led_suit", "opp_led_suit", "i_led_suit", "away_from_guard", "singleton",
             "p_left_higher", "p_right_higher", "p_partner_higher", "len_left", "len_right", "len_partner",
-            "winners_in_suit", "winners", "trumps_left", "trumps_right", "trumps_partner", "partner_safe"]
+            "winners_in_suit", "winners", "trumps_left", "trumps_right", "trumps_partner", "partner_safe",
+            "p_void_left", "p_void_right", "p_void_partner", "p_top_left", "p_top_right", "p_top_partner",
+            "equivalents", "ruff_discard_lead", "lowest_in_suit", "highest_in_suit"]
 F = len(FEATURES)
 HIDDEN = 32  # kPolicyHidden (card_policy.hpp)
 HEURISTIC = FEATURES.index("heuristic")
@@ -98,11 +103,13 @@ def scores(params, x):
     return a @ w2 + x @ v, h, a
 
 
-def train(x, best, groups, idx, seed, epochs, batch, lr, l2, regret=None, regret_weight=0.0):
+def train(x, best, groups, idx, seed, epochs, batch, lr, l2, regret=None, regret_weight=0.0, features=F):
     """Adam on -log p(best set) + regret_weight * the expected regret (sum of p times the worth
-    given away against the best card, in points) over minibatches of positions."""
+    given away against the best card, in points) over minibatches of positions. Only the first
+    `features` inputs are used (the others' weights stay 0)."""
     rng = np.random.default_rng(seed)
     params = [rng.normal(0, 1 / np.sqrt(F), (HIDDEN, F)), np.zeros(HIDDEN), rng.normal(0, 0.1, HIDDEN), np.zeros(F)]
+    params[0][:, features:] = 0  # their gradients are 0 too: x is 0 there (main)
     m = [np.zeros_like(p) for p in params]
     s2 = [np.zeros_like(p) for p in params]
     step = 0
@@ -134,14 +141,16 @@ def train(x, best, groups, idx, seed, epochs, batch, lr, l2, regret=None, regret
     return params
 
 
-def evaluate(name, params, x, worth, tricks, points, best, groups, idx, margins):
+def evaluate(name, nets, x, worth, tricks, points, best, groups, idx, margins):
+    """The double-dummy cost of the heuristic's card and of the policy's (the mean score of the
+    folded `nets` on the raw features x) on the positions idx."""
     rows, first, lens = groups.rows(idx)
     xr, w, t, pts = x[rows], worth[rows], tricks[rows], points[rows]
     heur = xr[:, HEURISTIC] > 0.5
     top_w = np.repeat(np.maximum.reduceat(w, first), lens)
     top_t = np.repeat(np.maximum.reduceat(t, first), lens)
     top_p = np.repeat(np.maximum.reduceat(pts, first), lens)
-    s = scores(params, xr)[0]
+    s = sum(scores(net, xr)[0] for net in nets) / len(nets)
     hs = np.repeat(np.add.reduceat(np.where(heur, s, 0), first), lens)
     print(f"{name}: {len(idx)} positions")
     print(f"  {'player':<22} {'best':>6} {'points cost':>12} {'tricks cost':>12} {'overrides':>10}")
@@ -168,13 +177,15 @@ def evaluate(name, params, x, worth, tricks, points, best, groups, idx, margins)
     return out
 
 
-def write_cpp(path, params, mean, sd, recipe):
+def folded(params, mean, sd):
+    """The net on raw features: the trainer's scaling x' = (x - mean) / sd folded into W1, b1 and
+    linear (a constant dropped: it does not change a softmax over the cards of one position)."""
     w1, b1, w2, v = params
-    # The trainer's scaling x' = (x - mean) / sd folded into the weights (a constant dropped:
-    # it does not change a softmax over the cards of one position).
-    w1f = w1 / sd
-    b1f = b1 - w1 @ (mean / sd)
-    vf = v / sd
+    return [w1 / sd, b1 - w1 @ (mean / sd), w2, v / sd]
+
+
+def write_cpp(path, nets, recipe):
+    """Writes the nets (each already folded) as fitted_card_policy() of card_policy.hpp."""
 
     def arr(a):
         vals = [f"{float(z):.8g}" for z in np.ravel(a)]
@@ -182,21 +193,23 @@ def write_cpp(path, params, mean, sd, recipe):
         vals = [v + "f" for v in vals]
         return ",\n        ".join(", ".join(vals[i:i + 8]) for i in range(0, len(vals), 8))
 
-    text = f"""// The card policy's weights (include/tarneeb/bots/card_policy.hpp), written by
-// tools/train_card_policy.py; do not edit by hand.
+    body = ",\n    ".join(f"CardPolicyWeights{{\n        {{{arr(w1)}}},\n        {{{arr(b1)}}},\n        {{{arr(w2)}}},\n"
+                           f"        {{{arr(v)}}}}}" for w1, b1, w2, v in nets)
+    text = f"""// The card policy's weights (include/tarneeb/bots/card_policy.hpp): {len(nets)} nets, whose mean
+// score is the policy's, written by tools/train_card_policy.py; do not edit by hand.
 // Recipe: {recipe}
 #include "tarneeb/bots/card_policy.hpp"
 
 namespace tarneeb::bots {{
 
-const CardPolicyWeights& fitted_card_policy() {{
-    static const CardPolicyWeights w{{
-        {{{arr(w1f)}}},
-        {{{arr(b1f)}}},
-        {{{arr(w2)}}},
-        {{{arr(vf)}}}}};
-    return w;
-}}
+namespace {{
+
+const std::array<CardPolicyWeights, {len(nets)}> kFittedNets{{{{
+    {body}}}}};
+
+}}  // namespace
+
+std::span<const CardPolicyWeights> fitted_card_policy() {{ return kFittedNets; }}
 
 }}  // namespace tarneeb::bots
 """
@@ -204,21 +217,61 @@ const CardPolicyWeights& fitted_card_policy() {{
         f.write(text)
 
 
-def check_written(path, params, x_raw, x_scaled):
-    """The weights as written (float32, the scaling folded in) give the same scores on raw
-    features as the fitted model on scaled ones, up to one constant: a check of the layout."""
+def write_raw(path, nets):
+    """The nets as float32, one after another (w1, b1, w2, linear each): what bench/bot_specs.hpp's
+    learned reads from TARNEEB_LEARNED_WEIGHTS, to compare fits without building them in."""
+    np.concatenate([np.ravel(a) for net in nets for a in net]).astype(np.float32).tofile(path)
+
+
+def read_cpp(path):
+    """The nets of a weights file written by write_cpp, as float64 arrays."""
     text = open(path).read()
-    body = text[text.index("static const CardPolicyWeights w{"):]
+    body = text[text.index("kFittedNets"):]
     vals = np.array([float(t.rstrip("f")) for t in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?f", body)])
     sizes = [HIDDEN * F, HIDDEN, HIDDEN, F]
-    if len(vals) != sum(sizes):
-        sys.exit(f"{path}: {len(vals)} numbers, expected {sum(sizes)}")
-    parts = np.split(vals, np.cumsum(sizes)[:-1])
-    written = [parts[0].reshape(HIDDEN, F), parts[1], parts[2], parts[3]]
-    diff = scores(written, x_raw)[0] - scores(params, x_scaled)[0]
-    print(f"check of {path}: raw-feature scores minus fitted scores, spread {diff.std():.2e} (a constant: {diff.mean():+.4f})")
-    if diff.std() > 1e-2:
-        sys.exit("the written weights do not reproduce the model")
+    if len(vals) % sum(sizes):
+        sys.exit(f"{path}: {len(vals)} numbers, not a whole number of nets of {sum(sizes)}")
+    nets = []
+    for net in np.split(vals, len(vals) // sum(sizes)):
+        parts = np.split(net, np.cumsum(sizes)[:-1])
+        nets.append([parts[0].reshape(HIDDEN, F), parts[1], parts[2], parts[3]])
+    return nets
+
+
+def check_written(path, fitted, x_raw, x_scaled):
+    """The weights as written (float32, the scaling folded in) give the same scores on raw
+    features as the fitted nets on scaled ones, up to one constant each: a check of the layout."""
+    written = read_cpp(path)[-len(fitted):]  # the fitted nets come after any --with nets
+    if len(written) != len(fitted):
+        sys.exit(f"{path}: {len(written)} nets, expected {len(fitted)}")
+    for i, (w, p) in enumerate(zip(written, fitted)):
+        diff = scores(w, x_raw)[0] - scores(p, x_scaled)[0]
+        print(f"check of {path}, net {i}: raw-feature scores minus fitted scores, spread {diff.std():.2e} (a constant: {diff.mean():+.4f})")
+        if diff.std() > 1e-2:
+            sys.exit("the written weights do not reproduce the model")
+
+
+def read_padded(path):
+    """The nets of a weights file written by this script (read_cpp), or the one net of an
+    earlier single-net file of fewer features (its weights for the features added since: 0)."""
+    text = open(path).read()
+    if "kFittedNets" in text:
+        return read_cpp(path)
+    vals = np.array([float(t.rstrip("f")) for t in re.findall(r"-?[0-9.]+(?:e[-+]?[0-9]+)?f", text[text.index("static const"):])])
+    old = (len(vals) - 2 * HIDDEN) // (HIDDEN + 1)
+    w1, b1, w2, v = np.split(vals, np.cumsum([HIDDEN * old, HIDDEN, HIDDEN]))
+    pad = F - old
+    return [[np.hstack([w1.reshape(HIDDEN, old), np.zeros((HIDDEN, pad))]), b1, w2, np.r_[v, np.zeros(pad)]]]
+
+
+def convert(path, args):
+    """--convert: the nets of an earlier weights file, padded (read_padded), written again."""
+    nets = read_padded(path)
+    if args.raw:
+        write_raw(args.raw, nets)
+    if args.write:
+        write_cpp(args.write, nets, args.recipe)
+    print(f"converted {path}: {len(nets)} nets, padded to {F} features")
 
 
 def main():
@@ -234,7 +287,17 @@ def main():
     ap.add_argument("--tie", type=float, default=0.25, help="a trick's worth in points beside the score")
     ap.add_argument("--regret", type=float, default=0.0, help="weight of the expected regret in the loss (0: the best set only)")
     ap.add_argument("--positions", type=int, default=0, help="fit on a random subset of this many positions (0: all)")
+    ap.add_argument("--ensemble", type=int, default=1, help="nets to fit, with training seeds seed, seed + 1, ...")
+    ap.add_argument("--features", type=int, default=F, help="use only the first this many features (the others' weights 0)")
+    ap.add_argument("--raw", help="also write the nets as float32 here (bench/bot_specs.hpp TARNEEB_LEARNED_WEIGHTS)")
+    ap.add_argument("--with", dest="with_nets", help="an earlier weights file whose nets (read_padded) join the ensemble, "
+                    "first, as they are")
+    ap.add_argument("--convert", help="no fit: read this weights file of an earlier feature count, pad its nets with "
+                    "zero weights for the new features, and write them to --write / --raw")
     args = ap.parse_args()
+    if args.convert:
+        convert(args.convert, args)
+        return
     start = time.process_time()
     x, worth, tricks, points, group, held_row = load(args.data, args.tie)
     groups = Groups(group)
@@ -245,21 +308,32 @@ def main():
     if args.positions:  # a seeded random subset (a learning curve)
         fit_idx = np.sort(np.random.default_rng(args.seed + 1).permutation(fit_idx)[:args.positions])
     fit_rows = groups.rows(fit_idx)[0]
+    x[:, args.features:] = 0
     mean, sd = x[fit_rows].mean(0), x[fit_rows].std(0)
     sd[sd < 1e-6] = 1.0
     xs = (x - mean) / sd
     print(f"{len(x)} rows, {len(groups.starts)} positions: {len(fit_idx)} to fit, {len(held_idx)} held out "
           f"(loaded in {time.process_time() - start:.1f} s)")
-    start = time.process_time()
-    params = train(xs, best, groups, fit_idx, args.seed, args.epochs, args.batch, args.lr, args.l2, top - worth, args.regret)
-    print(f"fitted in {time.process_time() - start:.1f} s of CPU")
-    margins = [0, 0.5, 1, 2]
-    evaluate("fitted positions", params, xs, worth, tricks, points, best, groups, fit_idx[:50000], margins)
-    evaluate("held out", params, xs, worth, tricks, points, best, groups, held_idx, margins)
+    nets, fitted = (read_padded(args.with_nets) if args.with_nets else []), []
+    for k in range(args.ensemble):
+        start = time.process_time()
+        params = train(xs, best, groups, fit_idx, args.seed + k, args.epochs, args.batch, args.lr, args.l2, top - worth,
+                       args.regret, args.features)
+        print(f"net {k} (seed {args.seed + k}) fitted in {time.process_time() - start:.1f} s of CPU")
+        fitted.append(params)
+        nets.append(folded(params, mean, sd))
+        if args.ensemble > 1 or args.with_nets:
+            evaluate(f"held out, net {k}", nets[-1:], x, worth, tricks, points, best, groups, held_idx, [0.5])
+    margins = [0, 0.25, 0.5, 1, 2]
+    evaluate("fitted positions", nets, x, worth, tricks, points, best, groups, fit_idx[:50000], margins)
+    evaluate("held out", nets, x, worth, tricks, points, best, groups, held_idx, margins)
+    if args.raw:
+        write_raw(args.raw, nets)
+        print(f"wrote {args.raw}")
     if args.write:
-        write_cpp(args.write, params, mean, sd, args.recipe or " ".join(args.data))
+        write_cpp(args.write, nets, args.recipe or " ".join(args.data))
         print(f"wrote {args.write}")
-        check_written(args.write, params, x[:20000], xs[:20000])
+        check_written(args.write, fitted, x[:20000], xs[:20000])
 
 
 if __name__ == "__main__":

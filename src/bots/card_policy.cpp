@@ -80,6 +80,19 @@ CardFeatures::CardFeatures(const SeatView& view, Card heuristic) : legal_(view.l
     std::array<float, 3> trumps_held{};
     for (Card x : unseen.of(trump))
         for (int j = 0; j < 3; ++j) trumps_held[static_cast<std::size_t>(j)] += static_cast<float>(holders.p(x, next(me, 1 + j)));
+    // Per suit and other seat (left, right, partner), from the holder model: the chance that the
+    // seat holds none of the suit's unseen cards, and that it holds the highest unseen one.
+    std::array<std::array<float, 3>, 4> p_void{}, p_top{};
+    for (Suit s : kSuits) {
+        const CardSet out = unseen.of(s);
+        for (int j = 0; j < 3; ++j) {
+            const Seat o = j == 0 ? left : j == 1 ? right : mate;
+            float none = 1.0f;
+            for (Card x : out) none *= 1.0f - static_cast<float>(holders.p(x, o));
+            p_void[static_cast<std::size_t>(index(s))][static_cast<std::size_t>(j)] = none;
+            if (!out.empty()) p_top[static_cast<std::size_t>(index(s))][static_cast<std::size_t>(j)] = static_cast<float>(holders.p(out.highest(), o));
+        }
+    }
     const Card w = k > 0 ? trick.winning_card() : Card{};
     const bool partner_winning = k > 0 && trick.winner() == mate;
     // The partner's card cannot be beaten by the opponents still to play.
@@ -190,6 +203,17 @@ CardFeatures::CardFeatures(const SeatView& view, Card heuristic) : legal_(view.l
         f[51] = trumps_held[2] / 6.0f;  // right
         f[52] = trumps_held[1] / 6.0f;  // partner
         f[53] = partner_safe;
+        // 54-63: for leads and the rest: voids and the top unseen card of c's suit by seat, the
+        // cards equivalent to c, a lead giving a ruff and discard, c the lowest / highest held.
+        const auto suit_index = static_cast<std::size_t>(index(su));
+        for (std::size_t j = 0; j < 3; ++j) {
+            f[54 + j] = p_void[suit_index][j];
+            f[57 + j] = p_top[suit_index][j];
+        }
+        f[60] = static_cast<float>(same.size()) / 13.0f;
+        f[61] = k == 0 && su != trump && view.shown_void(left, su) && view.shown_void(right, su) && (may_trump(left) || may_trump(right));
+        f[62] = hand.of(su).lowest() == c;
+        f[63] = hand.of(su).highest() == c;
     }
 }
 
@@ -205,7 +229,13 @@ float card_score(const CardPolicyWeights& w, std::span<const float, kCardFeature
     return score;
 }
 
-Card policy_card(const SeatView& view, Card heuristic, const CardPolicyWeights& w, float margin) {
+float card_score(std::span<const CardPolicyWeights> nets, std::span<const float, kCardFeatures> x) {
+    float sum = 0.0f;
+    for (const CardPolicyWeights& w : nets) sum += card_score(w, x);
+    return sum / static_cast<float>(nets.size());
+}
+
+Card policy_card(const SeatView& view, Card heuristic, std::span<const CardPolicyWeights> nets, float margin) {
     const CardSet legal = view.legal_cards();
     if (legal.size() == 1) return legal.lowest();
     const CardFeatures features(view, heuristic);
@@ -213,7 +243,7 @@ Card policy_card(const SeatView& view, Card heuristic, const CardPolicyWeights& 
     Card pick = heuristic;
     int i = 0;
     for (Card c : legal) {
-        const float s = card_score(w, features.of(i++));
+        const float s = card_score(nets, features.of(i++));
         if (c == heuristic) mine = s;
         if (i == 1 || s > best) {
             best = s;

@@ -5,7 +5,7 @@ namespace tarneeb::bots {
 
 Action LearnedBot::decide_card(const SeatView& view) {
     const Card heuristic = heuristic_card(view).card;
-    return Action::play(policy_card(view, heuristic, *weights_, margin_));
+    return Action::play(policy_card(view, heuristic, nets_, margin_));
 }
 
 }  // namespace tarneeb::bots

@@ -53,7 +53,7 @@ const std::vector<BotInfo>& registry() {
         {"pimc", "perfect-information Monte Carlo: sampled layouts solved double-dummy by DDS (docs/analysis.md)",
          [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<PimcBot>(seed, registry_pimc_options()); },
          {}},
-        {"learned", "the heuristic's auction and trump; cards by a policy network fitted to double-dummy values, no solver (docs/analysis.md)",
+        {"learned", "the heuristic's auction and trump; cards by small policy networks (their mean score) fitted to double-dummy values, no solver (docs/analysis.md)",
          [](std::uint64_t seed) -> std::unique_ptr<Bot> { return std::make_unique<LearnedBot>(seed); },
          {}},
         // The levels a person picks (levels.hpp, docs/bots.md "Levels"), weakest first.
