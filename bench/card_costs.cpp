@@ -17,11 +17,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "tarneeb/bots/arena.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
-#include "tarneeb/core/random.hpp"
 #include "tarneeb/solver/analysis.hpp"
 #include "deal_options.hpp"
+#include "self_play.hpp"
 
 using namespace tarneeb;
 
@@ -46,12 +45,7 @@ int main(int argc, char** argv) {
     solver::Solver solver;
     long total = 0, decisions = 0;
     for (int k = 0; k < deals; ++k) {
-        const std::uint64_t unit = derive_seed(seed, static_cast<std::uint64_t>(k));
-        const Seat dealer = seat(k);
-        const Hands hands = deal_from_seed(unit, dealer);
-        bots::HeuristicBot b0(0, params), b1(0, params), b2(0, params), b3(0, params);
-        const Match m = bots::play_deal(rules, dealer, hands, bots::Lineup{&b0, &b1, &b2, &b3});
-        const Round& played = m.rounds().front();
+        const Round played = bench::heuristic_self_play(rules, seed, k, params);
         if (played.phase() == Phase::passed_out) continue;
         for (int c = 0; c < 52; ++c) {
             const auto pos = solver::round_after(played, c);

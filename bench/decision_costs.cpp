@@ -23,13 +23,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "tarneeb/bots/arena.hpp"
-#include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/stats.hpp"
 #include "tarneeb/solver/analysis.hpp"
 #include "bot_specs.hpp"
 #include "deal_options.hpp"
+#include "self_play.hpp"
 
 using namespace tarneeb;
 
@@ -75,11 +74,7 @@ int main(int argc, char** argv) {
     solver::Solver solver;
     for (int k = first; k < first + deals; ++k) {
         const std::uint64_t unit = derive_seed(seed, static_cast<std::uint64_t>(k));
-        const Seat dealer = seat(k);
-        const Hands hands = deal_from_seed(unit, dealer);
-        bots::HeuristicBot b0, b1, b2, b3;
-        const Match m = bots::play_deal(rules, dealer, hands, bots::Lineup{&b0, &b1, &b2, &b3});
-        const Round& played = m.rounds().front();
+        const Round played = bench::heuristic_self_play(rules, seed, k);
         if (played.phase() == Phase::passed_out) continue;
         for (int c = 0; c < 52; ++c) {
             const auto pos = solver::round_after(played, c);
