@@ -26,8 +26,9 @@
 //                                         second (per-trick layouts), budget (ms), threads,
 //                                         miss_call, miss_card, model_partner, tries, learned
 //   pimc-cards[:KNOB=V,...]               the heuristic's auction and trump, pimc's card play
-//   learned[:margin=M]                    LearnedBot (learned_bot.hpp): the heuristic's auction
-//                                         and trump, the learned card policy's cards; another
+//   learned[:margin=M,KNOB=V,...]         LearnedBot (learned_bot.hpp): the auction and trump of
+//                                         learned_auction() with heuristic KNOBs changed, the
+//                                         learned card policy's cards; another
 //                                         card than the heuristic's only when its score is more
 //                                         than M (default kLearnedMargin, 0.25) above the heuristic's;
 //                                         with TARNEEB_LEARNED_WEIGHTS=FILE set, the nets of FILE
@@ -116,6 +117,30 @@ inline bool set_bidding_knob(PimcBidding& b, const std::string& k, double v) {
     return true;
 }
 
+/// Sets HeuristicParams knob `k` to `v` (bench names: those of the fields, `cards` the
+/// card_rules bits, `cards_off` bits taken out of them); false if `k` names no knob.
+inline bool set_heuristic_knob(HeuristicParams& p, const std::string& k, double v) {
+    if (k == "base") p.base = v;
+    else if (k == "slope") p.slope = v;
+    else if (k == "partner_extra") p.partner_extra = v;
+    else if (k == "opponent_bid") p.opponent_bid = v;
+    else if (k == "margin_levantine") p.margin_levantine = v;
+    else if (k == "margin_classic") p.margin_classic = v;
+    else if (k == "raise_min_own") p.raise_min_own = v;
+    else if (k == "pass_margin") p.pass_margin = v;
+    else if (k == "preempt") p.preempt = v;
+    else if (k == "declarer_shift") p.declarer_shift = v;
+    else if (k == "defender_shift") p.defender_shift = v;
+    else if (k == "cards") p.card_rules = static_cast<unsigned>(v);
+    else if (k == "draw_len") p.draw_len = static_cast<int>(v);
+    else if (k == "draw_slack") p.draw_slack = static_cast<int>(v);
+    else if (k == "void_guess") p.void_guess = static_cast<int>(v);
+    else if (k == "cash_guess") p.cash_guess = static_cast<int>(v);
+    else if (k == "cards_off") p.card_rules &= ~static_cast<unsigned>(v);
+    else return false;
+    return true;
+}
+
 /// The learned player's nets: those of the float32 file TARNEEB_LEARNED_WEIGHTS names
 /// (tools/train_card_policy.py --raw: whole nets, one after another), read once, or the
 /// compiled-in fitted_card_policy(). Throws std::runtime_error if the file cannot be read or does
@@ -153,34 +178,19 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
         HeuristicParams p = base == "heuristic-oldplay" ? oldplay_params() : HeuristicParams{};
         p.expected_points = base != "heuristic-old";
         if (base == "heuristic-old") p.partner_extra = 0.3;  // its value before issue 29
-        for (const auto& [k, v] : knobs) {
-            if (k == "base") p.base = v;
-            else if (k == "slope") p.slope = v;
-            else if (k == "partner_extra") p.partner_extra = v;
-            else if (k == "opponent_bid") p.opponent_bid = v;
-            else if (k == "margin_levantine") p.margin_levantine = v;
-            else if (k == "margin_classic") p.margin_classic = v;
-            else if (k == "raise_min_own") p.raise_min_own = v;
-            else if (k == "pass_margin") p.pass_margin = v;
-            else if (k == "preempt") p.preempt = v;
-            else if (k == "cards") p.card_rules = static_cast<unsigned>(v);
-            else if (k == "draw_len") p.draw_len = static_cast<int>(v);
-            else if (k == "draw_slack") p.draw_slack = static_cast<int>(v);
-            else if (k == "void_guess") p.void_guess = static_cast<int>(v);
-            else if (k == "cash_guess") p.cash_guess = static_cast<int>(v);
-            else if (k == "cards_off") p.card_rules &= ~static_cast<unsigned>(v);
-            else throw std::runtime_error("unknown heuristic knob " + k);
-        }
+        for (const auto& [k, v] : knobs)
+            if (!set_heuristic_knob(p, k, v)) throw std::runtime_error("unknown heuristic knob " + k);
         if (base == "heuristic-oldfit") return std::make_unique<OldFitHeuristicBot>(seed, p);
         return std::make_unique<HeuristicBot>(seed, p);
     }
     if (base == "learned") {
         float margin = kLearnedMargin;
+        HeuristicParams auction = learned_auction();
         for (const auto& [k, v] : knobs) {
             if (k == "margin") margin = static_cast<float>(v);
-            else throw std::runtime_error("unknown learned knob " + k);
+            else if (!set_heuristic_knob(auction, k, v)) throw std::runtime_error("unknown learned knob " + k);
         }
-        return std::make_unique<LearnedBot>(seed, margin, learned_nets());
+        return std::make_unique<LearnedBot>(seed, margin, learned_nets(), "learned", auction);
     }
     const bool whole = base == "pimc" && colon != std::string::npos;
     if (base == "pimc-auction" || base == "pimc-auction-old" || whole || base == "pimc-cards") {

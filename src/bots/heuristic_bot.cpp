@@ -417,7 +417,8 @@ Action HeuristicBot::decide_call(const SeatView& view) {
     if (rules.scoring == ScoringStyle::bid_value && p.expected_points) {
         // Levantine by expected points, with the team's tricks as declarer and as defender
         // from models fitted to the heuristic's own play (kHeuristicModel, bid_model.hpp).
-        const int bid = levantine_expected_points_call(view, own, kHeuristicModel, p.pass_margin, p.preempt);
+        const int bid = levantine_expected_points_call(view, own, kHeuristicModel, p.pass_margin, p.preempt,
+                                                       p.declarer_shift, p.defender_shift);
         return bid > 0 ? Action::bid(bid) : Action::pass();
     }
 

@@ -74,6 +74,11 @@ struct HeuristicParams {
     double pass_margin = -1.0;
     double preempt = 0.5;         ///< expected_points: the highest level worth at most this less
                                   ///< than the best level is bid instead (points)
+    /// expected_points: tricks added to the declarer and defender models' means
+    /// (levantine_expected_points_call, bid_model.hpp). 0: the heuristic's own card play, which
+    /// the models were fitted on; a stronger card play (LearnedBot) makes more of both.
+    double declarer_shift = 0;
+    double defender_shift = 0;
     /// Card play (issue 29): the CardRule bits in use (experiments switch single rules off),
     /// and how the declaring team draws trumps and how each seat guesses voids, in cards.
     unsigned card_rules = kDefaultCardRules;
