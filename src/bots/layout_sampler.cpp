@@ -207,4 +207,57 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, i
     return layouts;
 }
 
+std::optional<std::vector<WeightedLayout>> every_layout(const SeatView& view, std::size_t cap, double slack,
+                                                        double spread, const PlayerModel& model) {
+    const Seat me = view.seat();
+    std::array<Card, 52> cards{};
+    int n = 0;
+    for (Card c : view.unseen()) cards[static_cast<std::size_t>(n++)] = c;
+    BySeat<int> room{};
+    for (Seat s : kSeats)
+        if (s != me) room[s] = view.cards_left(s);
+    std::vector<WeightedLayout> out;
+    Hands h{};
+    h[me] = view.hand();
+    // Depth-first: card i to each seat that may hold its suit and has room; a branch whose
+    // remaining cards outnumber the room left cannot happen (the counts add up).
+    bool over = false;
+    auto deal = [&](auto& self, int i) -> void {
+        if (over) return;
+        if (i == n) {
+            if (out.size() == cap) over = true;
+            else out.push_back({h, 1});
+            return;
+        }
+        const Card c = cards[static_cast<std::size_t>(i)];
+        for (Seat s : kSeats) {
+            if (s == me || room[s] == 0 || view.shown_void(s, c.suit())) continue;
+            h[s] |= c;
+            --room[s];
+            self(self, i + 1);
+            ++room[s];
+            h[s] -= c;
+        }
+    };
+    deal(deal, 0);
+    if (over || out.empty()) return std::nullopt;
+
+    std::optional<HolderModel> holders;
+    if (model.learned > 0) holders.emplace(view);
+    double total = 0;
+    for (WeightedLayout& l : out) {
+        double w = auction_fit(view, l.hands, slack, spread);
+        if (w > 0) w *= model_fit(view, l.hands, model);
+        if (holders)
+            for (Seat s : kSeats)
+                if (s != me)
+                    for (Card c : l.hands[s]) w *= std::pow(holders->p(c, s), model.learned);
+        l.weight = w;
+        total += w;
+    }
+    if (!(total > 0))
+        for (WeightedLayout& l : out) l.weight = 1;
+    return out;
+}
+
 }  // namespace tarneeb::bots

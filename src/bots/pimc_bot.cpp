@@ -83,14 +83,36 @@ PimcOptions registry_pimc_options() {
     return o;
 }
 
-std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options, Bot* model,
-                                  Bot* partner_calls) {
+namespace {
+
+/// The options' player model, with `model` for the opponents and `partner_calls` for the
+/// partner's calls.
+PlayerModel player_model(const PimcOptions& options, Bot* model, Bot* partner_calls) {
     PlayerModel m;
     if (options.model_miss_call < 1 || options.model_miss_card < 1)
         m = {model, options.model_partner ? partner_calls : nullptr, options.model_miss_call, options.model_miss_card};
     m.learned = options.model_learned;
+    return m;
+}
+
+}  // namespace
+
+std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options, Bot* model,
+                                  Bot* partner_calls) {
     return sample_layouts(view, rng, samples_for(view, options), options.sample_tries, options.auction_slack,
-                          options.auction_spread, m);
+                          options.auction_spread, player_model(options, model, partner_calls));
+}
+
+std::vector<WeightedLayout> card_layouts(const SeatView& view, Rng& rng, const PimcOptions& options, Bot* model,
+                                         Bot* partner_calls) {
+    if (options.exact_layouts > 0) {
+        auto every = every_layout(view, static_cast<std::size_t>(options.exact_layouts), options.auction_slack,
+                                  options.auction_spread, player_model(options, model, partner_calls));
+        if (every) return std::move(*every);
+    }
+    std::vector<WeightedLayout> out;
+    for (Hands& h : sample_layouts(view, rng, options, model, partner_calls)) out.push_back({h, 1});
+    return out;
 }
 
 int samples_for(const SeatView& view, const PimcOptions& options) {
@@ -268,7 +290,7 @@ Action PimcBot::decide_card(const SeatView& view) {
 
     // The samples, drawn up front so that the decision does not depend on the thread count.
     Rng rng(derive_seed(seed_, view_key(view)));
-    const std::vector<Hands> layouts = sample_layouts(view, rng, options_, model_.get(), partner_model_.get());
+    const std::vector<WeightedLayout> layouts = card_layouts(view, rng, options_, model_.get(), partner_model_.get());
     if (layouts.empty()) return Action::play(weakest_card(legal, view.trump()));
 
     Position base;
@@ -298,7 +320,7 @@ Action PimcBot::decide_card(const SeatView& view) {
                 }
             }
             Position p = base;
-            p.hands = layouts[k];
+            p.hands = layouts[k].hands;
             const SolveError e = null_window ? solver.cards_reaching(p, need, results[k]) : solver.all_cards(p, results[k]);
             solved[k] = e == SolveError::ok;
             ++done;
@@ -314,27 +336,33 @@ Action PimcBot::decide_card(const SeatView& view) {
     }
     budget_cuts_ += cut.load();
 
-    // Score every legal card: samples reaching the contract's need, then total tricks.
-    std::array<int, 64> reach{};
-    std::array<int, 64> tricks{};
-    int used = 0;
+    // Score every legal card: the weight of the layouts reaching the contract's need, then the
+    // weighted total tricks (sampled layouts weigh 1 each, so these are counts).
+    std::array<double, 64> reach{};
+    std::array<double, 64> tricks{};
+    double used = 0;
     for (std::size_t k = 0; k < layouts.size(); ++k) {
         if (!solved[k]) continue;
-        ++used;
+        const double w = layouts[k].weight;
+        used += w;
         for (const auto& cs : results[k].cards()) {
-            reach[static_cast<std::size_t>(cs.card.bit())] += open && cs.tricks >= need;
-            tricks[static_cast<std::size_t>(cs.card.bit())] += cs.tricks;
+            reach[static_cast<std::size_t>(cs.card.bit())] += open && cs.tricks >= need ? w : 0;
+            tricks[static_cast<std::size_t>(cs.card.bit())] += w * cs.tricks;
         }
     }
-    if (used == 0) return Action::play(weakest_card(legal, view.trump()));
+    if (!(used > 0)) return Action::play(weakest_card(legal, view.trump()));
+    // Sums of weights equal within rounding are ties (exact for counts).
+    const double eps = 1e-9 * used;
+    auto same = [eps](double a, double b) { return std::abs(a - b) <= eps; };
     Card best = legal.lowest();
     CardSet ties;
     for (Card c : legal) {
         const auto i = static_cast<std::size_t>(c.bit()), b = static_cast<std::size_t>(best.bit());
-        if (ties.empty() || reach[i] > reach[b] || (reach[i] == reach[b] && tricks[i] > tricks[b])) {
+        const bool reach_same = same(reach[i], reach[b]);
+        if (ties.empty() || (!reach_same && reach[i] > reach[b]) || (reach_same && !same(tricks[i], tricks[b]) && tricks[i] > tricks[b])) {
             best = c;
             ties = CardSet(c);
-        } else if (reach[i] == reach[b] && tricks[i] == tricks[b]) {
+        } else if (reach_same && same(tricks[i], tricks[b])) {
             ties |= c;
         }
     }

@@ -58,4 +58,21 @@ double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& m
 std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, int tries, double slack,
                                   double spread, const PlayerModel& model = {});
 
+/// A layout with its weight (relative; not normalised).
+struct WeightedLayout {
+    Hands hands;
+    double weight = 1;
+};
+
+/// Every layout that agrees with what `view` shows (each other seat's number of cards left, the
+/// suits it has shown out of; the seat's own hand its real one), each weighted by what
+/// sample_layouts keeps a candidate for: auction_fit(slack, spread) times model_fit(model), and
+/// with model.learned the holder model's chances of the layout's cards, the product of
+/// p(card, holder) ^ model.learned (the counts fixed, the prior is the same for every layout).
+/// This is the distribution sample_layouts draws from, without the sampling (issue 29, "exact
+/// play over every layout consistent with the view in the last tricks"). nullopt if there are
+/// more than `cap` such layouts (or none: an inconsistent view); if every weight is 0, each is 1.
+std::optional<std::vector<WeightedLayout>> every_layout(const SeatView& view, std::size_t cap, double slack,
+                                                        double spread, const PlayerModel& model = {});
+
 }  // namespace tarneeb::bots

@@ -110,6 +110,10 @@ struct PimcOptions {
     /// The learned holder model (holder_model.hpp): layouts drawn from it, each card's chances
     /// raised to this power (PlayerModel::learned); 0 = not used.
     double model_learned = 0;
+    /// Exact play at the end (issue 29, "search where it pays"): when the view admits at most
+    /// this many layouts, solve every one of them, each weighted as the sampler would keep it
+    /// (every_layout, layout_sampler.hpp), instead of `samples` drawn ones; 0 = always sample.
+    int exact_layouts = 0;
 };
 
 /// The number of layouts a card decision in `view` solves (the options' per-trick counts).
@@ -125,6 +129,12 @@ PimcOptions registry_pimc_options();
 /// (layout_sampler.hpp).
 std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, const PimcOptions& options, Bot* model = nullptr,
                                   Bot* partner_calls = nullptr);
+
+/// The weighted layouts a card decision solves: with options.exact_layouts, every layout when
+/// there are at most that many (every_layout, layout_sampler.hpp); otherwise sample_layouts
+/// above, each of weight 1.
+std::vector<WeightedLayout> card_layouts(const SeatView& view, Rng& rng, const PimcOptions& options,
+                                         Bot* model = nullptr, Bot* partner_calls = nullptr);
 
 class PimcBot final : public Bot {
 public:
