@@ -2,7 +2,7 @@
 // against the best card for the side to play (issue 29: comparing card players at the cost of a
 // few thousand decisions instead of a duplicate match).
 //
-//   decision_costs --bot A --bot B ... [--deals N] [--seed S] [--first K] [--rules levantine|classic]
+//   decision_costs --bot A --bot B ... [--deals N] [--seed S] [--first K] [--rules levantine|classic] [--by-trick]
 //
 // Deal k of seed S (the deals of `simulate --duplicate --seed S`, table a; k from K to K+N-1) is
 // played by four heuristics; at every card decision with more than one legal card the position
@@ -13,9 +13,11 @@
 // (the preset's score of the deal for the side to play, made or set, net of the other side's,
 // if the rest is played double dummy). Prints per bot: decisions, the share of best cards,
 // tricks and points given away per decision, and for each bot after the first the paired
-// difference in points per decision against the first with its 95 % interval (stats.hpp).
+// difference in points per decision against the first with its 95 % interval (stats.hpp);
+// with --by-trick, also each bot's points given away per decision in each of the 13 tricks.
 // Double dummy sees every card: a cost is against perfect information, not what the seat could
 // know, so read differences between bots, not the costs themselves, as the result.
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -45,6 +47,8 @@ struct Tally {
     long decisions = 0, best = 0, tricks = 0;
     double points = 0;
     double diff = 0, diff_sq = 0;  ///< points given away minus the first bot's, summed and squared
+    std::array<long, 13> trick_decisions{};  ///< by trick (0 = the first): decisions
+    std::array<double, 13> trick_points{};   ///< ... and points given away
 };
 
 }  // namespace
@@ -63,6 +67,8 @@ int main(int argc, char** argv) {
     app.add_option("--bot", specs, "a bot to compare (bot_specs.hpp), once per bot; the first is the reference")
         ->required()
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    bool by_trick = false;
+    app.add_flag("--by-trick", by_trick, "also print each bot's points given away per decision in each trick");
     CLI11_PARSE(app, argc, argv);
     for (const std::string& spec : specs)
         if (const std::string e = bots::spec_error(spec); !e.empty()) {
@@ -105,6 +111,9 @@ int main(int argc, char** argv) {
                 t.best += mine->tricks == top.tricks;
                 t.tricks += top.tricks - mine->tricks;
                 t.points += cost;
+                const auto trick = static_cast<std::size_t>(pos->tricks_played());
+                ++t.trick_decisions[trick];
+                t.trick_points[trick] += cost;
                 if (b == 0) first_cost = cost;
                 t.diff += cost - first_cost;
                 t.diff_sq += (cost - first_cost) * (cost - first_cost);
@@ -123,6 +132,20 @@ int main(int argc, char** argv) {
         if (b > 0) {
             if (const auto ci = mean_ci95(t.decisions, t.diff, t.diff_sq))
                 std::printf("  %+.4f [%+.4f, %+.4f]", t.diff / n, ci->first, ci->second);
+        }
+        std::printf("\n");
+    }
+    if (!by_trick) return 0;
+    std::printf("\npoints given away per decision, by trick (decisions per trick: ");
+    for (long d : tally.front().trick_decisions) std::printf("%ld ", d);
+    std::printf(")\n%-32s", "bot");
+    for (int trick = 1; trick <= 13; ++trick) std::printf(" %6d", trick);
+    std::printf("\n");
+    for (std::size_t b = 0; b < specs.size(); ++b) {
+        std::printf("%-32s", specs[b].c_str());
+        for (std::size_t trick = 0; trick < 13; ++trick) {
+            const long d = tally[b].trick_decisions[trick];
+            std::printf(" %6.3f", d > 0 ? tally[b].trick_points[trick] / static_cast<double>(d) : 0.0);
         }
         std::printf("\n");
     }
