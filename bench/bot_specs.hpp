@@ -25,7 +25,7 @@
 //                                         changed: the auction's above and samples, first,
 //                                         second (per-trick layouts), budget (ms), threads,
 //                                         miss_call, miss_card, model_partner, tries, learned,
-//                                         exact (PimcOptions::exact_layouts)
+//                                         exact (PimcOptions::exact_layouts), policy_tricks
 //   pimc-cards[:KNOB=V,...]               the heuristic's auction and trump, pimc's card play
 //   learned[:margin=M,KNOB=V,...]         LearnedBot (learned_bot.hpp): the auction and trump of
 //                                         learned_auction() with heuristic KNOBs changed, the
@@ -209,6 +209,7 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "model_partner") o.model_partner = v != 0;
             else if (k == "learned") o.model_learned = v;
             else if (k == "exact") o.exact_layouts = static_cast<int>(v);
+            else if (k == "policy_tricks") o.policy_tricks = static_cast<int>(v);
             else if (k == "tries") o.sample_tries = static_cast<int>(v);
             else throw std::runtime_error("unknown pimc knob " + k);
         }

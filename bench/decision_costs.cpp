@@ -2,11 +2,12 @@
 // against the best card for the side to play (issue 29: comparing card players at the cost of a
 // few thousand decisions instead of a duplicate match).
 //
-//   decision_costs --bot A --bot B ... [--deals N] [--seed S] [--first K] [--rules levantine|classic] [--by-trick]
+//   decision_costs --bot A --bot B ... [--deals N] [--seed S] [--first K] [--rules levantine|classic]
+//                  [--from-trick T] [--to-trick T] [--by-trick]
 //
 // Deal k of seed S (the deals of `simulate --duplicate --seed S`, table a; k from K to K+N-1) is
 // played by four heuristics; at every card decision with more than one legal card the position
-// is solved double dummy (solver/analysis.hpp card_values) and each bot (bot_specs.hpp: registry
+// (in tricks T..T' with --from-trick/--to-trick) is solved double dummy (solver/analysis.hpp card_values) and each bot (bot_specs.hpp: registry
 // names and knob specs, e.g. "pimc:threads=1") is asked for its card from that seat's view
 // (SeatView only: a fresh bot per position, seeded by the deal and the position). A card's cost
 // is what it gives away against the best card for the side to play: in tricks, and in points
@@ -67,6 +68,9 @@ int main(int argc, char** argv) {
     app.add_option("--bot", specs, "a bot to compare (bot_specs.hpp), once per bot; the first is the reference")
         ->required()
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    int from_trick = 1, to_trick = 13;
+    app.add_option("--from-trick", from_trick, "only decisions in this trick or later (1-13)")->check(CLI::Range(1, 13))->capture_default_str();
+    app.add_option("--to-trick", to_trick, "only decisions in this trick or earlier (1-13)")->check(CLI::Range(1, 13))->capture_default_str();
     bool by_trick = false;
     app.add_flag("--by-trick", by_trick, "also print each bot's points given away per decision in each trick");
     CLI11_PARSE(app, argc, argv);
@@ -86,6 +90,8 @@ int main(int argc, char** argv) {
             const auto pos = solver::round_after(played, c);
             if (!pos) break;
             if (pos->legal_cards().size() <= 1) continue;
+            if (pos->tricks_played() + 1 < from_trick) continue;
+            if (pos->tricks_played() + 1 > to_trick) break;
             const Seat s = pos->to_act();
             solver::CardValues values;
             if (solver::card_values(solver, *pos, values) != solver::SolveError::ok) {

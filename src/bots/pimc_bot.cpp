@@ -10,6 +10,7 @@
 #include "tarneeb/bots/auction_read.hpp"
 #include "tarneeb/bots/bid_model.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/learned_bot.hpp"
 #include "tarneeb/solver/solver.hpp"
 
 namespace tarneeb::bots {
@@ -136,6 +137,7 @@ PimcBot::PimcBot(std::uint64_t seed, PimcOptions options) : seed_(seed), options
             partner_model_ = std::make_unique<PimcBot>(seed, plain);
         }
     }
+    if (options_.policy_tricks > 0) policy_ = std::make_unique<LearnedBot>(seed);
 }
 
 void PimcBot::estimate(const SeatView& view) {
@@ -278,6 +280,7 @@ Action PimcBot::decide_card(const SeatView& view) {
     const CardSet legal = view.legal_cards();
     if (legal.size() == 1) return Action::play(legal.lowest());
     if (all_equivalent(legal, view.hand(), view.played())) return Action::play(legal.lowest());
+    if (policy_ && view.tricks_played() < options_.policy_tricks) return policy_->decide_card(view);
 
     // What the contract still needs from the side to play (this seat's team).
     const Team us = team_of(view.seat());

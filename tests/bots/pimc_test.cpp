@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "../solver/helpers.hpp"
+#include "../test_util.hpp"
 #include "tarneeb/bots/heuristic_bot.hpp"
+#include "tarneeb/bots/learned_bot.hpp"
 #include "tarneeb/bots/pimc_bot.hpp"
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
@@ -294,4 +296,30 @@ TEST(PlayerModel, ReadingTheOpponentsPlacesMoreHiddenCardsRight) {
     const auto share = self_play::hidden_cards_placed_right({{}, {&h, &h, 0.3, 0.1}});
     std::cout << "[player model] hidden cards placed right: " << share[0] << " -> " << share[1] << "\n";
     EXPECT_GT(share[1], share[0] + 0.03);  // measured: 0.362 -> 0.416
+}
+
+TEST(Pimc, PolicyTricksPlayTheLearnedCardsThenItsOwn) {
+    // policy_tricks = 1: in the first trick the learned player's card (no solving), from the
+    // second on pimc's own, the card pimc without the knob plays.
+    PimcOptions plain{.samples = 3, .threads = 1};
+    PimcOptions policy = plain;
+    policy.policy_tricks = 1;
+    int first_trick = 0, own_differs = 0;
+    for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(test::under_sanitizers(10, 3)); ++seed) {
+        const Round r = random_round_at(seed, static_cast<int>(seed % 4));
+        const SeatView v(r, r.to_act());
+        if (v.legal_cards().size() >= 2) {
+            ++first_trick;
+            const Action a = PimcBot(seed, policy).decide_card(v);
+            EXPECT_EQ(a, LearnedBot(seed).decide_card(v)) << "seed " << seed;
+            own_differs += PimcBot(seed, plain).decide_card(v) != a;
+        }
+        const Round later = random_round_at(seed, 8 + static_cast<int>(seed % 8));
+        const SeatView w(later, later.to_act());
+        EXPECT_EQ(PimcBot(seed, policy).decide_card(w), PimcBot(seed, plain).decide_card(w)) << "seed " << seed;
+    }
+    EXPECT_GT(first_trick, 0);
+    if (test::under_sanitizers(1, 0) == 1) {
+        EXPECT_GT(own_differs, 0);  // the knob changes some first-trick cards
+    }
 }

@@ -114,6 +114,10 @@ struct PimcOptions {
     /// this many layouts, solve every one of them, each weighted as the sampler would keep it
     /// (every_layout, layout_sampler.hpp), instead of `samples` drawn ones; 0 = always sample.
     int exact_layouts = 0;
+    /// The learned card policy's cards in the first this many tricks (LearnedBot,
+    /// learned_bot.hpp: a net fitted to the double-dummy worth of each card over many
+    /// positions), where pimc solves few whole-deal layouts; 0 = pimc's own cards throughout.
+    int policy_tricks = 0;
 };
 
 /// The number of layouts a card decision in `view` solves (the options' per-trick counts).
@@ -169,6 +173,7 @@ private:
     std::uint64_t budget_cuts_ = 0;
     std::unique_ptr<Bot> model_;          ///< the heuristic, when the options use a player model
     std::unique_ptr<Bot> partner_model_;  ///< this bot's auction without a model (model_partner)
+    std::unique_ptr<Bot> policy_;         ///< the learned player, when options.policy_tricks > 0
 };
 
 }  // namespace tarneeb::bots
