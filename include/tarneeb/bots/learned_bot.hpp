@@ -1,5 +1,6 @@
 // A learned card player with no solver (issue 29, "A fast learned player for the browser"): the
-// heuristic's auction and trump, and its cards chosen by the learned card policy
+// heuristic's auction (in levantine its models shifted to this card play: learned_auction()) and
+// trump, and its cards chosen by the learned card policy
 // (card_policy.hpp), which sees the heuristic's card among its features and plays another card
 // only where its score is higher by more than a margin. Only the SeatView is read; no threads,
 // no I/O, no DDS, so it also builds for WebAssembly. Stateless and deterministic (the seed is
