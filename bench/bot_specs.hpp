@@ -25,7 +25,9 @@
 //                                         changed: the auction's above and samples, first,
 //                                         second (per-trick layouts), budget (ms), threads,
 //                                         miss_call, miss_card, model_partner, tries, learned,
-//                                         exact (PimcOptions::exact_layouts), policy_tricks
+//                                         exact (PimcOptions::exact_layouts), policy_tricks,
+//                                         policy, policy_partner (model_policy, ..._partner),
+//                                         points (points_objective)
 //   pimc-cards[:KNOB=V,...]               the heuristic's auction and trump, pimc's card play
 //   learned[:margin=M,KNOB=V,...]         LearnedBot (learned_bot.hpp): the auction and trump of
 //                                         learned_auction() with heuristic KNOBs changed, the
@@ -208,6 +210,9 @@ inline std::unique_ptr<Bot> make_spec_bot(const std::string& spec, std::uint64_t
             else if (k == "miss_card") o.model_miss_card = v;
             else if (k == "model_partner") o.model_partner = v != 0;
             else if (k == "learned") o.model_learned = v;
+            else if (k == "points") o.points_objective = v != 0;
+            else if (k == "policy") o.model_policy = v;
+            else if (k == "policy_partner") o.model_policy_partner = v != 0;
             else if (k == "exact") o.exact_layouts = static_cast<int>(v);
             else if (k == "policy_tricks") o.policy_tricks = static_cast<int>(v);
             else if (k == "tries") o.sample_tries = static_cast<int>(v);

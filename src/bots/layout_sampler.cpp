@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "tarneeb/bots/bid_model.hpp"
+#include "tarneeb/bots/card_policy.hpp"
+#include "tarneeb/bots/heuristic_bot.hpp"
 #include "tarneeb/bots/holder_model.hpp"
 
 namespace tarneeb::bots {
@@ -148,8 +150,34 @@ std::optional<Hands> draw_layout(const SeatView& view, const HolderModel& holder
 
 }  // namespace
 
+namespace {
+
+/// The learned policy's chance of `played` (its class of equivalent cards) in `seat_view`
+/// relative to its likeliest card, to the power `power` (PlayerModel::policy).
+double policy_likelihood(const SeatView& seat_view, Card played, double power) {
+    const CardSet legal = seat_view.legal_cards();
+    if (legal.size() < 2) return 1;
+    const CardFeatures features(seat_view, heuristic_card(seat_view).card);
+    const CardSet same = seat_view.equivalents(played);  // one class: count its best card
+    float best = 0, mine = 0;
+    bool first = true, first_mine = true;
+    int i = 0;
+    for (Card c : legal) {
+        const float s = card_score(fitted_card_policy(), features.of(i++));
+        if (first || s > best) best = s;
+        first = false;
+        if (same.contains(c) && (first_mine || s > mine)) {
+            mine = s;
+            first_mine = false;
+        }
+    }
+    return std::exp(power * static_cast<double>(mine - best));
+}
+
+}  // namespace
+
 double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& m, double stop_below) {
-    if (!m.model && !m.partner_calls) return 1;
+    if (!m.model && !m.partner_calls && !(m.policy > 0)) return 1;
     const Seat me = view.seat();
     Hands dealt = layout;
     const auto plays = view.plays();
@@ -161,6 +189,8 @@ double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& m
         const Seat s = round.to_act();
         Bot* who = s == me ? nullptr : s != partner(me) ? m.model : actual.kind == ActionKind::call ? m.partner_calls : nullptr;
         if (who && miss < 1 && who->decide(SeatView(round, s, view.scores())) != actual) fit *= miss;
+        if (m.policy > 0 && actual.kind == ActionKind::play && s != me && (s != partner(me) || m.policy_partner))
+            fit *= policy_likelihood(SeatView(round, s, view.scores()), actual.card(), m.policy);
         round.apply(actual);
         return fit >= stop_below;
     };
@@ -179,7 +209,7 @@ std::vector<Hands> sample_layouts(const SeatView& view, Rng& rng, int samples, i
     // is never kept is the candidate that fitted best.
     std::vector<Hands> layouts;
     layouts.reserve(static_cast<std::size_t>(samples));
-    const bool modelled = model.model || model.partner_calls;
+    const bool modelled = model.model || model.partner_calls || model.policy > 0;
     std::optional<HolderModel> holders;
     if (model.learned > 0) holders.emplace(view);
     for (int k = 0; k < samples; ++k) {

@@ -30,18 +30,6 @@ std::uint64_t view_key(const SeatView& view) {
     return k;
 }
 
-/// Legal cards that are all equivalent: one suit, and between the lowest and the highest of
-/// them every card is held by this seat or already played (so no other card can split them).
-bool all_equivalent(CardSet legal, CardSet hand, CardSet played) {
-    const Suit s = legal.lowest().suit();
-    if (legal.of(s) != legal) return false;
-    const std::uint32_t lo = static_cast<std::uint32_t>(index(legal.lowest().rank()));
-    const std::uint32_t hi = static_cast<std::uint32_t>(index(legal.highest().rank()));
-    const std::uint32_t span = ((1u << (hi + 1)) - 1u) & ~((1u << lo) - 1u);
-    const std::uint32_t known = (hand | played).ranks(s);
-    return (span & ~known) == 0;
-}
-
 // Fitted by tools/fit_bidding.py on bench/bid_data with double-dummy tables (docs/bots.md
 // "Bidding fitted to data"); see the FIT comment lines for the data.
 // FIT-BEGIN pimc
@@ -93,6 +81,8 @@ PlayerModel player_model(const PimcOptions& options, Bot* model, Bot* partner_ca
     if (options.model_miss_call < 1 || options.model_miss_card < 1)
         m = {model, options.model_partner ? partner_calls : nullptr, options.model_miss_call, options.model_miss_card};
     m.learned = options.model_learned;
+    m.policy = options.model_policy;
+    m.policy_partner = options.model_policy_partner;
     return m;
 }
 
@@ -279,7 +269,7 @@ Action PimcBot::decide_trump(const SeatView& view) {
 Action PimcBot::decide_card(const SeatView& view) {
     const CardSet legal = view.legal_cards();
     if (legal.size() == 1) return Action::play(legal.lowest());
-    if (all_equivalent(legal, view.hand(), view.played())) return Action::play(legal.lowest());
+    if ((legal - view.equivalents(legal.lowest())).empty()) return Action::play(legal.lowest());  // all equivalent
     if (policy_ && view.tricks_played() < options_.policy_tricks) return policy_->decide_card(view);
 
     // What the contract still needs from the side to play (this seat's team).
@@ -339,8 +329,16 @@ Action PimcBot::decide_card(const SeatView& view) {
     }
     budget_cuts_ += cut.load();
 
-    // Score every legal card: the weight of the layouts reaching the contract's need, then the
-    // weighted total tricks (sampled layouts weigh 1 each, so these are counts).
+    // Score every legal card: the weight of the layouts reaching the contract's need (or, with
+    // points_objective, the weighted points the round ends with), then the weighted total
+    // tricks (sampled layouts weigh 1 each, so these are counts).
+    std::array<double, 14> points{};  // by the tricks this side takes from here on
+    if (options_.points_objective && !null_window)
+        for (int t = 0; t <= left; ++t) {
+            const int ours = view.tricks(us) + t;
+            const RoundScore rs = score_round(view.rules(), contract.bid, declaring ? ours : 13 - ours);
+            points[static_cast<std::size_t>(t)] = declaring ? rs.declarers - rs.defenders : rs.defenders - rs.declarers;
+        }
     std::array<double, 64> reach{};
     std::array<double, 64> tricks{};
     double used = 0;
@@ -349,7 +347,11 @@ Action PimcBot::decide_card(const SeatView& view) {
         const double w = layouts[k].weight;
         used += w;
         for (const auto& cs : results[k].cards()) {
-            reach[static_cast<std::size_t>(cs.card.bit())] += open && cs.tricks >= need ? w : 0;
+            const bool reached = open && cs.tricks >= need;
+            const double worth = options_.points_objective && !null_window
+                                     ? points[static_cast<std::size_t>(std::clamp(cs.tricks, 0, left))]
+                                     : reached;
+            reach[static_cast<std::size_t>(cs.card.bit())] += w * worth;
             tricks[static_cast<std::size_t>(cs.card.bit())] += w * cs.tricks;
         }
     }

@@ -19,4 +19,18 @@ int SeatView::cards_left(Seat s) const {
     return 13 - round_.tricks_played() - (played_to_this_trick ? 1 : 0);
 }
 
+CardSet SeatView::equivalents(Card c) const {
+    CardSet gone = round_.played();
+    for (Card t : round_.current_trick()) gone -= t;
+    const CardSet hand = round_.hand(seat_);
+    const std::uint32_t mine = hand.ranks(c.suit()), out = gone.ranks(c.suit());
+    // Walk down, then up, from c's rank while each rank is ours or gone for good.
+    CardSet same(c);
+    for (int r = index(c.rank()) - 1; r >= 0 && ((mine | out) >> r & 1); --r)
+        if (mine >> r & 1) same |= Card(c.suit(), static_cast<Rank>(r));
+    for (int r = index(c.rank()) + 1; r < 13 && ((mine | out) >> r & 1); ++r)
+        if (mine >> r & 1) same |= Card(c.suit(), static_cast<Rank>(r));
+    return same;
+}
+
 }  // namespace tarneeb

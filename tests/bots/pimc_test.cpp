@@ -298,6 +298,38 @@ TEST(PlayerModel, ReadingTheOpponentsPlacesMoreHiddenCardsRight) {
     EXPECT_GT(share[1], share[0] + 0.03);  // measured: 0.362 -> 0.416
 }
 
+TEST(PlayerModel, ThePolicyReadsTheTrueLayoutAboveUniformOnes) {
+    // Policy-based inference (PlayerModel::policy): the layout really dealt explains what the
+    // others played better, under the learned policy, than uniform layouts do; every weight is
+    // in (0, 1], and counting the partner's cards too can only lower it.
+    const PlayerModel opponents{nullptr, nullptr, 1, 1, 0, 1.0, false};
+    const PlayerModel with_partner{nullptr, nullptr, 1, 1, 0, 1.0, true};
+    double true_log = 0, uniform_log = 0;
+    int positions = 0, uniform = 0;
+    for (std::uint64_t seed = 100; positions < test::under_sanitizers(20, 4); ++seed) {
+        const auto r = self_play::heuristic_round_at(seed, 8 + static_cast<int>(seed % 24));
+        if (!r) continue;
+        ++positions;
+        const SeatView v(*r, r->to_act());
+        Hands real;
+        for (Seat s : kSeats) real[s] = s == v.seat() ? v.hand() : r->hand(s);
+        const double fit = model_fit(v, real, opponents);
+        EXPECT_GT(fit, 0.0);
+        EXPECT_LE(fit, 1.0);
+        EXPECT_LE(model_fit(v, real, with_partner), fit + 1e-12);
+        true_log += std::log(fit);
+        Rng rng(seed);
+        for (int k = 0; k < 10; ++k) {
+            const auto l = sample_layout(v, rng);
+            ASSERT_TRUE(l.has_value());
+            uniform_log += std::log(model_fit(v, *l, opponents));
+            ++uniform;
+        }
+    }
+    std::cout << "[policy reading] mean log weight: true layout " << true_log / positions << ", uniform " << uniform_log / uniform << "\n";
+    EXPECT_GT(true_log / positions, uniform_log / uniform + 0.5);
+}
+
 TEST(Pimc, PolicyTricksPlayTheLearnedCardsThenItsOwn) {
     // policy_tricks = 1: in the first trick the learned player's card (no solving), from the
     // second on pimc's own, the card pimc without the knob plays.

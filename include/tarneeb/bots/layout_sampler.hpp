@@ -41,13 +41,21 @@ struct PlayerModel {
     /// card to a seat with the chance p(card, seat) raised to this power (1: the model as
     /// fitted) within the seats' counts, instead of uniformly; 0: not used.
     double learned = 0;
+    /// Policy-based inference (issue 29, "Inference"; Skat's policy-based inference): each card
+    /// an opponent played (and the partner's, with policy_partner) multiplies the weight by the
+    /// learned card policy's chance of it in that seat's place (card_policy.hpp, a softmax over
+    /// its legal cards, the card's equivalent cards counted as one) relative to its likeliest
+    /// card, raised to this power: exp(policy * (score(card) - max score)); 0: not used.
+    double policy = 0;
+    bool policy_partner = false;
 };
 
 /// How well `layout` explains the modelled actions so far, in [0, 1]: the round is replayed
 /// from the deal with the layout's hands (each seat's cards left plus the cards it played)
 /// and at each modelled action (an opponent's, or the partner's call) the model decides in
 /// that seat's place; every action it would not have taken multiplies the weight by
-/// miss_call or miss_card. Stops
+/// miss_call or miss_card, and (model.policy) every modelled card by the policy's relative
+/// chance of it. Stops
 /// early, returning the weight so far, once the weight is below `stop_below`.
 double model_fit(const SeatView& view, const Hands& layout, const PlayerModel& model, double stop_below = 0);
 

@@ -110,6 +110,11 @@ struct PimcOptions {
     /// The learned holder model (holder_model.hpp): layouts drawn from it, each card's chances
     /// raised to this power (PlayerModel::learned); 0 = not used.
     double model_learned = 0;
+    /// Policy-based inference (PlayerModel::policy): each opponent's card (and the partner's,
+    /// with model_policy_partner) weighs a layout by the learned card policy's relative chance
+    /// of it, to this power; 0 = not used.
+    double model_policy = 0;
+    bool model_policy_partner = false;
     /// Exact play at the end (issue 29, "search where it pays"): when the view admits at most
     /// this many layouts, solve every one of them, each weighted as the sampler would keep it
     /// (every_layout, layout_sampler.hpp), instead of `samples` drawn ones; 0 = always sample.
@@ -118,6 +123,12 @@ struct PimcOptions {
     /// learned_bot.hpp: a net fitted to the double-dummy worth of each card over many
     /// positions), where pimc solves few whole-deal layouts; 0 = pimc's own cards throughout.
     int policy_tricks = 0;
+    /// The card-play objective: false, the share of layouts in which the contract is made (or
+    /// set) first, then the mean tricks; true, the mean of the round's net points (this team's
+    /// score minus the other's, score_round) over the layouts, then the mean tricks, so a trick
+    /// the score counts (levantine: the defenders' when set; classic: every trick) is weighed
+    /// against the contract in points (issue 4's "expected points as the card-play objective").
+    bool points_objective = false;
 };
 
 /// The number of layouts a card decision in `view` solves (the options' per-trick counts).

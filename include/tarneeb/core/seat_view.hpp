@@ -64,6 +64,12 @@ public:
     bool shown_void(Seat s, Suit suit) const { return round_.shown_void(s, suit); }
     /// How many cards `s` still holds.
     int cards_left(Seat s) const;
+    /// The cards of this seat's hand equivalent to `c` (one of them, itself included): of its
+    /// suit, with no card between them that is still in play, in another hand or in the
+    /// current trick (a card there may sit between two of ours: over the 9 led, the 10 wins and
+    /// the 6 does not, though the 7, 8 and 9 are all played). Any of them gives the same
+    /// double-dummy result.
+    CardSet equivalents(Card c) const;
 
     /// Legal actions and the timer's default, when it is this seat's turn.
     CardSet legal_cards() const { return round_.legal_cards(); }
