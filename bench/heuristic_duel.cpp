@@ -2,7 +2,7 @@
 // changes in seconds (docs/bots.md "Bidding fitted to data").
 //
 //   heuristic_duel A B [--deals N] [--seed S] [--rules levantine|classic] [--threads T]
-//                      [--per-deal FILE] [--dd TABLES --shift MA,SA,MB,SB]
+//                      [--per-deal FILE] [--dd TABLES --shift MA,SA,MB,SB] [--seat-seeds]
 //
 // A and B are one of
 //   heuristic                 the registry's heuristic (HeuristicParams defaults)
@@ -19,6 +19,10 @@
 // net points per deal over B (half the pair's difference) with its 95 % interval, and each
 // side's contracts declared and made. --threads: deals played on T threads (same results).
 // --per-deal: each deal's difference as "k d" lines, to pair two runs on the same deals.
+// --seat-seeds: each bot's seed is its seat's, in both plays of a deal (common random numbers):
+// without it each side's bots draw their own seeds, so two pimc of the same options already
+// differ by their samples; with it two equal bots score exactly 0 on every deal, and a variant
+// that changes a few decisions differs only on the deals where one of them is played.
 // --dd: score each table not by its card play but by the double-dummy tricks of its contract
 // (TABLES: bench/bid_data --tables-out of the same seed; deals without a table are skipped)
 // plus a shift normal(MA, SA) when A declares, normal(MB, SB) when B does, rounded: an
@@ -103,6 +107,8 @@ int main(int argc, char** argv) {
     bench::add_rules(app, rules, Preset::levantine);
     bench::add_threads(app, threads, 1, "deals played on T threads (same results)");
     app.add_option("--per-deal", per_deal, "write each deal's difference as \"k d\" lines here");
+    bool seat_seeds = false;
+    app.add_flag("--seat-seeds", seat_seeds, "each bot's seed is its seat's in both plays (common random numbers)");
     app.add_option("--dd", dd_file, "score each table by the double-dummy tricks of its contract, tables from this file "
                                     "(bid_data --tables-out)");
     app.add_option_function<std::string>(
@@ -137,12 +143,22 @@ int main(int argc, char** argv) {
             if (!dd_file.empty() && table == tables.end()) continue;
             auto x = make_spec_bot(a, derive_seed(unit, 1)), y = make_spec_bot(b, derive_seed(unit, 2)),
                  x2 = make_spec_bot(a, derive_seed(unit, 3)), y2 = make_spec_bot(b, derive_seed(unit, 4));
+            // --seat-seeds: the second play's bots take the seeds of the seats they sit in.
+            std::unique_ptr<Bot> sx, sy, sx2, sy2;
+            if (seat_seeds) {
+                sy = make_spec_bot(b, derive_seed(unit, 1));
+                sx = make_spec_bot(a, derive_seed(unit, 2));
+                sy2 = make_spec_bot(b, derive_seed(unit, 3));
+                sx2 = make_spec_bot(a, derive_seed(unit, 4));
+            }
             std::array<double, 2> by{};
             std::array<long long, 2> dec{}, mad{};
             long long pass_out = 0;
             for (int pass = 0; pass < 2; ++pass) {
                 const bool sw = pass == 1;
-                const Lineup l = sw ? Lineup{y.get(), x.get(), y2.get(), x2.get()} : Lineup{x.get(), y.get(), x2.get(), y2.get()};
+                const Lineup l = !sw        ? Lineup{x.get(), y.get(), x2.get(), y2.get()}
+                                 : seat_seeds ? Lineup{sy.get(), sx.get(), sy2.get(), sx2.get()}
+                                              : Lineup{y.get(), x.get(), y2.get(), x2.get()};
                 const Round r = play_deal(rules, dealer, hands, l).round();
                 if (r.phase() == Phase::passed_out) { ++pass_out; continue; }
                 const auto side = static_cast<std::size_t>(index(team_of(r.contract()->declarer)) ^ static_cast<int>(sw));

@@ -148,10 +148,6 @@ std::optional<Hands> draw_layout(const SeatView& view, const HolderModel& holder
     return h;
 }
 
-}  // namespace
-
-namespace {
-
 /// The learned policy's chance of `played` (its class of equivalent cards) in `seat_view`
 /// relative to its likeliest card, to the power `power` (PlayerModel::policy).
 double policy_likelihood(const SeatView& seat_view, Card played, double power) {

@@ -332,14 +332,15 @@ Action PimcBot::decide_card(const SeatView& view) {
     // Score every legal card: the weight of the layouts reaching the contract's need (or, with
     // points_objective, the weighted points the round ends with), then the weighted total
     // tricks (sampled layouts weigh 1 each, so these are counts).
+    const bool by_points = options_.points_objective && !null_window;
     std::array<double, 14> points{};  // by the tricks this side takes from here on
-    if (options_.points_objective && !null_window)
+    if (by_points)
         for (int t = 0; t <= left; ++t) {
             const int ours = view.tricks(us) + t;
             const RoundScore rs = score_round(view.rules(), contract.bid, declaring ? ours : 13 - ours);
             points[static_cast<std::size_t>(t)] = declaring ? rs.declarers - rs.defenders : rs.defenders - rs.declarers;
         }
-    std::array<double, 64> reach{};
+    std::array<double, 64> objective{};
     std::array<double, 64> tricks{};
     double used = 0;
     for (std::size_t k = 0; k < layouts.size(); ++k) {
@@ -347,11 +348,9 @@ Action PimcBot::decide_card(const SeatView& view) {
         const double w = layouts[k].weight;
         used += w;
         for (const auto& cs : results[k].cards()) {
-            const bool reached = open && cs.tricks >= need;
-            const double worth = options_.points_objective && !null_window
-                                     ? points[static_cast<std::size_t>(std::clamp(cs.tricks, 0, left))]
-                                     : reached;
-            reach[static_cast<std::size_t>(cs.card.bit())] += w * worth;
+            const double worth = by_points ? points[static_cast<std::size_t>(std::clamp(cs.tricks, 0, left))]
+                                           : open && cs.tricks >= need;
+            objective[static_cast<std::size_t>(cs.card.bit())] += w * worth;
             tricks[static_cast<std::size_t>(cs.card.bit())] += w * cs.tricks;
         }
     }
@@ -363,11 +362,11 @@ Action PimcBot::decide_card(const SeatView& view) {
     CardSet ties;
     for (Card c : legal) {
         const auto i = static_cast<std::size_t>(c.bit()), b = static_cast<std::size_t>(best.bit());
-        const bool reach_same = same(reach[i], reach[b]);
-        if (ties.empty() || (!reach_same && reach[i] > reach[b]) || (reach_same && !same(tricks[i], tricks[b]) && tricks[i] > tricks[b])) {
+        const bool objective_same = same(objective[i], objective[b]);
+        if (ties.empty() || (!objective_same && objective[i] > objective[b]) || (objective_same && !same(tricks[i], tricks[b]) && tricks[i] > tricks[b])) {
             best = c;
             ties = CardSet(c);
-        } else if (reach_same && same(tricks[i], tricks[b])) {
+        } else if (objective_same && same(tricks[i], tricks[b])) {
             ties |= c;
         }
     }

@@ -9,8 +9,9 @@
 // solve every sampled layout double-dummy for every legal card at once (DDS), and play
 // the card with the best outcome for the contract: first the share of samples in which the
 // contract is made (declaring side) or set (defenders), then the mean double-dummy
-// tricks. When the contract is already decided, only the tricks count. Shortcuts: one legal
-// card, or all legal cards equivalent (touching cards of one suit once the played cards are
+// tricks (or, with PimcOptions::points_objective, the mean points of the round). When the
+// contract is already decided, only the tricks count. Shortcuts: one legal card, or all legal
+// cards equivalent (SeatView::equivalents: touching once the cards of earlier tricks are
 // removed), are played without search.
 //
 // Auction and trump: for each trump, the chance of taking at least L tricks as declarer,
