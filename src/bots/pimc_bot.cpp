@@ -122,8 +122,10 @@ PimcBot::PimcBot(std::uint64_t seed, PimcOptions options) : seed_(seed), options
     if (options_.model_miss_call < 1 || options_.model_miss_card < 1) {
         model_ = std::make_unique<HeuristicBot>(seed);
         if (options_.model_partner) {
+            // Only its calls are asked: no card-play knobs (no player model, no learned cards).
             PimcOptions plain = options_;
             plain.model_miss_call = plain.model_miss_card = 1;
+            plain.policy_tricks = 0;
             partner_model_ = std::make_unique<PimcBot>(seed, plain);
         }
     }
