@@ -12,35 +12,16 @@
 #include "tarneeb/core/random.hpp"
 #include "tarneeb/core/simulate.hpp"
 #include "tarneeb/solver/solver.hpp"
+#include "../solver/helpers.hpp"
 #include "../test_util.hpp"
+#include "self_play_positions.hpp"
 
 using namespace tarneeb;
 using namespace tarneeb::bots;
 
+using test::random_round_at;
+
 namespace {
-
-/// A round of random legal play under `rules` stopped after `cards` cards, in phase play.
-Round random_round_at(const Rules& rules, std::uint64_t seed, int cards) {
-    Rng rng(seed);
-    for (;;) {
-        Round r(rules, seat(static_cast<int>(rng.below(4))), deal_hands(shuffled_deck(rng), Seat::s0));
-        while (r.phase() == Phase::auction || r.phase() == Phase::trump) r.apply(random_action(r, rng));
-        if (r.phase() != Phase::play) continue;
-        while (r.cards_played() < cards) r.apply(random_action(r, rng));
-        return r;
-    }
-}
-
-/// A round dealt from `seed` under `rules` and played by four heuristics up to `cards` cards;
-/// nullopt if it was passed out or ended before.
-std::optional<Round> heuristic_round_at(const Rules& rules, std::uint64_t seed, int cards) {
-    HeuristicBot h;
-    const Seat dealer = seat(static_cast<int>(seed % 4));
-    Round r(rules, dealer, deal_from_seed(seed, dealer));
-    while (!r.over() && (r.phase() != Phase::play || r.cards_played() < cards)) r.apply(h.decide(SeatView(r, r.to_act())));
-    if (r.phase() != Phase::play) return std::nullopt;
-    return r;
-}
 
 /// Each legal card's expected net points of the round for the side to play (its score minus
 /// the other team's, rules.md "Scoring") over every layout `v` admits, weighted as the sampler
@@ -85,7 +66,7 @@ TEST(SeatViewEquivalents, EquivalentCardsHaveOneDoubleDummyWorth) {
     solver::Solver dds;
     int classes = 0, split_by_trick = 0;
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-        const Round r = random_round_at(kLevantine, seed, 20 + static_cast<int>(seed % 24));
+        const Round r = random_round_at(seed, 20 + static_cast<int>(seed % 24));
         const SeatView v(r, r.to_act());
         solver::Position p;
         p.trump = v.trump();
@@ -120,7 +101,7 @@ TEST(PimcObjective, PointsObjectivePlaysTheCardWithTheMostExpectedPoints) {
     int decisions = 0;
     for (const Rules* rules : {&kLevantine, &kClassic}) {
         for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(test::under_sanitizers(80, 20)); ++seed) {
-            const Round r = random_round_at(*rules, seed, 30 + static_cast<int>(seed % 10));
+            const Round r = random_round_at(seed, 30 + static_cast<int>(seed % 10), *rules);
             const SeatView v(r, r.to_act());
             if (v.legal_cards().size() < 2 || !every_layout(v, 800, 0.5, 1.0)) continue;
             ++decisions;
@@ -141,7 +122,7 @@ TEST(PimcObjective, PointsObjectiveChangesSomeCards) {
     // Where the layouts disagree, make-or-set first and points first may part ways; that is
     // rare (scanning heuristic deals' first two tricks with 6 layouts, the first such card came
     // after 472 decisions, none in 60 classic deals): levantine deal 8, after 6 cards.
-    const auto r = heuristic_round_at(kLevantine, 8, 6);
+    const auto r = self_play::heuristic_round_at(8, 6);
     ASSERT_TRUE(r.has_value());
     const SeatView v(*r, r->to_act());
     PimcOptions reach{.samples = 6, .threads = 1};

@@ -13,13 +13,14 @@
 
 namespace tarneeb::bots::self_play {
 
-/// A levantine round dealt from `seed` (the dealer seed % 4) and played by four heuristics up
-/// to `plays` cards; nullopt if it was passed out or ended before.
-inline std::optional<Round> heuristic_round_at(std::uint64_t seed, int plays) {
+/// A round dealt from `seed` (the dealer seed % 4) and played by four heuristics through the
+/// auction and up to `plays` cards; nullopt if it was passed out or ended before.
+inline std::optional<Round> heuristic_round_at(std::uint64_t seed, int plays, const Rules& rules = kLevantine) {
     HeuristicBot h;
     const Seat dealer = seat(static_cast<int>(seed % 4));
-    Round r(kLevantine, dealer, deal_from_seed(seed, dealer));
-    while (!r.over() && static_cast<int>(r.plays().size()) < plays) r.apply(h.decide(SeatView(r, r.to_act())));
+    Round r(rules, dealer, deal_from_seed(seed, dealer));
+    while (!r.over() && (r.phase() != Phase::play || static_cast<int>(r.plays().size()) < plays))
+        r.apply(h.decide(SeatView(r, r.to_act())));
     if (r.phase() != Phase::play) return std::nullopt;
     return r;
 }

@@ -14,12 +14,12 @@
 
 namespace tarneeb::test {
 
-/// A round of random legal play (levantine, random dealer) stopped after `cards` cards, in
-/// phase play; deals passed out are skipped.
-inline Round random_round_at(std::uint64_t seed, int cards) {
+/// A round of random legal play (random dealer) stopped after `cards` cards, in phase play;
+/// deals passed out are skipped.
+inline Round random_round_at(std::uint64_t seed, int cards, const Rules& rules = kLevantine) {
     Rng rng(seed);
     for (;;) {
-        Round r(kLevantine, seat(static_cast<int>(rng.below(4))), deal_hands(shuffled_deck(rng), Seat::s0));
+        Round r(rules, seat(static_cast<int>(rng.below(4))), deal_hands(shuffled_deck(rng), Seat::s0));
         while (r.phase() == Phase::auction || r.phase() == Phase::trump) r.apply(random_action(r, rng));
         if (r.phase() != Phase::play) continue;
         while (r.cards_played() < cards) r.apply(random_action(r, rng));
