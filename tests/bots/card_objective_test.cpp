@@ -23,6 +23,18 @@ using test::random_round_at;
 
 namespace {
 
+/// The position of `v` for the solver with the hands `hands` (the view's trick in progress).
+solver::Position position_of(const SeatView& v, const Hands& hands) {
+    solver::Position p;
+    p.trump = v.trump();
+    p.leader = v.trick_leader();
+    const auto trick = v.current_trick();
+    p.trick_size = static_cast<int>(trick.size());
+    for (std::size_t i = 0; i < trick.size(); ++i) p.trick[i] = trick[i];
+    p.hands = hands;
+    return p;
+}
+
 /// Each legal card's expected net points of the round for the side to play (its score minus
 /// the other team's, rules.md "Scoring") over every layout `v` admits, weighted as the sampler
 /// keeps them (every_layout).
@@ -32,18 +44,11 @@ std::map<Card, double> expected_points(const SeatView& v) {
     const Contract contract = *v.contract();
     const Team us = team_of(v.seat());
     const bool declaring = us == contract.team();
-    solver::Position base;
-    base.trump = v.trump();
-    base.leader = v.trick_leader();
-    const auto trick = v.current_trick();
-    base.trick_size = static_cast<int>(trick.size());
-    for (std::size_t i = 0; i < trick.size(); ++i) base.trick[i] = trick[i];
     std::map<Card, double> sum;
     double total = 0;
     solver::Solver dds;
     for (const WeightedLayout& l : *layouts) {
-        solver::Position p = base;
-        p.hands = l.hands;
+        const solver::Position p = position_of(v, l.hands);
         solver::CardScores scores;
         EXPECT_EQ(dds.all_cards(p, scores), solver::SolveError::ok);
         for (const solver::CardScore& cs : scores.cards()) {
@@ -68,13 +73,9 @@ TEST(SeatViewEquivalents, EquivalentCardsHaveOneDoubleDummyWorth) {
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
         const Round r = random_round_at(seed, 20 + static_cast<int>(seed % 24));
         const SeatView v(r, r.to_act());
-        solver::Position p;
-        p.trump = v.trump();
-        p.leader = v.trick_leader();
-        const auto trick = v.current_trick();
-        p.trick_size = static_cast<int>(trick.size());
-        for (std::size_t i = 0; i < trick.size(); ++i) p.trick[i] = trick[i];
-        for (Seat s : kSeats) p.hands[s] = r.hand(s);
+        Hands real;
+        for (Seat s : kSeats) real[s] = r.hand(s);
+        const solver::Position p = position_of(v, real);
         solver::CardScores scores;
         ASSERT_EQ(dds.all_cards(p, scores), solver::SolveError::ok);
         for (Card c : v.legal_cards()) {
