@@ -34,18 +34,6 @@ std::optional<Card> cheapest_beating(CardSet set, Card w, Suit led, Suit trump) 
     return std::nullopt;
 }
 
-/// The lowest card of `hand` equivalent to `c` (held `c`, no unseen card of the suit between).
-Card lowest_equivalent(Card c, CardSet hand, CardSet unseen) {
-    const Suit s = c.suit();
-    const std::uint32_t mine = hand.ranks(s), out = unseen.ranks(s);
-    Card low = c;
-    for (int r = index(c.rank()) - 1; r >= 0; --r) {
-        if (out & (1u << r)) break;
-        if (mine & (1u << r)) low = Card(s, static_cast<Rank>(r));
-    }
-    return low;
-}
-
 /// An unseen card of `w`'s suit ranks above `w` and below `c` (same suit).
 bool unseen_between(Card w, Card c, CardSet unseen) {
     const std::uint32_t out = unseen.ranks(c.suit());
@@ -167,7 +155,7 @@ Card Decision::lead() const {
         if (trumps.size() + draw_slack > unseen_trumps.size() && trumps.size() >= draw_len) {
             // From a sequence (K Q, J T 9) its top: it drives out the higher trump or wins.
             const Card top = trumps.highest();
-            if (on(kTrumpSequence) && lowest_equivalent(top, hand, unseen) != top)
+            if (on(kTrumpSequence) && view.equivalents(top).lowest() != top)
                 return chose(top, "lead: draw trumps (sequence)");
             return chose(trumps.lowest(), "lead: draw trumps (length)");
         }
@@ -243,7 +231,7 @@ Card Decision::lead() const {
             // The top of a sequence (K Q, Q J, 8 7: no unseen card between): it drives out the
             // higher cards and sets up the next.
             const Card top = cards.highest();
-            if (lowest_equivalent(top, hand, unseen) != top) {
+            if (view.equivalents(top).lowest() != top) {
                 lead_card = top;
                 key += 20;
             }
